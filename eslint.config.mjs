@@ -1,0 +1,65 @@
+// Lint rules plus the import fences that keep the layers apart (see README "Layout").
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const vscodeOnlyInExtension = { name: 'vscode', message: 'The VS Code API may be imported only under src/extension/.' };
+
+export default tseslint.config(
+	{ ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'media/**', '**/*.mjs', '**/*.js'] },
+	js.configs.recommended,
+	...tseslint.configs.recommended,
+	{
+		files: ['**/*.ts'],
+		languageOptions: {
+			parserOptions: { projectService: { allowDefaultProject: [] }, tsconfigRootDir: import.meta.dirname },
+		},
+		rules: {
+			'@typescript-eslint/no-floating-promises': 'error',
+			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'@typescript-eslint/no-explicit-any': 'error',
+			curly: ['error', 'multi-line'],
+			eqeqeq: ['error', 'always'],
+			'no-console': 'off',
+		},
+	},
+	{
+		files: ['src/client/**/*.ts', 'src/emulator/**/*.ts', 'src/shared/**/*.ts', 'src/webview/**/*.ts'],
+		rules: {
+			'no-restricted-imports': ['error', {
+				paths: [vscodeOnlyInExtension],
+				patterns: [{ group: ['**/extension/**'], message: 'Only src/extension may depend on the extension layer.' }],
+			}],
+		},
+	},
+	{
+		files: ['src/client/**/*.ts'],
+		rules: {
+			'no-restricted-imports': ['error', {
+				paths: [vscodeOnlyInExtension],
+				patterns: [{ group: ['**/emulator/**', '**/extension/**'], message: 'The client talks to services only through src/protocol.' }],
+			}],
+		},
+	},
+	{
+		files: ['src/emulator/**/*.ts'],
+		rules: {
+			'no-restricted-imports': ['error', {
+				paths: [vscodeOnlyInExtension, { name: 'undici', message: 'The emulator is a server; it does not use the HTTP client.' }],
+				patterns: [{ group: ['**/client/**', '**/extension/**'], message: 'The emulator depends only on src/protocol.' }],
+			}],
+		},
+	},
+	{
+		files: ['src/protocol/**/*.ts'],
+		rules: {
+			'no-restricted-imports': ['error', {
+				paths: [vscodeOnlyInExtension, 'undici', 'node:http', 'node:https', 'node:fs', 'node:net', 'fs', 'http', 'https', 'net', 'node:fs/promises', 'node-sqlite3-wasm'],
+				patterns: [{ group: ['**/client/**', '**/emulator/**', '**/extension/**'], message: 'src/protocol is pure: no I/O and no other layer.' }],
+			}],
+		},
+	},
+	{
+		files: ['test/**/*.ts', 'bench/**/*.ts'],
+		rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+	},
+);
