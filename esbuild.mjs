@@ -1,0 +1,42 @@
+// Bundles the extension host code (Node, CJS), the standalone sandbox CLI and the webview scripts (browser, IIFE).
+import * as esbuild from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = { bundle: true, minify: production, sourcemap: !production, sourcesContent: false, logLevel: 'warning' };
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
+
+const webviewEntries = existsSync('src/webview')
+	? readdirSync('src/webview', { withFileTypes: true })
+		.filter((d) => d.isDirectory() && existsSync(`src/webview/${d.name}/main.ts`))
+		.map((d) => ({ in: `src/webview/${d.name}/main.ts`, out: d.name }))
+	: [];
+
+const builds = [
+	{ ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
+	{ ...node, entryPoints: ['src/emulator/cli.ts'], outfile: 'dist/sandbox.js', banner: { js: '#!/usr/bin/env node' } },
+	...(webviewEntries.length
+		? [{ ...common, entryPoints: webviewEntries, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', loader: { '.css': 'text' } }]
+		: []),
+].filter((b) => !b.entryPoints.every?.((e) => typeof e === 'string' && !existsSync(e)));
+
+/** SQLite's WebAssembly binary must sit next to the bundle that loads it. */
+function copyWasm() {
+	mkdirSync('dist', { recursive: true });
+	copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist/node-sqlite3-wasm.wasm');
+	if (existsSync('node_modules/pdfjs-dist/build/pdf.worker.min.mjs')) {
+		mkdirSync('dist/webview', { recursive: true });
+		copyFileSync('node_modules/pdfjs-dist/build/pdf.worker.min.mjs', 'dist/webview/pdf.worker.min.mjs');
+	}
+}
+
+copyWasm();
+const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+if (watch) {
+	await Promise.all(contexts.map((c) => c.watch()));
+} else {
+	await Promise.all(contexts.map((c) => c.rebuild()));
+	await Promise.all(contexts.map((c) => c.dispose()));
+}

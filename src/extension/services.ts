@@ -1,0 +1,71 @@
+/**
+ * What the extension's parts (tree, commands, panels, playground) receive from the composition root.
+ * Plain interfaces, so every part can be constructed with fakes in unit tests.
+ */
+import type * as vscode from 'vscode';
+import type { MultipostingClient } from '../client';
+import type { BindingName } from '../protocol/bindings';
+
+/** A connection as the UI shows it; secrets are never part of it. */
+export interface ConnectionInfo {
+	id: string;
+	label: string;
+	kind: 'sandbox' | 'remote';
+	baseUrl: string;
+	namespace: string;
+	postingPath: string;
+	binding: BindingName;
+	culture: string;
+	username?: string;
+	startOrganisation?: string;
+}
+
+/** Identifies one application, enough for every application operation. */
+export interface ApplicationRef {
+	advertId: number;
+	advertCandidateId: number;
+	candidateEmail?: string;
+	firstName?: string;
+	lastName?: string;
+}
+
+/** Identifies one advert. */
+export interface AdvertRef {
+	advertId: number;
+	advertIdentifier?: string;
+	advertReference?: string;
+}
+
+/**
+ * The recruiter actions, implemented once and used by the tree's commands and by the panels. Each
+ * asks what it needs (quick picks, input boxes) when an argument is missing, shows progress, reports
+ * failures in plain language, and resolves to true when the service accepted the change.
+ */
+export interface ApplicationActions {
+	score(app: ApplicationRef, letter?: string): Promise<boolean>;
+	progress(app: ApplicationRef, progressId?: number): Promise<boolean>;
+	addNote(app: ApplicationRef, subject?: string, body?: string): Promise<boolean>;
+	tag(app: ApplicationRef, tag?: string): Promise<boolean>;
+	partnerTag(app: ApplicationRef, partnerTag?: string): Promise<boolean>;
+}
+
+export interface AdvertActions {
+	expressPost(advert: AdvertRef): Promise<boolean>;
+	openInWebInterface(advert?: AdvertRef): Promise<void>;
+}
+
+export interface WorkbenchServices {
+	readonly extensionUri: vscode.Uri;
+	readonly log: vscode.LogOutputChannel;
+	/** The active connection (does not start the sandbox). */
+	activeConnection(): ConnectionInfo;
+	/** A client for the active connection; starts the sandbox first when that is the connection. */
+	activeClient(): Promise<MultipostingClient>;
+	/** Every secret of the active connection, for redaction of anything shown or saved. */
+	secretsForRedaction(): Promise<string[]>;
+	readonly applications: ApplicationActions;
+	readonly adverts: AdvertActions;
+	/** Fired after an action changed an application or advert, so views can refresh what they show. */
+	readonly onDidChangeData: vscode.Event<{ advertId?: number; advertCandidateId?: number }>;
+	notifyDataChanged(change: { advertId?: number; advertCandidateId?: number }): void;
+}

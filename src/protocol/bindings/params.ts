@@ -1,0 +1,110 @@
+/**
+ * Parameter codecs shared by the bindings: SOAP writes typed child elements, GET and POST write text
+ * fields (transport rules 3 and 5). Decoding turns both back into typed values by the catalogue.
+ */
+import { OPERATIONS, type AnyParams, type OperationName, type ParamSpec, type ParamValue } from '../catalogue';
+import { decodeScalar, encodeScalar } from '../codecs/scalars';
+import { XmlOut, isNil } from '../codecs/records';
+import type { XmlElement } from '../codecs/xml';
+import { FaultError } from '../faults';
+
+/** The value to send for a parameter, applying its default; undefined when nothing is sent. */
+function effectiveValue(param: ParamSpec, params: AnyParams): ParamValue | undefined {
+	const value = params[param.name];
+	return value === undefined || value === null ? param.default : value;
+}
+
+function scalarText(param: ParamSpec, value: ParamValue): string {
+	switch (param.type) {
+		case 'int':
+			return encodeScalar('int', typeof value === 'string' ? Number(value) : (value as number));
+		case 'boolean':
+			return encodeScalar('boolean', typeof value === 'string' ? value === 'true' || value === '1' : (value as boolean));
+		default:
+			return String(value);
+	}
+}
+
+/** Writes one child element per parameter, in catalogue order (SOAP request body). */
+export function writeParamElements(out: XmlOut, operation: OperationName, params: AnyParams): void {
+	for (const param of OPERATIONS[operation].params) {
+		const value = effectiveValue(param, params);
+		if (value === undefined) continue;
+		if (param.type === 'string[]') {
+			const items = Array.isArray(value) ? value : [String(value)];
+			out.raw(`<${param.name}>`);
+			for (const item of items) out.leaf(param.itemElement ?? 'string', String(item));
+			out.raw(`</${param.name}>`);
+		} else {
+			out.leaf(param.name, scalarText(param, value));
+		}
+	}
+}
+
+/**
+ * The text fields of a GET query or POST form, in catalogue order. Every parameter is sent, empty
+ * when not given, as ASMX-generated clients do (ASMX refuses a GET or POST with a missing field);
+ * lists repeat the field (rule 3) and are left out when empty.
+ */
+export function paramFields(operation: OperationName, params: AnyParams): [string, string][] {
+	const fields: [string, string][] = [];
+	for (const param of OPERATIONS[operation].params) {
+		const value = effectiveValue(param, params);
+		if (param.type === 'string[]') {
+			const items = value === undefined ? [] : Array.isArray(value) ? value : [String(value)];
+			for (const item of items) fields.push([param.name, String(item)]);
+		} else {
+			fields.push([param.name, value === undefined ? '' : scalarText(param, value)]);
+		}
+	}
+	return fields;
+}
+
+function invalid(param: ParamSpec, text: string, error: unknown): FaultError {
+	const reason = error instanceof Error ? error.message : String(error);
+	return FaultError.client('InvalidParameter', `Parameter ${param.name} has an invalid value: ${reason}.`, `value: ${text.slice(0, 100)}`);
+}
+
+/** Converts received text to the parameter's type; empty text means "not given". */
+function decodeParamText(param: ParamSpec, text: string): ParamValue | undefined {
+	if (text === '') return undefined;
+	try {
+		if (param.type === 'int') return decodeScalar('int', text.trim()) as number;
+		if (param.type === 'boolean') return decodeScalar('boolean', text.trim()) as boolean;
+	} catch (error) {
+		throw invalid(param, text, error);
+	}
+	return text;
+}
+
+/** Reads parameters from the operation element of a SOAP body. Unknown elements are ignored. */
+export function readParamElements(operation: OperationName, el: XmlElement): AnyParams {
+	const params: AnyParams = {};
+	const specs = new Map(OPERATIONS[operation].params.map((p) => [p.name, p]));
+	for (const child of el.children) {
+		const param = specs.get(child.local);
+		if (!param || isNil(child)) continue;
+		if (param.type === 'string[]') {
+			const items = child.children.filter((c) => c.local === (param.itemElement ?? 'string') && !isNil(c)).map((c) => c.text);
+			params[param.name] = items;
+		} else {
+			params[param.name] = decodeParamText(param, child.text);
+		}
+	}
+	return params;
+}
+
+/** Reads parameters from GET query or POST form fields. */
+export function readParamFields(operation: OperationName, fields: URLSearchParams): AnyParams {
+	const params: AnyParams = {};
+	for (const param of OPERATIONS[operation].params) {
+		if (param.type === 'string[]') {
+			const items = fields.getAll(param.name).filter((v) => v !== '');
+			if (items.length > 0) params[param.name] = items;
+		} else {
+			const text = fields.get(param.name);
+			if (text !== null) params[param.name] = decodeParamText(param, text);
+		}
+	}
+	return params;
+}

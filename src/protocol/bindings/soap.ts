@@ -1,0 +1,251 @@
+/**
+ * The SOAP envelope codec, shared by SOAP 1.1 and SOAP 1.2 (transport rules table). The two versions
+ * differ only in the envelope namespace, the content type, how the action travels and the fault shape.
+ */
+import { OPERATIONS, isOperationName, soapAction, type AnyParams, type OperationName } from '../catalogue';
+import { RecordCodecError, XSD_NS, XSI_NS, XmlOut } from '../codecs/records';
+import { escapeText, parseXml, XmlError, type XmlElement } from '../codecs/xml';
+import { FaultError, type Fault, type FaultCode } from '../faults';
+import { contentTypeParam, fromUtf8, looksLikeHtml, mediaType, utf8 } from './content';
+import { readParamElements, writeParamElements } from './params';
+import { emptyResult, readResult, writeResult } from './results';
+import {
+	ProtocolError,
+	type Binding,
+	type BindingName,
+	type CodecContext,
+	type DecodedRequest,
+	type DecodedResponse,
+	type EncodedRequest,
+	type EncodedResponse,
+	type ReceivedRequest,
+	type ReceivedResponse,
+} from './types';
+
+export const SOAP11_ENV = 'http://schemas.xmlsoap.org/soap/envelope/';
+export const SOAP12_ENV = 'http://www.w3.org/2003/05/soap-envelope';
+
+interface SoapVersion {
+	name: Extract<BindingName, 'soap11' | 'soap12'>;
+	envelopeNs: string;
+	prefix: string;
+	mediaType: string;
+	contentType(action: string): string;
+	/** Request headers other than Content-Type. */
+	actionHeaders(action: string): Record<string, string>;
+	/** The action the request names, if any. */
+	requestAction(request: ReceivedRequest): string | undefined;
+	writeFault(out: XmlOut, fault: Fault, namespace: string): void;
+	readFault(el: XmlElement): Fault;
+}
+
+const FAULT_CODE_NAMES: Record<'soap11' | 'soap12', Record<FaultCode, string>> = {
+	soap11: { Client: 'Client', Server: 'Server', VersionMismatch: 'VersionMismatch', MustUnderstand: 'MustUnderstand' },
+	soap12: { Client: 'Sender', Server: 'Receiver', VersionMismatch: 'VersionMismatch', MustUnderstand: 'MustUnderstand' },
+};
+
+function faultCodeFromQName(qname: string): FaultCode {
+	const local = qname.slice(qname.indexOf(':') + 1).split('.')[0];
+	switch (local) {
+		case 'Client':
+		case 'Sender':
+			return 'Client';
+		case 'VersionMismatch':
+			return 'VersionMismatch';
+		case 'MustUnderstand':
+			return 'MustUnderstand';
+		default:
+			return 'Server';
+	}
+}
+
+function childText(el: XmlElement | undefined, local: string): string | undefined {
+	return el?.children.find((c) => c.local === local)?.text;
+}
+
+/** The detail element's content: our Subcode and Detail elements, or the raw text of others. */
+function readDetail(detail: XmlElement | undefined): { subcode?: string; detail?: string } {
+	if (!detail) return {};
+	const subcode = childText(detail, 'Subcode');
+	const text = childText(detail, 'Detail') ?? (detail.text.trim() || undefined);
+	return { subcode, detail: text };
+}
+
+function writeDetail(out: XmlOut, fault: Fault, namespace: string, element: string): void {
+	if (!fault.subcode && !fault.detail) return;
+	out.raw(`<${element}>`);
+	if (fault.subcode) out.raw(`<Subcode xmlns="${namespace}">`).raw(escapeText(fault.subcode)).raw('</Subcode>');
+	if (fault.detail) out.raw(`<Detail xmlns="${namespace}">`).raw(escapeText(fault.detail)).raw('</Detail>');
+	out.raw(`</${element}>`);
+}
+
+
+const SOAP11: SoapVersion = {
+	name: 'soap11',
+	envelopeNs: SOAP11_ENV,
+	prefix: 'soap',
+	mediaType: 'text/xml',
+	contentType: () => 'text/xml; charset=utf-8',
+	actionHeaders: (action) => ({ soapaction: `"${action}"` }),
+	requestAction: (request) => {
+		const header = request.headers['soapaction'];
+		return header === undefined ? undefined : header.trim().replace(/^"(.*)"$/, '$1');
+	},
+	writeFault(out, fault, namespace) {
+		out.raw('<soap:Fault>');
+		out.leaf('faultcode', `soap:${FAULT_CODE_NAMES.soap11[fault.code]}`);
+		out.leaf('faultstring', fault.message);
+		writeDetail(out, fault, namespace, 'detail');
+		out.raw('</soap:Fault>');
+	},
+	readFault(el) {
+		const code = faultCodeFromQName(childText(el, 'faultcode')?.trim() ?? 'Server');
+		return { code, message: childText(el, 'faultstring') ?? '', ...readDetail(el.children.find((c) => c.local === 'detail')) };
+	},
+};
+
+const SOAP12: SoapVersion = {
+	name: 'soap12',
+	envelopeNs: SOAP12_ENV,
+	prefix: 'soap12',
+	mediaType: 'application/soap+xml',
+	contentType: (action) => `application/soap+xml; charset=utf-8; action="${action}"`,
+	actionHeaders: () => ({}),
+	requestAction: (request) => contentTypeParam(request.headers['content-type'], 'action'),
+	writeFault(out, fault, namespace) {
+		out.raw('<soap12:Fault><soap12:Code>');
+		out.leaf('soap12:Value', `soap12:${FAULT_CODE_NAMES.soap12[fault.code]}`);
+		if (fault.subcode) out.raw(`<soap12:Subcode><soap12:Value xmlns:mp="${namespace}">mp:${fault.subcode}</soap12:Value></soap12:Subcode>`);
+		out.raw('</soap12:Code><soap12:Reason>');
+		out.raw('<soap12:Text xml:lang="en">').raw(escapeText(fault.message)).raw('</soap12:Text>');
+		out.raw('</soap12:Reason>');
+		if (fault.detail) writeDetail(out, { ...fault, subcode: undefined }, namespace, 'soap12:Detail');
+		out.raw('</soap12:Fault>');
+	},
+	readFault(el) {
+		const codeEl = el.children.find((c) => c.local === 'Code');
+		const code = faultCodeFromQName(childText(codeEl, 'Value')?.trim() ?? 'Receiver');
+		const subcodeText = childText(codeEl?.children.find((c) => c.local === 'Subcode'), 'Value')?.trim();
+		const reason = el.children.find((c) => c.local === 'Reason');
+		const message = childText(reason, 'Text') ?? '';
+		const detail = readDetail(el.children.find((c) => c.local === 'Detail'));
+		return { code, message, subcode: subcodeText ? subcodeText.slice(subcodeText.indexOf(':') + 1) : detail.subcode, detail: detail.detail };
+	},
+};
+
+function envelopeOpen(version: SoapVersion): string {
+	return `<?xml version="1.0" encoding="utf-8"?><${version.prefix}:Envelope xmlns:xsi="${XSI_NS}" xmlns:xsd="${XSD_NS}" xmlns:${version.prefix}="${version.envelopeNs}"><${version.prefix}:Body>`;
+}
+
+function envelopeClose(version: SoapVersion): string {
+	return `</${version.prefix}:Body></${version.prefix}:Envelope>`;
+}
+
+function malformed(message: string): FaultError {
+	return FaultError.client('MalformedRequest', message);
+}
+
+/** Parses an envelope and returns its Body element, or throws with what is wrong. */
+function readBody(text: string | Uint8Array, version: SoapVersion, onError: (message: string, reason: string) => Error): XmlElement {
+	let root: XmlElement;
+	try {
+		root = parseXml(text);
+	} catch (error) {
+		throw onError(error instanceof XmlError ? error.message : 'The body is not XML.', error instanceof XmlError ? error.code : 'NOT_XML');
+	}
+	if (root.local !== 'Envelope') {
+		throw onError(`Expected a SOAP Envelope but the document root is <${root.name}>.`, 'UNEXPECTED_ROOT');
+	}
+	if (root.ns !== version.envelopeNs) {
+		throw onError(`The Envelope is in namespace "${root.ns}", not the ${version.name === 'soap11' ? 'SOAP 1.1' : 'SOAP 1.2'} namespace "${version.envelopeNs}".`, 'VERSION_MISMATCH');
+	}
+	const body = root.children.find((c) => c.local === 'Body' && c.ns === version.envelopeNs);
+	if (!body) throw onError('The Envelope has no Body.', 'NO_BODY');
+	return body;
+}
+
+function createSoapBinding(version: SoapVersion): Binding {
+	return {
+		name: version.name,
+
+		encodeRequest(operation: OperationName, params: AnyParams, ctx: CodecContext): EncodedRequest {
+			const action = soapAction(ctx.namespace, operation);
+			const out = new XmlOut().raw(envelopeOpen(version)).raw(`<${operation} xmlns="${ctx.namespace}">`);
+			writeParamElements(out, operation, params);
+			out.raw(`</${operation}>`).raw(envelopeClose(version));
+			return {
+				method: 'POST',
+				path: ctx.endpointPath,
+				headers: { 'content-type': version.contentType(action), ...version.actionHeaders(action) },
+				body: utf8(out.toString()),
+			};
+		},
+
+		decodeRequest(request: ReceivedRequest, ctx: CodecContext): DecodedRequest {
+			const body = readBody(request.body, version, (message, reason) =>
+				reason === 'VERSION_MISMATCH' ? new FaultError({ code: 'VersionMismatch', subcode: 'MalformedRequest', message }) : malformed(message));
+			const opElement = body.children[0];
+			if (!opElement) throw malformed('The SOAP Body is empty: it must contain one element named after the operation.');
+			if (opElement.ns !== ctx.namespace) {
+				throw FaultError.client('UnknownOperation', `The element <${opElement.local}> is in namespace "${opElement.ns}"; this service expects "${ctx.namespace}".`);
+			}
+			if (!isOperationName(opElement.local)) {
+				throw FaultError.client('UnknownOperation', `Unknown operation ${opElement.local}.`);
+			}
+			const operation = opElement.local;
+			const action = version.requestAction(request);
+			if (action && action !== soapAction(ctx.namespace, operation)) {
+				throw FaultError.client('MalformedRequest', `The action "${action}" does not match the body element ${operation} (expected "${soapAction(ctx.namespace, operation)}").`);
+			}
+			return { operation, params: readParamElements(operation, opElement) };
+		},
+
+		encodeResponse(operation: OperationName, result: unknown, ctx: CodecContext): EncodedResponse {
+			const out = new XmlOut().raw(envelopeOpen(version)).raw(`<${operation}Response xmlns="${ctx.namespace}">`);
+			if (result !== undefined && result !== null) {
+				writeResult(out, operation, OPERATIONS[operation].soapResult, result);
+			}
+			out.raw(`</${operation}Response>`).raw(envelopeClose(version));
+			return { status: 200, headers: { 'content-type': version.contentType(soapAction(ctx.namespace, operation)).split(';').slice(0, 2).join(';') }, body: utf8(out.toString()) };
+		},
+
+		decodeResponse(operation: OperationName, response: ReceivedResponse, ctx: CodecContext): DecodedResponse {
+			const text = fromUtf8(response.body);
+			const type = mediaType(response.headers['content-type']);
+			if (type !== version.mediaType) {
+				if (response.status !== 200) throw new ProtocolError(`HTTP ${response.status} with content type "${type || 'none'}".`, 'HTTP_STATUS');
+				const what = looksLikeHtml(text) ? 'an HTML page' : `content type "${type || 'none'}"`;
+				throw new ProtocolError(`Expected ${version.mediaType} but the service answered with ${what}.`, looksLikeHtml(text) ? 'HTML_PAGE' : 'CONTENT_TYPE');
+			}
+			const body = readBody(response.body, version, (message, reason) => new ProtocolError(message, reason));
+			const first = body.children[0];
+			if (first && first.local === 'Fault' && first.ns === version.envelopeNs) {
+				return { ok: false, fault: version.readFault(first), status: response.status };
+			}
+			if (response.status !== 200) throw new ProtocolError(`HTTP ${response.status} without a SOAP fault.`, 'HTTP_STATUS');
+			if (!first || first.local !== `${operation}Response`) {
+				throw new ProtocolError(`Expected <${operation}Response> in the SOAP Body but found ${first ? `<${first.name}>` : 'nothing'}.`, 'UNEXPECTED_ROOT');
+			}
+			if (first.ns !== ctx.namespace) {
+				throw new ProtocolError(`The response is in namespace "${first.ns}" but the connection expects "${ctx.namespace}". Set the connection's XML namespace to "${first.ns}".`, 'NAMESPACE');
+			}
+			const resultElement = first.children.find((c) => c.local === OPERATIONS[operation].soapResult);
+			try {
+				return { ok: true, result: resultElement ? readResult(operation, resultElement) : emptyResult(operation) };
+			} catch (error) {
+				if (error instanceof RecordCodecError) throw new ProtocolError(error.message, 'INVALID_VALUE');
+				throw error;
+			}
+		},
+
+		encodeFault(fault: Fault, ctx: CodecContext, status = 500): EncodedResponse {
+			const out = new XmlOut().raw(envelopeOpen(version));
+			version.writeFault(out, fault, ctx.namespace);
+			out.raw(envelopeClose(version));
+			return { status, headers: { 'content-type': version.contentType('').split(';').slice(0, 2).join(';') }, body: utf8(out.toString()) };
+		},
+	};
+}
+
+export const soap11Binding = createSoapBinding(SOAP11);
+export const soap12Binding = createSoapBinding(SOAP12);
