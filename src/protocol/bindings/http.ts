@@ -52,9 +52,10 @@ function decodeResponse(operation: OperationName, response: ReceivedResponse, ct
 	const text = fromUtf8(response.body);
 	const type = mediaType(response.headers['content-type']);
 	if (response.status !== 200) {
-		// ASMX answers GET and POST errors as text/plain; keep only its first line (no stack trace).
-		if (type === 'text/plain') {
-			return { ok: false, status: response.status, fault: { code: response.status >= 500 ? 'Server' : 'Client', message: text.split(/\r?\n/, 1)[0].trim() } };
+		// ASMX answers GET and POST errors as HTTP 500 text/plain; keep only the first line (no stack
+		// trace). Other statuses with text (a proxy's 502) are not the service speaking.
+		if (type === 'text/plain' && response.status === 500) {
+			return { ok: false, status: response.status, fault: { code: 'Server', message: text.split(/\r?\n/, 1)[0].trim() } };
 		}
 		throw new ProtocolError(`HTTP ${response.status} with content type "${type || 'none'}".`, 'HTTP_STATUS');
 	}

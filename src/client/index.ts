@@ -1,0 +1,22 @@
+/** The public surface of the typed client. */
+export {
+	DEFAULT_MAX_RESPONSE_BYTES,
+	DEFAULT_TIMEOUT_MS,
+	MultipostingClient,
+	MultipostingClientBase,
+	methodName,
+	type CallOptions,
+	type CallParams,
+	type CallWithExchangeOptions,
+	type ClientOptions,
+	type Credentials,
+	type OperationMethods,
+	type PagedOperationName,
+	type PageItem,
+	type PageOptions,
+	type PageParams,
+	type ResultWithExchange,
+} from './client';
+export * from './errors';
+export { REDACTED, SECRET_FIELD_NAMES, createRedactor, redactExchange, type Exchange, type Redactor } from './exchange';
+export { validateParams, type ValidationIssue, type ValidationRule } from './validate';
