@@ -1,0 +1,5 @@
+/** Public surface of the emulator: the server, its options and the sandbox it serves. */
+export { startEmulator, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, type AccessLogEntry, type EmulatorOptions, type RunningEmulator } from './server';
+export { openSandbox, type DemoCredentials, type Sandbox } from './sandbox';
+export type { OperationHandlers } from './domain/operations';
+export type { RequestContext } from './domain/context';

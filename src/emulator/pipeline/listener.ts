@@ -1,0 +1,190 @@
+/**
+ * The request listener: runs the pipeline steps in order, and turns anything thrown on the way into
+ * an answer (see errors.ts for the choices). Order matters:
+ *   1. dispatch   endpoint, binding and kind of request from method, path and headers only
+ *   2. lookup     GET/POST: the operation named by the path must be on this endpoint
+ *   3. read       the body, capped (413 before parsing)
+ *   4. guard      SOAP: well-formed, no DOCTYPE, depth limit (400); operation element on this endpoint
+ *   5. decode     binding.decodeRequest -> operation and typed parameters
+ *   6. handle     the domain handler
+ *   7. encode     binding.encodeResponse
+ * A time budget covers steps 3 to 7; an internal failure is logged, never sent.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getBinding } from '../../protocol/bindings';
+import type { BindingName, CodecContext, EncodedResponse } from '../../protocol/bindings/types';
+import { OPERATIONS, type Endpoint } from '../../protocol/catalogue';
+import type { Fault } from '../../protocol/faults';
+import { createNonce, pageCsp } from '../pages/html';
+import { renderIndexPage, renderOperationPage, renderServicePage, type PageContext } from '../pages/servicePage';
+import { ClientAbortedError, readBody } from './body';
+import type { PipelineConfig, RequestState } from './context';
+import { lookupPathOperation, route, splitTarget, type Route } from './dispatch';
+import { classifyError, timeout, unknownOperation } from './errors';
+import { invokeHandler } from './handle';
+import { inspectXml } from './xmlGuard';
+
+const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+function codecContext(config: PipelineConfig, endpoint: Endpoint): CodecContext {
+	return { namespace: config.namespace, endpointPath: config.paths[endpoint] };
+}
+
+/** Writes an answer once; later attempts (after a timeout or an abort) are ignored. */
+function send(state: RequestState, res: ServerResponse, answer: EncodedResponse, close = false): void {
+	if (state.done || res.headersSent || res.destroyed) return;
+	state.done = true;
+	const headers: Record<string, string | number> = { ...answer.headers, 'content-length': answer.body.byteLength, 'x-content-type-options': 'nosniff' };
+	if (close) headers.connection = 'close';
+	res.writeHead(answer.status, headers);
+	res.end(answer.body);
+	// The body was not read to its end, so the connection cannot carry another request.
+	if (close) res.once('finish', () => res.socket?.destroySoon());
+}
+
+/** A fault in the format of the binding, or as plain text when no binding applies. */
+function faultAnswer(config: PipelineConfig, state: RequestState, fault: Fault, status: number | undefined, plainText: boolean): EncodedResponse {
+	if (state.binding && state.endpoint && !plainText) {
+		const encoded = getBinding(state.binding).encodeFault(fault, codecContext(config, state.endpoint));
+		return status === undefined ? encoded : { ...encoded, status };
+	}
+	return { status: status ?? 500, headers: { 'content-type': TEXT_PLAIN }, body: new TextEncoder().encode(fault.message) };
+}
+
+function sendError(config: PipelineConfig, state: RequestState, res: ServerResponse, error: unknown): void {
+	const classified = classifyError(error);
+	if (classified.internal) state.error = error;
+	const answer = faultAnswer(config, state, classified.fault, classified.status, classified.plainText);
+	send(state, res, { ...answer, headers: { ...answer.headers, ...classified.headers } }, classified.closeConnection);
+}
+
+function pageContext(config: PipelineConfig): PageContext {
+	return { baseUrl: config.baseUrl, namespace: config.namespace, paths: config.paths };
+}
+
+function sendPage(state: RequestState, res: ServerResponse, render: (nonce: string) => string): void {
+	const nonce = createNonce();
+	const body = new TextEncoder().encode(render(nonce));
+	send(state, res, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': pageCsp(nonce), 'cache-control': 'no-store' }, body });
+}
+
+/** Serves the pages and the WSDL; these never read a body. */
+function serveDocument(config: PipelineConfig, state: RequestState, res: ServerResponse, target: Exclude<Route, { kind: 'call' }>): void {
+	switch (target.kind) {
+		case 'index':
+			return sendPage(state, res, (nonce) => renderIndexPage(pageContext(config), nonce));
+		case 'servicePage':
+			return sendPage(state, res, (nonce) => renderServicePage(target.endpoint, pageContext(config), nonce));
+		case 'operationPage':
+			return sendPage(state, res, (nonce) => renderOperationPage(target.operation, pageContext(config), nonce));
+		case 'wsdl':
+			return send(state, res, { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: new TextEncoder().encode(config.wsdl[target.endpoint]) });
+	}
+}
+
+/** Steps 2 to 7 of an operation call. */
+async function serveCall(config: PipelineConfig, state: RequestState, req: IncomingMessage, res: ServerResponse, target: Extract<Route, { kind: 'call' }>): Promise<void> {
+	const { endpoint, binding } = target;
+	const ctx = codecContext(config, endpoint);
+	// 2. lookup (GET/POST): before reading, so an unknown operation costs nothing.
+	if (binding === 'httpGet' || binding === 'httpPost') state.operation = lookupPathOperation(target.subPath, endpoint, ctx.endpointPath);
+	// 3. read, capped.
+	const body = await readBody(req, config.maxRequestBytes);
+	if (state.done) return;
+	// 4. guard (SOAP).
+	if (binding === 'soap11' || binding === 'soap12') guardSoap(config, state, body, endpoint);
+	// 5. decode.
+	const decoded = getBinding(binding).decodeRequest({ method: state.method, subPath: target.subPath, query: target.query, headers: lowerCaseHeaders(req), body }, ctx);
+	if (OPERATIONS[decoded.operation].endpoint !== endpoint) throw unknownOperation(decoded.operation, ctx.endpointPath);
+	state.operation = decoded.operation;
+	// 6. handle.
+	const result = invokeHandler(config.handlers, decoded.operation, decoded.params, { endpoint, binding, baseUrl: config.baseUrl, now: new Date() });
+	// 7. encode.
+	send(state, res, getBinding(binding).encodeResponse(decoded.operation, result, ctx));
+}
+
+/** Step 4: refuse unsafe XML with 400, and an operation of another endpoint before decoding its parameters. */
+function guardSoap(config: PipelineConfig, state: RequestState, body: Uint8Array, endpoint: Endpoint): void {
+	const element = inspectXml(body).operationElement;
+	// A foreign namespace or an empty Body is reported by the binding, which says what it expected.
+	if (!element || element.uri !== config.namespace) return;
+	const operation = Object.prototype.hasOwnProperty.call(OPERATIONS, element.local) ? (element.local as keyof typeof OPERATIONS) : undefined;
+	if (!operation || OPERATIONS[operation].endpoint !== endpoint) throw unknownOperation(element.local, config.paths[endpoint]);
+	state.operation = operation;
+}
+
+function lowerCaseHeaders(req: IncomingMessage): Record<string, string | undefined> {
+	const headers: Record<string, string | undefined> = {};
+	for (const [name, value] of Object.entries(req.headers)) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+	return headers;
+}
+
+function log(config: PipelineConfig, state: RequestState, status: number): void {
+	if (!config.logger) return;
+	try {
+		config.logger({
+			time: new Date(state.startedAt),
+			method: state.method,
+			path: state.path,
+			binding: state.binding,
+			operation: state.operation,
+			status,
+			durationMs: Date.now() - state.startedAt,
+			error: state.error,
+		});
+	} catch {
+		// A failing logger must not take the server down.
+	}
+}
+
+/** The node:http request listener of the emulator. Never throws and never rejects. */
+export function createRequestListener(config: PipelineConfig): (req: IncomingMessage, res: ServerResponse) => void {
+	return (req, res) => {
+		const method = req.method ?? 'GET';
+		const state: RequestState = { startedAt: Date.now(), method, path: splitTarget(req.url ?? '/').path, done: false };
+		let logged = false;
+		const finish = (status: number): void => {
+			if (logged) return;
+			logged = true;
+			clearTimeout(timer);
+			log(config, state, status);
+		};
+		res.on('finish', () => finish(res.statusCode));
+		res.on('close', () => finish(res.writableFinished ? res.statusCode : 499));
+		res.on('error', () => undefined);
+		req.on('error', () => undefined);
+		// The time budget of the whole request, body included (slow senders get a Timeout fault).
+		const timer = setTimeout(() => sendError(config, state, res, timeout()), config.requestTimeoutMs);
+		timer.unref();
+
+		const run = async (): Promise<void> => {
+			// 1. dispatch.
+			const target = route(method, req.url ?? '/', req.headers['content-type'], config.paths);
+			if (target.kind !== 'call') {
+				serveDocument(config, state, res, target);
+				return;
+			}
+			state.endpoint = target.endpoint;
+			state.binding = target.binding satisfies BindingName;
+			await serveCall(config, state, req, res, target);
+		};
+		run().catch((error: unknown) => {
+			if (error instanceof ClientAbortedError) {
+				state.done = true;
+				return;
+			}
+			try {
+				sendError(config, state, res, error);
+			} catch (fatal) {
+				// Even encoding the fault failed: answer bare and record why.
+				state.error = fatal;
+				if (!res.headersSent && !res.destroyed) {
+					state.done = true;
+					res.writeHead(500, { 'content-type': TEXT_PLAIN, connection: 'close' }).end('Server was unable to process request.');
+				} else {
+					res.destroy();
+				}
+			}
+		});
+	};
+}

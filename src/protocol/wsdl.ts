@@ -1,0 +1,238 @@
+/**
+ * WSDL 1.1 of an endpoint, generated from the catalogue in the shape ASP.NET ASMX publishes:
+ * document/literal wrapped, one schema, four bindings (SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST) and
+ * one service with four ports. Pure: text in, text out.
+ */
+import {
+	OPERATIONS,
+	getRecord,
+	operationsOf,
+	soapAction,
+	type Endpoint,
+	type FieldSpec,
+	type OperationSpec,
+	type ParamSpec,
+	type ScalarType,
+} from './catalogue';
+
+/** Where the WSDL's messages live and where its ports point. */
+export interface WsdlOptions {
+	/** The XML namespace of all messages (targetNamespace). */
+	namespace: string;
+	/** Absolute URL of the endpoint, written into the four port addresses. */
+	location: string;
+	/** Name of the service and prefix of its port types; defaults from the location's document name. */
+	serviceName?: string;
+}
+
+const NS = {
+	wsdl: 'http://schemas.xmlsoap.org/wsdl/',
+	soap: 'http://schemas.xmlsoap.org/wsdl/soap/',
+	soap12: 'http://schemas.xmlsoap.org/wsdl/soap12/',
+	http: 'http://schemas.xmlsoap.org/wsdl/http/',
+	mime: 'http://schemas.xmlsoap.org/wsdl/mime/',
+	tm: 'http://microsoft.com/wsdl/mime/textMatching/',
+	soapenc: 'http://schemas.xmlsoap.org/soap/encoding/',
+	s: 'http://www.w3.org/2001/XMLSchema',
+	soapHttp: 'http://schemas.xmlsoap.org/soap/http',
+} as const;
+
+const DEFAULT_SERVICE_NAMES: Readonly<Record<Endpoint, string>> = { posting: 'Posting', administration: 'Administration' };
+
+/** Escapes text for an XML attribute value or element content. */
+function escapeXml(text: string): string {
+	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+
+/** The ASMX service name: the document name of the endpoint path (Posting.asmx -> Posting) when it is a plain name. */
+export function serviceNameOf(endpoint: Endpoint, location: string): string {
+	const match = /\/([A-Za-z_][A-Za-z0-9_]*)\.asmx\/?(?:[?#].*)?$/i.exec(location);
+	return match ? match[1] : DEFAULT_SERVICE_NAMES[endpoint];
+}
+
+/** Collects named complex types and global elements once each, in first-use order. */
+class SchemaBuilder {
+	private readonly types = new Map<string, string>();
+	private readonly globals = new Map<string, string>();
+	private readonly elements: string[] = [];
+
+	addElement(xml: string): void {
+		this.elements.push(xml);
+	}
+
+	addGlobal(name: string, type: string): void {
+		this.globals.set(name, `<s:element name="${escapeXml(name)}" nillable="true" type="tns:${escapeXml(type)}" />`);
+	}
+
+	/** Registers a complex type; `body` is built lazily so recursive records terminate. */
+	ensureType(name: string, body: () => string): void {
+		if (this.types.has(name)) return;
+		this.types.set(name, '');
+		this.types.set(name, `<s:complexType name="${escapeXml(name)}">${body()}</s:complexType>`);
+	}
+
+	toXml(namespace: string): string {
+		return `<s:schema elementFormDefault="qualified" targetNamespace="${escapeXml(namespace)}">`
+			+ this.elements.join('') + [...this.types.values()].join('') + [...this.globals.values()].join('')
+			+ '</s:schema>';
+	}
+}
+
+/** Scalars that are .NET value types: always present (minOccurs=1) in ASMX schemas. */
+function isValueType(type: ScalarType): boolean {
+	return type !== 'string' && type !== 'base64Binary';
+}
+
+function arrayOfScalar(schema: SchemaBuilder, scalar: ScalarType, item: string): string {
+	const typeName = `ArrayOf${item.charAt(0).toUpperCase()}${item.slice(1)}`;
+	schema.ensureType(typeName, () => {
+		const nillable = isValueType(scalar) ? '' : ' nillable="true"';
+		const min = isValueType(scalar) ? '1' : '0';
+		return `<s:sequence><s:element minOccurs="${min}" maxOccurs="unbounded" name="${escapeXml(item)}"${nillable} type="s:${scalar}" /></s:sequence>`;
+	});
+	return typeName;
+}
+
+function arrayOfRecord(schema: SchemaBuilder, record: string, item: string): string {
+	const typeName = `ArrayOf${item}`;
+	schema.ensureType(typeName, () => {
+		recordType(schema, record);
+		return `<s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="${escapeXml(item)}" nillable="true" type="tns:${escapeXml(record)}" /></s:sequence>`;
+	});
+	return typeName;
+}
+
+function fieldElement(schema: SchemaBuilder, field: FieldSpec): string {
+	const nillable = field.nillable ? ' nillable="true"' : '';
+	const type = field.type;
+	if (typeof type === 'string') {
+		const min = isValueType(type) ? '1' : '0';
+		return `<s:element minOccurs="${min}" maxOccurs="1" name="${escapeXml(field.name)}"${nillable} type="s:${type}" />`;
+	}
+	let typeName: string;
+	if ('record' in type) {
+		typeName = recordType(schema, type.record);
+	} else if ('list' in type) {
+		typeName = arrayOfRecord(schema, type.list, type.item);
+	} else {
+		typeName = arrayOfScalar(schema, type.scalarList, type.item);
+	}
+	return `<s:element minOccurs="0" maxOccurs="1" name="${escapeXml(field.name)}"${nillable} type="tns:${escapeXml(typeName)}" />`;
+}
+
+/** The complex type of a record: element fields in order, then attribute fields. */
+function recordType(schema: SchemaBuilder, record: string): string {
+	schema.ensureType(record, () => {
+		const fields = getRecord(record).fields;
+		const elements = fields.filter((f) => !f.attribute).map((f) => fieldElement(schema, f)).join('');
+		const attributes = fields
+			.filter((f) => f.attribute)
+			.map((f) => `<s:attribute name="${escapeXml(f.name)}" type="s:${typeof f.type === 'string' ? f.type : 'string'}" />`)
+			.join('');
+		return `<s:sequence>${elements}</s:sequence>${attributes}`;
+	});
+	return record;
+}
+
+function paramElement(schema: SchemaBuilder, param: ParamSpec): string {
+	const name = escapeXml(param.name);
+	switch (param.type) {
+		case 'int':
+		case 'boolean':
+			return `<s:element minOccurs="1" maxOccurs="1" name="${name}" type="s:${param.type}" />`;
+		case 'string[]':
+			return `<s:element minOccurs="0" maxOccurs="1" name="${name}" type="tns:${arrayOfScalar(schema, 'string', param.itemElement ?? 'string')}" />`;
+		default:
+			return `<s:element minOccurs="0" maxOccurs="1" name="${name}" type="s:string" />`;
+	}
+}
+
+/** The type of an operation's result: the record, or ArrayOf<Record> for lists (transport rule 2). */
+function resultType(schema: SchemaBuilder, op: OperationSpec): string {
+	return op.result.kind === 'list' ? arrayOfRecord(schema, op.result.record, op.result.record) : recordType(schema, op.result.record);
+}
+
+function addOperationTypes(schema: SchemaBuilder, name: string, op: OperationSpec): void {
+	const params = op.params.map((p) => paramElement(schema, p)).join('');
+	schema.addElement(`<s:element name="${escapeXml(name)}"><s:complexType><s:sequence>${params}</s:sequence></s:complexType></s:element>`);
+	const type = resultType(schema, op);
+	schema.addElement(
+		`<s:element name="${escapeXml(name)}Response"><s:complexType><s:sequence>`
+		+ `<s:element minOccurs="0" maxOccurs="1" name="${escapeXml(op.soapResult)}" type="tns:${escapeXml(type)}" />`
+		+ '</s:sequence></s:complexType></s:element>',
+	);
+	// HTTP GET and POST answer with this element as the document root.
+	schema.addGlobal(op.httpRoot, type);
+}
+
+function messages(name: string, op: OperationSpec): string {
+	const n = escapeXml(name);
+	// HTTP parameters travel as text (transport rule 5), so every part is s:string.
+	const parts = op.params.map((p) => `<wsdl:part name="${escapeXml(p.name)}" type="s:string" />`).join('');
+	const body = `<wsdl:part name="Body" element="tns:${escapeXml(op.httpRoot)}" />`;
+	return `<wsdl:message name="${n}SoapIn"><wsdl:part name="parameters" element="tns:${n}" /></wsdl:message>`
+		+ `<wsdl:message name="${n}SoapOut"><wsdl:part name="parameters" element="tns:${n}Response" /></wsdl:message>`
+		+ `<wsdl:message name="${n}HttpGetIn">${parts}</wsdl:message>`
+		+ `<wsdl:message name="${n}HttpGetOut">${body}</wsdl:message>`
+		+ `<wsdl:message name="${n}HttpPostIn">${parts}</wsdl:message>`
+		+ `<wsdl:message name="${n}HttpPostOut">${body}</wsdl:message>`;
+}
+
+function portType(portName: string, suffix: 'Soap' | 'HttpGet' | 'HttpPost', names: readonly string[]): string {
+	const ops = names.map((name) => {
+		const n = escapeXml(name);
+		return `<wsdl:operation name="${n}"><wsdl:documentation xmlns:wsdl="${NS.wsdl}">${escapeXml(OPERATIONS[name as keyof typeof OPERATIONS].doc)}</wsdl:documentation>`
+			+ `<wsdl:input message="tns:${n}${suffix}In" /><wsdl:output message="tns:${n}${suffix}Out" /></wsdl:operation>`;
+	});
+	return `<wsdl:portType name="${escapeXml(portName)}${suffix}">${ops.join('')}</wsdl:portType>`;
+}
+
+function soapBinding(service: string, version: 'soap' | 'soap12', namespace: string, names: readonly string[]): string {
+	const bindingName = `${service}${version === 'soap' ? 'Soap' : 'Soap12'}`;
+	const ops = names.map((name) => `<wsdl:operation name="${escapeXml(name)}">`
+		+ `<${version}:operation soapAction="${escapeXml(soapAction(namespace, name))}" style="document" />`
+		+ `<wsdl:input><${version}:body use="literal" /></wsdl:input>`
+		+ `<wsdl:output><${version}:body use="literal" /></wsdl:output></wsdl:operation>`);
+	// ASMX binds SOAP 1.2 to the same port type as SOAP 1.1.
+	return `<wsdl:binding name="${escapeXml(bindingName)}" type="tns:${escapeXml(service)}Soap">`
+		+ `<${version}:binding transport="${NS.soapHttp}" />${ops.join('')}</wsdl:binding>`;
+}
+
+function httpBinding(service: string, verb: 'GET' | 'POST', names: readonly string[]): string {
+	const suffix = verb === 'GET' ? 'HttpGet' : 'HttpPost';
+	const input = verb === 'GET' ? '<http:urlEncoded />' : '<mime:content type="application/x-www-form-urlencoded" />';
+	const ops = names.map((name) => `<wsdl:operation name="${escapeXml(name)}"><http:operation location="/${escapeXml(name)}" />`
+		+ `<wsdl:input>${input}</wsdl:input><wsdl:output><mime:mimeXml part="Body" /></wsdl:output></wsdl:operation>`);
+	return `<wsdl:binding name="${escapeXml(service)}${suffix}" type="tns:${escapeXml(service)}${suffix}">`
+		+ `<http:binding verb="${verb}" />${ops.join('')}</wsdl:binding>`;
+}
+
+/**
+ * The WSDL 1.1 document of an endpoint, generated entirely from the catalogue. SOAPAction is the
+ * namespace followed by the operation name; ports are named <Service>Soap, <Service>Soap12,
+ * <Service>HttpGet and <Service>HttpPost as ASMX names them.
+ */
+export function generateWsdl(endpoint: Endpoint, options: WsdlOptions): string {
+	const { namespace, location } = options;
+	const service = options.serviceName ?? serviceNameOf(endpoint, location);
+	const names = operationsOf(endpoint);
+	const schema = new SchemaBuilder();
+	for (const name of names) addOperationTypes(schema, name, OPERATIONS[name]);
+	const loc = escapeXml(location);
+	const svc = escapeXml(service);
+	return '<?xml version="1.0" encoding="utf-8"?>\n'
+		+ `<wsdl:definitions xmlns:soap="${NS.soap}" xmlns:tm="${NS.tm}" xmlns:soapenc="${NS.soapenc}" xmlns:mime="${NS.mime}"`
+		+ ` xmlns:tns="${escapeXml(namespace)}" xmlns:s="${NS.s}" xmlns:soap12="${NS.soap12}" xmlns:http="${NS.http}"`
+		+ ` targetNamespace="${escapeXml(namespace)}" xmlns:wsdl="${NS.wsdl}">`
+		+ `<wsdl:types>${schema.toXml(namespace)}</wsdl:types>`
+		+ names.map((name) => messages(name, OPERATIONS[name])).join('')
+		+ portType(service, 'Soap', names) + portType(service, 'HttpGet', names) + portType(service, 'HttpPost', names)
+		+ soapBinding(service, 'soap', namespace, names) + soapBinding(service, 'soap12', namespace, names)
+		+ httpBinding(service, 'GET', names) + httpBinding(service, 'POST', names)
+		+ `<wsdl:service name="${svc}">`
+		+ `<wsdl:port name="${svc}Soap" binding="tns:${svc}Soap"><soap:address location="${loc}" /></wsdl:port>`
+		+ `<wsdl:port name="${svc}Soap12" binding="tns:${svc}Soap12"><soap12:address location="${loc}" /></wsdl:port>`
+		+ `<wsdl:port name="${svc}HttpGet" binding="tns:${svc}HttpGet"><http:address location="${loc}" /></wsdl:port>`
+		+ `<wsdl:port name="${svc}HttpPost" binding="tns:${svc}HttpPost"><http:address location="${loc}" /></wsdl:port>`
+		+ '</wsdl:service></wsdl:definitions>';
+}

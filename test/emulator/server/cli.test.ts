@@ -1,0 +1,113 @@
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { formatAccessLog, isLoopbackHost, parseCliArgs } from '../../../src/emulator/cli';
+import { send } from './helpers';
+
+// Compiled next to this test by tsc: out/test/emulator/server -> out/src/emulator/cli.js.
+const CLI = join(__dirname, '..', '..', '..', 'src', 'emulator', 'cli.js');
+
+interface Exit {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+function run(args: string[]): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<Exit> } {
+	const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+	let stdout = '';
+	let stderr = '';
+	let resolveLine: (line: string) => void = () => undefined;
+	const firstLine = new Promise<string>((resolve) => (resolveLine = resolve));
+	child.stdout!.on('data', (chunk: Buffer) => {
+		stdout += chunk.toString('utf8');
+		const end = stdout.indexOf('\n');
+		if (end >= 0) resolveLine(stdout.slice(0, end));
+	});
+	child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+	const exit = new Promise<Exit>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+	// If the process ends without a line, unblock the reader with what it printed.
+	void exit.then((result) => resolveLine(`(exited ${result.code}) ${result.stderr}`));
+	return { child, firstLine, exit };
+}
+
+describe('sandbox command line', () => {
+	it('parses the options, with the documented defaults', () => {
+		assert.deepEqual(parseCliArgs([]), { kind: 'start', options: { host: '127.0.0.1', port: 0, dataDir: './.sandbox-data', seed: undefined, namespace: undefined, reset: false } });
+		assert.deepEqual(parseCliArgs(['--port', '8123', '--data', '/tmp/x', '--seed', '7', '--namespace', 'https://example.com/', '--reset']), {
+			kind: 'start',
+			options: { host: '127.0.0.1', port: 8123, dataDir: '/tmp/x', seed: 7, namespace: 'https://example.com/', reset: true },
+		});
+		assert.deepEqual(parseCliArgs(['--help']), { kind: 'help' });
+		assert.equal(parseCliArgs(['--port', 'abc']).kind, 'error');
+		assert.equal(parseCliArgs(['--bogus']).kind, 'error');
+		assert.equal(parseCliArgs(['--namespace', 'not a uri']).kind, 'error');
+	});
+
+	it('refuses a non-loopback host unless --allow-remote is given', () => {
+		const refused = parseCliArgs(['--host', '0.0.0.0']);
+		assert.equal(refused.kind, 'error');
+		assert.match(refused.kind === 'error' ? refused.message : '', /loopback only\. Pass --allow-remote/);
+		assert.equal(parseCliArgs(['--host', '0.0.0.0', '--allow-remote']).kind, 'start');
+		assert.deepEqual(['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '10.0.0.1', '0.0.0.0', 'example.com'].map(isLoopbackHost), [true, true, true, true, true, false, false, false]);
+	});
+
+	it('formats one access-log line without parameters, and the internal error below it', () => {
+		const entry = { time: new Date(0), method: 'GET', path: '/SOAP/Posting.asmx/GetCurrency', binding: 'httpGet', operation: 'GetCurrency', status: 200, durationMs: 3 } as const;
+		assert.equal(formatAccessLog(entry), 'GET /SOAP/Posting.asmx/GetCurrency httpGet GetCurrency 200 3ms');
+		assert.equal(formatAccessLog({ method: 'GET', path: '/', status: 404, durationMs: 0, time: new Date(0) }), 'GET / - - 404 0ms');
+		const failed = formatAccessLog({ ...entry, status: 500, error: new Error('boom') });
+		assert.match(failed, /^GET \/SOAP\/Posting\.asmx\/GetCurrency httpGet GetCurrency 500 3ms\n {2}internal error: Error: boom\n/);
+	});
+
+	it('exits with 2 and says why for a non-loopback host', async () => {
+		const { exit } = run(['--host', '0.0.0.0']);
+		const result = await exit;
+		assert.equal(result.code, 2);
+		assert.equal(result.stdout, '');
+		assert.match(result.stderr, /Refusing to listen on 0\.0\.0\.0/);
+	});
+
+	it('prints usage for --help', async () => {
+		const result = await run(['--help']).exit;
+		assert.equal(result.code, 0);
+		assert.match(result.stdout, /^Usage: multiposting-sandbox/);
+	});
+
+	describe('running', () => {
+		let dataDir: string;
+		before(() => {
+			dataDir = mkdtempSync(join(tmpdir(), 'mp-sandbox-'));
+		});
+		after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+		it('prints one JSON line when ready, logs requests to stderr and stops on SIGTERM with 0', async () => {
+			const { child, firstLine, exit } = run(['--port', '0', '--data', dataDir, '--seed', '42']);
+			try {
+				const ready = JSON.parse(await firstLine) as Record<string, string>;
+				assert.deepEqual(Object.keys(ready), ['baseUrl', 'postingUrl', 'adminUrl', 'postingWsdl', 'adminWsdl', 'apiKey', 'username', 'password']);
+				assert.match(ready.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+				assert.equal(ready.postingWsdl, `${ready.baseUrl}/SOAP/Posting.asmx?WSDL`);
+				assert.ok(ready.apiKey.length > 0 && ready.username.length > 0 && ready.password.length > 0);
+
+				const wsdl = await send(ready.adminWsdl);
+				assert.equal(wsdl.status, 200);
+				const currency = await send(`${ready.postingUrl}/GetCurrency?sCultureID=en&sAPIKey=${encodeURIComponent(ready.apiKey)}`);
+				assert.equal(currency.status, 200, currency.body);
+				assert.match(currency.body, /<ArrayOfGetValue /);
+			} finally {
+				child.kill('SIGTERM');
+			}
+			const result = await exit;
+			assert.equal(result.code, 0);
+			assert.equal(result.stdout.trim().split('\n').length, 1, 'exactly one line on stdout');
+			const lines = result.stderr.trim().split('\n');
+			assert.match(lines[0], /^GET \/SOAP\/Administration\.asmx - - 200 \d+ms$/);
+			assert.match(lines[1], /^GET \/SOAP\/Posting\.asmx\/GetCurrency httpGet GetCurrency 200 \d+ms$/);
+			const ready = JSON.parse(result.stdout) as Record<string, string>;
+			assert.ok(!result.stderr.includes(ready.apiKey), 'the API key is never logged');
+		});
+	});
+});
