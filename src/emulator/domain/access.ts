@@ -1,0 +1,113 @@
+/**
+ * Authentication and scope. The API key gives an organisation subtree; a login (sUsername + sPassword)
+ * must be a user inside it; search filters (sUsername / sUserIdentifier / sStartOrganisation) may only
+ * narrow that subtree. Nothing outside the resulting scope is read or changed.
+ */
+import type { AnyParams } from '../../protocol/catalogue';
+import { USER_ROLE } from '../../protocol/catalogue';
+import { FaultError } from '../../protocol/faults';
+import type { Store } from '../store/store';
+import type { OrganisationRow, UserRow } from '../store/types';
+import { text } from './params';
+import { verifyPassword } from './passwords';
+
+/** The organisation of a valid API key and the organisations it may see (that organisation and below). */
+export interface KeyScope {
+	organisation: OrganisationRow;
+	organisationIds: number[];
+}
+
+/** What a search may see: organisations, and optionally only the adverts of one user. */
+export interface SearchScope {
+	organisationIds: number[];
+	userId?: number;
+}
+
+export function authenticateKey(store: Store, params: AnyParams): KeyScope {
+	const apiKey = text(params, 'sAPIKey');
+	if (apiKey === undefined) throw FaultError.client('AuthenticationFailed', 'sAPIKey is missing. Give the API key of your connection.');
+	const organisation = store.organisationForApiKey(apiKey);
+	if (!organisation) throw FaultError.client('AuthenticationFailed', 'sAPIKey is not valid. Check the API key of your connection.');
+	return { organisation, organisationIds: store.subtreeIds(organisation.id) };
+}
+
+/** The user of sUsername + sPassword when they match and the user is active; undefined otherwise. */
+export function checkLogin(store: Store, params: AnyParams): UserRow | undefined {
+	const username = text(params, 'sUsername');
+	const password = typeof params.sPassword === 'string' ? params.sPassword : undefined;
+	if (username === undefined || password === undefined || password === '') return undefined;
+	const user = store.findUserByUsername(username);
+	// Verify even for unknown users so timing does not reveal which usernames exist.
+	const valid = verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+	return user && valid && user.active === 1 ? user : undefined;
+}
+
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+/** Authenticates sUsername + sPassword and checks the user is inside the key's subtree. */
+export function authenticateUser(store: Store, key: KeyScope, params: AnyParams): UserRow {
+	if (text(params, 'sUsername') === undefined) throw FaultError.client('MissingParameter', 'sUsername is required: give the login name.');
+	if (text(params, 'sPassword') === undefined) throw FaultError.client('MissingParameter', 'sPassword is required: give the password of sUsername.');
+	const user = checkLogin(store, params);
+	if (!user) throw FaultError.client('AuthenticationFailed', 'sUsername or sPassword is not valid. Check the login of your connection.');
+	assertUserInKeyScope(key, user);
+	return user;
+}
+
+export function assertUserInKeyScope(key: KeyScope, user: UserRow): void {
+	if (!key.organisationIds.includes(user.organisationId)) {
+		throw FaultError.client('AccessDenied', `User '${user.username}' does not belong to the organisation of this API key.`);
+	}
+}
+
+export function isAdministrator(user: UserRow): boolean {
+	return user.roleId === USER_ROLE.Administrator;
+}
+
+/** An organisation by id or identifier that must lie inside `allowed`. */
+export function resolveOrganisation(store: Store, allowed: readonly number[], value: string, parameter: string): OrganisationRow {
+	const organisation = store.findOrganisation(value);
+	if (!organisation) throw FaultError.client('NotFound', `${parameter} '${value}' is not a known organisation id or identifier.`);
+	if (!allowed.includes(organisation.id)) {
+		throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
+	}
+	return organisation;
+}
+
+/** A user by id, identifier or username whose organisation must lie inside `allowed`. */
+export function resolveUser(store: Store, allowed: readonly number[], value: string, parameter: string, byUsername = false): UserRow {
+	const user = byUsername ? store.findUserByUsername(value) : store.findUser(value);
+	if (!user) throw FaultError.client('NotFound', `${parameter} '${value}' is not a known user.`);
+	if (!allowed.includes(user.organisationId)) throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
+	return user;
+}
+
+/**
+ * The scope of a search operation: the key's subtree, narrowed by sStartOrganisation and limited to
+ * the adverts of sUsername or sUserIdentifier.
+ */
+export function searchScope(store: Store, key: KeyScope, params: AnyParams): SearchScope {
+	let organisationIds = key.organisationIds;
+	const start = text(params, 'sStartOrganisation');
+	if (start !== undefined) {
+		organisationIds = store.subtreeIds(resolveOrganisation(store, key.organisationIds, start, 'sStartOrganisation').id);
+	}
+	const username = text(params, 'sUsername');
+	const userIdentifier = text(params, 'sUserIdentifier');
+	let user: UserRow | undefined;
+	if (username !== undefined) user = resolveUser(store, key.organisationIds, username, 'sUsername', true);
+	if (userIdentifier !== undefined) {
+		const byIdentifier = resolveUser(store, key.organisationIds, userIdentifier, 'sUserIdentifier');
+		if (user && user.id !== byIdentifier.id) {
+			throw FaultError.client('InvalidParameter', 'sUsername and sUserIdentifier name different users; give only one of them.');
+		}
+		user = byIdentifier;
+	}
+	return { organisationIds, userId: user?.id };
+}
+
+/** Whether a user may see an advert: its owner, or an administrator of an organisation above it. */
+export function userSeesAdvert(store: Store, user: UserRow, advert: { userId: number; organisationId: number }): boolean {
+	if (advert.userId === user.id) return true;
+	return isAdministrator(user) && store.subtreeIds(user.organisationId).includes(advert.organisationId);
+}

@@ -1,0 +1,725 @@
+/**
+ * The sandbox store: every read and write of the emulator's data, as intention-revealing methods over
+ * SQLite. All values are bound as parameters; ORDER BY comes only from the whitelist in ordering.ts.
+ */
+import { createHash } from 'node:crypto';
+import type { Database } from 'node-sqlite3-wasm';
+import { inTransaction, openDatabase, placeholders, schemaVersion, type SqlValue } from './database';
+import {
+	ADVERT_ORDER_FIELDS,
+	APPLICATION_ORDER_FIELDS,
+	DEFAULT_ADVERT_ORDER,
+	DEFAULT_APPLICATION_ORDER,
+	orderClause,
+	type AdvertOrderField,
+	type ApplicationOrderField,
+	type OrderTerm,
+} from './ordering';
+import type {
+	AdvertFields,
+	AdvertRow,
+	AdvertStats,
+	AdvertValueRow,
+	ApplicationRow,
+	CandidateRow,
+	DocumentRow,
+	FeedQuotaRow,
+	FeedRow,
+	JobTitleRow,
+	LookupRow,
+	OrganisationRow,
+	Page,
+	PageWindow,
+	PostingRow,
+	TrackingLogRow,
+	UserRow,
+} from './types';
+
+/** What limits an advert search. organisationIds is the caller's scope and is never empty. */
+export interface AdvertSearch {
+	organisationIds: readonly number[];
+	userId?: number;
+	advertId?: number;
+	identifier?: string;
+	reference?: string;
+	/** Only adverts posted (or, if never posted, created) at or after this stored date. */
+	since?: string;
+	statusIds?: readonly number[];
+	/** Hide adverts scheduled to post after this stored date. */
+	hideScheduledAfter?: string;
+	lastScoreSince?: string;
+	lastProgressSince?: string;
+}
+
+/** What limits an application search. organisationIds is the caller's scope and is never empty. */
+export interface ApplicationSearch {
+	organisationIds: readonly number[];
+	/** The advert owner. */
+	userId?: number;
+	advertId?: number;
+	advertIdentifier?: string;
+	advertReference?: string;
+	feedIds?: readonly number[];
+	appliedFrom?: string;
+	appliedTo?: string;
+	rankings?: readonly number[];
+	progressIds?: readonly number[];
+	applicationIds?: readonly number[];
+	lastScoreSince?: string;
+	lastProgressSince?: string;
+}
+
+export interface NewPosting {
+	advertId: number;
+	feedId: number;
+	userId: number;
+	postedAt: string;
+	estimatedExpireAt: string;
+	deliveryStatusId: number;
+	deliveredAt: string | null;
+}
+
+const USER_COLUMNS = `u.id, u.organisation_id AS organisationId, u.identifier, u.username, u.password_hash AS passwordHash,
+	u.role_id AS roleId, u.active, u.first_name AS firstName, u.last_name AS lastName, u.email,
+	u.applications_email AS applicationsEmail, u.phone, u.mobile, u.fax, u.position, u.culture_id AS cultureId, u.website,
+	u.address1, u.address2, u.address3, u.state, u.country, u.post_code AS postCode, u.notification_flags AS notificationFlags`;
+
+const FEED_COLUMNS = `f.id, f.identifier, f.name, f.short_description AS shortDescription, f.logo_url AS logoUrl,
+	f.home_page_url AS homePageUrl, f.contact_name AS contactName, f.contact_phone AS contactPhone, f.contact_email AS contactEmail,
+	f.culture_id AS cultureId, f.feed_type_id AS feedTypeId, f.free, f.cost, f.cost_type_id AS costTypeId,
+	f.html_support AS htmlSupport, f.description_min_length AS descriptionMinLength, f.description_max_length AS descriptionMaxLength,
+	f.support_delete AS supportDelete, f.support_fix AS supportFix, f.upload_times AS uploadTimes, f.visibility,
+	f.live_date AS liveDate, f.special_handling AS specialHandling`;
+
+const QUOTA_COLUMNS = `${FEED_COLUMNS}, q.organisation_id AS quotaOrganisationId, q.user_id AS quotaUserId, q.currency_id AS currencyId,
+	q.effective_quota AS effectiveQuota, q.postings, q.slots, q.spend, q.postings_forward AS postingsForward,
+	q.default_selected AS defaultSelected, q.force_selected AS forceSelected, q.restricted,
+	q.auth1, q.auth2, q.auth3, q.auth4, q.auth5, q.auth_notes AS authNotes`;
+
+const ADVERT_COLUMNS = `a.id, a.user_id AS userId, a.organisation_id AS organisationId, a.identifier, a.reference, a.status_id AS statusId,
+	a.title, a.job_type AS jobType, a.job_hours AS jobHours, a.primary_location AS primaryLocation, a.industry,
+	a.salary_from AS salaryFrom, a.salary_to AS salaryTo, a.salary_currency AS salaryCurrency, a.salary_per AS salaryPer,
+	a.salary_benefits AS salaryBenefits, a.salary_hide AS salaryHide, a.contact_name AS contactName, a.contact_email AS contactEmail,
+	a.job_description AS jobDescription, a.application_url AS applicationUrl, a.callback_url AS callbackUrl, a.source,
+	a.latitude, a.longitude, a.redirect_domain AS redirectDomain, a.iframe, a.completion_token AS completionToken,
+	a.created_at AS createdAt, a.scheduled_post_at AS scheduledPostAt, a.last_post_date AS lastPostDate,
+	a.last_delivery_date AS lastDeliveryDate, a.last_delivery_status_id AS lastDeliveryStatusId`;
+
+const APPLICATION_COLUMNS = `ap.id, ap.advert_id AS advertId, ap.candidate_id AS candidateId, ap.posting_id AS postingId, ap.feed_id AS feedId,
+	f.name AS feedName, ap.applied_at AS appliedAt, c.email, c.first_name AS firstName, c.last_name AS lastName,
+	c.home_phone AS homePhone, c.work_phone AS workPhone, c.mobile_phone AS mobilePhone, c.address,
+	ap.viewed, ap.ranking, ap.favourite, ap.archived, ap.progress_id AS progressId, p.name AS progressName,
+	ap.interview_status AS interviewStatus, ap.processing_messages AS processingMessages,
+	a.identifier AS advertIdentifier, a.reference AS advertReference, a.title AS advertTitle, a.user_id AS userId,
+	a.organisation_id AS organisationId, o.name AS organisationName, o.parsing_enabled AS parsingEnabled,
+	ap.last_score_date AS lastScoreDate, ap.last_progress_date AS lastProgressDate, ap.last_note_date AS lastNoteDate`;
+
+const APPLICATION_FROM = `FROM application ap
+	JOIN advert a ON a.id = ap.advert_id
+	JOIN candidate c ON c.id = ap.candidate_id
+	JOIN feed f ON f.id = ap.feed_id
+	JOIN organisation o ON o.id = a.organisation_id
+	JOIN progress p ON p.id = ap.progress_id`;
+
+/** Column name → advert field, for updates built only from this fixed list. */
+const ADVERT_FIELD_COLUMNS: Readonly<Record<keyof AdvertFields, string>> = {
+	identifier: 'identifier',
+	reference: 'reference',
+	statusId: 'status_id',
+	title: 'title',
+	jobType: 'job_type',
+	jobHours: 'job_hours',
+	primaryLocation: 'primary_location',
+	industry: 'industry',
+	salaryFrom: 'salary_from',
+	salaryTo: 'salary_to',
+	salaryCurrency: 'salary_currency',
+	salaryPer: 'salary_per',
+	salaryBenefits: 'salary_benefits',
+	contactName: 'contact_name',
+	contactEmail: 'contact_email',
+	jobDescription: 'job_description',
+	applicationUrl: 'application_url',
+	callbackUrl: 'callback_url',
+	latitude: 'latitude',
+	longitude: 'longitude',
+	redirectDomain: 'redirect_domain',
+	iframe: 'iframe',
+	scheduledPostAt: 'scheduled_post_at',
+};
+
+/** sha256 of a secret, for values that must be looked up but never stored in clear (API keys, login tokens). */
+export function hashSecret(secret: string): string {
+	return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** A numeric id when the text is all digits, otherwise undefined (the text is then an identifier). */
+function asNumericId(text: string): number | undefined {
+	return /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}
+
+function escapeLike(text: string): string {
+	return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+export class Store {
+	private constructor(private readonly db: Database) {}
+
+	/** Opens (creating and migrating) a database file, or an in-memory database for ':memory:'. */
+	static open(path: string | ':memory:'): Store {
+		return new Store(openDatabase(path));
+	}
+
+	close(): void {
+		if (this.db.isOpen) this.db.close();
+	}
+
+	get isOpen(): boolean {
+		return this.db.isOpen;
+	}
+
+	schemaVersion(): number {
+		return schemaVersion(this.db);
+	}
+
+	/** Runs work in one BEGIN IMMEDIATE transaction; an exception rolls back every write in it. */
+	transaction<T>(work: () => T): T {
+		return inTransaction(this.db, work);
+	}
+
+	/**
+	 * Bulk loading with prepared statements (seeding). The callback gets a factory of statements that
+	 * are finalized afterwards; everything runs in one transaction.
+	 */
+	bulkLoad(work: (prepare: (sql: string) => (values: readonly SqlValue[]) => number) => void): void {
+		const statements: ReturnType<Database['prepare']>[] = [];
+		try {
+			this.transaction(() =>
+				work((sql) => {
+					const statement = this.db.prepare(sql);
+					statements.push(statement);
+					return (values) => Number(statement.run(values as SqlValue[]).lastInsertRowid);
+				}),
+			);
+		} finally {
+			for (const statement of statements) statement.finalize();
+		}
+	}
+
+	isEmpty(): boolean {
+		return this.db.get('SELECT 1 AS present FROM organisation LIMIT 1') === null;
+	}
+
+	// Organisations and keys
+
+	organisationById(id: number): OrganisationRow | undefined {
+		return this.one<OrganisationRow>(
+			'SELECT id, identifier, name, parent_id AS parentId, parsing_enabled AS parsingEnabled FROM organisation WHERE id = ?',
+			[id],
+		);
+	}
+
+	/** An organisation by numeric id or string identifier. */
+	findOrganisation(idOrIdentifier: string): OrganisationRow | undefined {
+		const id = asNumericId(idOrIdentifier);
+		return this.one<OrganisationRow>(
+			'SELECT id, identifier, name, parent_id AS parentId, parsing_enabled AS parsingEnabled FROM organisation WHERE id = ? OR identifier = ? ORDER BY id = ? DESC LIMIT 1',
+			[id ?? -1, idOrIdentifier, id ?? -1],
+		);
+	}
+
+	/** The organisation and all organisations below it. */
+	subtreeIds(rootId: number): number[] {
+		const rows = this.db.all(
+			`WITH RECURSIVE tree(id) AS (SELECT id FROM organisation WHERE id = ? UNION ALL SELECT o.id FROM organisation o JOIN tree t ON o.parent_id = t.id)
+			SELECT id FROM tree ORDER BY id`,
+			[rootId],
+		) as { id: number }[];
+		return rows.map((row) => row.id);
+	}
+
+	/** The organisation and its ancestors, nearest first. */
+	ancestorIds(organisationId: number): number[] {
+		const rows = this.db.all(
+			`WITH RECURSIVE up(id, parent_id, depth) AS (SELECT id, parent_id, 0 FROM organisation WHERE id = ?
+				UNION ALL SELECT o.id, o.parent_id, up.depth + 1 FROM organisation o JOIN up ON o.id = up.parent_id)
+			SELECT id FROM up ORDER BY depth`,
+			[organisationId],
+		) as { id: number }[];
+		return rows.map((row) => row.id);
+	}
+
+	/** The organisation an API key belongs to, or undefined for an unknown key. */
+	organisationForApiKey(apiKey: string): OrganisationRow | undefined {
+		return this.one<OrganisationRow>(
+			`SELECT o.id, o.identifier, o.name, o.parent_id AS parentId, o.parsing_enabled AS parsingEnabled
+			FROM api_key k JOIN organisation o ON o.id = k.organisation_id WHERE k.key_hash = ?`,
+			[hashSecret(apiKey)],
+		);
+	}
+
+	// Users
+
+	findUserByUsername(username: string): UserRow | undefined {
+		return this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.username = ?`, [username]);
+	}
+
+	/** A user by numeric UserID or string UserIdentifier. */
+	findUser(idOrIdentifier: string): UserRow | undefined {
+		const id = asNumericId(idOrIdentifier);
+		return this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.id = ? OR u.identifier = ? ORDER BY u.id = ? DESC LIMIT 1`, [
+			id ?? -1,
+			idOrIdentifier,
+			id ?? -1,
+		]);
+	}
+
+	userById(id: number): UserRow | undefined {
+		return this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.id = ?`, [id]);
+	}
+
+	/** Active users of these organisations, by id. */
+	activeUsersIn(organisationIds: readonly number[]): UserRow[] {
+		return this.db.all(
+			`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.active = 1 AND u.organisation_id IN (${placeholders(organisationIds.length)}) ORDER BY u.id`,
+			[...organisationIds],
+		) as unknown as UserRow[];
+	}
+
+	// Feeds and quota
+
+	/** A feed by numeric FeedID or FeedIdentifier (case-insensitive). */
+	findFeed(idOrIdentifier: string): FeedRow | undefined {
+		const id = asNumericId(idOrIdentifier.trim());
+		return this.one<FeedRow>(`SELECT ${FEED_COLUMNS} FROM feed f WHERE f.id = ? OR f.identifier = ? ORDER BY f.id = ? DESC LIMIT 1`, [
+			id ?? -1,
+			idOrIdentifier.trim(),
+			id ?? -1,
+		]);
+	}
+
+	/**
+	 * The feeds of an organisation with their quota: its own quota rows, and for other feeds the nearest
+	 * ancestor's. Ordered by feed name.
+	 */
+	organisationFeedQuotas(organisationId: number): FeedQuotaRow[] {
+		const chain = this.ancestorIds(organisationId);
+		const rows = this.db.all(
+			`SELECT ${QUOTA_COLUMNS} FROM feed_quota q JOIN feed f ON f.id = q.feed_id WHERE q.organisation_id IN (${placeholders(chain.length)})`,
+			[...chain],
+		) as unknown as FeedQuotaRow[];
+		return nearestPerFeed(rows, (row) => chain.indexOf(row.quotaOrganisationId ?? -1));
+	}
+
+	/** The feeds of a user: the user's own quota rows, then the organisation's (inherited) for other feeds. */
+	userFeedQuotas(user: UserRow): FeedQuotaRow[] {
+		const own = this.db.all(`SELECT ${QUOTA_COLUMNS} FROM feed_quota q JOIN feed f ON f.id = q.feed_id WHERE q.user_id = ?`, [
+			user.id,
+		]) as unknown as FeedQuotaRow[];
+		const ownFeeds = new Set(own.map((row) => row.id));
+		const inherited = this.organisationFeedQuotas(user.organisationId).filter((row) => !ownFeeds.has(row.id));
+		return [...own, ...inherited].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+	}
+
+	/** Postings a user made per feed (quota use). */
+	postingsUsedByUser(userId: number): Map<number, number> {
+		const rows = this.db.all('SELECT feed_id AS feedId, count(*) AS used FROM posting WHERE user_id = ? GROUP BY feed_id', [userId]) as {
+			feedId: number;
+			used: number;
+		}[];
+		return new Map(rows.map((row) => [row.feedId, row.used]));
+	}
+
+	// Adverts
+
+	advertById(id: number): AdvertRow | undefined {
+		return this.one<AdvertRow>(`SELECT ${ADVERT_COLUMNS} FROM advert a WHERE a.id = ?`, [id]);
+	}
+
+	/** One page of adverts matching the search, and the total count. */
+	searchAdverts(search: AdvertSearch, order: readonly OrderTerm<AdvertOrderField>[], window?: PageWindow): Page<AdvertRow> {
+		const { where, values } = advertWhere(search);
+		const total = (this.db.get(`SELECT count(*) AS total FROM advert a WHERE ${where}`, values) as { total: number }).total;
+		const orderBy = order.length > 0 ? orderClause(order, ADVERT_ORDER_FIELDS, 'a.id DESC') : DEFAULT_ADVERT_ORDER;
+		const limit = window ? ' LIMIT ? OFFSET ?' : '';
+		const rows = this.db.all(
+			`SELECT ${ADVERT_COLUMNS} FROM advert a WHERE ${where} ORDER BY ${orderBy}${limit}`,
+			window ? [...values, window.limit, window.offset] : values,
+		) as unknown as AdvertRow[];
+		return { total, rows };
+	}
+
+	/** Adverts of these organisations with this identifier, posted or created at or after `since`, newest first; deleted ones excluded. */
+	advertsWithIdentifier(identifier: string, organisationIds: readonly number[], since: string | undefined): AdvertRow[] {
+		return this.searchAdverts({ organisationIds, identifier, since, statusIds: [0, 16] }, []).rows;
+	}
+
+	/** Application counters of these adverts, computed from their applications. */
+	advertStats(advertIds: readonly number[]): Map<number, AdvertStats> {
+		if (advertIds.length === 0) return new Map();
+		const rows = this.db.all(
+			`SELECT advert_id AS advertId, count(*) AS applications, sum(viewed) AS viewed,
+				sum(ranking = 4) AS suitable, sum(ranking = 2) AS maybeSuitable, sum(ranking = 1) AS unsuitable,
+				sum(interview_status = 'Confirmed') AS interviewConfirmed, sum(interview_status = 'Pending') AS interviewPending,
+				sum(interview_status = 'CannotAttend') AS interviewCannotAttend, sum(interview_status = 'Declined') AS interviewDeclined,
+				sum(progress_id <> 1) AS withStatus, sum(progress_id = 1) AS withStatusNew,
+				max(last_score_date) AS lastScoreDate, max(last_progress_date) AS lastProgressDate
+			FROM application WHERE advert_id IN (${placeholders(advertIds.length)}) GROUP BY advert_id`,
+			[...advertIds],
+		) as unknown as AdvertStats[];
+		return new Map(rows.map((row) => [row.advertId, row]));
+	}
+
+	/** Creates an advert and returns its id. */
+	insertAdvert(advert: AdvertFields & { userId: number; organisationId: number; completionToken: string; createdAt: string; source: string }): number {
+		const fields = Object.keys(ADVERT_FIELD_COLUMNS).filter((key) => advert[key as keyof AdvertFields] !== undefined) as (keyof AdvertFields)[];
+		const columns = ['user_id', 'organisation_id', 'completion_token', 'created_at', 'source', ...fields.map((key) => ADVERT_FIELD_COLUMNS[key])];
+		const values: SqlValue[] = [
+			advert.userId,
+			advert.organisationId,
+			advert.completionToken,
+			advert.createdAt,
+			advert.source,
+			...fields.map((key) => advert[key] ?? null),
+		];
+		return Number(this.db.run(`INSERT INTO advert (${columns.join(', ')}) VALUES (${placeholders(values.length)})`, values).lastInsertRowid);
+	}
+
+	/** Changes the given fields of an advert; undefined fields stay as they are. */
+	updateAdvert(id: number, changes: AdvertFields): void {
+		const fields = Object.keys(ADVERT_FIELD_COLUMNS).filter((key) => changes[key as keyof AdvertFields] !== undefined) as (keyof AdvertFields)[];
+		if (fields.length === 0) return;
+		const assignments = fields.map((key) => `${ADVERT_FIELD_COLUMNS[key]} = ?`).join(', ');
+		this.db.run(`UPDATE advert SET ${assignments} WHERE id = ?`, [...fields.map((key) => changes[key] ?? null), id]);
+	}
+
+	/** Replaces the feeds chosen for an advert. */
+	setAdvertDestinations(advertId: number, feedIds: readonly number[]): void {
+		this.db.run('DELETE FROM advert_destination WHERE advert_id = ?', [advertId]);
+		for (const feedId of feedIds) this.db.run('INSERT INTO advert_destination (advert_id, feed_id) VALUES (?, ?)', [advertId, feedId]);
+	}
+
+	advertDestinations(advertId: number): number[] {
+		return (this.db.all('SELECT feed_id AS feedId FROM advert_destination WHERE advert_id = ? ORDER BY feed_id', [advertId]) as { feedId: number }[]).map(
+			(row) => row.feedId,
+		);
+	}
+
+	/** Extra values of these adverts, optionally limited to fields (FieldID or FieldIdentifier) and feeds. */
+	advertValues(advertIds: readonly number[], fields: readonly string[] | undefined, feedIds: readonly number[] | undefined): AdvertValueRow[] {
+		if (advertIds.length === 0) return [];
+		let sql = `SELECT advert_id AS advertId, feed_id AS feedId, field_id AS fieldId, field_identifier AS fieldIdentifier, value, values_json AS valuesJson
+			FROM advert_value WHERE advert_id IN (${placeholders(advertIds.length)})`;
+		const values: SqlValue[] = [...advertIds];
+		if (fields && fields.length > 0) {
+			const numeric = fields.map(asNumericId).filter((id): id is number => id !== undefined);
+			sql += ` AND (field_id IN (${placeholders(numeric.length)}) OR field_identifier COLLATE NOCASE IN (${placeholders(fields.length)}))`;
+			values.push(...(numeric.length > 0 ? numeric : [-1]), ...fields);
+		}
+		if (feedIds && feedIds.length > 0) {
+			sql += ` AND feed_id IN (${placeholders(feedIds.length)})`;
+			values.push(...feedIds);
+		}
+		return this.db.all(`${sql} ORDER BY advert_id, feed_id, field_id, id`, values) as unknown as AdvertValueRow[];
+	}
+
+	// Postings and tracking
+
+	/** Feeds an advert has been posted to before. */
+	postedFeedIds(advertId: number): number[] {
+		return (this.db.all('SELECT DISTINCT feed_id AS feedId FROM posting WHERE advert_id = ? ORDER BY feed_id', [advertId]) as { feedId: number }[]).map(
+			(row) => row.feedId,
+		);
+	}
+
+	insertPosting(posting: NewPosting): number {
+		return Number(
+			this.db.run(
+				`INSERT INTO posting (advert_id, feed_id, user_id, posted_at, estimated_expire_at, corrected_at, delivery_status_id, delivered_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+				[posting.advertId, posting.feedId, posting.userId, posting.postedAt, posting.estimatedExpireAt, posting.deliveredAt, posting.deliveryStatusId, posting.deliveredAt],
+			).lastInsertRowid,
+		);
+	}
+
+	postingById(id: number): PostingRow | undefined {
+		return this.one<PostingRow>(
+			`SELECT id, advert_id AS advertId, feed_id AS feedId, user_id AS userId, posted_at AS postedAt, estimated_expire_at AS estimatedExpireAt,
+				corrected_at AS correctedAt, delivery_status_id AS deliveryStatusId, delivered_at AS deliveredAt FROM posting WHERE id = ?`,
+			[id],
+		);
+	}
+
+	addTrackingLog(postingId: number, deliveredAt: string, errorLevel: string, response: string): void {
+		this.db.run('INSERT INTO tracking_log (posting_id, delivered_at, error_level, response) VALUES (?, ?, ?, ?)', [postingId, deliveredAt, errorLevel, response]);
+	}
+
+	/** Records the outcome of a delivery on the advert. */
+	markAdvertDelivered(advertId: number, postedAt: string, deliveredAt: string, deliveryStatusId: number): void {
+		this.db.run('UPDATE advert SET last_post_date = ?, last_delivery_date = ?, last_delivery_status_id = ? WHERE id = ?', [
+			postedAt,
+			deliveredAt,
+			deliveryStatusId,
+			advertId,
+		]);
+	}
+
+	/** Tracking log rows of an advert's postings, oldest first. */
+	trackingLogs(advertId: number, postingId: number | undefined, feedIds: readonly number[] | undefined): TrackingLogRow[] {
+		let sql = `SELECT t.id, t.posting_id AS postingId, p.feed_id AS feedId, f.name AS feedName, t.delivered_at AS deliveredAt,
+				t.error_level AS errorLevel, t.response
+			FROM tracking_log t JOIN posting p ON p.id = t.posting_id JOIN feed f ON f.id = p.feed_id WHERE p.advert_id = ?`;
+		const values: SqlValue[] = [advertId];
+		if (postingId !== undefined) {
+			sql += ' AND p.id = ?';
+			values.push(postingId);
+		}
+		if (feedIds && feedIds.length > 0) {
+			sql += ` AND p.feed_id IN (${placeholders(feedIds.length)})`;
+			values.push(...feedIds);
+		}
+		return this.db.all(`${sql} ORDER BY t.delivered_at, t.id`, values) as unknown as TrackingLogRow[];
+	}
+
+	// Applications
+
+	/** One page of applications matching the search, and the total count. */
+	searchApplications(search: ApplicationSearch, order: readonly OrderTerm<ApplicationOrderField>[], window: PageWindow): Page<ApplicationRow> {
+		const { where, values } = applicationWhere(search);
+		const total = (this.db.get(`SELECT count(*) AS total ${APPLICATION_FROM} WHERE ${where}`, values) as { total: number }).total;
+		const orderBy = order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;
+		const rows = this.db.all(`SELECT ${APPLICATION_COLUMNS} ${APPLICATION_FROM} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
+			...values,
+			window.limit,
+			window.offset,
+		]) as unknown as ApplicationRow[];
+		return { total, rows };
+	}
+
+	applicationById(id: number): ApplicationRow | undefined {
+		return this.one<ApplicationRow>(`SELECT ${APPLICATION_COLUMNS} ${APPLICATION_FROM} WHERE ap.id = ?`, [id]);
+	}
+
+	/** Documents of these applications, of the given kinds. */
+	documents(applicationIds: readonly number[], kinds: readonly string[]): DocumentRow[] {
+		if (applicationIds.length === 0 || kinds.length === 0) return [];
+		return this.db.all(
+			`SELECT application_id AS applicationId, kind, file_name AS fileName, encoding_type AS encodingType, document_source AS documentSource,
+				document_format AS documentFormat, text, bytes
+			FROM application_document WHERE application_id IN (${placeholders(applicationIds.length)}) AND kind IN (${placeholders(kinds.length)})`,
+			[...applicationIds, ...kinds],
+		) as unknown as DocumentRow[];
+	}
+
+	/** Sets ranking and favourite flags and records who scored and when. */
+	scoreApplication(id: number, ranking: number, favourite: boolean, byUserId: number, at: string): void {
+		this.db.run('UPDATE application SET ranking = ?, favourite = ?, viewed = 1, last_score_date = ?, last_scored_by = ? WHERE id = ?', [
+			ranking,
+			favourite ? 1 : 0,
+			at,
+			byUserId,
+			id,
+		]);
+	}
+
+	/** Sets the progress; moving to Interview starts a pending interview. */
+	progressApplication(id: number, progressId: number, interviewStatus: string | null, byUserId: number, at: string): void {
+		this.db.run(
+			'UPDATE application SET progress_id = ?, interview_status = ?, viewed = 1, last_progress_date = ?, last_progressed_by = ? WHERE id = ?',
+			[progressId, interviewStatus, at, byUserId, id],
+		);
+	}
+
+	/** Adds a note and returns its id (AdvertCandidateNoteID). */
+	addNote(applicationId: number, userId: number, subject: string, body: string, at: string): number {
+		const id = Number(
+			this.db.run('INSERT INTO note (application_id, user_id, subject, body, created_at) VALUES (?, ?, ?, ?, ?)', [applicationId, userId, subject, body, at])
+				.lastInsertRowid,
+		);
+		this.db.run('UPDATE application SET last_note_date = ? WHERE id = ?', [at, applicationId]);
+		return id;
+	}
+
+	notesOf(applicationId: number): { id: number; userId: number; subject: string; body: string; createdAt: string }[] {
+		return this.db.all('SELECT id, user_id AS userId, subject, body, created_at AS createdAt FROM note WHERE application_id = ? ORDER BY id', [
+			applicationId,
+		]) as unknown as { id: number; userId: number; subject: string; body: string; createdAt: string }[];
+	}
+
+	progressById(id: number): { id: number; name: string } | undefined {
+		return this.one<{ id: number; name: string }>('SELECT id, name FROM progress WHERE id = ?', [id]);
+	}
+
+	progressList(): { id: number; name: string }[] {
+		return this.db.all('SELECT id, name FROM progress ORDER BY id') as unknown as { id: number; name: string }[];
+	}
+
+	// Candidates and tags
+
+	/** Candidates with this email in these organisations, lowest id first. */
+	candidatesByEmail(email: string, organisationIds: readonly number[]): CandidateRow[] {
+		return this.db.all(
+			`SELECT id, organisation_id AS organisationId, email, first_name AS firstName, last_name AS lastName FROM candidate
+			WHERE email = ? AND organisation_id IN (${placeholders(organisationIds.length)}) ORDER BY id`,
+			[email, ...organisationIds],
+		) as unknown as CandidateRow[];
+	}
+
+	/** Adds a free tag (kept once per candidate). */
+	addCandidateTag(candidateId: number, tag: string, at: string): void {
+		this.db.run("INSERT OR IGNORE INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, 'tag', ?, ?)", [candidateId, tag, at]);
+	}
+
+	/** Sets the candidate's partner tag, replacing the previous one. */
+	setPartnerTag(candidateId: number, tag: string, at: string): void {
+		this.db.run("DELETE FROM candidate_tag WHERE candidate_id = ? AND kind = 'partner'", [candidateId]);
+		this.db.run("INSERT INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, 'partner', ?, ?)", [candidateId, tag, at]);
+	}
+
+	candidateTags(candidateId: number): { kind: string; tag: string }[] {
+		return this.db.all('SELECT kind, tag FROM candidate_tag WHERE candidate_id = ? ORDER BY kind, tag', [candidateId]) as unknown as {
+			kind: string;
+			tag: string;
+		}[];
+	}
+
+	// Lookups
+
+	lookupValues(list: 'currency' | 'weeks'): LookupRow[] {
+		return this.db.all(
+			'SELECT field_id AS fieldId, value, description, sort_order AS sortOrder FROM lookup_value WHERE list = ? ORDER BY sort_order, field_id',
+			[list],
+		) as unknown as LookupRow[];
+	}
+
+	/** Job titles containing the text, prefix matches first, then by popularity. */
+	queryJobTitles(text: string, industry: string | undefined, limit: number): JobTitleRow[] {
+		const values: SqlValue[] = [`%${escapeLike(text)}%`];
+		let sql = "SELECT title, industry, description, popularity FROM job_title WHERE title LIKE ? ESCAPE '\\'";
+		if (industry) {
+			sql += ' AND industry = ?';
+			values.push(industry);
+		}
+		values.push(`${escapeLike(text)}%`, limit);
+		return this.db.all(`${sql} ORDER BY (title LIKE ? ESCAPE '\\') DESC, popularity DESC, title LIMIT ?`, values) as unknown as JobTitleRow[];
+	}
+
+	// Login tokens
+
+	/** Stores a one-time login token (only its hash). */
+	createLoginToken(token: string, userId: number, returnUrl: string | null, redirectDomain: string | null, expiresAt: string): void {
+		this.db.run('INSERT INTO login_token (token_hash, user_id, return_url, redirect_domain, expires_at) VALUES (?, ?, ?, ?, ?)', [
+			hashSecret(token),
+			userId,
+			returnUrl,
+			redirectDomain,
+			expiresAt,
+		]);
+	}
+
+	/**
+	 * Uses a login token once: returns its user and return URL when the token exists, is unused and has
+	 * not expired at `now`; marks it used. Otherwise undefined.
+	 */
+	consumeLoginToken(token: string, now: string): { userId: number; returnUrl: string | null } | undefined {
+		return this.transaction(() => {
+			const row = this.one<{ userId: number; returnUrl: string | null }>(
+				'SELECT user_id AS userId, return_url AS returnUrl FROM login_token WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
+				[hashSecret(token), now],
+			);
+			if (row) this.db.run('UPDATE login_token SET used_at = ? WHERE token_hash = ?', [now, hashSecret(token)]);
+			return row;
+		});
+	}
+
+	/** An advert by the token of its completion URL (for the completion page). */
+	advertByCompletionToken(token: string): AdvertRow | undefined {
+		return this.one<AdvertRow>(`SELECT ${ADVERT_COLUMNS} FROM advert a WHERE a.completion_token = ?`, [token]);
+	}
+
+	/** Row counts per table (diagnostics and tests). */
+	counts(): Record<string, number> {
+		const tables = ['organisation', 'app_user', 'api_key', 'feed', 'feed_quota', 'advert', 'posting', 'tracking_log', 'candidate', 'application', 'application_document', 'note', 'candidate_tag', 'advert_value'] as const;
+		const result: Record<string, number> = {};
+		for (const table of tables) result[table] = (this.db.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n;
+		return result;
+	}
+
+	private one<T>(sql: string, values: SqlValue[]): T | undefined {
+		return (this.db.get(sql, values) as T | null) ?? undefined;
+	}
+}
+
+function nearestPerFeed(rows: FeedQuotaRow[], distance: (row: FeedQuotaRow) => number): FeedQuotaRow[] {
+	const best = new Map<number, FeedQuotaRow>();
+	for (const row of rows) {
+		const current = best.get(row.id);
+		if (!current || distance(row) < distance(current)) best.set(row.id, row);
+	}
+	return [...best.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+}
+
+function advertWhere(search: AdvertSearch): { where: string; values: SqlValue[] } {
+	const clauses = [`a.organisation_id IN (${placeholders(search.organisationIds.length)})`];
+	const values: SqlValue[] = [...search.organisationIds];
+	if (search.userId !== undefined) {
+		clauses.push('a.user_id = ?');
+		values.push(search.userId);
+	}
+	if (search.advertId !== undefined) {
+		clauses.push('a.id = ?');
+		values.push(search.advertId);
+	}
+	if (search.identifier !== undefined) {
+		clauses.push('a.identifier = ? COLLATE NOCASE');
+		values.push(search.identifier);
+	}
+	if (search.reference !== undefined) {
+		clauses.push('a.reference = ? COLLATE NOCASE');
+		values.push(search.reference);
+	}
+	if (search.since !== undefined) {
+		clauses.push('coalesce(a.last_post_date, a.created_at) >= ?');
+		values.push(search.since);
+	}
+	if (search.statusIds !== undefined) {
+		clauses.push(`a.status_id IN (${placeholders(search.statusIds.length)})`);
+		values.push(...(search.statusIds.length > 0 ? search.statusIds : [-1]));
+	}
+	if (search.hideScheduledAfter !== undefined) {
+		clauses.push('(a.scheduled_post_at IS NULL OR a.scheduled_post_at <= ?)');
+		values.push(search.hideScheduledAfter);
+	}
+	if (search.lastScoreSince !== undefined) {
+		clauses.push('a.id IN (SELECT advert_id FROM application WHERE last_score_date >= ?)');
+		values.push(search.lastScoreSince);
+	}
+	if (search.lastProgressSince !== undefined) {
+		clauses.push('a.id IN (SELECT advert_id FROM application WHERE last_progress_date >= ?)');
+		values.push(search.lastProgressSince);
+	}
+	return { where: clauses.join(' AND '), values };
+}
+
+function applicationWhere(search: ApplicationSearch): { where: string; values: SqlValue[] } {
+	const clauses = [`a.organisation_id IN (${placeholders(search.organisationIds.length)})`];
+	const values: SqlValue[] = [...search.organisationIds];
+	const add = (clause: string, ...clauseValues: SqlValue[]) => {
+		clauses.push(clause);
+		values.push(...clauseValues);
+	};
+	const addIn = (column: string, list: readonly number[]) => add(`${column} IN (${placeholders(list.length)})`, ...(list.length > 0 ? list : [-1]));
+	if (search.userId !== undefined) add('a.user_id = ?', search.userId);
+	if (search.advertId !== undefined) add('ap.advert_id = ?', search.advertId);
+	if (search.advertIdentifier !== undefined) add('a.identifier = ? COLLATE NOCASE', search.advertIdentifier);
+	if (search.advertReference !== undefined) add('a.reference = ? COLLATE NOCASE', search.advertReference);
+	if (search.feedIds !== undefined) addIn('ap.feed_id', search.feedIds);
+	if (search.appliedFrom !== undefined) add('ap.applied_at >= ?', search.appliedFrom);
+	if (search.appliedTo !== undefined) add('ap.applied_at <= ?', search.appliedTo);
+	if (search.rankings !== undefined) addIn('ap.ranking', search.rankings);
+	if (search.progressIds !== undefined) addIn('ap.progress_id', search.progressIds);
+	if (search.applicationIds !== undefined) addIn('ap.id', search.applicationIds);
+	if (search.lastScoreSince !== undefined) add('ap.last_score_date >= ?', search.lastScoreSince);
+	if (search.lastProgressSince !== undefined) add('ap.last_progress_date >= ?', search.lastProgressSince);
+	return { where: clauses.join(' AND '), values };
+}
