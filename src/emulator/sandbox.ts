@@ -1,5 +1,5 @@
 /** The sandbox: a seeded SQLite store and the operation handlers over it. */
-import { mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createOperationHandlers, type OperationHandlers, type OperationOptions } from './domain/operations';
 import { DEMO_CREDENTIALS, seedDemoData } from './domain/seed';
@@ -50,6 +50,8 @@ export function openSandbox(options: SandboxOptions): Sandbox {
 			rmSync(path, { force: true });
 			rmSync(`${path}-journal`, { force: true });
 		}
+		releaseStaleLock(path);
+		writeFileSync(ownerFile(path), String(process.pid));
 	}
 	const store = Store.open(path);
 	try {
@@ -66,4 +68,38 @@ export function openSandbox(options: SandboxOptions): Sandbox {
 		demo: { ...DEMO_CREDENTIALS },
 		close: () => store.close(),
 	};
+}
+
+function ownerFile(databasePath: string): string {
+	return `${databasePath}.owner`;
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/**
+ * node-sqlite3-wasm locks with a `<file>.lock` folder held during a transaction. A process killed
+ * mid-write leaves it behind, and every later open would fail with SQLITE_BUSY; the rollback journal
+ * then restores the last committed state once the stale lock is gone. The lock is stale when the
+ * process recorded in `<file>.owner` no longer runs.
+ */
+function releaseStaleLock(databasePath: string): void {
+	const lock = `${databasePath}.lock`;
+	if (!existsSync(lock)) return;
+	let owner = NaN;
+	try {
+		owner = Number(readFileSync(ownerFile(databasePath), 'utf8').trim());
+	} catch {
+		// No owner recorded: the lock predates owner files or the owner file was removed with the process.
+	}
+	if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) {
+		throw new Error(`The sandbox database ${databasePath} is in use by process ${owner}. Stop that sandbox first.`);
+	}
+	rmSync(lock, { recursive: true, force: true });
 }
