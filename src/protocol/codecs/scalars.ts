@@ -5,23 +5,13 @@
  */
 
 import { Buffer } from 'node:buffer';
+import type { ScalarValueMap } from '../catalogue/model';
 import type { ScalarType } from '../catalogue/types';
 
 export type { ScalarType } from '../catalogue/types';
 
-/** The TypeScript value of each scalar type. */
-export interface ScalarValues {
-	string: string;
-	int: number;
-	short: number;
-	unsignedByte: number;
-	/** Canonical decimal text (see {@link decodeScalar}). */
-	decimal: string;
-	boolean: boolean;
-	/** xs:dateTime text as received, trimmed. */
-	dateTime: string;
-	base64Binary: Uint8Array;
-}
+/** The TypeScript value of each scalar type: one definition, in the catalogue's derived model. */
+export type ScalarValues = ScalarValueMap;
 
 /** A text that is not a valid lexical form of its scalar type, or a value that cannot be encoded. */
 export class ScalarError extends Error {
