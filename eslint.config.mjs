@@ -23,6 +23,13 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Browser code is type-checked with the DOM library of its own tsconfig.
+		files: ['src/webview/**/*.ts'],
+		languageOptions: {
+			parserOptions: { projectService: false, project: './tsconfig.webview.json', tsconfigRootDir: import.meta.dirname },
+		},
+	},
+	{
 		files: ['src/client/**/*.ts', 'src/emulator/**/*.ts', 'src/shared/**/*.ts', 'src/webview/**/*.ts'],
 		rules: {
 			'no-restricted-imports': ['error', {

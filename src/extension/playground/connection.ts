@@ -1,0 +1,63 @@
+/**
+ * The active connection as the playground needs it: where requests go and the values behind the
+ * `{{connection.*}}` placeholders. Kept apart from the VS Code API so it can be tested with fakes.
+ */
+import type { Credentials, MultipostingClient } from '../../client';
+import { DEFAULT_ENDPOINT_PATHS } from '../../protocol/catalogue';
+import type { ConnectionValues } from '../../protocol/requestFile';
+import type { ConnectionView } from '../../shared/playgroundMessages';
+import type { ConnectionInfo, WorkbenchServices } from '../services';
+import type { Target } from './request';
+
+/** Where requests of a connection go, from its description (no sandbox start needed). */
+export function targetOfConnection(info: ConnectionInfo): Target {
+	return { baseUrl: info.baseUrl, namespace: info.namespace, paths: { ...DEFAULT_ENDPOINT_PATHS, posting: info.postingPath } };
+}
+
+/** Where requests of a started client go. */
+export function targetOfClient(client: MultipostingClient): Target {
+	return { baseUrl: client.baseUrl, namespace: client.namespace, paths: client.paths };
+}
+
+/** The non-secret connection values, enough for previews. */
+export function publicValues(info: ConnectionInfo): ConnectionValues {
+	return { username: info.username ?? '', culture: info.culture };
+}
+
+export function connectionView(info: ConnectionInfo): ConnectionView {
+	return {
+		label: info.label,
+		baseUrl: info.baseUrl,
+		postingPath: info.postingPath,
+		administrationPath: DEFAULT_ENDPOINT_PATHS.administration,
+		username: info.username,
+		culture: info.culture,
+	};
+}
+
+/** Services that may also expose the active credentials directly (preferred when present). */
+type ServicesWithCredentials = WorkbenchServices & { activeCredentials?: () => Promise<Credentials | undefined> };
+
+/**
+ * The values of the placeholders, secrets included, for sending only. Taken from
+ * services.activeCredentials() when the composition root offers it, else from the client's options.
+ */
+export async function secretValues(services: WorkbenchServices, client: MultipostingClient): Promise<ConnectionValues> {
+	const info = services.activeConnection();
+	const withCredentials = services as ServicesWithCredentials;
+	const credentials = typeof withCredentials.activeCredentials === 'function'
+		? await withCredentials.activeCredentials()
+		: (client as unknown as { credentials?: Credentials }).credentials;
+	return {
+		apiKey: credentials?.apiKey ?? '',
+		password: credentials?.password ?? '',
+		username: credentials?.username ?? info.username ?? '',
+		culture: credentials?.culture ?? info.culture,
+	};
+}
+
+/** Every secret to hide: the services' list plus the values behind the secret placeholders. */
+export async function secretsToHide(services: WorkbenchServices, values: ConnectionValues): Promise<string[]> {
+	const fromServices = await services.secretsForRedaction();
+	return [...new Set([...fromServices, values.apiKey ?? '', values.password ?? ''])].filter((secret) => secret.length > 0);
+}

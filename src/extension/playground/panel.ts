@@ -1,0 +1,242 @@
+/**
+ * The request playground: one webview panel and the host logic behind it (preview, send, compare,
+ * raw mode, history, save, snippets, WSDL). Secrets never reach the webview.
+ */
+import * as vscode from 'vscode';
+import { isOperationName, type Endpoint } from '../../protocol/catalogue';
+import { prettyPrintXml } from '../../protocol/codecs/xml';
+import { CONNECTION_PLACEHOLDERS, REQUEST_FILE_EXTENSION, serializeRequestFile, type ConnectionValues } from '../../protocol/requestFile';
+import { parseWebviewMessage, type HostToWebview, type PlaygroundForm, type ResponseView, type WebviewToHost } from '../../shared/playgroundMessages';
+import type { WorkbenchServices } from '../services';
+import { renderShell, webviewOptions } from '../webviews/html';
+import { connectionView, publicValues, secretValues, targetOfClient, targetOfConnection } from './connection';
+import { formToDocument } from './documents';
+import { formToDraft, formToParams, previewForm } from './request';
+import type { PlaygroundRunner } from './runner';
+import { clientCallSnippet, curlForForm, curlForRaw } from './snippets';
+
+export const PLAYGROUND_VIEW_TYPE = 'multiposting.playground';
+
+/** The playground panel (one at a time). */
+export class PlaygroundPanel {
+	private static current: PlaygroundPanel | undefined;
+	private readonly disposables: vscode.Disposable[] = [];
+
+	/** Shows the panel (creating it when needed) and, when given, loads a form into it. */
+	static show(services: WorkbenchServices, runner: PlaygroundRunner, form?: PlaygroundForm): PlaygroundPanel {
+		const existing = PlaygroundPanel.current;
+		if (existing) {
+			existing.panel.reveal(vscode.ViewColumn.Active);
+			if (form) existing.load(form);
+			return existing;
+		}
+		const panel = vscode.window.createWebviewPanel(PLAYGROUND_VIEW_TYPE, 'Request Playground', vscode.ViewColumn.Active, {
+			...webviewOptions(services.extensionUri),
+			retainContextWhenHidden: true,
+		});
+		PlaygroundPanel.current = new PlaygroundPanel(panel, services, runner, form);
+		return PlaygroundPanel.current;
+	}
+
+	/** The open panel, if any. */
+	static get active(): PlaygroundPanel | undefined {
+		return PlaygroundPanel.current;
+	}
+
+	private constructor(
+		private readonly panel: vscode.WebviewPanel,
+		private readonly services: WorkbenchServices,
+		private readonly runner: PlaygroundRunner,
+		private readonly initialForm?: PlaygroundForm,
+	) {
+		panel.webview.html = renderShell(panel.webview, services.extensionUri, { script: 'playground', title: 'Request Playground', styles: ['media/playground.css'] });
+		this.disposables.push(
+			panel.webview.onDidReceiveMessage((message: unknown) => {
+				const parsed = parseWebviewMessage(message);
+				if (!parsed) {
+					services.log.warn('The playground sent a message that is not valid; it was ignored.');
+					return;
+				}
+				this.handle(parsed).catch((error: unknown) => this.fail(error));
+			}),
+			panel.onDidDispose(() => this.dispose()),
+		);
+	}
+
+	/** Loads a form into the webview. */
+	load(form: PlaygroundForm): void {
+		this.post({ type: 'load', form });
+	}
+
+	/** Shows a response that was produced elsewhere (e.g. sent from the editor). */
+	showResponse(response: ResponseView): void {
+		this.post({ type: 'response', response });
+	}
+
+	private post(message: HostToWebview): void {
+		void this.panel.webview.postMessage(message);
+	}
+
+	private fail(error: unknown): void {
+		const message = error instanceof Error ? error.message : String(error);
+		this.services.log.error(`Playground: ${message}`);
+		this.post({ type: 'notice', level: 'error', message });
+		this.post({ type: 'done' });
+	}
+
+	private async handle(message: WebviewToHost): Promise<void> {
+		switch (message.type) {
+			case 'ready': {
+				const info = this.services.activeConnection();
+				this.post({ type: 'init', connection: connectionView(info), form: this.initialForm, placeholders: { ...CONNECTION_PLACEHOLDERS } });
+				await this.sendHistory('');
+				return;
+			}
+			case 'formChanged':
+				this.preview(message.form);
+				return;
+			case 'send': {
+				this.post({ type: 'busy', what: 'send' });
+				const outcome = await this.runner.send(message.form);
+				if (outcome.response) this.post({ type: 'response', response: outcome.response });
+				else this.post({ type: 'notice', level: 'error', message: outcome.problems.join(' ') });
+				this.post({ type: 'done' });
+				this.refreshConnection(message.form);
+				await this.sendHistory('');
+				return;
+			}
+			case 'cancel':
+				this.runner.cancel();
+				return;
+			case 'compare': {
+				this.post({ type: 'busy', what: 'compare' });
+				const outcome = await this.runner.compare(message.form);
+				if (outcome.comparison) this.post({ type: 'comparison', comparison: outcome.comparison });
+				else this.post({ type: 'notice', level: 'error', message: outcome.problems.join(' ') });
+				this.post({ type: 'done' });
+				this.refreshConnection(message.form);
+				await this.sendHistory('');
+				return;
+			}
+			case 'rawFromForm': {
+				const form = message.form;
+				if (!isOperationName(form.operation)) return;
+				const info = this.services.activeConnection();
+				const draft = formToDraft(form.operation, form.binding, formToParams(form.operation, form.params).params, targetOfConnection(info));
+				this.load({ ...form, mode: 'raw', raw: draft });
+				return;
+			}
+			case 'save':
+				await this.save(message.form);
+				return;
+			case 'copyCurl':
+				await this.copyCurl(message.form);
+				return;
+			case 'copyClient': {
+				const form = message.form;
+				if (!isOperationName(form.operation)) return;
+				await vscode.env.clipboard.writeText(clientCallSnippet(form.operation, form.binding, formToParams(form.operation, form.params).params));
+				this.post({ type: 'notice', level: 'info', message: 'Copied a call of the TypeScript client (credentials come from the client options).' });
+				return;
+			}
+			case 'openWsdl':
+				await openWsdl(this.runner, message.endpoint);
+				return;
+			case 'historySearch':
+				await this.sendHistory(message.query);
+				return;
+			case 'historyOpen': {
+				const entry = await this.runner.history.get(message.id);
+				if (entry) this.post({ type: 'historyEntry', id: entry.id, form: entry.form, response: entry.response });
+				return;
+			}
+			case 'historyClear':
+				await this.runner.history.clear();
+				await this.sendHistory('');
+				return;
+		}
+	}
+
+	private preview(form: PlaygroundForm): void {
+		const info = this.services.activeConnection();
+		this.post({ type: 'preview', ...previewForm(form, targetOfConnection(info), publicValues(info)) });
+	}
+
+	/** Sending may have started the sandbox, which gives the connection its address: show it. */
+	private refreshConnection(form: PlaygroundForm): void {
+		this.post({ type: 'connection', connection: connectionView(this.services.activeConnection()) });
+		this.preview(form);
+	}
+
+	private async sendHistory(query: string): Promise<void> {
+		this.post({ type: 'history', entries: await this.runner.history.search(query), query });
+	}
+
+	private async save(form: PlaygroundForm): Promise<void> {
+		const { document, problems } = formToDocument(form);
+		if (!document) throw new Error(problems.join(' '));
+		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+		const defaultUri = folder ? vscode.Uri.joinPath(folder, `${document.operation}${REQUEST_FILE_EXTENSION}`) : undefined;
+		const uri = await vscode.window.showSaveDialog({ defaultUri, filters: { 'Multiposting request': ['mpreq'] }, saveLabel: 'Save Request' });
+		if (!uri) return;
+		const values = await this.knownSecrets();
+		await vscode.workspace.fs.writeFile(uri, Buffer.from(serializeRequestFile(document, values), 'utf8'));
+		const note = problems.length > 0 ? ` Not saved: ${problems.join(' ')}` : '';
+		this.post({ type: 'notice', level: 'info', message: `Saved ${vscode.workspace.asRelativePath(uri)}.${note}` });
+		await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: false });
+	}
+
+	/** The secret values, when the connection can give them without starting anything new. */
+	private async knownSecrets(): Promise<ConnectionValues> {
+		try {
+			return await secretValues(this.services, await this.services.activeClient());
+		} catch {
+			return {};
+		}
+	}
+
+	private async copyCurl(form: PlaygroundForm): Promise<void> {
+		const withReferences = 'Copy with $MP_API_KEY / $MP_PASSWORD';
+		const withSecrets = 'Include secrets';
+		const choice = await vscode.window.showInformationMessage(
+			'Copy as curl',
+			{ modal: true, detail: 'By default the API key and password are written as the shell variables $MP_API_KEY and $MP_PASSWORD. "Include secrets" puts the real values into the clipboard.' },
+			withReferences,
+			withSecrets,
+		);
+		if (!choice) return;
+		const client = await this.services.activeClient();
+		const target = targetOfClient(client);
+		const values = await secretValues(this.services, client);
+		const include = choice === withSecrets;
+		let text: string;
+		if (form.mode === 'raw') {
+			text = curlForRaw(form.raw, target, values, include);
+		} else {
+			if (!isOperationName(form.operation)) return;
+			text = curlForForm(form.operation, form.binding, formToParams(form.operation, form.params).params, target, values, include);
+		}
+		await vscode.env.clipboard.writeText(text);
+		this.post({ type: 'notice', level: 'info', message: include ? 'Copied as curl, with the secrets.' : 'Copied as curl; set MP_API_KEY and MP_PASSWORD before running it.' });
+	}
+
+	private dispose(): void {
+		PlaygroundPanel.current = undefined;
+		this.runner.cancel();
+		for (const disposable of this.disposables) disposable.dispose();
+	}
+}
+
+/** Opens an endpoint's WSDL as an untitled XML document. */
+export async function openWsdl(runner: PlaygroundRunner, endpoint: Endpoint): Promise<void> {
+	const text = await runner.fetchWsdl(endpoint);
+	let content = text;
+	try {
+		content = prettyPrintXml(text);
+	} catch {
+		// Shown as received when it is not well-formed.
+	}
+	const document = await vscode.workspace.openTextDocument({ language: 'xml', content });
+	await vscode.window.showTextDocument(document, { preview: false });
+}
+

@@ -1,0 +1,362 @@
+/**
+ * Request building and sending of the playground, free of the VS Code API so it can be unit-tested:
+ * form values to typed parameters, placeholder substitution, the preview, raw requests, the HTTP
+ * exchange itself (undici) and the response as the webview shows it.
+ */
+import { request, type Dispatcher } from 'undici';
+import { createRedactor, validateParams, type Redactor } from '../../client';
+import { getBinding } from '../../protocol/bindings';
+import type { BindingName, CodecContext } from '../../protocol/bindings/types';
+import { OPERATIONS, isOperationName, type AnyParams, type Endpoint, type OperationName } from '../../protocol/catalogue';
+import { prettyPrintXml, XmlError } from '../../protocol/codecs/xml';
+import { normaliseResult } from '../../protocol/compare';
+import {
+	CONNECTION_PLACEHOLDERS,
+	escapeXml,
+	hasPlaceholder,
+	substitutePlaceholders,
+	type ConnectionValues,
+	type RawHttpRequest,
+	type RequestParamValue,
+} from '../../protocol/requestFile';
+import type { IssueView, PlaygroundForm, RawDraft, RequestView, ResponseView } from '../../shared/playgroundMessages';
+
+/** Where requests go: the connection's address, namespace and endpoint paths. */
+export interface Target {
+	baseUrl: string;
+	namespace: string;
+	paths: Readonly<Record<Endpoint, string>>;
+}
+
+/** What replaces secrets in anything shown. */
+export const MASK = '***';
+
+/** Connection values for display: secrets masked, the rest as they are. */
+export function displayValues(values: ConnectionValues): ConnectionValues {
+	return { ...values, apiKey: MASK, password: MASK };
+}
+
+/** The base URL without a trailing slash, so `${prefix}${path}` is the request URL. */
+export function urlPrefix(baseUrl: string): string {
+	return baseUrl.replace(/\/+$/, '');
+}
+
+export function codecContext(target: Target, operation: OperationName): CodecContext {
+	return { namespace: target.namespace, endpointPath: target.paths[OPERATIONS[operation].endpoint] };
+}
+
+/** The initial form values of an operation: credential parameters hold their placeholders. */
+export function defaultFormParams(operation: OperationName): Record<string, string | string[]> {
+	const params: Record<string, string | string[]> = {};
+	for (const param of OPERATIONS[operation].params) {
+		if (param.role) params[param.name] = CONNECTION_PLACEHOLDERS[param.role];
+		else if (param.type === 'string[]') params[param.name] = [];
+		else params[param.name] = param.default === undefined ? '' : String(param.default);
+	}
+	return params;
+}
+
+/**
+ * Typed parameters from form text, in catalogue order. Empty values are left out; ints and
+ * booleans are parsed; then the catalogue rules (validateParams) are checked.
+ */
+export function formToParams(operation: OperationName, form: Readonly<Record<string, string | string[]>>): { params: Record<string, RequestParamValue>; issues: IssueView[] } {
+	const params: Record<string, RequestParamValue> = {};
+	const issues: IssueView[] = [];
+	for (const param of OPERATIONS[operation].params) {
+		const value = form[param.name];
+		if (value === undefined) continue;
+		if (param.type === 'string[]') {
+			const items = (Array.isArray(value) ? value : [value]).filter((item) => item.length > 0);
+			if (items.length > 0) params[param.name] = items;
+			continue;
+		}
+		const text = Array.isArray(value) ? value.join(',') : value;
+		if (text.trim().length === 0) continue;
+		if (param.type === 'int') {
+			if (!/^\s*-?\d+\s*$/.test(text)) {
+				issues.push({ param: param.name, message: `${param.name} must be a whole number, got "${text}".` });
+				continue;
+			}
+			params[param.name] = Number(text);
+		} else if (param.type === 'boolean') {
+			if (text !== 'true' && text !== 'false') {
+				issues.push({ param: param.name, message: `${param.name} must be true or false, got "${text}".` });
+				continue;
+			}
+			params[param.name] = text === 'true';
+		} else {
+			params[param.name] = text;
+		}
+	}
+	for (const issue of validateParams(operation, params)) {
+		if (!issues.some((known) => known.param === issue.param)) issues.push({ param: issue.param, message: issue.message });
+	}
+	return { params, issues };
+}
+
+/** Parameters with placeholders replaced; a credential parameter that resolves to '' is left out. */
+export function resolveParams(operation: OperationName, params: Readonly<Record<string, RequestParamValue>>, values: ConnectionValues): AnyParams {
+	const roles = new Map(OPERATIONS[operation].params.map((param) => [param.name, param.role]));
+	const resolved: AnyParams = {};
+	for (const [name, value] of Object.entries(params)) {
+		if (typeof value === 'string') {
+			const text = substitutePlaceholders(value, values);
+			if (text.length > 0 || !roles.get(name)) resolved[name] = text;
+		} else if (Array.isArray(value)) {
+			resolved[name] = value.map((item) => substitutePlaceholders(item, values));
+		} else {
+			resolved[name] = value;
+		}
+	}
+	return resolved;
+}
+
+/** An HTTP request ready to send (real credentials) or to show (masked). */
+export interface PreparedRequest {
+	method: string;
+	url: string;
+	headers: [string, string][];
+	body: Uint8Array;
+}
+
+/** Encodes a form request with the binding, as the playground sends it (with `values` filled in). */
+export function encodeFormRequest(operation: OperationName, binding: BindingName, params: Readonly<Record<string, RequestParamValue>>, target: Target, values: ConnectionValues): PreparedRequest {
+	const encoded = getBinding(binding).encodeRequest(operation, resolveParams(operation, params, values), codecContext(target, operation));
+	return { method: encoded.method, url: `${urlPrefix(target.baseUrl)}${encoded.path}`, headers: Object.entries(encoded.headers), body: encoded.body };
+}
+
+/** Reads `Name: value` header lines; blank lines are skipped. */
+export function parseHeaderLines(text: string): { headers: [string, string][]; issues: string[] } {
+	const headers: [string, string][] = [];
+	const issues: string[] = [];
+	text.split(/\r?\n/).forEach((line, index) => {
+		if (line.trim().length === 0) return;
+		const colon = line.indexOf(':');
+		if (colon <= 0) issues.push(`Header line ${index + 1} is not "Name: value": "${line.slice(0, 60)}".`);
+		else headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+	});
+	return { headers, issues };
+}
+
+/** A raw draft as a RawHttpRequest (for files), and back. */
+export function draftToRaw(draft: RawDraft): RawHttpRequest {
+	return { method: draft.method, target: draft.target, headers: parseHeaderLines(draft.headersText).headers, body: draft.body };
+}
+
+export function rawToDraft(raw: RawHttpRequest): RawDraft {
+	return { method: raw.method, target: raw.target, headersText: raw.headers.map(([name, value]) => `${name}: ${value}`).join('\n'), body: raw.body };
+}
+
+/** A raw draft that reproduces a form request, placeholders kept, for editing in raw mode. */
+export function formToDraft(operation: OperationName, binding: BindingName, params: Readonly<Record<string, RequestParamValue>>, target: Target): RawDraft {
+	// Unique tokens survive URL and XML encoding unchanged, so they can be turned back into placeholders.
+	const tokens: ConnectionValues = { apiKey: 'MPWBTOKENAPIKEY', username: 'MPWBTOKENUSERNAME', password: 'MPWBTOKENPASSWORD', culture: 'MPWBTOKENCULTURE' };
+	const prepared = encodeFormRequest(operation, binding, params, { ...target, baseUrl: '' }, tokens);
+	const restore = (text: string): string => text.replace(/MPWBTOKEN(APIKEY|USERNAME|PASSWORD|CULTURE)/g, (_match, role: string) => {
+		const key = ({ APIKEY: 'apiKey', USERNAME: 'username', PASSWORD: 'password', CULTURE: 'culture' } as const)[role as 'APIKEY'];
+		return CONNECTION_PLACEHOLDERS[key];
+	});
+	return {
+		method: prepared.method,
+		target: restore(prepared.url),
+		headersText: prepared.headers.map(([name, value]) => `${name}: ${value}`).join('\n'),
+		body: restore(Buffer.from(prepared.body).toString('utf8')),
+	};
+}
+
+/**
+ * A raw draft as it will be sent: placeholders replaced, URL-encoded in the target and in form
+ * bodies, XML-escaped in XML bodies, as they are in headers. Nothing else is changed.
+ */
+export function prepareRawRequest(draft: RawDraft, baseUrl: string, values: ConnectionValues): { request?: PreparedRequest; issues: string[] } {
+	const { headers, issues } = parseHeaderLines(draft.headersText);
+	if (!draft.target.startsWith('/')) issues.push(`The path must start with /, got "${draft.target.slice(0, 60)}".`);
+	if (draft.method.trim().length === 0) issues.push('The method is empty.');
+	if (issues.length > 0) return { issues };
+	const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1].toLowerCase() ?? '';
+	const bodyEncode = contentType.includes('x-www-form-urlencoded')
+		? (value: string) => new URLSearchParams({ v: value }).toString().slice(2)
+		: contentType.includes('xml') || draft.body.trimStart().startsWith('<')
+			? escapeXml
+			: (value: string) => value;
+	return {
+		issues,
+		request: {
+			method: draft.method.trim(),
+			url: `${urlPrefix(baseUrl)}${substitutePlaceholders(draft.target, values, encodeURIComponent)}`,
+			headers: headers.map(([name, value]) => [name, substitutePlaceholders(value, values)]),
+			body: new Uint8Array(Buffer.from(substitutePlaceholders(draft.body, values, bodyEncode), 'utf8')),
+		},
+	};
+}
+
+/** What came back from one exchange, unredacted. */
+export interface Captured {
+	request: PreparedRequest;
+	response?: { status: number; headers: [string, string][]; body: Uint8Array };
+	timings: { startedAt: number; headersMs?: number; totalMs: number };
+	error?: string;
+}
+
+export interface SendOptions {
+	signal?: AbortSignal;
+	timeoutMs: number;
+	dispatcher?: Dispatcher;
+	/** Largest body kept; the rest is cut off (default 32 MiB). */
+	maxBodyBytes?: number;
+}
+
+/** Sends the request exactly as prepared; never throws: failures end up in `error`. */
+export async function sendPrepared(prepared: PreparedRequest, options: SendOptions): Promise<Captured> {
+	const startedAt = Date.now();
+	const started = performance.now();
+	const captured: Captured = { request: prepared, timings: { startedAt, totalMs: 0 } };
+	const controller = new AbortController();
+	let timedOut = false;
+	const timer = setTimeout(() => {
+		timedOut = true;
+		controller.abort(new Error(`timed out after ${options.timeoutMs} ms`));
+	}, options.timeoutMs);
+	const onAbort = (): void => controller.abort(new Error('cancelled'));
+	if (options.signal?.aborted) onAbort();
+	options.signal?.addEventListener('abort', onAbort, { once: true });
+	const limit = options.maxBodyBytes ?? 32 * 1024 * 1024;
+	try {
+		const response = await request(prepared.url, {
+			method: prepared.method as Dispatcher.HttpMethod,
+			headers: prepared.headers.flat(),
+			body: prepared.method.toUpperCase() === 'GET' || prepared.method.toUpperCase() === 'HEAD' ? undefined : Buffer.from(prepared.body),
+			signal: controller.signal,
+			dispatcher: options.dispatcher,
+		});
+		captured.timings.headersMs = performance.now() - started;
+		const headers: [string, string][] = [];
+		for (const [name, value] of Object.entries(response.headers)) {
+			if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(', ') : value]);
+		}
+		captured.response = { status: response.statusCode, headers, body: new Uint8Array(0) };
+		const chunks: Buffer[] = [];
+		let received = 0;
+		try {
+			for await (const chunk of response.body as AsyncIterable<Buffer>) {
+				const room = limit - received;
+				chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+				received += chunk.length;
+				if (received >= limit) {
+					response.body.destroy();
+					captured.error = `The body was cut off after ${limit} bytes.`;
+					break;
+				}
+			}
+		} finally {
+			captured.response.body = new Uint8Array(Buffer.concat(chunks));
+		}
+	} catch (error) {
+		captured.error = timedOut
+			? `Timed out after ${options.timeoutMs} ms.`
+			: options.signal?.aborted
+				? 'Cancelled.'
+				: `The request failed: ${error instanceof Error ? error.message : String(error)}`;
+	} finally {
+		clearTimeout(timer);
+		options.signal?.removeEventListener('abort', onAbort);
+		captured.timings.totalMs = performance.now() - started;
+	}
+	return captured;
+}
+
+/** Context for turning a captured exchange into what the webview shows. */
+export interface ViewContext {
+	/** Operation and binding to decode the body with, when known. */
+	operation?: string;
+	binding?: BindingName;
+	target: Target;
+	/** Every secret to hide. */
+	secrets: readonly string[];
+}
+
+/**
+ * The response view: every text redacted (the request too), the body as decoded UTF-8 text, its
+ * pretty-printed form or parse error, and the decoded result or fault.
+ */
+export function buildResponseView(captured: Captured, context: ViewContext): ResponseView {
+	const redactor = createRedactor(context.secrets);
+	const view: ResponseView = {
+		request: requestView(captured.request, redactor),
+		headers: [],
+		timings: { ...captured.timings },
+		size: 0,
+		bodyText: '',
+	};
+	if (captured.error !== undefined) view.error = redactor.text(captured.error);
+	const response = captured.response;
+	if (!response) return view;
+	const body = redactor.bytes(response.body);
+	view.status = response.status;
+	view.headers = response.headers.map(([name, value]) => [name, redactor.headers({ [name]: value })[name] ?? value]);
+	view.size = response.body.byteLength;
+	view.bodyText = Buffer.from(body).toString('utf8');
+	const contentType = response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+	if (/xml/i.test(contentType) || view.bodyText.trimStart().startsWith('<')) {
+		try {
+			view.pretty = prettyPrintXml(view.bodyText);
+		} catch (error) {
+			view.prettyError = error instanceof XmlError
+				? { message: error.message, line: error.line, column: error.column }
+				: { message: error instanceof Error ? error.message : String(error), line: 0, column: 0 };
+		}
+	} else if (view.bodyText.length > 0) {
+		view.prettyError = { message: `The body is not XML (content type ${contentType || 'none'}).`, line: 0, column: 0 };
+	}
+	if (context.operation !== undefined && context.binding !== undefined && isOperationName(context.operation)) {
+		try {
+			// The redacted bytes are decoded, so the result cannot carry a secret either.
+			const decoded = getBinding(context.binding).decodeResponse(
+				context.operation,
+				{ status: response.status, headers: Object.fromEntries(response.headers.map(([name, value]) => [name.toLowerCase(), value])), body },
+				codecContext(context.target, context.operation),
+			);
+			if (decoded.ok) view.result = normaliseResult(decoded.result) ?? null;
+			else view.fault = { ...decoded.fault };
+		} catch (error) {
+			view.decodeError = redactor.text(error instanceof Error ? error.message : String(error));
+		}
+	}
+	return view;
+}
+
+/** A prepared request for display, redacted. */
+export function requestView(prepared: PreparedRequest, redactor: Redactor): RequestView {
+	return {
+		method: prepared.method,
+		url: redactor.text(prepared.url),
+		headers: prepared.headers.map(([name, value]) => [name, redactor.headers({ [name]: value })[name] ?? value]),
+		body: Buffer.from(redactor.bytes(prepared.body)).toString('utf8'),
+	};
+}
+
+/** The preview of a form: the encoded request with secrets masked, and the validation issues. */
+export function previewForm(form: PlaygroundForm, target: Target, values: ConnectionValues): { request?: RequestView; issues: IssueView[]; error?: string } {
+	if (form.mode === 'raw') {
+		const prepared = prepareRawRequest(form.raw, target.baseUrl, displayValues(values));
+		return {
+			request: prepared.request ? requestView(prepared.request, createRedactor([])) : undefined,
+			issues: prepared.issues.map((message) => ({ param: '', message })),
+		};
+	}
+	if (!isOperationName(form.operation)) return { issues: [], error: `Unknown operation ${form.operation}.` };
+	const { params, issues } = formToParams(form.operation, form.params);
+	try {
+		const prepared = encodeFormRequest(form.operation, form.binding, params, target, displayValues(values));
+		return { request: requestView(prepared, createRedactor([])), issues };
+	} catch (error) {
+		return { issues, error: error instanceof Error ? error.message : String(error) };
+	}
+}
+
+/** True when any form value still holds a placeholder (used to warn about missing credentials). */
+export function formUsesPlaceholders(form: PlaygroundForm): boolean {
+	return Object.values(form.params).some((value) => (Array.isArray(value) ? value : [value]).some(hasPlaceholder))
+		|| hasPlaceholder(form.raw.target) || hasPlaceholder(form.raw.headersText) || hasPlaceholder(form.raw.body);
+}

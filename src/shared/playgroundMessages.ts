@@ -1,0 +1,193 @@
+/**
+ * Messages between the request playground's webview and its host. The webview never receives a
+ * credential: credential parameters hold `{{connection.*}}` placeholders that the host resolves at
+ * send time. The host validates every incoming message with parseWebviewMessage.
+ */
+
+export type PlaygroundBinding = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
+
+/** A raw request as edited in the webview. */
+export interface RawDraft {
+	method: string;
+	/** Path plus query, appended to the connection's base URL. */
+	target: string;
+	/** One `Name: value` per line. */
+	headersText: string;
+	body: string;
+}
+
+/** Everything the user edits; persisted with setState and in history. */
+export interface PlaygroundForm {
+	mode: 'form' | 'raw';
+	operation: string;
+	binding: PlaygroundBinding;
+	/** Form values as typed: text for scalars, a list of texts for list parameters; '' = not given. */
+	params: Record<string, string | string[]>;
+	raw: RawDraft;
+	timeoutMs: number;
+}
+
+/** An HTTP request for display (credentials shown as ***). */
+export interface RequestView {
+	method: string;
+	url: string;
+	headers: [string, string][];
+	body: string;
+}
+
+export interface IssueView {
+	param: string;
+	message: string;
+}
+
+export interface FaultView {
+	code: string;
+	subcode?: string;
+	message: string;
+	detail?: string;
+}
+
+/** A response as the webview shows it; every text is redacted. */
+export interface ResponseView {
+	request: RequestView;
+	status?: number;
+	headers: [string, string][];
+	timings: { startedAt: number; headersMs?: number; totalMs: number };
+	size: number;
+	/** The body decoded as UTF-8, exactly as received. */
+	bodyText: string;
+	/** prettyPrintXml of the body, when it is well-formed XML. */
+	pretty?: string;
+	/** Why the body could not be pretty-printed, with line and column when known. */
+	prettyError?: { message: string; line: number; column: number };
+	/** The decoded typed result (JSON-safe, bytes as base64:...). */
+	result?: unknown;
+	fault?: FaultView;
+	/** Why the body could not be decoded as the operation's result. */
+	decodeError?: string;
+	/** Transport failure (timeout, abort, network). */
+	error?: string;
+}
+
+export interface ComparisonView {
+	operation: string;
+	/** Per binding: what came back. */
+	columns: { binding: PlaygroundBinding; label: string; status?: number; summary: string; pretty: string }[];
+	/** Structural differences from the first binding (SOAP 1.1). */
+	results: { binding: PlaygroundBinding; equal: boolean; differences: string[] }[];
+	/** Line diffs of pretty-printed bodies against the first binding. */
+	bodies: { binding: PlaygroundBinding; lines: { kind: 'same' | 'removed' | 'added'; text: string }[] }[];
+}
+
+export interface HistorySummary {
+	id: string;
+	time: number;
+	operation: string;
+	binding: string;
+	mode: 'form' | 'raw';
+	status?: number;
+	totalMs: number;
+	error?: string;
+}
+
+export interface ConnectionView {
+	label: string;
+	baseUrl: string;
+	postingPath: string;
+	administrationPath: string;
+	username?: string;
+	culture: string;
+}
+
+export type WebviewToHost =
+	| { type: 'ready' }
+	| { type: 'formChanged'; form: PlaygroundForm }
+	| { type: 'send'; form: PlaygroundForm }
+	| { type: 'cancel' }
+	| { type: 'compare'; form: PlaygroundForm }
+	| { type: 'rawFromForm'; form: PlaygroundForm }
+	| { type: 'save'; form: PlaygroundForm }
+	| { type: 'copyCurl'; form: PlaygroundForm }
+	| { type: 'copyClient'; form: PlaygroundForm }
+	| { type: 'openWsdl'; endpoint: 'posting' | 'administration' }
+	| { type: 'historySearch'; query: string }
+	| { type: 'historyOpen'; id: string }
+	| { type: 'historyClear' };
+
+export type HostToWebview =
+	| { type: 'init'; connection: ConnectionView; form?: PlaygroundForm; placeholders: Record<string, string> }
+	| { type: 'load'; form: PlaygroundForm }
+	/** The connection changed (e.g. the sandbox started and got its port). */
+	| { type: 'connection'; connection: ConnectionView }
+	| { type: 'preview'; request?: RequestView; issues: IssueView[]; error?: string }
+	| { type: 'busy'; what: 'send' | 'compare' }
+	| { type: 'response'; response: ResponseView }
+	| { type: 'comparison'; comparison: ComparisonView }
+	| { type: 'history'; entries: HistorySummary[]; query: string }
+	| { type: 'historyEntry'; id: string; form: PlaygroundForm; response?: ResponseView }
+	| { type: 'done' }
+	| { type: 'notice'; level: 'info' | 'error'; message: string };
+
+const BINDINGS: readonly string[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
+const MAX_TEXT = 16 * 1024 * 1024;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isText(value: unknown): value is string {
+	return typeof value === 'string' && value.length <= MAX_TEXT;
+}
+
+/** The form in `value`, or undefined when it is not a well-formed PlaygroundForm. */
+export function parseForm(value: unknown): PlaygroundForm | undefined {
+	if (!isRecord(value)) return undefined;
+	const { mode, operation, binding, params, raw, timeoutMs } = value;
+	if ((mode !== 'form' && mode !== 'raw') || !isText(operation) || !isText(binding) || !BINDINGS.includes(binding)) return undefined;
+	if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) return undefined;
+	if (!isRecord(params) || !isRecord(raw)) return undefined;
+	const cleanParams: Record<string, string | string[]> = {};
+	for (const [name, item] of Object.entries(params)) {
+		if (isText(item)) cleanParams[name] = item;
+		else if (Array.isArray(item) && item.length <= 1000 && item.every(isText)) cleanParams[name] = [...item];
+		else return undefined;
+	}
+	if (!isText(raw.method) || !isText(raw.target) || !isText(raw.headersText) || !isText(raw.body)) return undefined;
+	return {
+		mode,
+		operation,
+		binding: binding as PlaygroundBinding,
+		params: cleanParams,
+		raw: { method: raw.method, target: raw.target, headersText: raw.headersText, body: raw.body },
+		timeoutMs,
+	};
+}
+
+/** The message in `value` when it is a valid WebviewToHost message; undefined otherwise. */
+export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
+	if (!isRecord(value) || typeof value.type !== 'string') return undefined;
+	switch (value.type) {
+		case 'ready':
+		case 'cancel':
+		case 'historyClear':
+			return { type: value.type };
+		case 'formChanged':
+		case 'send':
+		case 'compare':
+		case 'rawFromForm':
+		case 'save':
+		case 'copyCurl':
+		case 'copyClient': {
+			const form = parseForm(value.form);
+			return form ? { type: value.type, form } : undefined;
+		}
+		case 'openWsdl':
+			return value.endpoint === 'posting' || value.endpoint === 'administration' ? { type: 'openWsdl', endpoint: value.endpoint } : undefined;
+		case 'historySearch':
+			return typeof value.query === 'string' && value.query.length <= 500 ? { type: 'historySearch', query: value.query } : undefined;
+		case 'historyOpen':
+			return typeof value.id === 'string' && value.id.length <= 100 ? { type: 'historyOpen', id: value.id } : undefined;
+		default:
+			return undefined;
+	}
+}

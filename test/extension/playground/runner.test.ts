@@ -1,0 +1,83 @@
+import * as assert from 'node:assert/strict';
+import { MultipostingClient } from '../../../src/client';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator';
+import type { ConnectionInfo, WorkbenchServices } from '../../../src/extension/services';
+import { secretValues } from '../../../src/extension/playground/connection';
+import { newForm } from '../../../src/extension/playground/documents';
+import { PlaygroundHistory, type HistoryStorage } from '../../../src/extension/playground/history';
+import { PlaygroundRunner } from '../../../src/extension/playground/runner';
+
+/** Just enough of WorkbenchServices for the runner. */
+function fakeServices(emulator: RunningEmulator, client: MultipostingClient, extra: Record<string, unknown> = {}): WorkbenchServices {
+	const info: ConnectionInfo = {
+		id: 'sandbox', label: 'Sandbox', kind: 'sandbox', baseUrl: emulator.baseUrl, namespace: emulator.namespace,
+		postingPath: '/SOAP/Posting.asmx', binding: 'soap11', culture: 'en-GB', username: emulator.demo.username,
+	};
+	const warnings: string[] = [];
+	return {
+		log: { warn: (message: string) => warnings.push(message), error: () => undefined, info: () => undefined },
+		activeConnection: () => info,
+		activeClient: async () => client,
+		secretsForRedaction: async () => [emulator.demo.apiKey, emulator.demo.password],
+		...extra,
+	} as unknown as WorkbenchServices;
+}
+
+describe('playground runner against the sandbox', function () {
+	this.timeout(60_000);
+	let emulator: RunningEmulator;
+	let client: MultipostingClient;
+	let stored: string | undefined;
+	const storage: HistoryStorage = { read: async () => stored, write: async (text) => void (stored = text) };
+
+	before(async () => {
+		emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:' });
+		client = new MultipostingClient({ baseUrl: emulator.baseUrl, namespace: emulator.namespace, credentials: { ...emulator.demo, culture: 'en-GB' } });
+	});
+	after(async () => {
+		await client?.close();
+		await emulator?.stop();
+	});
+
+	it('takes the secrets from the services when they offer them, else from the client', async () => {
+		const fromClient = await secretValues(fakeServices(emulator, client), client);
+		assert.equal(fromClient.apiKey, emulator.demo.apiKey);
+		assert.equal(fromClient.password, emulator.demo.password);
+		const fromServices = await secretValues(fakeServices(emulator, client, { activeCredentials: async () => ({ apiKey: 'other', culture: 'fr' }) }), client);
+		assert.deepEqual({ apiKey: fromServices.apiKey, culture: fromServices.culture }, { apiKey: 'other', culture: 'fr' });
+	});
+
+	it('sends a form with the real credentials and keeps them out of the view and the history', async () => {
+		const runner = new PlaygroundRunner(fakeServices(emulator, client), new PlaygroundHistory(storage));
+		const outcome = await runner.send({ ...newForm('UserList'), binding: 'httpPost' });
+		assert.deepEqual(outcome.problems, []);
+		const response = outcome.response!;
+		assert.equal(response.status, 200, response.bodyText.slice(0, 300));
+		assert.ok(Array.isArray(response.result) && response.result.length > 0);
+		for (const secret of [emulator.demo.apiKey, emulator.demo.password]) {
+			assert.ok(!JSON.stringify(response).includes(secret), `the view contains ${secret}`);
+			assert.ok(!(stored ?? '').includes(secret), `the history contains ${secret}`);
+		}
+		assert.match(response.request.body, /sAPIKey=\*\*\*/);
+		const [latest] = await runner.history.search('UserList');
+		assert.equal(latest.status, 200);
+	});
+
+	it('refuses to send a form that does not validate', async () => {
+		const runner = new PlaygroundRunner(fakeServices(emulator, client), new PlaygroundHistory(storage));
+		const outcome = await runner.send({ ...newForm('QueryJobTitle'), params: { q: 'a' } });
+		assert.equal(outcome.response, undefined);
+		assert.ok(outcome.problems.some((problem) => /q/.test(problem)), outcome.problems.join(' '));
+	});
+
+	it('compares the four bindings and fetches the WSDL of both endpoints', async () => {
+		const runner = new PlaygroundRunner(fakeServices(emulator, client), new PlaygroundHistory(storage));
+		const { comparison } = await runner.compare(newForm('GetWeeksToAdvertise'));
+		assert.deepEqual(comparison?.columns.map((column) => column.status), [200, 200, 200, 200]);
+		assert.ok(comparison?.results.every((entry) => entry.equal));
+		for (const endpoint of ['posting', 'administration'] as const) {
+			const wsdl = await runner.fetchWsdl(endpoint);
+			assert.match(wsdl, /<(wsdl:)?definitions/);
+		}
+	});
+});
