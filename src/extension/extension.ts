@@ -1,0 +1,79 @@
+/**
+ * Composition root: builds the services and registers the views, commands and panels. Nothing runs
+ * at start-up beyond registration; the sandbox starts when first used.
+ */
+import * as vscode from 'vscode';
+import { registerCommands } from './commands/registerCommands';
+import { ConnectionStore } from './connections/connectionStore';
+import { ACCOUNT_VIEW_ID, CONTEXT_KEYS, LOG_CHANNEL_NAME, SETTINGS } from './ids';
+import { registerPanels } from './panels';
+import { registerPlayground } from './playground';
+import { SandboxManager, SandboxState } from './sandbox/sandboxManager';
+import { createStatusBar } from './statusBar';
+import { AccountModel, type TreeNode } from './tree/accountModel';
+import { AccountTreeProvider } from './tree/accountTreeProvider';
+import { VscodeSecrets, VscodeSettings, VscodeUi } from './ui/vscodeUi';
+import { DefaultWorkbenchServices } from './workbenchServices';
+
+export function activate(context: vscode.ExtensionContext): void {
+	const log = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
+	const settings = new VscodeSettings();
+	const ui = new VscodeUi(log);
+	const sandbox = new SandboxManager({
+		loadEmulator: async () => (await import('../emulator/index.js')).startEmulator,
+		dataDir: vscode.Uri.joinPath(context.globalStorageUri, 'sandbox').fsPath,
+		seed: () => {
+			const seed = settings.get<number | null>(SETTINGS.sandboxSeed, null);
+			return typeof seed === 'number' && Number.isSafeInteger(seed) ? seed : undefined;
+		},
+		log,
+	});
+	const store = new ConnectionStore(settings, new VscodeSecrets(context.secrets), sandbox);
+	const services = new DefaultWorkbenchServices({ extensionUri: context.extensionUri, log, store, sandbox, settings, ui });
+	const model = new AccountModel({
+		client: () => services.activeClient(),
+		connection: () => store.active(),
+		sandboxState: () => sandbox.state,
+		pageSize: () => settings.get<number>(SETTINGS.pageSize, 50),
+		progressNames: () => settings.get<unknown>(SETTINGS.progressNames, undefined),
+		log,
+	});
+	const provider = new AccountTreeProvider(model);
+	const treeView = vscode.window.createTreeView<TreeNode>(ACCOUNT_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+
+	const setContexts = () => {
+		void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.sandboxState, sandbox.state);
+		void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.activeKind, store.active().kind);
+	};
+	setContexts();
+
+	context.subscriptions.push(
+		log, sandbox, store, services, model, provider, treeView,
+		createStatusBar(store, sandbox),
+		...registerCommands({ services, ui, store, sandbox, model, treeView }),
+		store.onDidChange(() => { setContexts(); model.refresh(); }),
+		sandbox.onDidChangeState((state) => {
+			setContexts();
+			// A stopped or failed sandbox invalidates what was loaded; starting only changes the label.
+			if (state === SandboxState.Stopped || state === SandboxState.Failed) model.refresh();
+			else model.touch();
+		}),
+		services.onDidChangeData((change) => {
+			model.dataChanged(change).catch((error: unknown) => log.warn(`Could not refresh the tree: ${error instanceof Error ? error.message : String(error)}`));
+		}),
+		vscode.workspace.onDidChangeConfiguration((event) => {
+			if (event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.connections}`) || event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.activeConnection}`)) {
+				store.notifyExternalChange();
+			} else if (event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.progressNames}`) || event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.pageSize}`)) {
+				model.refresh();
+			}
+		}),
+	);
+
+	registerPanels(context, services);
+	registerPlayground(context, services);
+}
+
+export function deactivate(): void {
+	// Everything is disposed through context.subscriptions (the sandbox stops there).
+}

@@ -1,0 +1,61 @@
+/** Turns failures and exchanges into text a recruiter or an integrator can act on. */
+import type { Exchange } from '../../client';
+import { MultipostingError, SoapFaultError } from '../../client';
+
+/** A one-sentence, plain-language account of a failure. */
+export function describeFailure(action: string, error: unknown): string {
+	if (error instanceof SoapFaultError) {
+		return `${action} failed: the service refused the request (${error.fault.message}).`;
+	}
+	if (error instanceof MultipostingError) {
+		switch (error.code) {
+			case 'MP_ERR_NETWORK':
+				return `${action} failed: the service could not be reached. Check the connection's address and your network.`;
+			case 'MP_ERR_TIMEOUT':
+				return `${action} failed: the service did not answer in time. Try again, or raise multiposting.requestTimeoutMs.`;
+			case 'MP_ERR_ABORTED':
+				return `${action} was cancelled.`;
+			case 'MP_ERR_VALIDATION':
+			case 'MP_ERR_INVALID_ARGUMENT':
+				return `${action} failed: ${error.message}`;
+			case 'MP_ERR_HTTP_STATUS':
+			case 'MP_ERR_UNEXPECTED_RESPONSE':
+				return `${action} failed: the service gave an unexpected answer. ${error.message}`;
+			default:
+				return `${action} failed: ${error.message}`;
+		}
+	}
+	return `${action} failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** True when the user cancelled. */
+export function isCancellation(error: unknown): boolean {
+	return error instanceof MultipostingError && error.code === 'MP_ERR_ABORTED';
+}
+
+const BODY_LIMIT = 4096;
+
+function bodyText(body: Uint8Array | undefined): string {
+	if (!body || body.length === 0) {
+		return '(empty)';
+	}
+	const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+	return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length - BODY_LIMIT} more characters)` : text;
+}
+
+/** The one-line summary of an exchange (the exchange is already redacted by the client). */
+export function exchangeSummary(exchange: Exchange): string {
+	const status = exchange.response ? `HTTP ${exchange.response.status}` : 'no response';
+	const outcome = exchange.error ? ` — ${exchange.error}` : '';
+	return `${exchange.operation} via ${exchange.binding}: ${status} in ${Math.round(exchange.timings.totalMs)} ms${outcome}`;
+}
+
+/** The trace-level detail of an exchange: request and response bodies, each cut to a few KB. */
+export function exchangeDetail(exchange: Exchange): string {
+	return [
+		`${exchange.request.method} ${exchange.request.url}`,
+		bodyText(exchange.request.body),
+		`Response: ${exchange.response ? exchange.response.status : 'none'}`,
+		bodyText(exchange.response?.body),
+	].join('\n');
+}

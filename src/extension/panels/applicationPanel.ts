@@ -1,0 +1,151 @@
+/**
+ * The application details panel: candidate and application fields, the recruiter actions (shared with
+ * the tree through services.applications) and the documents, each fetched only when its tab opens.
+ */
+import * as vscode from 'vscode';
+import type { ApplicationAction, ApplicationToHostMessage, DocumentTab, HostToApplicationMessage } from '../../shared/panelMessages';
+import { isApplicationToHostMessage, isOpenableUrl } from '../../shared/panelMessages';
+import type { ApplicationRef, WorkbenchServices } from '../services';
+import { loadDocument, moreOf, savable, type LoadedDocument } from './documents/documents';
+import { applicationQuery, buildApplicationView, documentOf, toApplicationRef } from './models';
+import { copyToClipboard, DetailPanel } from './panelBase';
+
+export const APPLICATION_VIEW_TYPE = 'multiposting.applicationDetails';
+
+export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, HostToApplicationMessage> {
+	private readonly documents = new Map<DocumentTab, LoadedDocument>();
+
+	constructor(services: WorkbenchServices, private ref: ApplicationRef, onDisposed: () => void) {
+		super(services, { viewType: APPLICATION_VIEW_TYPE, script: 'application', title: `Application ${ref.advertCandidateId}`, isMessage: isApplicationToHostMessage }, onDisposed);
+		this.subscribe(services.onDidChangeData((change) => {
+			if (change.advertCandidateId === ref.advertCandidateId) void this.loadOverview().catch(() => undefined);
+		}));
+	}
+
+	protected override async handle(message: ApplicationToHostMessage): Promise<void> {
+		switch (message.type) {
+			case 'ready':
+				return this.loadOverview();
+			case 'refresh':
+				this.documents.clear();
+				return this.loadOverview();
+			case 'action':
+				if (await runAction(this.services, message.action, this.ref)) await this.loadOverview();
+				return;
+			case 'copy':
+				return copyToClipboard(message.field, this.ref[message.field]);
+			case 'openDocument':
+				return this.openDocument(message.tab);
+			case 'showMore': {
+				const loaded = await this.document(message.tab);
+				const more = moreOf(loaded, message.part, message.offset);
+				if (more?.kind === 'text') this.post({ type: 'moreText', tab: message.tab, part: message.part, slice: more.slice });
+				if (more?.kind === 'html') this.post({ type: 'moreHtml', tab: message.tab, part: message.part, html: more.html });
+				return;
+			}
+			case 'save':
+				return this.save(message.tab, message.part);
+			case 'openLink':
+				return this.openLink(message.url);
+		}
+	}
+
+	private async loadOverview(): Promise<void> {
+		await this.busy('Loading application…', async () => {
+			const client = await this.services.activeClient();
+			const page = await client.getApplicationsPaged(applicationQuery(this.ref));
+			const app = page.Applications?.find((a) => a.AdvertCandidateID === this.ref.advertCandidateId);
+			if (!app) {
+				this.post({ type: 'error', message: `Application ${this.ref.advertCandidateId} of advert ${this.ref.advertId} was not found on this connection.` });
+				return;
+			}
+			this.ref = toApplicationRef(app) ?? this.ref;
+			const view = buildApplicationView(app);
+			this.title = `Application: ${view.title}`;
+			this.post({ type: 'application', view });
+		});
+	}
+
+	/** The loaded document of a tab, fetching it (with only that tab's include flag) when needed. */
+	private async document(tab: DocumentTab): Promise<LoadedDocument> {
+		const cached = this.documents.get(tab);
+		if (cached) return cached;
+		const client = await this.services.activeClient();
+		const page = await client.getApplicationsPaged(applicationQuery(this.ref, tab));
+		const app = page.Applications?.find((a) => a.AdvertCandidateID === this.ref.advertCandidateId);
+		const loaded = await loadDocument(tab, documentOf(app, tab), { docxToHtml });
+		this.documents.set(tab, loaded);
+		return loaded;
+	}
+
+	private async openDocument(tab: DocumentTab): Promise<void> {
+		const loaded = await this.busy('Loading document…', () => this.document(tab));
+		this.post({ type: 'document', tab, view: loaded.view });
+	}
+
+	private async save(tab: DocumentTab, part: number | undefined): Promise<void> {
+		const target = savable(await this.document(tab), part);
+		if (!target) {
+			void vscode.window.showInformationMessage('There is nothing to save for this document.');
+			return;
+		}
+		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+		const uri = await vscode.window.showSaveDialog({
+			defaultUri: folder ? vscode.Uri.joinPath(folder, target.fileName) : undefined,
+			saveLabel: 'Save document',
+			title: `Save ${target.fileName}`,
+		});
+		if (!uri) return;
+		await vscode.workspace.fs.writeFile(uri, target.bytes);
+		vscode.window.setStatusBarMessage(`Saved ${uri.fsPath || uri.toString()}`, 4000);
+	}
+
+	/**
+	 * Opens a link of a shown document in the browser: only http, https and mailto, and only after the
+	 * user confirmed the exact URL in a modal dialog (the webview that asks is treated as untrusted).
+	 */
+	private async openLink(url: string): Promise<void> {
+		if (!isOpenableUrl(url)) {
+			this.services.log.warn(`${APPLICATION_VIEW_TYPE}: refused to open a link that is not http, https or mailto`);
+			void vscode.window.showWarningMessage('This link cannot be opened: only http, https and mailto links are opened.');
+			return;
+		}
+		const choice = await vscode.window.showWarningMessage(
+			'Open this link from the application in your browser?',
+			{ modal: true, detail: `${url}\n\nThe link comes from an untrusted document. Check the address before opening it.` },
+			'Open Link',
+		);
+		if (choice === 'Open Link') await vscode.env.openExternal(vscode.Uri.parse(url, true));
+	}
+
+	protected override busyMessage(busy: boolean, label?: string): HostToApplicationMessage {
+		return { type: 'busy', busy, label };
+	}
+
+	protected override errorMessage(message: string): HostToApplicationMessage {
+		return { type: 'error', message };
+	}
+}
+
+/** The shared recruiter action behind a panel button (the same implementation as the tree's commands). */
+function runAction(services: WorkbenchServices, action: ApplicationAction, ref: ApplicationRef): Promise<boolean> {
+	switch (action) {
+		case 'score':
+			return services.applications.score(ref);
+		case 'progress':
+			return services.applications.progress(ref);
+		case 'note':
+			return services.applications.addNote(ref);
+		case 'tag':
+			return services.applications.tag(ref);
+		case 'partnerTag':
+			return services.applications.partnerTag(ref);
+	}
+}
+
+/** DOCX to HTML with mammoth (loaded on first use: it is large and most panels never need it). */
+async function docxToHtml(bytes: Uint8Array): Promise<string> {
+	const mammoth = await import('mammoth');
+	const result = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
+	return result.value;
+}

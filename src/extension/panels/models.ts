@@ -1,0 +1,236 @@
+/**
+ * Pure view models of the detail panels: turn service records into the formatted groups, counters and
+ * logs the webviews render, and resolve command arguments (refs or tree nodes). No VS Code imports.
+ */
+import type { Advert, AdvertTrackingLog, APIAdvertWithValues, APIApplication } from '../../protocol/catalogue';
+import { ADVERT_STATUS, DELIVERY_STATUS, SCORE_LETTERS } from '../../protocol/catalogue';
+import type { AdvertView, ApplicationView, CounterBar, DocumentTab, FeedValues, FieldGroup, FieldRow, TrackingEntry } from '../../shared/panelMessages';
+import type { AdvertRef, ApplicationRef } from '../services';
+
+type Scalar = string | number | boolean | undefined;
+
+function format(value: Scalar): string {
+	if (value === undefined || value === '') return '';
+	if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+	return String(value);
+}
+
+function rows(pairs: [string, Scalar][]): FieldRow[] {
+	return pairs.filter(([, v]) => format(v) !== '').map(([label, v]) => ({ label, value: format(v) }));
+}
+
+function group(title: string, pairs: [string, Scalar][]): FieldGroup | undefined {
+	const list = rows(pairs);
+	return list.length > 0 ? { title, rows: list } : undefined;
+}
+
+/** Text date: the s-prefixed rendering when the service sent one, else the dateTime itself. */
+function date(text: string | undefined, raw: string | undefined): string | undefined {
+	return text || raw;
+}
+
+function nameOf<T extends Record<string, number>>(set: T, id: number | undefined): string | undefined {
+	if (id === undefined) return undefined;
+	const entry = Object.entries(set).find(([, v]) => v === id);
+	return entry ? `${entry[0]} (${id})` : String(id);
+}
+
+/** The advert panel's view: field groups, counters, per-feed values and the delivery log. */
+export function buildAdvertView(advert: Advert, extra: { values?: APIAdvertWithValues[]; tracking?: AdvertTrackingLog[]; warnings?: string[] } = {}): AdvertView {
+	const salaryRange = [advert.SalaryFrom, advert.SalaryTo].filter(Boolean).join(' – ');
+	const groups = [
+		group('Job', [
+			['Title', advert.AdvertTitle], ['Type', advert.AdvertType], ['Hours', advert.AdvertHours], ['Industry', advert.Industry],
+			['Identifier', advert.AdvertIdentifier], ['Reference', advert.AdvertReference], ['Advert ID', advert.AdvertID], ['Source', advert.Source],
+			['User ID', advert.UserID], ['Organisation ID', advert.OrganisationID], ['Schema', advert.SchemaIdentifier],
+		]),
+		group('Salary', [
+			['Range', salaryRange], ['Currency', advert.SalaryCurrency], ['Per', advert.SalaryPer], ['Benefits', advert.SalaryBenefits], ['Hidden', advert.SalaryHide],
+		]),
+		group('Location', [['Primary location', advert.PrimaryLocation], ['Latitude', advert.latitude], ['Longitude', advert.longitude]]),
+		group('Contact', [['Name', advert.ContactName], ['Email', advert.ContactEmail]]),
+		group('Dates', [
+			['Last posted', date(advert.sLastPostDate, advert.LastPostDate)], ['Last delivered', date(advert.sLastDeliveryDate, advert.LastDeliveryDate)],
+			['Last scored', date(advert.sLastScoreDate, advert.LastScoreDate)], ['Last progressed', date(advert.sLastProgressDate, advert.LastProgressDate)],
+		]),
+		group('Status', [
+			['Advert status', nameOf(ADVERT_STATUS, advert.AdvertStatusID)], ['Delivery status', nameOf(DELIVERY_STATUS, advert.LastDeliveryStatusID)],
+			['With status', advert.WithStatus], ['With status “new”', advert.WithStatusNew],
+		]),
+	].filter((g): g is FieldGroup => g !== undefined);
+
+	const counter = (label: string, value: number | undefined, kind: CounterBar['kind']): CounterBar => ({ label, value: value ?? 0, kind });
+	const counters: CounterBar[] = [
+		counter('Applications', advert.Applications, 'total'),
+		counter('Viewed', advert.Viewed, 'viewed'),
+		counter('Suitable', advert.Suitable, 'suitable'),
+		counter('Maybe', advert.MaybeSuitable, 'maybe'),
+		counter('Unsuitable', advert.Unsuitable, 'unsuitable'),
+		counter('Interview confirmed', advert.InterviewConfirmed, 'interview'),
+		counter('Interview pending', advert.InterviewPending, 'interview'),
+		counter('Cannot attend', advert.InterviewCannotAttend, 'interview'),
+		counter('Interview declined', advert.InterviewDeclined, 'interview'),
+	];
+
+	return {
+		advertId: advert.AdvertID ?? 0,
+		title: advert.AdvertTitle || `Advert ${advert.AdvertID ?? ''}`,
+		subtitle: [advert.PrimaryLocation, advert.AdvertReference, advert.AdvertIdentifier].filter(Boolean).join(' · '),
+		groups,
+		description: advert.JobDescription ?? '',
+		counters,
+		values: feedValues(advert.AdvertID, extra.values ?? []),
+		tracking: (extra.tracking ?? []).map(trackingEntry),
+		warnings: extra.warnings ?? [],
+	};
+}
+
+/** The extra values of the advert, grouped per feed (FeedID 0 or absent: values of every feed). */
+export function feedValues(advertId: number | undefined, records: APIAdvertWithValues[]): FeedValues[] {
+	const byFeed = new Map<string, FieldRow[]>();
+	for (const record of records) {
+		if (advertId !== undefined && record.Advert?.AdvertID !== undefined && record.Advert.AdvertID !== advertId) continue;
+		for (const value of record.AdvertValues ?? []) {
+			const feed = value.FeedID ? `Feed ${value.FeedID}` : 'All feeds';
+			const text = value.Value ?? (value.Values ?? []).join(', ');
+			const list = byFeed.get(feed) ?? [];
+			list.push({ label: value.FieldIdentifier || `Field ${value.FieldID ?? '?'}`, value: text });
+			byFeed.set(feed, list);
+		}
+	}
+	return [...byFeed].map(([feed, list]) => ({ feed, rows: list }));
+}
+
+function trackingEntry(log: AdvertTrackingLog): TrackingEntry {
+	return {
+		postingId: format(log.PostingID),
+		feed: log.FeedName ? `${log.FeedName}${log.FeedID !== undefined ? ` (${log.FeedID})` : ''}` : format(log.FeedID),
+		deliveryDate: format(log.DeliveryDate),
+		errorLevel: format(log.ErrorLevel),
+		response: format(log.Response),
+	};
+}
+
+/** The name of a Score value (flags: 4 suitable, 2 maybe, 1 unsuitable, 64 favourite). */
+export function scoreLabel(score: number | undefined): string {
+	if (score === undefined) return '';
+	const names: string[] = [];
+	if (score & SCORE_LETTERS.F) names.push('Favourite');
+	if (score & SCORE_LETTERS.S) names.push('Suitable');
+	if (score & SCORE_LETTERS.M) names.push('Maybe');
+	if (score & SCORE_LETTERS.U) names.push('Unsuitable');
+	return `${names.length > 0 ? names.join(', ') : 'None'} (${score})`;
+}
+
+/** The application panel's overview. */
+export function buildApplicationView(app: APIApplication): ApplicationView {
+	const name = [app.FirstName, app.LastName].filter(Boolean).join(' ') || app.EmailAddress || `Application ${app.AdvertCandidateID ?? ''}`;
+	const badges = rows([
+		['Score', scoreLabel(app.Score)], ['Ranking', app.Ranking], ['Favourite', app.Favourite],
+		['Progress', app.Progress ? `${app.Progress}${app.ProgressID !== undefined ? ` (${app.ProgressID})` : ''}` : app.ProgressID], ['Viewed', app.Viewed],
+	]);
+	const groups = [
+		group('Candidate', [
+			['Name', name], ['Email', app.EmailAddress], ['Home phone', app.HomePhone], ['Work phone', app.WorkPhone], ['Mobile', app.MobilePhone],
+			['Address', app.Address], ['Candidate ID', app.CandidateID],
+		]),
+		group('Application', [
+			['Application ID', app.AdvertCandidateID], ['Advert', app.AdvertTitle], ['Advert ID', app.AdvertID], ['Advert reference', app.AdvertReference],
+			['Advert identifier', app.AdvertIdentifier], ['Feed', app.FeedName ? `${app.FeedName} (${app.FeedID ?? '?'})` : app.FeedID], ['Posting ID', app.PostingID],
+			['Organisation', app.OrganisationName ? `${app.OrganisationName} (${app.OrganisationID ?? '?'})` : app.OrganisationID], ['User ID', app.UserID], ['Archived', app.Archived],
+		]),
+		group('Dates', [
+			['Applied', date(app.sApplicationDate, app.ApplicationDate)], ['Last scored', date(app.sLastScoreDate, app.LastScoreDate)],
+			['Last progressed', date(app.sLastProgressDate, app.LastProgressDate)], ['Last note', date(app.sLastNoteDate, app.LastNoteDate)],
+		]),
+	].filter((g): g is FieldGroup => g !== undefined);
+	return {
+		advertId: app.AdvertID ?? 0,
+		advertCandidateId: app.AdvertCandidateID ?? 0,
+		title: name,
+		subtitle: [app.AdvertTitle, app.FeedName].filter(Boolean).join(' · '),
+		badges,
+		groups,
+		processingMessages: app.APIProcessingMessages ?? '',
+	};
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+	return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+}
+
+function positiveInt(value: unknown): number | undefined {
+	const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+	return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * The advert a command was invoked on: an AdvertRef, a tree node (`.advert`, `.advertId`, or
+ * `.data.advert`), or an Advert record. Undefined when none can be found.
+ */
+export function toAdvertRef(arg: unknown): AdvertRef | undefined {
+	const value = record(arg);
+	if (!value) return undefined;
+	const data = record(value.data);
+	const advert = record(value.advert) ?? record(data?.advert) ?? (value.AdvertID !== undefined ? value : undefined);
+	const advertId = positiveInt(value.advertId) ?? positiveInt(advert?.AdvertID);
+	if (advertId === undefined) return undefined;
+	const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+	return {
+		advertId,
+		advertIdentifier: text(value.advertIdentifier) ?? text(advert?.AdvertIdentifier),
+		advertReference: text(value.advertReference) ?? text(advert?.AdvertReference),
+	};
+}
+
+/** The application a command was invoked on: an ApplicationRef, a tree node (`.application`, `.data.application`) or an APIApplication. */
+export function toApplicationRef(arg: unknown): ApplicationRef | undefined {
+	const value = record(arg);
+	if (!value) return undefined;
+	const data = record(value.data);
+	const app = record(value.application) ?? record(data?.application) ?? (value.AdvertCandidateID !== undefined ? value : undefined);
+	const advertCandidateId = positiveInt(value.advertCandidateId) ?? positiveInt(app?.AdvertCandidateID);
+	const advertId = positiveInt(value.advertId) ?? positiveInt(app?.AdvertID);
+	if (advertCandidateId === undefined || advertId === undefined) return undefined;
+	const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+	return {
+		advertId,
+		advertCandidateId,
+		candidateEmail: text(value.candidateEmail) ?? text(app?.EmailAddress),
+		firstName: text(value.firstName) ?? text(app?.FirstName),
+		lastName: text(value.lastName) ?? text(app?.LastName),
+	};
+}
+
+/** The boolInclude* flag that fetches each document tab. */
+export const INCLUDE_FLAG = {
+	emailBody: 'boolIncludeEmailBody',
+	attachment: 'boolIncludeAttachment',
+	parsed: 'boolIncludeParsed',
+	email: 'boolIncludeEmail',
+} as const satisfies Record<DocumentTab, string>;
+
+/**
+ * GetApplicationsPaged parameters that read one application: exactly it (AdvertCandidateIDAsCSV and
+ * sAdvertID), with only the document of `tab` included (none for the overview), so a panel never
+ * downloads documents it does not show.
+ */
+export function applicationQuery(ref: ApplicationRef, tab?: DocumentTab): { AdvertCandidateIDAsCSV: string; sAdvertID: string; CurrentPage: number; RowsPerPage: number } & Partial<Record<(typeof INCLUDE_FLAG)[DocumentTab], string>> {
+	const query = { AdvertCandidateIDAsCSV: String(ref.advertCandidateId), sAdvertID: String(ref.advertId), CurrentPage: 1, RowsPerPage: 1 };
+	return tab === undefined ? query : { ...query, [INCLUDE_FLAG[tab]]: 'true' };
+}
+
+/** The document of a tab inside an application record. */
+export function documentOf(app: APIApplication | undefined, tab: DocumentTab): APIApplication['EmailBody'] {
+	if (!app) return undefined;
+	switch (tab) {
+		case 'emailBody':
+			return app.EmailBody;
+		case 'attachment':
+			return app.EmailFirstAttachment;
+		case 'parsed':
+			return app.Parsed;
+		case 'email':
+			return app.Email;
+	}
+}

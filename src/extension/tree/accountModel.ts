@@ -1,0 +1,397 @@
+/**
+ * The data behind the account tree: which nodes exist, how their children load (a page at a time),
+ * filters, partial refresh after an action, and locating an advert or application for "Find".
+ * Free of 'vscode' so it runs against the real emulator in unit tests.
+ */
+import type { MultipostingClient } from '../../client';
+import type { Advert, APIApplication, CUser } from '../../protocol/catalogue';
+import { progressChoices, type ProgressChoice } from '../actions/progressNames';
+import { describeFailure } from '../logging/describe';
+import type { ConnectionInfo } from '../services';
+import type { LogPort } from '../ui/port';
+import { Emitter, type Event } from '../util/emitter';
+import {
+	advertDescriptor,
+	applicationDescriptor,
+	connectionDescriptor,
+	deriveOrganisations,
+	errorDescriptor,
+	loadMoreDescriptor,
+	messageDescriptor,
+	organisationDescriptor,
+	userDescriptor,
+	type NodeDescriptor,
+	type OrganisationSummary,
+	type TreeFilters,
+	type UserSummary,
+} from './descriptors';
+
+/** What each kind of node carries. */
+export type NodeData =
+	| { kind: 'connection'; connection: ConnectionInfo }
+	| { kind: 'organisation'; organisation: OrganisationSummary }
+	| { kind: 'user'; user: UserSummary; advertCount?: number }
+	| { kind: 'advert'; advert: Advert }
+	| { kind: 'application'; application: APIApplication }
+	| { kind: 'loadMore' }
+	| { kind: 'error'; message: string }
+	| { kind: 'message' };
+
+/** A node of the tree. Objects are stable: a refresh updates them in place. */
+export interface TreeNode {
+	descriptor: NodeDescriptor;
+	data: NodeData;
+	parent?: TreeNode;
+}
+
+interface ChildState {
+	items: TreeNode[];
+	/** The next page to load; undefined when all are loaded. */
+	nextPage?: number;
+	total?: number;
+	error?: string;
+}
+
+export interface AccountModelOptions {
+	client: () => Promise<MultipostingClient>;
+	connection: () => ConnectionInfo;
+	sandboxState: () => string | undefined;
+	pageSize: () => number;
+	progressNames: () => unknown;
+	log: LogPort;
+}
+
+/** The earliest application date used when a search needs a time period. */
+const ALL_TIME_START = '2000-01-01 00:00:00';
+/** Bound on the pages read while locating an item for "Find". */
+const MAX_LOCATE_PAGES = 50;
+
+export class AccountModel {
+	private root?: TreeNode;
+	private readonly children = new Map<TreeNode, ChildState>();
+	private readonly loading = new Map<TreeNode, Promise<void>>();
+	private filtersValue: TreeFilters = {};
+	private readonly changeEmitter = new Emitter<TreeNode | undefined>();
+	/** A node (or the whole tree, undefined) whose children or look changed. */
+	readonly onDidChange: Event<TreeNode | undefined> = this.changeEmitter.event;
+
+	constructor(private readonly options: AccountModelOptions) {}
+
+	get filters(): TreeFilters {
+		return { ...this.filtersValue };
+	}
+
+	setFilters(filters: TreeFilters): void {
+		this.filtersValue = Object.fromEntries(Object.entries(filters).filter(([, v]) => typeof v === 'string' && v.trim() !== '')) as TreeFilters;
+		this.refresh();
+	}
+
+	progress(): ProgressChoice[] {
+		return progressChoices(this.options.progressNames());
+	}
+
+	/** The root nodes: the active connection. */
+	roots(): TreeNode[] {
+		const connection = this.options.connection();
+		const sandboxState = connection.kind === 'sandbox' ? this.options.sandboxState() : undefined;
+		// A stopped sandbox shows the view's welcome (Start Sandbox, Add Connection) instead of starting by itself.
+		if (sandboxState === 'stopped' || sandboxState === 'failed') {
+			this.root = undefined;
+			this.children.clear();
+			return [];
+		}
+		const descriptor = connectionDescriptor(connection, connection.kind === 'sandbox' ? this.options.sandboxState() : undefined);
+		if (this.root && this.root.descriptor.id === descriptor.id) {
+			this.root.descriptor = descriptor;
+			this.root.data = { kind: 'connection', connection };
+		} else {
+			this.root = { descriptor, data: { kind: 'connection', connection } };
+			this.children.clear();
+		}
+		return [this.root];
+	}
+
+	/** The children of a node, loading the first page when needed. Errors become an error node. */
+	async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+		if (!node) {
+			return this.roots();
+		}
+		if (!this.children.has(node)) {
+			await this.loadPage(node);
+		}
+		const state = this.children.get(node);
+		if (!state) {
+			return [];
+		}
+		if (state.error !== undefined) {
+			return [...state.items, { descriptor: errorDescriptor(node.descriptor.id, state.error), data: { kind: 'error', message: state.error }, parent: node }];
+		}
+		const extra: TreeNode[] = [];
+		if (state.nextPage !== undefined) {
+			extra.push({ descriptor: loadMoreDescriptor(node.descriptor.id, state.items.length, state.total), data: { kind: 'loadMore' }, parent: node });
+		} else if (state.items.length === 0) {
+			extra.push({ descriptor: messageDescriptor(node.descriptor.id, this.emptyText(node)), data: { kind: 'message' }, parent: node });
+		}
+		return [...state.items, ...extra];
+	}
+
+	/** Loads the next page of a node's children (the "Load more…" node's parent). */
+	async loadMore(parent: TreeNode): Promise<void> {
+		const state = this.children.get(parent);
+		if (state?.nextPage === undefined && state?.error === undefined) {
+			return;
+		}
+		await this.loadPage(parent);
+		this.changeEmitter.fire(parent === this.root ? undefined : parent);
+	}
+
+	/** Forgets everything loaded: the whole tree reloads. */
+	refresh(): void {
+		this.children.clear();
+		this.changeEmitter.fire(undefined);
+	}
+
+	/** Redraws the tree without reloading (e.g. the connection's label changed). */
+	touch(): void {
+		this.changeEmitter.fire(undefined);
+	}
+
+	/** Forgets the children of one node, which reloads when shown. */
+	refreshNode(node: TreeNode): void {
+		this.forget(node);
+		this.changeEmitter.fire(node === this.root ? undefined : node);
+	}
+
+	/** Re-reads only what an action changed: the application's node and its advert's counts. */
+	async dataChanged(change: { advertId?: number; advertCandidateId?: number }): Promise<void> {
+		const client = await this.options.client();
+		const applicationNodes = this.findNodes((n) => n.data.kind === 'application' && n.data.application.AdvertCandidateID === change.advertCandidateId);
+		const advertNodes = this.findNodes((n) => n.data.kind === 'advert' && n.data.advert.AdvertID === change.advertId);
+		if (change.advertId !== undefined && advertNodes.length === 0 && change.advertCandidateId === undefined) {
+			// A new advert: reload the users' advert lists.
+			for (const user of this.findNodes((n) => n.data.kind === 'user')) {
+				this.refreshNode(user);
+			}
+			return;
+		}
+		if (applicationNodes.length > 0 && change.advertCandidateId !== undefined) {
+			const page = await client.getApplicationsPaged({
+				AdvertCandidateIDAsCSV: String(change.advertCandidateId),
+				sAdvertID: change.advertId !== undefined ? String(change.advertId) : undefined,
+				CurrentPage: 1,
+				RowsPerPage: 1,
+			});
+			const fresh = page.Applications?.[0];
+			for (const node of applicationNodes) {
+				if (fresh) {
+					node.data = { kind: 'application', application: fresh };
+					node.descriptor = applicationDescriptor(this.connectionId(), fresh, this.progress());
+				}
+				this.changeEmitter.fire(node);
+			}
+		}
+		if (advertNodes.length > 0 && change.advertId !== undefined) {
+			const page = await client.getAdvertPaged({ sAdvertID: String(change.advertId), sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 });
+			const fresh = page.Adverts?.[0];
+			for (const node of advertNodes) {
+				if (fresh) {
+					node.data = { kind: 'advert', advert: fresh };
+					const collapsible = node.descriptor.collapsible;
+					node.descriptor = advertDescriptor(this.connectionId(), fresh);
+					// Keep an expanded advert expandable.
+					if (this.children.has(node)) node.descriptor.collapsible = collapsible === 'none' ? 'collapsed' : collapsible;
+				}
+				this.changeEmitter.fire(node);
+			}
+		}
+	}
+
+	/** Every loaded node matching a predicate. */
+	findNodes(predicate: (node: TreeNode) => boolean): TreeNode[] {
+		const found: TreeNode[] = [];
+		for (const state of this.children.values()) {
+			found.push(...state.items.filter(predicate));
+		}
+		return found;
+	}
+
+	/**
+	 * The node of an advert, loading the organisations, users and advert pages on the way (bounded).
+	 * Undefined when the advert's owner is not in the tree.
+	 */
+	async locateAdvert(advert: Advert): Promise<TreeNode | undefined> {
+		const [root] = this.roots();
+		if (!root) return undefined;
+		const orgs = await this.getChildren(root);
+		const org = orgs.find((n) => n.data.kind === 'organisation' && n.data.organisation.organisationId === advert.OrganisationID);
+		if (!org) return undefined;
+		const users = await this.getChildren(org);
+		const user = users.find((n) => n.data.kind === 'user' && n.data.user.userId === advert.UserID);
+		if (!user) return undefined;
+		return this.locateChild(user, (n) => n.data.kind === 'advert' && n.data.advert.AdvertID === advert.AdvertID);
+	}
+
+	async locateApplication(application: APIApplication): Promise<TreeNode | undefined> {
+		const client = await this.options.client();
+		const page = await client.getAdvertPaged({ sAdvertID: String(application.AdvertID), sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 });
+		const advert = page.Adverts?.[0];
+		const advertNode = advert ? await this.locateAdvert(advert) : undefined;
+		if (!advertNode) return undefined;
+		return this.locateChild(advertNode, (n) => n.data.kind === 'application' && n.data.application.AdvertCandidateID === application.AdvertCandidateID);
+	}
+
+	dispose(): void {
+		this.changeEmitter.dispose();
+	}
+
+	private async locateChild(parent: TreeNode, predicate: (n: TreeNode) => boolean): Promise<TreeNode | undefined> {
+		await this.getChildren(parent);
+		for (let pages = 0; pages < MAX_LOCATE_PAGES; pages++) {
+			const state = this.children.get(parent);
+			const found = state?.items.find(predicate);
+			if (found || state?.nextPage === undefined) return found;
+			await this.loadPage(parent);
+			this.changeEmitter.fire(parent);
+		}
+		return undefined;
+	}
+
+	private forget(node: TreeNode): void {
+		const state = this.children.get(node);
+		this.children.delete(node);
+		for (const child of state?.items ?? []) this.forget(child);
+	}
+
+	private connectionId(): string {
+		return this.options.connection().id;
+	}
+
+	private emptyText(node: TreeNode): string {
+		switch (node.data.kind) {
+			case 'connection': return 'No organisations are visible to this login';
+			case 'organisation': return 'No users';
+			case 'user': return this.filtersValue.searchDays || this.filtersValue.advertStatusIds ? 'No adverts match the filters' : 'No adverts';
+			case 'advert': return 'No applications match';
+			default: return 'Nothing here';
+		}
+	}
+
+	/** Loads one page of a node's children; concurrent calls for a node share one load. */
+	private loadPage(node: TreeNode): Promise<void> {
+		let pending = this.loading.get(node);
+		if (!pending) {
+			pending = this.loadPageOnce(node).finally(() => this.loading.delete(node));
+			this.loading.set(node, pending);
+		}
+		return pending;
+	}
+
+	private async loadPageOnce(node: TreeNode): Promise<void> {
+		const previous = this.children.get(node);
+		const page = previous?.error !== undefined ? (previous.nextPage ?? 1) : (previous?.nextPage ?? 1);
+		try {
+			const client = await this.options.client();
+			const loaded = await this.fetch(client, node, page);
+			const items = loaded.items.map((child) => ({ ...child, parent: node }));
+			const all = [...(previous?.items ?? []), ...items];
+			const more = loaded.pageCount !== undefined && page < loaded.pageCount && items.length > 0;
+			this.children.set(node, { items: all, nextPage: more ? page + 1 : undefined, total: loaded.total });
+		} catch (error) {
+			const message = describeFailure(`Loading ${node.descriptor.label}`, error);
+			this.options.log.error(message);
+			this.children.set(node, { items: previous?.items ?? [], nextPage: page, total: previous?.total, error: message });
+		}
+	}
+
+	private async fetch(client: MultipostingClient, node: TreeNode, page: number): Promise<{ items: TreeNode[]; pageCount?: number; total?: number }> {
+		const connectionId = this.connectionId();
+		const pageSize = Math.max(1, Math.min(500, Math.floor(this.options.pageSize()) || 50));
+		const data = node.data;
+		switch (data.kind) {
+			case 'connection': {
+				const organisations = await this.organisations(client, data.connection);
+				return { items: organisations.map((organisation) => ({ descriptor: organisationDescriptor(connectionId, organisation), data: { kind: 'organisation', organisation } })) };
+			}
+			case 'organisation': {
+				const counts = await Promise.all(data.organisation.users.map((user) => this.advertCount(client, user).catch(() => undefined)));
+				return {
+					items: data.organisation.users.map((user, i) => ({ descriptor: userDescriptor(connectionId, user, counts[i]), data: { kind: 'user', user, advertCount: counts[i] } })),
+				};
+			}
+			case 'user': {
+				const result = await client.getAdvertPaged({ ...this.advertScope(data.user), ...this.advertFilters(), CurrentPage: page, RowsPerPage: pageSize });
+				const adverts = result.Adverts ?? [];
+				return {
+					items: adverts.map((advert) => ({ descriptor: advertDescriptor(connectionId, advert), data: { kind: 'advert', advert } })),
+					pageCount: result.PageCount,
+					total: result.TotalItemCount,
+				};
+			}
+			case 'advert': {
+				const result = await client.getApplicationsPaged({ sAdvertID: String(data.advert.AdvertID), ...this.applicationFilters(), CurrentPage: page, RowsPerPage: pageSize });
+				const applications = result.Applications ?? [];
+				const progress = this.progress();
+				return {
+					items: applications.map((application) => ({ descriptor: applicationDescriptor(connectionId, application, progress), data: { kind: 'application', application } })),
+					pageCount: result.PageCount,
+					total: result.TotalItemCount,
+				};
+			}
+			default:
+				return { items: [] };
+		}
+	}
+
+	/**
+	 * Organisations: from UserList when the login is an administrator, else from the adverts the
+	 * login can see; named from applications (OrganisationName).
+	 */
+	private async organisations(client: MultipostingClient, connection: ConnectionInfo): Promise<OrganisationSummary[]> {
+		let users: CUser[] = [];
+		let adverts: Advert[] = [];
+		try {
+			users = await client.userList({ sStartOrganisation: connection.startOrganisation });
+		} catch (error) {
+			this.options.log.info(`UserList is not available to this login (${error instanceof Error ? error.message : String(error)}); deriving organisations from adverts.`);
+			const page = await client.getAdvertPaged({ sStartOrganisation: connection.startOrganisation, sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 500 });
+			adverts = page.Adverts ?? [];
+		}
+		const organisations = deriveOrganisations(users, adverts);
+		// An application on an advert of one of the organisation's users reveals the organisation's name.
+		const named = await Promise.all(organisations.map(async (org) => {
+			for (const user of org.users.slice(0, 3)) {
+				try {
+					const page = await client.getApplicationsPaged({ ...this.advertScope(user), sApplicationStartDateTime: ALL_TIME_START, CurrentPage: 1, RowsPerPage: 1 });
+					const found = (page.Applications ?? []).filter((a) => a.OrganisationID === org.organisationId && a.OrganisationName);
+					if (found.length > 0) return found;
+				} catch {
+					// The name is a nicety; the id label stays.
+				}
+			}
+			return [];
+		}));
+		return deriveOrganisations(users, adverts, named.flat());
+	}
+
+	private async advertCount(client: MultipostingClient, user: UserSummary): Promise<number | undefined> {
+		const page = await client.getAdvertPaged({ ...this.advertScope(user), ...this.advertFilters(), CurrentPage: 1, RowsPerPage: 1 });
+		return page.TotalItemCount;
+	}
+
+	private advertScope(user: UserSummary): { sUsername?: string; sUserIdentifier?: string } {
+		return user.username ? { sUsername: user.username } : { sUserIdentifier: String(user.userId) };
+	}
+
+	private advertFilters(): { sSearchDays: string; sAdvertStatusIDs?: string } {
+		return { sSearchDays: this.filtersValue.searchDays ?? '-1', sAdvertStatusIDs: this.filtersValue.advertStatusIds };
+	}
+
+	private applicationFilters(): { RankingAsCSV?: string; ProgressIDAsCSV?: string; sApplicationStartDateTime?: string; sApplicationEndDateTime?: string } {
+		return {
+			RankingAsCSV: this.filtersValue.ranking,
+			ProgressIDAsCSV: this.filtersValue.progressIds,
+			sApplicationStartDateTime: this.filtersValue.applicationsFrom,
+			sApplicationEndDateTime: this.filtersValue.applicationsTo,
+		};
+	}
+}

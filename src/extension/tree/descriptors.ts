@@ -1,0 +1,304 @@
+/**
+ * Pure functions from service data to the descriptors of the account tree's nodes: labels,
+ * descriptions, icons, tooltips (escaped Markdown) and context values. The provider turns these
+ * into TreeItems; unit tests check them directly.
+ */
+import { ADVERT_STATUS, type Advert, type APIApplication, type CUser } from '../../protocol/catalogue';
+import { progressName, type ProgressChoice } from '../actions/progressNames';
+import type { ConnectionInfo } from '../services';
+import { escapeMarkdown } from '../util/markdown';
+
+export type NodeKind = 'connection' | 'organisation' | 'user' | 'advert' | 'application' | 'loadMore' | 'error' | 'message';
+
+/** A codicon with an optional theme colour id. */
+export interface IconSpec {
+	id: string;
+	color?: string;
+}
+
+export interface NodeDescriptor {
+	/** Unique and stable across refreshes (TreeItem.id). */
+	id: string;
+	kind: NodeKind;
+	label: string;
+	description?: string;
+	/** Markdown, every piece of service data escaped. */
+	tooltip?: string;
+	icon?: IconSpec;
+	contextValue: string;
+	collapsible: 'none' | 'collapsed' | 'expanded';
+}
+
+/** Filters of the tree (command "Filter…"). Empty means the defaults. */
+export interface TreeFilters {
+	/** sSearchDays of the advert search; default -1 (all time). */
+	searchDays?: string;
+	/** sAdvertStatusIDs, comma-separated. */
+	advertStatusIds?: string;
+	/** RankingAsCSV. */
+	ranking?: string;
+	/** ProgressIDAsCSV. */
+	progressIds?: string;
+	/** sApplicationStartDateTime / sApplicationEndDateTime. */
+	applicationsFrom?: string;
+	applicationsTo?: string;
+}
+
+/** An organisation as the operations reveal it: an id, maybe a name, its users. */
+export interface OrganisationSummary {
+	organisationId: number;
+	name?: string;
+	users: UserSummary[];
+}
+
+export interface UserSummary {
+	userId: number;
+	organisationId: number;
+	username?: string;
+	name?: string;
+	email?: string;
+	roleId?: number;
+}
+
+const ADVERT_STATUS_NAMES: Record<number, string> = Object.fromEntries(Object.entries(ADVERT_STATUS).map(([name, id]) => [id, name]));
+
+function md(text: string | number | boolean | undefined): string {
+	return escapeMarkdown(String(text ?? ''));
+}
+
+function tooltipLines(title: string, rows: [string, string | number | boolean | undefined][]): string {
+	const body = rows.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${md(k)}: ${md(v)}`);
+	return [`**${md(title)}**`, '', ...body].join('  \n');
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+	return `${n} ${n === 1 ? one : many}`;
+}
+
+export function connectionDescriptor(connection: ConnectionInfo, sandboxState?: string): NodeDescriptor {
+	const sandbox = connection.kind === 'sandbox';
+	return {
+		id: `conn:${connection.id}`,
+		kind: 'connection',
+		label: connection.label,
+		description: sandbox ? `built-in · ${sandboxState ?? 'stopped'}` : connection.baseUrl,
+		tooltip: tooltipLines(connection.label, [
+			['Address', sandbox && sandboxState !== 'running' ? '(starts on first use)' : connection.baseUrl],
+			['Binding', connection.binding],
+			['User', connection.username],
+			['Culture', connection.culture],
+			['Start organisation', connection.startOrganisation],
+		]),
+		icon: { id: sandbox ? 'beaker' : 'plug' },
+		contextValue: sandbox ? 'connection:sandbox' : 'connection:remote',
+		collapsible: 'expanded',
+	};
+}
+
+/**
+ * Organisations from what the operations reveal: users (UserList carries OrganisationID), adverts
+ * (OrganisationID and UserID) and applications (OrganisationName). Sorted by name, then id.
+ */
+export function deriveOrganisations(users: readonly CUser[], adverts: readonly Advert[] = [], applications: readonly APIApplication[] = []): OrganisationSummary[] {
+	const byId = new Map<number, OrganisationSummary>();
+	const org = (id: number): OrganisationSummary => {
+		let found = byId.get(id);
+		if (!found) {
+			found = { organisationId: id, users: [] };
+			byId.set(id, found);
+		}
+		return found;
+	};
+	for (const user of users) {
+		if (user.UserID === undefined || user.OrganisationID === undefined) continue;
+		const name = [user.FirstName, user.LastName].filter(Boolean).join(' ') || undefined;
+		org(user.OrganisationID).users.push({ userId: user.UserID, organisationId: user.OrganisationID, username: user.Username, name, email: user.Email, roleId: user.UserRoleID });
+	}
+	for (const advert of adverts) {
+		if (advert.UserID === undefined || advert.OrganisationID === undefined) continue;
+		const target = org(advert.OrganisationID);
+		if (!target.users.some((u) => u.userId === advert.UserID)) {
+			target.users.push({ userId: advert.UserID, organisationId: advert.OrganisationID, name: advert.ContactName });
+		}
+	}
+	for (const app of applications) {
+		if (app.OrganisationID !== undefined && app.OrganisationName) {
+			org(app.OrganisationID).name ??= app.OrganisationName;
+		}
+	}
+	for (const summary of byId.values()) {
+		summary.users.sort((a, b) => (a.name ?? a.username ?? '').localeCompare(b.name ?? b.username ?? '') || a.userId - b.userId);
+	}
+	return [...byId.values()].sort((a, b) => (a.name ?? '\uffff').localeCompare(b.name ?? '\uffff') || a.organisationId - b.organisationId);
+}
+
+export function organisationDescriptor(connectionId: string, org: OrganisationSummary): NodeDescriptor {
+	const label = org.name ?? `Organisation ${org.organisationId}`;
+	return {
+		id: `org:${connectionId}:${org.organisationId}`,
+		kind: 'organisation',
+		label,
+		description: plural(org.users.length, 'user'),
+		tooltip: tooltipLines(label, [['OrganisationID', org.organisationId], ['Users', org.users.length]]),
+		icon: { id: 'organization' },
+		contextValue: 'organisation',
+		collapsible: 'collapsed',
+	};
+}
+
+export function userDescriptor(connectionId: string, user: UserSummary, advertCount?: number): NodeDescriptor {
+	const label = user.name ?? user.username ?? `User ${user.userId}`;
+	const parts = [user.username && user.name ? user.username : undefined, advertCount !== undefined ? plural(advertCount, 'advert') : undefined];
+	return {
+		id: `user:${connectionId}:${user.userId}`,
+		kind: 'user',
+		label,
+		description: parts.filter(Boolean).join(' · ') || undefined,
+		tooltip: tooltipLines(label, [['UserID', user.userId], ['Username', user.username], ['Email', user.email], ['OrganisationID', user.organisationId], ['Adverts', advertCount]]),
+		icon: { id: user.roleId === 1 ? 'shield' : 'person' },
+		contextValue: user.username ? 'user' : 'user:unknown',
+		collapsible: 'collapsed',
+	};
+}
+
+export function advertStatusIcon(statusId: number | undefined): IconSpec {
+	switch (statusId) {
+		case ADVERT_STATUS.Deleted:
+			return { id: 'trash', color: 'disabledForeground' };
+		case ADVERT_STATUS.ToAuthorise:
+			return { id: 'watch', color: 'charts.orange' };
+		default:
+			return { id: 'megaphone', color: 'charts.blue' };
+	}
+}
+
+export function advertDescriptor(connectionId: string, advert: Advert): NodeDescriptor {
+	const statusName = ADVERT_STATUS_NAMES[advert.AdvertStatusID ?? 0] ?? `Status ${advert.AdvertStatusID}`;
+	const applications = advert.Applications ?? 0;
+	const counts = [plural(applications, 'application'), advert.Suitable ? `${advert.Suitable} suitable` : undefined];
+	const label = advert.AdvertTitle || `Advert ${advert.AdvertID}`;
+	return {
+		id: `advert:${connectionId}:${advert.AdvertID}`,
+		kind: 'advert',
+		label,
+		description: [...counts, statusName !== 'Created' ? statusName : undefined].filter(Boolean).join(' · '),
+		tooltip: tooltipLines(label, [
+			['AdvertID', advert.AdvertID],
+			['Identifier', advert.AdvertIdentifier],
+			['Reference', advert.AdvertReference],
+			['Status', statusName],
+			['Location', advert.PrimaryLocation],
+			['Last posted', advert.sLastPostDate ?? advert.LastPostDate],
+			['Applications', applications],
+			['Suitable / maybe / unsuitable', `${advert.Suitable ?? 0} / ${advert.MaybeSuitable ?? 0} / ${advert.Unsuitable ?? 0}`],
+			['Viewed', advert.Viewed],
+		]),
+		icon: advertStatusIcon(advert.AdvertStatusID),
+		contextValue: advert.AdvertStatusID === ADVERT_STATUS.Deleted ? 'advert:deleted' : 'advert',
+		collapsible: applications > 0 ? 'collapsed' : 'none',
+	};
+}
+
+/** Ranking flag of an application: Score when sent, else the Ranking text. */
+export function rankingOf(app: APIApplication): 'Suitable' | 'MaybeSuitable' | 'Unsuitable' | 'Unranked' {
+	const score = app.Score ?? { Suitable: 4, MaybeSuitable: 2, Unsuitable: 1 }[app.Ranking ?? ''] ?? Number(app.Ranking ?? 0);
+	if ((score & 4) !== 0) return 'Suitable';
+	if ((score & 2) !== 0) return 'MaybeSuitable';
+	if ((score & 1) !== 0) return 'Unsuitable';
+	return 'Unranked';
+}
+
+const RANKING_LABELS = { Suitable: 'Suitable', MaybeSuitable: 'Maybe', Unsuitable: 'Unsuitable', Unranked: 'Unranked' } as const;
+
+export function applicationIcon(app: APIApplication): IconSpec {
+	if (app.Favourite) {
+		return { id: 'star-full', color: 'charts.yellow' };
+	}
+	switch (rankingOf(app)) {
+		case 'Suitable':
+			return { id: 'pass', color: 'charts.green' };
+		case 'MaybeSuitable':
+			return { id: 'question', color: 'charts.yellow' };
+		case 'Unsuitable':
+			return { id: 'error', color: 'charts.red' };
+		default:
+			return { id: 'circle-outline' };
+	}
+}
+
+export function applicationDescriptor(connectionId: string, app: APIApplication, progress: readonly ProgressChoice[]): NodeDescriptor {
+	const name = [app.FirstName, app.LastName].filter(Boolean).join(' ') || app.EmailAddress || `Application ${app.AdvertCandidateID}`;
+	const ranking = RANKING_LABELS[rankingOf(app)];
+	const progressText = progressName(progress, app.ProgressID, app.Progress);
+	const date = (app.ApplicationDate ?? '').slice(0, 10);
+	return {
+		id: `app:${connectionId}:${app.AdvertCandidateID}`,
+		kind: 'application',
+		label: name,
+		description: [app.Favourite ? 'Favourite' : undefined, ranking, progressText, date].filter(Boolean).join(' · '),
+		tooltip: tooltipLines(name, [
+			['AdvertCandidateID', app.AdvertCandidateID],
+			['Advert', app.AdvertTitle ? `${app.AdvertTitle} (${app.AdvertID})` : app.AdvertID],
+			['Email', app.EmailAddress],
+			['Phone', app.MobilePhone || app.HomePhone || app.WorkPhone],
+			['Applied', app.sApplicationDate ?? app.ApplicationDate],
+			['Job board', app.FeedName],
+			['Ranking', ranking],
+			['Favourite', app.Favourite ? 'yes' : undefined],
+			['Progress', progressText],
+			['Organisation', app.OrganisationName],
+		]),
+		icon: applicationIcon(app),
+		contextValue: 'application',
+		collapsible: 'none',
+	};
+}
+
+export function loadMoreDescriptor(parentId: string, loaded: number, total: number | undefined): NodeDescriptor {
+	return {
+		id: `more:${parentId}`,
+		kind: 'loadMore',
+		label: 'Load more…',
+		description: total !== undefined ? `${loaded} of ${total}` : undefined,
+		icon: { id: 'ellipsis' },
+		contextValue: 'loadMore',
+		collapsible: 'none',
+	};
+}
+
+export function errorDescriptor(parentId: string, message: string): NodeDescriptor {
+	return {
+		id: `error:${parentId}`,
+		kind: 'error',
+		label: message,
+		tooltip: `${md(message)}  \n\nClick to retry; the Multiposting log has the details.`,
+		icon: { id: 'error', color: 'errorForeground' },
+		contextValue: 'error',
+		collapsible: 'none',
+	};
+}
+
+export function messageDescriptor(parentId: string, text: string): NodeDescriptor {
+	return { id: `message:${parentId}`, kind: 'message', label: text, contextValue: 'message', collapsible: 'none', icon: { id: 'info' } };
+}
+
+/** The view's description for the active filters; undefined when none is set. */
+export function describeFilters(filters: TreeFilters, progress: readonly ProgressChoice[] = []): string | undefined {
+	const parts: string[] = [];
+	if (filters.searchDays && filters.searchDays !== '-1') parts.push(`last ${filters.searchDays} days`);
+	if (filters.advertStatusIds) {
+		parts.push(filters.advertStatusIds.split(',').map((id) => ADVERT_STATUS_NAMES[Number(id)] ?? id).join('/'));
+	}
+	if (filters.ranking) parts.push(filters.ranking.split(',').join('/'));
+	if (filters.progressIds) {
+		parts.push(filters.progressIds.split(',').map((id) => progressName(progress, Number(id)) ?? id).join('/'));
+	}
+	if (filters.applicationsFrom || filters.applicationsTo) {
+		parts.push(`applied ${filters.applicationsFrom ?? '…'} – ${filters.applicationsTo ?? '…'}`);
+	}
+	return parts.length > 0 ? `Filtered: ${parts.join(', ')}` : undefined;
+}
+
+export function hasFilters(filters: TreeFilters): boolean {
+	return describeFilters(filters) !== undefined;
+}

@@ -1,0 +1,65 @@
+/**
+ * The small part of the VS Code UI that the logic modules use, as a plain interface. The extension
+ * passes an implementation over the real API (vscodeUi.ts); unit tests pass a scripted fake.
+ */
+
+export interface PickItem<T> {
+	label: string;
+	description?: string;
+	detail?: string;
+	picked?: boolean;
+	value: T;
+}
+
+export interface StepOptions {
+	title?: string;
+	placeholder?: string;
+	step?: number;
+	totalSteps?: number;
+}
+
+export interface InputOptions extends StepOptions {
+	prompt?: string;
+	value?: string;
+	password?: boolean;
+	/** Returns a message when the text is not acceptable. */
+	validate?: (text: string) => string | undefined;
+}
+
+export interface UiPort {
+	pick<T>(items: PickItem<T>[], options: StepOptions): Promise<PickItem<T> | undefined>;
+	pickMany<T>(items: PickItem<T>[], options: StepOptions): Promise<PickItem<T>[] | undefined>;
+	input(options: InputOptions): Promise<string | undefined>;
+	info(message: string, ...actions: string[]): Promise<string | undefined>;
+	/** A modal warning; resolves to the chosen action or undefined when cancelled. */
+	warnModal(message: string, detail: string | undefined, ...actions: string[]): Promise<string | undefined>;
+	error(message: string, ...actions: string[]): Promise<string | undefined>;
+	/** Runs a task under a progress notification; the signal aborts when the user cancels. */
+	withProgress<T>(title: string, cancellable: boolean, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+	openExternal(url: string): Promise<boolean>;
+	/** Opens a read-only document with this content. */
+	showDocument(content: string, language: 'markdown' | 'plaintext' | 'xml'): Promise<void>;
+	copyText(text: string): Promise<void>;
+	showLog(): void;
+}
+
+/** Settings and secrets storage, as the logic modules see them. */
+export interface SettingsPort {
+	get<T>(key: string, fallback: T): T;
+	update(key: string, value: unknown): Promise<void>;
+}
+
+export interface SecretsPort {
+	get(key: string): Promise<string | undefined>;
+	store(key: string, value: string): Promise<void>;
+	delete(key: string): Promise<void>;
+}
+
+/** The log methods used; a vscode.LogOutputChannel satisfies it. */
+export interface LogPort {
+	trace(message: string): void;
+	debug(message: string): void;
+	info(message: string): void;
+	warn(message: string): void;
+	error(message: string | Error): void;
+}

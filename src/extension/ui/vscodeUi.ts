@@ -1,0 +1,107 @@
+/** The UiPort, SettingsPort and SecretsPort over the real VS Code API. Kept thin: no logic here. */
+import * as vscode from 'vscode';
+import { SETTINGS } from '../ids';
+import type { InputOptions, PickItem, SecretsPort, SettingsPort, StepOptions, UiPort } from './port';
+
+export class VscodeUi implements UiPort {
+	constructor(private readonly log: vscode.LogOutputChannel) {}
+
+	async pick<T>(items: PickItem<T>[], options: StepOptions): Promise<PickItem<T> | undefined> {
+		return vscode.window.showQuickPick(items, { title: stepTitle(options), placeHolder: options.placeholder, ignoreFocusOut: true, matchOnDescription: true });
+	}
+
+	async pickMany<T>(items: PickItem<T>[], options: StepOptions): Promise<PickItem<T>[] | undefined> {
+		return vscode.window.showQuickPick(items, { title: stepTitle(options), placeHolder: options.placeholder, ignoreFocusOut: true, canPickMany: true, matchOnDescription: true });
+	}
+
+	async input(options: InputOptions): Promise<string | undefined> {
+		return vscode.window.showInputBox({
+			title: stepTitle(options),
+			prompt: options.prompt,
+			placeHolder: options.placeholder,
+			value: options.value,
+			password: options.password,
+			ignoreFocusOut: true,
+			validateInput: options.validate ? (text) => options.validate?.(text) : undefined,
+		});
+	}
+
+	async info(message: string, ...actions: string[]): Promise<string | undefined> {
+		return vscode.window.showInformationMessage(message, ...actions);
+	}
+
+	async warnModal(message: string, detail: string | undefined, ...actions: string[]): Promise<string | undefined> {
+		return vscode.window.showWarningMessage(message, { modal: true, detail }, ...actions);
+	}
+
+	async error(message: string, ...actions: string[]): Promise<string | undefined> {
+		return vscode.window.showErrorMessage(message, ...actions);
+	}
+
+	async withProgress<T>(title: string, cancellable: boolean, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+		return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable }, async (_progress, token) => {
+			const controller = new AbortController();
+			const subscription = token.onCancellationRequested(() => controller.abort(new Error('cancelled by the user')));
+			try {
+				return await task(controller.signal);
+			} finally {
+				subscription.dispose();
+			}
+		});
+	}
+
+	async openExternal(url: string): Promise<boolean> {
+		return vscode.env.openExternal(vscode.Uri.parse(url, true));
+	}
+
+	async showDocument(content: string, language: 'markdown' | 'plaintext' | 'xml'): Promise<void> {
+		const document = await vscode.workspace.openTextDocument({ content, language });
+		if (language === 'markdown') {
+			await vscode.commands.executeCommand('markdown.showPreview', document.uri);
+		} else {
+			await vscode.window.showTextDocument(document, { preview: true });
+		}
+	}
+
+	async copyText(text: string): Promise<void> {
+		await vscode.env.clipboard.writeText(text);
+	}
+
+	showLog(): void {
+		this.log.show(true);
+	}
+}
+
+function stepTitle(options: StepOptions): string | undefined {
+	if (options.title && options.step !== undefined && options.totalSteps !== undefined) {
+		return `${options.title} (${options.step}/${options.totalSteps})`;
+	}
+	return options.title;
+}
+
+/** Settings of the `multiposting` section; connections and the active connection are global. */
+export class VscodeSettings implements SettingsPort {
+	get<T>(key: string, fallback: T): T {
+		return vscode.workspace.getConfiguration(SETTINGS.section).get<T>(key, fallback);
+	}
+
+	async update(key: string, value: unknown): Promise<void> {
+		await vscode.workspace.getConfiguration(SETTINGS.section).update(key, value, vscode.ConfigurationTarget.Global);
+	}
+}
+
+export class VscodeSecrets implements SecretsPort {
+	constructor(private readonly storage: vscode.SecretStorage) {}
+
+	async get(key: string): Promise<string | undefined> {
+		return this.storage.get(key);
+	}
+
+	async store(key: string, value: string): Promise<void> {
+		await this.storage.store(key, value);
+	}
+
+	async delete(key: string): Promise<void> {
+		await this.storage.delete(key);
+	}
+}

@@ -1,0 +1,62 @@
+/**
+ * Small DOM builders. Service data is only ever set with textContent or attribute values (never
+ * innerHTML), so nothing a service returns is parsed as markup in the panel itself.
+ */
+import type { FieldGroup, FieldRow } from '../../shared/panelMessages';
+
+export interface ElementOptions {
+	className?: string;
+	text?: string;
+	attrs?: Record<string, string>;
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, options: ElementOptions = {}, children: (Node | undefined)[] = []): HTMLElementTagNameMap[K] {
+	const element = doc.createElement(tag);
+	if (options.className) element.className = options.className;
+	if (options.text !== undefined) element.textContent = options.text;
+	for (const [name, value] of Object.entries(options.attrs ?? {})) element.setAttribute(name, value);
+	for (const child of children) if (child) element.appendChild(child);
+	return element;
+}
+
+/** A button that runs `onClick`; keyboard reachable by Tab like every native button. */
+export function button(doc: Document, label: string, onClick: () => void, options: { className?: string; title?: string; icon?: string } = {}): HTMLButtonElement {
+	const b = el(doc, 'button', { className: options.className ?? 'mp-button', text: label, attrs: { type: 'button', ...(options.title ? { title: options.title } : {}) } });
+	b.addEventListener('click', onClick);
+	return b;
+}
+
+/** A definition list of label/value rows. */
+export function fieldList(doc: Document, rows: FieldRow[]): HTMLDListElement {
+	const list = el(doc, 'dl', { className: 'mp-fields' });
+	for (const row of rows) {
+		list.appendChild(el(doc, 'dt', { text: row.label }));
+		list.appendChild(el(doc, 'dd', { text: row.value }));
+	}
+	return list;
+}
+
+/** Titled sections of field lists. */
+export function fieldGroups(doc: Document, groups: FieldGroup[]): HTMLElement {
+	const wrap = el(doc, 'div', { className: 'mp-groups' });
+	for (const group of groups) {
+		wrap.appendChild(el(doc, 'section', { className: 'mp-group', attrs: { 'aria-label': group.title } }, [el(doc, 'h2', { text: group.title }), fieldList(doc, group.rows)]));
+	}
+	return wrap;
+}
+
+/** A polite live region line for errors and progress. */
+export function notice(doc: Document, text: string, kind: 'error' | 'info' | 'warning' = 'info'): HTMLElement {
+	return el(doc, 'p', { className: `mp-notice mp-notice-${kind}`, text, attrs: { role: kind === 'error' ? 'alert' : 'status' } });
+}
+
+export function clear(element: Element): void {
+	while (element.firstChild) element.removeChild(element.firstChild);
+}
+
+/** Human-readable byte size. */
+export function formatBytes(bytes: number): string {
+	if (bytes < 1024) return `${bytes} B`;
+	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+	return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

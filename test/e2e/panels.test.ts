@@ -1,0 +1,210 @@
+// End-to-end in a real VS Code (code-server + chromium): opens the application panel on an
+// application whose seeded email body is hostile and proves that no script ran and nothing remote
+// was requested; then opens the CV, the attachment and the advert panel. Needs the packaged
+// extension: node esbuild.mjs && npx vsce package --no-dependencies --allow-missing-repository
+// --skip-license -o out/panels-e2e.vsix (PANELS_VSIX overrides the path).
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame, Page, Request } from 'playwright-core';
+import { MultipostingClient } from '../../src/client';
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { activityBarItem, type CodeServerHandle, openWorkbench, QUICK_INPUT_BOX, runCommand, screenshot, startCodeServer, type Workbench } from './harness';
+
+const VSIX = process.env.PANELS_VSIX ?? path.join(__dirname, '..', '..', 'panels-e2e.vsix');
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+const WAIT_MS = 60_000;
+
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The webview frame whose document has `selector`, polled for a bounded time. */
+async function webviewFrame(page: Page, selector: string): Promise<Frame> {
+	const deadline = Date.now() + WAIT_MS;
+	while (Date.now() < deadline) {
+		for (const frame of page.frames()) {
+			if (await frame.locator(selector).count().catch(() => 0)) return frame;
+		}
+		await sleep(250);
+	}
+	throw new Error(`no webview frame with ${selector} within ${WAIT_MS} ms`);
+}
+
+/** A request for a host other than loopback (in-browser schemes such as data: and blob: excluded). */
+function isNonLoopback(request: Request): boolean {
+	const url = new URL(request.url());
+	if (!['http:', 'https:', 'ws:', 'wss:'].includes(url.protocol)) return false;
+	return !LOOPBACK.has(url.hostname);
+}
+
+/**
+ * The non-loopback requests that really left the browser. Webview resources are addressed as
+ * https://*.vscode-resource.vscode-cdn.net but answered by VS Code's service worker from the local
+ * server; those are not remote.
+ */
+async function remoteUrls(requests: Request[]): Promise<string[]> {
+	const remote: string[] = [];
+	for (const request of requests) {
+		const response = await request.response().catch(() => null);
+		if (response?.fromServiceWorker()) continue;
+		remote.push(request.url());
+	}
+	return remote;
+}
+
+/** Runs a contributed command, retrying while the workbench is still registering contributions (bounded). */
+async function runContributedCommand(page: Page, title: string): Promise<void> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await runCommand(page, title);
+		} catch (error) {
+			if (attempt >= 5) throw error;
+			await page.keyboard.press('Escape');
+			await sleep(2000);
+		}
+	}
+}
+
+async function answerInputBox(page: Page, text: string): Promise<void> {
+	const box = page.locator(QUICK_INPUT_BOX);
+	await box.waitFor({ state: 'visible' });
+	await box.fill(text);
+	await page.keyboard.press('Enter');
+}
+
+describe('detail panels in real VS Code (code-server)', function () {
+	this.timeout(300_000);
+
+	let emulator: RunningEmulator | undefined;
+	let server: CodeServerHandle | undefined;
+	let wb: Workbench | undefined;
+	let target: { advertId: number; advertCandidateId: number; body: string } | undefined;
+	const nonLoopback: Request[] = [];
+	const consoleErrors: string[] = [];
+
+	before(async function () {
+		if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: build and package the extension first (see the header of this file)`);
+		// The extension's sandbox uses the same seed, so the same application ids hold the same bodies.
+		emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:' });
+		const client = new MultipostingClient({ baseUrl: emulator.baseUrl, namespace: emulator.namespace, credentials: { apiKey: emulator.demo.apiKey, username: emulator.demo.username, password: emulator.demo.password } });
+		try {
+			for (let page = 1; page <= 50 && !target; page++) {
+				const result = await client.getApplicationsPaged({ sApplicationStartDateTime: '2000-01-01 00:00:00', boolIncludeEmailBody: 'true', CurrentPage: page, RowsPerPage: 100 });
+				const hostile = result.Applications?.find((a) => /<script/i.test(a.EmailBody?.Document ?? ''));
+				if (hostile) target = { advertId: hostile.AdvertID!, advertCandidateId: hostile.AdvertCandidateID!, body: hostile.EmailBody!.Document! };
+				if ((result.Applications?.length ?? 0) < 100) break;
+			}
+		} finally {
+			await client.close();
+		}
+		assert.ok(target, 'the sandbox seeds an application whose email body contains <script>');
+		server = await startCodeServer({ vsixPath: VSIX });
+		wb = await openWorkbench(server);
+		// The extension's contributions are registered once its activity bar entry shows.
+		await activityBarItem(wb.page, 'Multiposting').waitFor({ state: 'visible', timeout: WAIT_MS });
+		wb.page.on('console', (message) => {
+			if (message.type() === 'error') consoleErrors.push(message.text());
+		});
+		wb.context.on('request', (request) => {
+			if (isNonLoopback(request)) nonLoopback.push(request);
+		});
+	});
+
+	after(async function () {
+		await wb?.close();
+		await server?.stop();
+		await emulator?.stop();
+	});
+
+	afterEach(async function () {
+		if (this.currentTest?.state === 'failed' && wb) {
+			await screenshot(wb.page, `failed-panels-${(this.currentTest.title || 'test').replace(/[^\w-]+/g, '_')}`).catch(() => undefined);
+			console.log(`--- code-server log (tail) ---\n${server?.logs().split('\n').slice(-40).join('\n')}`);
+			console.log(`--- console errors ---\n${consoleErrors.slice(-20).join('\n')}`);
+		}
+	});
+
+	it('shows a hostile email body in an empty-sandbox frame: no script runs, nothing remote is requested', async function () {
+		const page = wb!.page;
+		await runContributedCommand(page, 'Multiposting: Show Application Details');
+		await answerInputBox(page, `${target!.advertId}/${target!.advertCandidateId}`);
+		const panel = await webviewFrame(page, '.mp-tablist');
+		await panel.locator('.mp-header h1').waitFor({ state: 'visible', timeout: WAIT_MS });
+		const titleBefore = await panel.evaluate(() => document.title);
+		await panel.getByRole('tab', { name: 'Email body' }).click();
+		const frameElement = panel.locator('iframe.mp-frame');
+		await frameElement.waitFor({ state: 'visible', timeout: WAIT_MS });
+		// Give a script, were there one, the chance to run before looking.
+		await sleep(1500);
+		await screenshot(page, 'panels-application-hostile-email');
+
+		assert.equal(await frameElement.getAttribute('sandbox'), '', 'the frame has an empty sandbox attribute');
+		const srcdoc = (await frameElement.getAttribute('srcdoc')) ?? '';
+		assert.match(srcdoc, /Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'"/);
+		assert.ok(!/<script|onerror=|javascript:|attacker\.example|tracker\.example/i.test(srcdoc), srcdoc);
+		assert.match(srcdoc, /Dear Hiring Manager/);
+		// Inside the sandboxed document: no script element, and its title untouched.
+		const inner = await (await frameElement.elementHandle())!.contentFrame();
+		assert.ok(inner, 'the sandboxed frame is loaded');
+		assert.equal(await inner.locator('script').count(), 0);
+		assert.equal(await panel.evaluate(() => document.title), titleBefore, 'the panel title was not changed');
+		assert.equal(await page.evaluate(() => document.querySelectorAll('script[src*="attacker"]').length), 0);
+		assert.deepEqual(await remoteUrls(nonLoopback), [], 'no request left the machine');
+		assert.ok(!wb!.pageErrors.some((e) => /xss|document\.domain/i.test(e)), wb!.pageErrors.join(' | '));
+	});
+
+	it('renders the parsed CV and the attachment, still without remote requests', async function () {
+		const page = wb!.page;
+		const panel = await webviewFrame(page, '.mp-tablist');
+		await panel.getByRole('tab', { name: 'Parsed CV' }).click();
+		await panel.locator('.mp-cv, .mp-document-missing, .mp-document-cv .mp-notice').first().waitFor({ state: 'visible', timeout: WAIT_MS });
+		await screenshot(page, 'panels-application-cv');
+		await panel.getByRole('tab', { name: 'Attachment' }).click();
+		await panel.locator('.mp-document-pdf canvas, .mp-document-text pre, .mp-document-html iframe, .mp-document-binary, .mp-document-missing').first().waitFor({ state: 'visible', timeout: WAIT_MS });
+		await sleep(1000);
+		await screenshot(page, 'panels-application-attachment');
+		if (await panel.locator('.mp-document-pdf').count()) {
+			// pdf.js drew the page: the canvas is not blank.
+			const inked = await panel.locator('canvas.mp-pdf-page').first().evaluate((canvas: HTMLCanvasElement) => {
+				const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+				let dark = 0;
+				for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && data[i] < 128) dark++;
+				return dark;
+			});
+			assert.ok(inked > 100, `the PDF page has ${inked} dark pixels`);
+		}
+		await panel.getByRole('tab', { name: 'Full email' }).click();
+		await panel.locator('.mp-email, .mp-document-missing').first().waitFor({ state: 'visible', timeout: WAIT_MS });
+		await screenshot(page, 'panels-application-full-email');
+		assert.equal(await panel.locator('.mp-email iframe:not([sandbox=""])').count(), 0);
+		assert.deepEqual(await remoteUrls(nonLoopback), [], 'no request left the machine');
+	});
+
+	it('shows the advert panel with its counters chart', async function () {
+		const page = wb!.page;
+		await runContributedCommand(page, 'Multiposting: Show Advert Details');
+		await answerInputBox(page, String(target!.advertId));
+		const panel = await webviewFrame(page, 'svg.mp-chart');
+		const bars = await panel.locator('rect.mp-chart-bar').count();
+		assert.equal(bars, 9);
+		await screenshot(page, 'panels-advert');
+		assert.deepEqual(await remoteUrls(nonLoopback), [], 'no request left the machine');
+	});
+
+	it('restores the hidden application panel from its saved state, on the tab it was left on', async function () {
+		const page = wb!.page;
+		await page.locator('.tabs-container .tab', { hasText: 'Application:' }).first().click();
+		const panel = await webviewFrame(page, '.mp-tablist');
+		const selected = panel.locator('[role="tab"][aria-selected="true"]');
+		await selected.waitFor({ state: 'visible', timeout: WAIT_MS });
+		assert.equal(await selected.textContent(), 'Full email');
+		await panel.locator('.mp-email').waitFor({ state: 'visible', timeout: WAIT_MS });
+		// Keyboard: the selected tab is focusable and the arrow keys move the selection.
+		await selected.focus();
+		await page.keyboard.press('ArrowLeft');
+		assert.equal(await panel.locator('[role="tab"][aria-selected="true"]').textContent(), 'Parsed CV');
+		await screenshot(page, 'panels-application-restored');
+	});
+});

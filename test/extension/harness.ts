@@ -1,0 +1,57 @@
+/** Builds the extension's services over the real emulator (in memory, port 0) for unit tests. */
+import type * as vscode from 'vscode';
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { ConnectionStore } from '../../src/extension/connections/connectionStore';
+import { SandboxManager } from '../../src/extension/sandbox/sandboxManager';
+import { DefaultWorkbenchServices } from '../../src/extension/workbenchServices';
+import { FakeUi, MemoryLog, MemorySecrets, MemorySettings } from './fakes';
+
+export interface TestWorkbench {
+	ui: FakeUi;
+	log: MemoryLog;
+	settings: MemorySettings;
+	secrets: MemorySecrets;
+	sandbox: SandboxManager;
+	store: ConnectionStore;
+	services: DefaultWorkbenchServices;
+	/** How many times the emulator was started. */
+	starts: () => number;
+	dispose(): Promise<void>;
+}
+
+export function createTestWorkbench(settingsInit: Record<string, unknown> = {}): TestWorkbench {
+	const ui = new FakeUi();
+	const log = new MemoryLog();
+	const settings = new MemorySettings(settingsInit);
+	const secrets = new MemorySecrets();
+	let starts = 0;
+	const running: RunningEmulator[] = [];
+	const sandbox = new SandboxManager({
+		loadEmulator: async () => async (options) => {
+			starts++;
+			const emulator = await startEmulator(options);
+			running.push(emulator);
+			return emulator;
+		},
+		dataDir: ':memory:',
+		seed: () => 7,
+		log,
+	});
+	const store = new ConnectionStore(settings, secrets, sandbox);
+	const services = new DefaultWorkbenchServices({
+		extensionUri: {} as vscode.Uri,
+		log: log.asChannel(),
+		store,
+		sandbox,
+		settings,
+		ui,
+	});
+	return {
+		ui, log, settings, secrets, sandbox, store, services,
+		starts: () => starts,
+		async dispose() {
+			services.dispose();
+			await sandbox.stop();
+		},
+	};
+}

@@ -1,0 +1,155 @@
+import * as assert from 'node:assert/strict';
+import { AccountModel, type TreeNode } from '../../../src/extension/tree/accountModel';
+import { createTestWorkbench, type TestWorkbench } from '../harness';
+
+describe('account tree model (real emulator)', function () {
+	this.timeout(60_000);
+	let wb: TestWorkbench;
+	let model: AccountModel;
+	let pageSize: number;
+	let changed: (TreeNode | undefined)[];
+
+	before(async function () {
+		wb = createTestWorkbench();
+		await wb.sandbox.start();
+	});
+	after(async function () {
+		await wb.dispose();
+	});
+	beforeEach(function () {
+		pageSize = 5;
+		changed = [];
+		model = new AccountModel({
+			client: () => wb.services.activeClient(),
+			connection: () => wb.store.active(),
+			sandboxState: () => wb.sandbox.state,
+			pageSize: () => pageSize,
+			progressNames: () => undefined,
+			log: wb.log,
+		});
+		model.onDidChange((n) => changed.push(n));
+	});
+
+	const kinds = (nodes: TreeNode[]) => nodes.map((n) => n.descriptor.kind);
+
+	async function demoAdminAdverts(): Promise<{ user: TreeNode; adverts: TreeNode[] }> {
+		const [root] = model.roots();
+		const orgs = await model.getChildren(root);
+		for (const org of orgs) {
+			const users = await model.getChildren(org);
+			const user = users.find((u) => u.data.kind === 'user' && u.data.user.username === 'demo.admin');
+			if (user) return { user, adverts: await model.getChildren(user) };
+		}
+		throw new Error('demo.admin is not in the tree');
+	}
+
+	it('shows the sandbox connection, then organisations named from applications, then users with advert counts', async function () {
+		const roots = model.roots();
+		assert.equal(roots.length, 1);
+		assert.equal(roots[0].descriptor.contextValue, 'connection:sandbox');
+		assert.equal(roots[0].descriptor.description, 'built-in · running');
+		const orgs = await model.getChildren(roots[0]);
+		assert.ok(orgs.length >= 2, 'the demo tree has several organisations');
+		assert.ok(orgs.every((o) => o.descriptor.kind === 'organisation'));
+		assert.ok(orgs.some((o) => o.descriptor.label === 'Acme North'), `names: ${orgs.map((o) => o.descriptor.label).join(', ')}`);
+		const users = await model.getChildren(orgs[0]);
+		assert.ok(users.length > 0);
+		assert.ok(users.every((u) => u.descriptor.kind === 'user' && /\d+ adverts?/.test(u.descriptor.description ?? '')), users.map((u) => u.descriptor.description).join(' | '));
+	});
+
+	it('loads adverts a page at a time with "Load more…" until all are shown', async function () {
+		const { user, adverts } = await demoAdminAdverts();
+		assert.equal(user.data.kind, 'user');
+		const total = user.data.kind === 'user' ? user.data.advertCount! : 0;
+		assert.ok(total > pageSize, `demo.admin has more than one page of adverts (${total})`);
+		assert.deepEqual(kinds(adverts), [...Array(pageSize).fill('advert'), 'loadMore']);
+		assert.equal(adverts.at(-1)!.descriptor.description, `${pageSize} of ${total}`);
+		await model.loadMore(user);
+		assert.ok(changed.includes(user));
+		const more = await model.getChildren(user);
+		assert.equal(more.filter((n) => n.descriptor.kind === 'advert').length, pageSize * 2);
+		assert.deepEqual(more.slice(0, pageSize).map((n) => n.descriptor.id), adverts.slice(0, pageSize).map((n) => n.descriptor.id), 'the first page stays in place');
+		for (let i = 0; i < 100 && (await model.getChildren(user)).at(-1)!.descriptor.kind === 'loadMore'; i++) {
+			await model.loadMore(user);
+		}
+		const all = await model.getChildren(user);
+		assert.equal(all.length, total, 'every advert once, no "Load more…" at the end');
+		assert.equal(new Set(all.map((n) => n.descriptor.id)).size, total);
+	});
+
+	it('lists the applications of an advert and refreshes one after it is scored', async function () {
+		const { adverts } = await demoAdminAdverts();
+		const advert = adverts.find((a) => a.data.kind === 'advert' && (a.data.advert.Applications ?? 0) > 0)!;
+		const applications = await model.getChildren(advert);
+		assert.ok(applications.length > 0 && applications[0].descriptor.kind === 'application');
+		const target = applications.find((a) => a.data.kind === 'application' && !a.data.application.Favourite && a.data.application.Score === 0)!;
+		assert.equal(target.descriptor.icon?.id, 'circle-outline');
+		const ref = target.data.kind === 'application' ? target.data.application : undefined;
+		assert.equal(await wb.services.applications.score({ advertId: ref!.AdvertID!, advertCandidateId: ref!.AdvertCandidateID! }, 'U'), true);
+		await model.dataChanged({ advertId: ref!.AdvertID, advertCandidateId: ref!.AdvertCandidateID });
+		assert.deepEqual(target.descriptor.icon, { id: 'error', color: 'charts.red' }, 'the same node object now shows the new ranking');
+		assert.match(target.descriptor.description ?? '', /^Unsuitable/);
+		assert.ok(changed.includes(target), 'only the affected nodes are announced');
+		assert.ok(changed.includes(advert));
+		assert.ok(!changed.includes(undefined), 'no whole-tree refresh');
+	});
+
+	it('applies the ranking filter to applications and describes it', async function () {
+		model.setFilters({ ranking: 'Unsuitable' });
+		assert.deepEqual(changed, [undefined]);
+		const { adverts } = await demoAdminAdverts();
+		for (const advert of adverts.filter((a) => a.descriptor.kind === 'advert').slice(0, 3)) {
+			const apps = (await model.getChildren(advert)).filter((n) => n.data.kind === 'application');
+			assert.ok(apps.every((a) => a.data.kind === 'application' && a.data.application.Ranking === 'Unsuitable'));
+		}
+		model.setFilters({});
+		assert.deepEqual(model.filters, {});
+	});
+
+	it('locates an advert found by id, loading the path to it', async function () {
+		const client = await wb.services.activeClient();
+		const first = await client.getAdvertPaged({ sUsername: 'demo.admin', sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 5 });
+		assert.ok(first.PageCount! >= 3, 'demo.admin has several pages of adverts');
+		const page = await client.getAdvertPaged({ sUsername: 'demo.admin', sSearchDays: '-1', CurrentPage: first.PageCount!, RowsPerPage: 5 });
+		const advert = page.Adverts![0];
+		const node = await model.locateAdvert(advert);
+		assert.ok(node, 'the advert on the last page is found');
+		assert.equal(node.descriptor.id, `advert:sandbox:${advert.AdvertID}`);
+		assert.equal(node.parent?.descriptor.kind, 'user');
+		assert.equal(node.parent?.parent?.descriptor.kind, 'organisation');
+	});
+
+	it('shows an error node with the reason when loading fails, and recovers on retry', async function () {
+		let fail = true;
+		const failing = new AccountModel({
+			client: async () => {
+				if (fail) throw new Error('service unreachable');
+				return wb.services.activeClient();
+			},
+			connection: () => wb.store.active(),
+			sandboxState: () => wb.sandbox.state,
+			pageSize: () => 5,
+			progressNames: () => undefined,
+			log: wb.log,
+		});
+		const [root] = failing.roots();
+		const children = await failing.getChildren(root);
+		assert.deepEqual(kinds(children), ['error']);
+		assert.match(children[0].descriptor.label, /service unreachable/);
+		fail = false;
+		await failing.loadMore(root);
+		assert.ok((await failing.getChildren(root)).every((n) => n.descriptor.kind === 'organisation'));
+	});
+
+	it('shows no nodes while the sandbox is stopped (the view shows its welcome instead)', function () {
+		const stopped = new AccountModel({
+			client: () => wb.services.activeClient(),
+			connection: () => wb.store.active(),
+			sandboxState: () => 'stopped',
+			pageSize: () => 5,
+			progressNames: () => undefined,
+			log: wb.log,
+		});
+		assert.deepEqual(stopped.roots(), []);
+	});
+});
