@@ -3,7 +3,7 @@
  * Plain interfaces, so every part can be constructed with fakes in unit tests.
  */
 import type * as vscode from 'vscode';
-import type { MultipostingClient } from '../client';
+import type { Credentials, MultipostingClient } from '../client';
 import type { BindingName } from '../protocol/bindings';
 
 /** A connection as the UI shows it; secrets are never part of it. */
@@ -61,6 +61,8 @@ export interface WorkbenchServices {
 	activeConnection(): ConnectionInfo;
 	/** A client for the active connection; starts the sandbox first when that is the connection. */
 	activeClient(): Promise<MultipostingClient>;
+	/** The active connection's credentials, for substitution at send time only (never shown or saved). */
+	activeCredentials(): Promise<Credentials>;
 	/** Every secret of the active connection, for redaction of anything shown or saved. */
 	secretsForRedaction(): Promise<string[]>;
 	readonly applications: ApplicationActions;

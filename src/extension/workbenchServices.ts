@@ -3,7 +3,7 @@
  * every exchange, and the recruiter actions. No runtime import of 'vscode', so it is unit-testable.
  */
 import type * as vscode from 'vscode';
-import { MultipostingClient, type ClientOptions, type Exchange } from '../client';
+import { MultipostingClient, type ClientOptions, type Credentials, type Exchange } from '../client';
 import { AdvertActionsImpl } from './actions/advertActions';
 import { ApplicationActionsImpl } from './actions/applicationActions';
 import type { ConnectionStore } from './connections/connectionStore';
@@ -76,6 +76,13 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 			connection = this.options.store.get(SANDBOX_CONNECTION_ID)!;
 		}
 		return this.buildClient(connection);
+	}
+
+	async activeCredentials(): Promise<Credentials> {
+		if (this.activeConnection().kind === 'sandbox') {
+			await this.options.sandbox.ensureRunning();
+		}
+		return this.options.store.credentials(this.activeConnection());
 	}
 
 	async secretsForRedaction(): Promise<string[]> {

@@ -3,7 +3,6 @@
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import {
 	clickActivityBar,
@@ -15,9 +14,10 @@ import {
 	screenshot,
 	startCodeServer,
 	type Workbench,
+	EXTENSION_VSIX,
 } from './harness';
 
-const VSIX = path.resolve(__dirname, '..', '..', 'multiposting-workbench.vsix');
+const VSIX = EXTENSION_VSIX;
 const TREE_ROW = '.part.sidebar .monaco-list-row';
 const UI_WAIT = 60_000;
 

@@ -64,6 +64,9 @@ export const DEFAULT_SETTINGS: Readonly<Record<string, unknown>> = {
 	'update.mode': 'none',
 };
 
+/** The packaged extension that `npm run test:e2e` builds (out/multiposting-workbench.vsix); MPW_VSIX overrides it. */
+export const EXTENSION_VSIX = process.env.MPW_VSIX ?? path.resolve(__dirname, '..', '..', 'multiposting-workbench.vsix');
+
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_ARGS: readonly string[] = [
 	'--no-sandbox',

@@ -6,13 +6,12 @@
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Frame, Page, Request } from 'playwright-core';
 import { MultipostingClient } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { activityBarItem, type CodeServerHandle, openWorkbench, QUICK_INPUT_BOX, runCommand, screenshot, startCodeServer, type Workbench } from './harness';
+import { activityBarItem, type CodeServerHandle, openWorkbench, QUICK_INPUT_BOX, runCommand, screenshot, startCodeServer, type Workbench, EXTENSION_VSIX } from './harness';
 
-const VSIX = process.env.PANELS_VSIX ?? path.join(__dirname, '..', '..', 'panels-e2e.vsix');
+const VSIX = EXTENSION_VSIX;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 const WAIT_MS = 60_000;
 

@@ -7,9 +7,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { QUICK_INPUT, QUICK_INPUT_BOX, activityBarItem, openWorkbench, runCommand, screenshot, startCodeServer, type CodeServerHandle, type Workbench } from './harness';
+import { QUICK_INPUT, QUICK_INPUT_BOX, activityBarItem, openWorkbench, runCommand, screenshot, startCodeServer, type CodeServerHandle, type Workbench, EXTENSION_VSIX } from './harness';
 
-const VSIX = process.env.PLAYGROUND_VSIX ?? path.join(__dirname, '..', '..', 'playground-e2e', 'multiposting-workbench.vsix');
+const VSIX = EXTENSION_VSIX;
 const UI_TIMEOUT_MS = 30_000;
 
 /** The playground's webview document (VS Code nests it in two iframes). */

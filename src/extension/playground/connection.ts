@@ -2,7 +2,7 @@
  * The active connection as the playground needs it: where requests go and the values behind the
  * `{{connection.*}}` placeholders. Kept apart from the VS Code API so it can be tested with fakes.
  */
-import type { Credentials, MultipostingClient } from '../../client';
+import type { MultipostingClient } from '../../client';
 import { DEFAULT_ENDPOINT_PATHS } from '../../protocol/catalogue';
 import type { ConnectionValues } from '../../protocol/requestFile';
 import type { ConnectionView } from '../../shared/playgroundMessages';
@@ -35,19 +35,10 @@ export function connectionView(info: ConnectionInfo): ConnectionView {
 	};
 }
 
-/** Services that may also expose the active credentials directly (preferred when present). */
-type ServicesWithCredentials = WorkbenchServices & { activeCredentials?: () => Promise<Credentials | undefined> };
-
-/**
- * The values of the placeholders, secrets included, for sending only. Taken from
- * services.activeCredentials() when the composition root offers it, else from the client's options.
- */
-export async function secretValues(services: WorkbenchServices, client: MultipostingClient): Promise<ConnectionValues> {
+/** The values of the placeholders, secrets included, for sending only. */
+export async function secretValues(services: WorkbenchServices): Promise<ConnectionValues> {
 	const info = services.activeConnection();
-	const withCredentials = services as ServicesWithCredentials;
-	const credentials = typeof withCredentials.activeCredentials === 'function'
-		? await withCredentials.activeCredentials()
-		: (client as unknown as { credentials?: Credentials }).credentials;
+	const credentials = await services.activeCredentials();
 	return {
 		apiKey: credentials?.apiKey ?? '',
 		password: credentials?.password ?? '',

@@ -189,7 +189,7 @@ export class PlaygroundPanel {
 	/** The secret values, when the connection can give them without starting anything new. */
 	private async knownSecrets(): Promise<ConnectionValues> {
 		try {
-			return await secretValues(this.services, await this.services.activeClient());
+			return await secretValues(this.services);
 		} catch {
 			return {};
 		}
@@ -207,7 +207,7 @@ export class PlaygroundPanel {
 		if (!choice) return;
 		const client = await this.services.activeClient();
 		const target = targetOfClient(client);
-		const values = await secretValues(this.services, client);
+		const values = await secretValues(this.services);
 		const include = choice === withSecrets;
 		let text: string;
 		if (form.mode === 'raw') {

@@ -32,7 +32,7 @@ export class PlaygroundRunner {
 	async send(form: PlaygroundForm, signal?: AbortSignal): Promise<{ response?: ResponseView; problems: string[] }> {
 		const client = await this.services.activeClient();
 		const target = targetOfClient(client);
-		const values = await secretValues(this.services, client);
+		const values = await secretValues(this.services);
 		const secrets = await secretsToHide(this.services, values);
 		let prepared;
 		if (form.mode === 'raw') {

@@ -18,6 +18,7 @@ function fakeServices(emulator: RunningEmulator, client: MultipostingClient, ext
 		log: { warn: (message: string) => warnings.push(message), error: () => undefined, info: () => undefined },
 		activeConnection: () => info,
 		activeClient: async () => client,
+		activeCredentials: async () => ({ ...emulator.demo, culture: 'en-GB' }),
 		secretsForRedaction: async () => [emulator.demo.apiKey, emulator.demo.password],
 		...extra,
 	} as unknown as WorkbenchServices;
@@ -39,12 +40,12 @@ describe('playground runner against the sandbox', function () {
 		await emulator?.stop();
 	});
 
-	it('takes the secrets from the services when they offer them, else from the client', async () => {
-		const fromClient = await secretValues(fakeServices(emulator, client), client);
-		assert.equal(fromClient.apiKey, emulator.demo.apiKey);
-		assert.equal(fromClient.password, emulator.demo.password);
-		const fromServices = await secretValues(fakeServices(emulator, client, { activeCredentials: async () => ({ apiKey: 'other', culture: 'fr' }) }), client);
-		assert.deepEqual({ apiKey: fromServices.apiKey, culture: fromServices.culture }, { apiKey: 'other', culture: 'fr' });
+	it('takes the secrets from the services, with the connection username and culture as fallbacks', async () => {
+		const values = await secretValues(fakeServices(emulator, client));
+		assert.equal(values.apiKey, emulator.demo.apiKey);
+		assert.equal(values.password, emulator.demo.password);
+		const other = await secretValues(fakeServices(emulator, client, { activeCredentials: async () => ({ apiKey: 'other' }) }));
+		assert.deepEqual({ apiKey: other.apiKey, username: other.username, culture: other.culture }, { apiKey: 'other', username: emulator.demo.username, culture: 'en-GB' });
 	});
 
 	it('sends a form with the real credentials and keeps them out of the view and the history', async () => {
