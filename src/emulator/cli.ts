@@ -5,11 +5,13 @@
  */
 import { parseArgs } from 'node:util';
 import type { AccessLogEntry } from './pipeline/context';
-import { startEmulator, type EmulatorOptions } from './server';
+import { startEmulator, type EmulatorEvent, type EmulatorOptions } from './server';
+import { parseSize } from './size';
 
 const USAGE = `Usage: multiposting-sandbox [options]
 
-Runs a local emulator of the multiposting service (SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST).
+Runs a local emulator of the multiposting service (SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST),
+with the posting completion page, the web interface, delivery over time and application callbacks.
 
 Options:
   --port P          port to listen on (default 0: a free port)
@@ -19,6 +21,15 @@ Options:
   --seed N          seed of the generated demo data
   --namespace URI   fixed XML namespace (default: base URL + '/')
   --reset           start from fresh demo data
+  --size S          size of the demo account: small, default (200 adverts, 5,000
+                    applications), large (50,000 / 1,000,000), a number of
+                    applications, or <adverts>x<applications>
+  --clock MODE      real (default) or manual (time moves only via advance(ms))
+  --clock-speed F   real clock runs F times faster (default 1)
+  --delivery-delay MS  time from completing a posting to the board's answer (default 3000)
+  --flaky-feeds IDS comma-separated FeedIDs that fail about a third of deliveries (default 104)
+  --live            new applications keep arriving for live adverts
+  --live-rate N     applications per minute in live mode (default 6)
   --help            show this help
 
 On ready, one JSON line is printed on stdout:
@@ -54,6 +65,13 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				seed: { type: 'string' },
 				namespace: { type: 'string' },
 				reset: { type: 'boolean' },
+				size: { type: 'string' },
+				clock: { type: 'string' },
+				'clock-speed': { type: 'string' },
+				'delivery-delay': { type: 'string' },
+				'flaky-feeds': { type: 'string' },
+				live: { type: 'boolean' },
+				'live-rate': { type: 'string' },
 				'allow-remote': { type: 'boolean' },
 				help: { type: 'boolean' },
 			},
@@ -69,6 +87,25 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		if (values.namespace !== undefined && !/^[a-z][a-z0-9+.-]*:\S+$/i.test(values.namespace)) {
 			return { kind: 'error', message: '--namespace must be an absolute URI, e.g. https://example.com/.' };
 		}
+		if (values.clock !== undefined && values.clock !== 'real' && values.clock !== 'manual') return { kind: 'error', message: '--clock must be real or manual.' };
+		const positive = (text: string | undefined, name: string): number | undefined => {
+			if (text === undefined) return undefined;
+			const value = Number(text);
+			if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0) || value > 1_000_000) throw new Error(`--${name} must be a positive number.`);
+			return value;
+		};
+		// Only the options given are set, so defaults stay in one place (startEmulator).
+		const extra: EmulatorOptions = {};
+		if (values.size !== undefined) extra.size = parseSize(values.size);
+		if (values.clock !== undefined) extra.clock = values.clock;
+		if (values['clock-speed'] !== undefined) extra.clockSpeed = positive(values['clock-speed'], 'clock-speed');
+		if (values['delivery-delay'] !== undefined) extra.deliveryDelayMs = integer(values['delivery-delay'], 'delivery-delay', 0, 86_400_000);
+		if (values['flaky-feeds'] !== undefined) {
+			if (!/^(\d{1,9}(,\d{1,9})*)?$/.test(values['flaky-feeds'])) throw new Error('--flaky-feeds must be comma-separated FeedIDs.');
+			extra.flakyFeedIds = values['flaky-feeds'] === '' ? [] : values['flaky-feeds'].split(',').map(Number);
+		}
+		if (values.live) extra.live = true;
+		if (values['live-rate'] !== undefined) extra.liveRatePerMinute = positive(values['live-rate'], 'live-rate');
 		return {
 			kind: 'start',
 			options: {
@@ -78,6 +115,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				seed: integer(values.seed, 'seed', 0, 2 ** 31 - 1),
 				namespace: values.namespace,
 				reset: values.reset ?? false,
+				...extra,
 			},
 		};
 	} catch (error) {
@@ -93,6 +131,22 @@ export function formatAccessLog(entry: AccessLogEntry): string {
 	return `${line}\n  internal error: ${detail.replace(/\n/g, '\n  ')}`;
 }
 
+/** One event-log line (deliveries, new applications, callbacks, background failures); never with secrets. */
+export function formatEvent(event: EmulatorEvent): string {
+	switch (event.kind) {
+		case 'delivery':
+			return `delivery posting=${event.postingId} advert=${event.advertId} feed=${event.feedId} status=${event.statusId} ${event.response}`;
+		case 'application':
+			return `application ${event.advertCandidateId} advert=${event.advertId} feed=${event.feedId}`;
+		case 'callback':
+			return `callback ${event.outcome} ${event.target} application=${event.advertCandidateId} attempt=${event.attempt}${event.status !== undefined ? ` status=${event.status}` : ''}${event.error ? ` error=${event.error}` : ''}`;
+		case 'error': {
+			const detail = event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error);
+			return `error ${event.message}\n  ${detail.replace(/\n/g, '\n  ')}`;
+		}
+	}
+}
+
 /** Runs the sandbox until SIGINT or SIGTERM. Resolves with the exit code of a failed start. */
 export async function main(args: readonly string[]): Promise<number | undefined> {
 	const command = parseCliArgs(args);
@@ -104,7 +158,11 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 		process.stderr.write(`multiposting-sandbox: ${command.message}\n`);
 		return 2;
 	}
-	const emulator = await startEmulator({ ...command.options, logger: (entry) => process.stderr.write(`${formatAccessLog(entry)}\n`) });
+	const emulator = await startEmulator({
+		...command.options,
+		logger: (entry) => process.stderr.write(`${formatAccessLog(entry)}\n`),
+		onEvent: (event) => process.stderr.write(`${formatEvent(event)}\n`),
+	});
 	const ready = {
 		baseUrl: emulator.baseUrl,
 		postingUrl: emulator.postingUrl,

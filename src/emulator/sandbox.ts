@@ -16,6 +16,8 @@ export interface Sandbox {
 	store: Store;
 	handlers: OperationHandlers;
 	demo: DemoCredentials;
+	/** Deletes all data and seeds the demo data again (same seed and size; `now` is the current time). */
+	reseed(): void;
 	close(): void;
 }
 
@@ -54,10 +56,12 @@ export function openSandbox(options: SandboxOptions): Sandbox {
 		writeFileSync(ownerFile(path), String(process.pid));
 	}
 	const store = Store.open(path);
+	const seed = (now: Date): void => {
+		seedDemoData(store, { seed: options.seed ?? 1, now, passwordCost: options.passwordCost, ...options.demoSize });
+		store.analyze();
+	};
 	try {
-		if (store.isEmpty()) {
-			seedDemoData(store, { seed: options.seed ?? 1, now: options.now ?? new Date(), passwordCost: options.passwordCost, ...options.demoSize });
-		}
+		if (store.isEmpty()) seed(options.now ?? new Date());
 	} catch (error) {
 		store.close();
 		throw error;
@@ -66,6 +70,10 @@ export function openSandbox(options: SandboxOptions): Sandbox {
 		store,
 		handlers: createOperationHandlers(store, { maxPageSize: options.maxPageSize, loginUrlTtlMs: options.loginUrlTtlMs }),
 		demo: { ...DEMO_CREDENTIALS },
+		reseed: () => {
+			store.clearAll();
+			seed(new Date());
+		},
 		close: () => store.close(),
 	};
 }

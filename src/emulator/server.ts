@@ -2,16 +2,33 @@
  * The emulator's HTTP server: node:http with the request pipeline of ./pipeline, serving both
  * endpoints in the four bindings, their WSDL and ASMX-style service pages.
  */
-import { createServer, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace, type Endpoint } from '../protocol/catalogue';
 import { generateWsdl } from '../protocol/wsdl';
 import type { OperationHandlers } from './domain/operations';
 import type { AccessLogEntry, PipelineConfig } from './pipeline/context';
 import { createRequestListener } from './pipeline/listener';
-import { openSandbox, type DemoCredentials } from './sandbox';
+import { openSandbox, type DemoCredentials, type Sandbox } from './sandbox';
+import { applicationCreatedPayload, CallbackNotifier, type CallbackEvent } from './callbacks/notifier';
+import { createClock, type ClockMode, type EmulatorClock } from './delivery/clock';
+import { DeliveryScheduler, type DeliveryEvent } from './delivery/scheduler';
+import { LiveApplications, type ArrivedApplication } from './live/liveApplications';
+import { createWebRouter } from './web/router';
+import { resolveSize, type SandboxSize } from './size';
 
 export type { AccessLogEntry } from './pipeline/context';
+export type { CallbackEvent } from './callbacks/notifier';
+export type { DeliveryEvent } from './delivery/scheduler';
+export type { ArrivedApplication } from './live/liveApplications';
+
+/** What happens in the background, for the emulator's log: deliveries, new applications, callbacks, failures. */
+export type EmulatorEvent =
+	| ({ kind: 'delivery' } & DeliveryEvent)
+	| ({ kind: 'application' } & Omit<ArrivedApplication, 'callbackUrl'>)
+	| CallbackEvent
+	| { kind: 'error'; message: string; error: unknown };
 
 /** Default cap of a request body: 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -45,6 +62,28 @@ export interface EmulatorOptions {
 	logger?: (entry: AccessLogEntry) => void;
 	/** Handlers used instead of opening a sandbox (tests). */
 	handlers?: OperationHandlers;
+	/** Size of the generated account: 'small', 'default' (200 adverts, 5,000 applications), 'large' (50,000 / 1,000,000) or counts. */
+	size?: SandboxSize;
+	/** 'real' (default) follows the wall clock times `clockSpeed`; 'manual' moves only with advance(ms). */
+	clock?: ClockMode;
+	/** How much faster than real time the real clock runs (default 1). */
+	clockSpeed?: number;
+	/** Time from completing a posting (or its future post date) to the job board's answer; default 3000 ms. */
+	deliveryDelayMs?: number;
+	/** Feeds that fail about a third of deliveries (deterministically); default [104]. */
+	flakyFeedIds?: readonly number[];
+	/** New applications arrive for live adverts (live mode). */
+	live?: boolean;
+	/** Live mode rate: applications per minute of emulator time (default 6). */
+	liveRatePerMinute?: number;
+	/** Time limit of one callback attempt (default 5000 ms). */
+	callbackTimeoutMs?: number;
+	/** Waits before callback retries (default [1000, 4000]: three tries). */
+	callbackRetryDelaysMs?: readonly number[];
+	/** scrypt cost of the seeded password hash (tests lower it). */
+	passwordCost?: number;
+	/** Background events: deliveries, new applications, callback attempts, failures. Never carries secrets. */
+	onEvent?: (event: EmulatorEvent) => void;
 }
 
 export interface RunningEmulator {
@@ -58,7 +97,19 @@ export interface RunningEmulator {
 	/** Credentials of the demo account (empty strings when handlers were injected). */
 	demo: DemoCredentials;
 	server: Server;
-	/** Stops listening, closes every connection (keep-alive included) and closes the sandbox. */
+	/** The clock of deliveries and live applications. */
+	clock: EmulatorClock;
+	/** Moves a manual clock forward, delivering what falls due and making live applications on the way. */
+	advance(ms: number): void;
+	/** Delivers every posting due now (normally done on each clock tick). Returns how many. */
+	deliverDue(): number;
+	/** Makes one new application now (for this advert or a random live one), as live mode does; callbacks follow. */
+	simulateApplication(advertId?: number): ArrivedApplication | undefined;
+	/** Resolves when every callback sent so far has been delivered or given up. */
+	callbacksIdle(): Promise<void>;
+	/** Returns the sandbox to its freshly seeded state (signs out web sessions). */
+	reset(): Promise<void>;
+	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
 
@@ -95,10 +146,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 	const paths: Record<Endpoint, string> = { posting: options.postingPath ?? DEFAULT_ENDPOINT_PATHS.posting, administration: DEFAULT_ENDPOINT_PATHS.administration };
 
-	const sandbox = options.handlers ? undefined : openSandbox({ dataDir: options.dataDir ?? ':memory:', seed: options.seed, reset: options.reset, maxPageSize: options.maxPageSize });
+	const sandbox: Sandbox | undefined = options.handlers
+		? undefined
+		: openSandbox({ dataDir: options.dataDir ?? ':memory:', seed: options.seed, reset: options.reset, maxPageSize: options.maxPageSize, demoSize: resolveSize(options.size), passwordCost: options.passwordCost });
 	const handlers = options.handlers ?? sandbox!.handlers;
 	const demo: DemoCredentials = sandbox?.demo ?? { apiKey: '', username: '', password: '' };
-	const close = (): void => sandbox?.close();
+	const emit = (event: EmulatorEvent): void => {
+		try {
+			options.onEvent?.(event);
+		} catch {
+			// A failing log must not stop the sandbox.
+		}
+	};
+	const clock = createClock({ mode: options.clock ?? 'real', speed: options.clockSpeed, onError: (error) => emit({ kind: 'error', message: 'background work failed', error }) });
+	const notifier = new CallbackNotifier({ timeoutMs: options.callbackTimeoutMs, retryDelaysMs: options.callbackRetryDelaysMs, onEvent: emit });
+	const background = sandbox ? startBackground(sandbox, clock, notifier, options, emit) : undefined;
+	const close = (): void => {
+		background?.scheduler.stop();
+		background?.live.stop();
+		clock.stop();
+		notifier.stop();
+		sandbox?.close();
+	};
 
 	const config: PipelineConfig = {
 		handlers,
@@ -110,7 +179,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		logger: options.logger,
 		wsdl: { posting: '', administration: '' },
 	};
-	const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, createRequestListener(config));
+	const pipeline = createRequestListener(config);
+	const web = background ? createWebRouter(background.web) : undefined;
+	const listener = (req: IncomingMessage, res: ServerResponse): void => {
+		const path = (req.url ?? '/').split('?')[0];
+		if (!web || !web.matches(path)) return pipeline(req, res);
+		const startedAt = Date.now();
+		res.once('finish', () => options.logger?.({ time: new Date(startedAt), method: req.method ?? '-', path: redactWebPath(path), status: res.statusCode, durationMs: Date.now() - startedAt }));
+		web.handle(req, res).catch((error: unknown) => emit({ kind: 'error', message: `web page ${redactWebPath(path)} failed`, error }));
+	};
+	const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
 	// Node's own limits sit just above the pipeline's budget, which answers with a proper fault first.
 	server.headersTimeout = requestTimeoutMs;
 	server.requestTimeout = requestTimeoutMs + 5_000;
@@ -153,6 +231,47 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		namespace: config.namespace,
 		demo,
 		server,
+		clock,
+		advance: (ms) => clock.advance(ms),
+		deliverDue: () => background?.scheduler.deliverDue() ?? 0,
+		simulateApplication: (advertId) => background?.live.arrive(advertId),
+		callbacksIdle: () => notifier.idle(),
+		reset: async () => {
+			if (!sandbox || !background) throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');
+			sandbox.reseed();
+			web?.clearSessions();
+		},
 		stop,
 	};
+}
+
+/** The web paths carry one-time tokens: the log shows only their first segment. */
+function redactWebPath(path: string): string {
+	const [, section, rest] = path.split('/');
+	return section === 'web' ? path : `/${section}/${rest ? '…' : ''}`;
+}
+
+/** Delivery scheduler, live applications and the web pages' context over one sandbox. */
+function startBackground(sandbox: Sandbox, clock: EmulatorClock, notifier: CallbackNotifier, options: EmulatorOptions, emit: (event: EmulatorEvent) => void) {
+	const scheduler = new DeliveryScheduler(sandbox.store, clock, {
+		deliveryDelayMs: options.deliveryDelayMs,
+		flakyFeedIds: options.flakyFeedIds,
+		seed: options.seed,
+		onDelivery: (event) => emit({ kind: 'delivery', ...event }),
+	});
+	const live = new LiveApplications(sandbox.store, clock, {
+		ratePerMinute: options.liveRatePerMinute,
+		seed: options.seed,
+		onApplication: (application) => {
+			const { callbackUrl, ...event } = application;
+			emit({ kind: 'application', ...event });
+			if (callbackUrl) {
+				notifier.notify(callbackUrl, applicationCreatedPayload({ advertId: application.advertId, advertCandidateId: application.advertCandidateId, advertIdentifier: application.advertIdentifier, appliedAt: application.appliedAt, feedId: application.feedId }));
+			}
+		},
+	});
+	scheduler.start();
+	if (options.live) live.start();
+	const web = { store: sandbox.store, clock, scheduler, secret: randomBytes(32), wallNow: () => new Date() };
+	return { scheduler, live, web };
 }

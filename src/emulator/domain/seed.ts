@@ -12,16 +12,14 @@ import {
 	FEEDS,
 	FIRST_NAMES,
 	HOSTILE_FRAGMENTS,
-	hrXml,
 	JOB_TITLES,
 	LAST_NAMES,
-	mimeEmail,
-	minimalPdf,
 	SKILLS,
 	STREETS,
 	UK_CITIES,
 	type Person,
 } from './demoContent';
+import { createApplicationDocuments, createMimeEmail, cvBaseName, type ResumeFacts } from '../documents';
 import { KNOWN_LOCATIONS } from './operations';
 import { hashPassword } from './passwords';
 
@@ -132,6 +130,16 @@ const CURRENCIES = [
 ] as const;
 const WEEKS = [1, 2, 3, 4, 6, 8] as const;
 
+const PREVIOUS_EMPLOYERS = ['Litware Inc', 'Adventure Works', 'Proseware', 'Woodgrove Bank', 'Lucerne Publishing'] as const;
+const DEGREES = ['BSc Computer Science', 'BA Business Studies', 'MSc Data Science', 'BEng Mechanical Engineering', 'BA History'] as const;
+
+/** Applications per seeding transaction. */
+const SEED_BATCH = 10_000;
+/** Returning candidates are drawn from at most this many per organisation. */
+const CANDIDATE_POOL = 20_000;
+/** Applications with generated documents (email body, CV, HR-XML, email); later ones have none. */
+export const DOCUMENTED_APPLICATIONS = 5_000;
+
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
@@ -154,6 +162,10 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 	// All seeded users share the documented sandbox password, so one scrypt hash (the slow part) serves them all.
 	const sharedPasswordHash = hashPassword(DEMO_PASSWORD, random.bytes(16), options.passwordCost);
 	let applicationTotal = 0;
+
+	interface PostedAdvert { id: number; orgId: number; ownerId: number; title: string; ownerEmail: string; postings: { id: number; feedId: number; postedAt: number }[] }
+	const posted: PostedAdvert[] = [];
+	const identifiersByOrg = new Map<number, string[]>();
 
 	store.bulkLoad((prepare) => {
 		const insertOrganisation = prepare('INSERT INTO organisation (id, identifier, name, parent_id, parsing_enabled) VALUES (?, ?, ?, ?, ?)');
@@ -234,9 +246,6 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 			const set = new Set<number>([...chain.flatMap((orgId) => ORGANISATION_FEEDS[orgId] ?? []), ...(USER_FEEDS[user.id] ?? [])]);
 			return [...set];
 		};
-		interface PostedAdvert { id: number; orgId: number; ownerId: number; title: string; ownerEmail: string; postings: { id: number; feedId: number; postedAt: number }[] }
-		const posted: PostedAdvert[] = [];
-		const identifiersByOrg = new Map<number, string[]>();
 
 		for (let index = 1; index <= advertCount; index++) {
 			const user = random.chance(0.9) ? random.pick(acmeUsers) : random.pick(globexUsers);
@@ -250,7 +259,8 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 			const known = identifiersByOrg.get(user.org) ?? [];
 			// About one advert in ten is another instance of an earlier advert (same AdvertIdentifier).
 			const identifier = known.length > 0 && random.chance(0.1) ? random.pick(known) : `${user.org >= 8 ? 'GLX' : 'ACME'}-${1000 + index}`;
-			identifiersByOrg.set(user.org, [...known, identifier]);
+			known.push(identifier);
+			identifiersByOrg.set(user.org, known);
 			const salaryFrom = random.int(18, 70) * 1000;
 			const scheduled = future ? now + random.int(1, 14) * DAY_MS : null;
 			const postings: PostedAdvert['postings'] = [];
@@ -309,86 +319,107 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 				posted.push({ id: advertId, orgId: user.org, ownerId: user.id, title, ownerEmail: `applications+${user.username}@example.com`, postings });
 			}
 		}
-
-		// Candidates, applications, documents, notes and tags.
-		const insertCandidate = prepare(`INSERT INTO candidate (organisation_id, email, first_name, last_name, home_phone, work_phone, mobile_phone, address)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-		const insertApplication = prepare(`INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, viewed, ranking, favourite, score_extra,
-			archived, progress_id, interview_status, processing_messages, last_score_date, last_scored_by, last_progress_date, last_progressed_by, last_note_date)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-		const insertDocument = prepare(`INSERT INTO application_document (application_id, kind, file_name, encoding_type, document_source, document_format, text, bytes)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-		const insertNote = prepare('INSERT INTO note (application_id, user_id, subject, body, created_at) VALUES (?, ?, ?, ?, ?)');
-		const insertTag = prepare('INSERT OR IGNORE INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, ?, ?, ?)');
-		const candidatesByOrg = new Map<number, { id: number; person: Person }[]>();
-		const encoder = new TextEncoder();
-		if (posted.length === 0) return;
-		for (let index = 1; index <= applicationCount; index++) {
-			const advert = random.pick(posted);
-			const posting = random.pick(advert.postings);
-			const appliedAt = Math.min(now - random.int(0, 59) * 60_000, posting.postedAt + random.int(10, 30 * 24 * 60) * 60_000);
-			const existing = candidatesByOrg.get(advert.orgId) ?? [];
-			let candidate: { id: number; person: Person };
-			if (existing.length > 0 && random.chance(0.12)) {
-				candidate = random.pick(existing);
-			} else {
-				const firstName = random.pick(FIRST_NAMES);
-				const lastName = random.pick(LAST_NAMES);
-				const ascii = (text: string) => text.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
-				const person: Person = {
-					firstName,
-					lastName,
-					email: `${ascii(firstName)}.${ascii(lastName)}${index}@${random.pick(['example.com', 'mail.example', 'example.org'])}`,
-					phone: `+44 7${random.int(100, 999)} ${random.int(100000, 999999)}`,
-					address: `${random.int(1, 200)} ${random.pick(STREETS)}, ${random.pick(UK_CITIES)}`,
-				};
-				const candidateId = insertCandidate([advert.orgId, person.email, firstName, lastName, random.chance(0.3) ? `+44 1${random.int(100, 999)} ${random.int(100000, 999999)}` : null,
-					random.chance(0.2) ? `+44 20 ${random.int(1000, 9999)} ${random.int(1000, 9999)}` : null, person.phone, person.address]);
-				candidate = { id: candidateId, person };
-				existing.push(candidate);
-				candidatesByOrg.set(advert.orgId, existing);
-				if (random.chance(0.05)) insertTag([candidateId, 'tag', random.pick(['Reviewed', 'Ignore', 'Shortlist', 'Do not contact']), at(appliedAt)]);
-				if (random.chance(0.03)) insertTag([candidateId, 'partner', random.pick(['PartnerNotReviewed', 'PartnerAccepted', 'PartnerRejected', 'PartnerSubscribed', 'PartnerBarred']), at(appliedAt)]);
-			}
-			const rankingRoll = random.float();
-			const ranking = rankingRoll < 0.45 ? 0 : rankingRoll < 0.6 ? 1 : rankingRoll < 0.8 ? 2 : 4;
-			const favourite = random.chance(0.05) ? 1 : 0;
-			const progressRoll = random.float();
-			const progressId = progressRoll < 0.55 ? 1 : random.int(2, 7);
-			const interview = progressId === 4 ? random.pick(['Pending', 'Confirmed', 'CannotAttend', 'Declined']) : progressId === 5 || progressId === 6 ? 'Confirmed' : null;
-			// Actions happen between the application and now.
-			const later = () => at(appliedAt + Math.floor(random.float() * Math.max(now - appliedAt, 0)));
-			const scoredAt = ranking !== 0 || favourite ? later() : null;
-			const progressedAt = progressId !== 1 ? later() : null;
-			const hasNote = random.chance(0.1);
-			const notedAt = hasNote ? later() : null;
-			const ownerId = advert.ownerId;
-			const applicationId = insertApplication([
-				advert.id, candidate.id, posting.id, posting.feedId, at(appliedAt), ranking !== 0 || random.chance(0.5) ? 1 : 0, ranking, favourite, random.int(0, 100),
-				random.chance(0.04) ? 1 : 0, progressId, interview, random.chance(0.03) ? 'Attachment could not be parsed: the PDF is password protected.' : null,
-				scoredAt, scoredAt ? ownerId : null, progressedAt, progressedAt ? ownerId : null, notedAt,
-			]);
-			applicationTotal++;
-			if (hasNote && notedAt) insertNote([applicationId, ownerId, 'Phone screen', `Spoke to ${candidate.person.firstName}; available in ${random.int(1, 8)} weeks.`, notedAt]);
-
-			const skills = random.sample(SKILLS, 4);
-			const employer = random.pick(['Northwind Ltd', 'Contoso plc', 'Fabrikam GmbH', 'Tailspin Toys', 'Wide World Importers', 'Blue Yonder Airlines']);
-			const years = random.int(1, 15);
-			const hostile = index % 12 === 0 ? HOSTILE_FRAGMENTS[(index / 12) % HOSTILE_FRAGMENTS.length] : undefined;
-			const html = emailBodyHtml(candidate.person, advert.title, hostile);
-			const baseName = `CV-${candidate.person.firstName}-${candidate.person.lastName}`.normalize('NFD').replace(/[^A-Za-z-]/g, '');
-			const asPdf = index % 3 === 0;
-			const cv = cvText(candidate.person, advert.title, skills, employer, years);
-			const attachment = asPdf
-				? { fileName: `${baseName}.pdf`, contentType: 'application/pdf', bytes: minimalPdf(cv.split('\n')), format: 'pdf' }
-				: { fileName: `${baseName}.txt`, contentType: 'text/plain', bytes: encoder.encode(cv), format: 'txt' };
-			const parsed = encoder.encode(hrXml(candidate.person, advert.title, skills, employer, years, random.pick(['University of Leeds', 'TU Berlin', 'University of Lagos', 'Universidad de Chile'])));
-			const email = encoder.encode(mimeEmail(candidate.person, advert.ownerEmail, `Application: ${advert.title}`, new Date(Math.min(appliedAt, now)), html, attachment));
-			insertDocument([applicationId, DOCUMENT_TYPE.EmailBody, 'body.html', 'UTF-8', 'Email', 'html', html, null]);
-			insertDocument([applicationId, DOCUMENT_TYPE.Attachment, attachment.fileName, 'binary', 'Email', attachment.format, null, attachment.bytes]);
-			insertDocument([applicationId, DOCUMENT_TYPE.Parsed, `${baseName}.xml`, 'UTF-8', 'Parser', 'HR-XML', null, parsed]);
-			insertDocument([applicationId, DOCUMENT_TYPE.Email, 'application.eml', 'UTF-8', 'Email', 'eml', null, email]);
-		}
 	});
+
+	// Candidates, applications, documents, notes and tags: SEED_BATCH applications per transaction,
+	// so memory and the rollback journal stay bounded however large the account is.
+	const candidatesByOrg = new Map<number, { id: number; person: Person }[]>();
+	const encoder = new TextEncoder();
+	for (let batchStart = 1; batchStart <= applicationCount && posted.length > 0; batchStart += SEED_BATCH) {
+		const batchEnd = Math.min(applicationCount, batchStart + SEED_BATCH - 1);
+		store.bulkLoad((prepare) => {
+			const insertCandidate = prepare(`INSERT INTO candidate (organisation_id, email, first_name, last_name, home_phone, work_phone, mobile_phone, address)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+			const insertApplication = prepare(`INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, viewed, ranking, favourite, score_extra,
+				archived, progress_id, interview_status, processing_messages, last_score_date, last_scored_by, last_progress_date, last_progressed_by, last_note_date)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+			const insertDocument = prepare(`INSERT INTO application_document (application_id, kind, file_name, encoding_type, document_source, document_format, text, bytes)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+			const insertNote = prepare('INSERT INTO note (application_id, user_id, subject, body, created_at) VALUES (?, ?, ?, ?, ?)');
+			const insertTag = prepare('INSERT OR IGNORE INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, ?, ?, ?)');
+			for (let index = batchStart; index <= batchEnd; index++) {
+				const advert = random.pick(posted);
+				const posting = random.pick(advert.postings);
+				const appliedAt = Math.min(now - random.int(0, 59) * 60_000, posting.postedAt + random.int(10, 30 * 24 * 60) * 60_000);
+				const existing = candidatesByOrg.get(advert.orgId) ?? [];
+				let candidate: { id: number; person: Person };
+				if (existing.length > 0 && random.chance(0.12)) {
+					candidate = random.pick(existing);
+				} else {
+					const firstName = random.pick(FIRST_NAMES);
+					const lastName = random.pick(LAST_NAMES);
+					const ascii = (text: string) => text.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+					const person: Person = {
+						firstName,
+						lastName,
+						email: `${ascii(firstName)}.${ascii(lastName)}${index}@${random.pick(['example.com', 'mail.example', 'example.org'])}`,
+						phone: `+44 7${random.int(100, 999)} ${random.int(100000, 999999)}`,
+						address: `${random.int(1, 200)} ${random.pick(STREETS)}, ${random.pick(UK_CITIES)}`,
+					};
+					const candidateId = insertCandidate([advert.orgId, person.email, firstName, lastName, random.chance(0.3) ? `+44 1${random.int(100, 999)} ${random.int(100000, 999999)}` : null,
+						random.chance(0.2) ? `+44 20 ${random.int(1000, 9999)} ${random.int(1000, 9999)}` : null, person.phone, person.address]);
+					candidate = { id: candidateId, person };
+					// The pool of returning candidates is bounded so that memory stays flat at any size.
+					if (existing.length < CANDIDATE_POOL) existing.push(candidate);
+					candidatesByOrg.set(advert.orgId, existing);
+					if (random.chance(0.05)) insertTag([candidateId, 'tag', random.pick(['Reviewed', 'Ignore', 'Shortlist', 'Do not contact']), at(appliedAt)]);
+					if (random.chance(0.03)) insertTag([candidateId, 'partner', random.pick(['PartnerNotReviewed', 'PartnerAccepted', 'PartnerRejected', 'PartnerSubscribed', 'PartnerBarred']), at(appliedAt)]);
+				}
+				const rankingRoll = random.float();
+				const ranking = rankingRoll < 0.45 ? 0 : rankingRoll < 0.6 ? 1 : rankingRoll < 0.8 ? 2 : 4;
+				const favourite = random.chance(0.05) ? 1 : 0;
+				const progressRoll = random.float();
+				const progressId = progressRoll < 0.55 ? 1 : random.int(2, 7);
+				const interview = progressId === 4 ? random.pick(['Pending', 'Confirmed', 'CannotAttend', 'Declined']) : progressId === 5 || progressId === 6 ? 'Confirmed' : null;
+				// Actions happen between the application and now.
+				const later = () => at(appliedAt + Math.floor(random.float() * Math.max(now - appliedAt, 0)));
+				const scoredAt = ranking !== 0 || favourite ? later() : null;
+				const progressedAt = progressId !== 1 ? later() : null;
+				const hasNote = random.chance(0.1);
+				const notedAt = hasNote ? later() : null;
+				const ownerId = advert.ownerId;
+				const applicationId = insertApplication([
+					advert.id, candidate.id, posting.id, posting.feedId, at(appliedAt), ranking !== 0 || random.chance(0.5) ? 1 : 0, ranking, favourite, random.int(0, 100),
+					random.chance(0.04) ? 1 : 0, progressId, interview, random.chance(0.03) ? 'Attachment could not be parsed: the PDF is password protected.' : null,
+					scoredAt, scoredAt ? ownerId : null, progressedAt, progressedAt ? ownerId : null, notedAt,
+				]);
+				applicationTotal++;
+				if (hasNote && notedAt) insertNote([applicationId, ownerId, 'Phone screen', `Spoke to ${candidate.person.firstName}; available in ${random.int(1, 8)} weeks.`, notedAt]);
+
+				// Past the first DOCUMENTED_APPLICATIONS, applications carry no documents: large accounts stay a reasonable file.
+				if (index <= DOCUMENTED_APPLICATIONS) {
+					const skills = random.sample(SKILLS, 4);
+					const employer = random.pick(['Northwind Ltd', 'Contoso plc', 'Fabrikam GmbH', 'Tailspin Toys', 'Wide World Importers', 'Blue Yonder Airlines']);
+					const years = random.int(1, 15);
+					const hostile = index % 12 === 0 ? HOSTILE_FRAGMENTS[(index / 12) % HOSTILE_FRAGMENTS.length] : undefined;
+					const html = emailBodyHtml(candidate.person, advert.title, hostile);
+					const school = random.pick(['University of Leeds', 'TU Berlin', 'University of Lagos', 'Universidad de Chile']);
+					// PDF and DOCX alternate with plain text; the extra facts come from the index so the random sequence stays as before.
+					const format = index % 3 === 0 ? 'pdf' : index % 3 === 1 ? 'docx' : 'txt';
+					const facts: ResumeFacts = {
+						...candidate.person, countryCode: advert.orgId >= 8 ? 'DE' : 'GB', jobTitle: advert.title, employer, startYear: 2026 - years,
+						previousEmployer: PREVIOUS_EMPLOYERS[index % PREVIOUS_EMPLOYERS.length], previousTitle: `Junior ${advert.title}`, school,
+						degree: DEGREES[index % DEGREES.length], graduationYear: 2026 - years - 2 - (index % 6), skills,
+					};
+					const documents = createApplicationDocuments(facts, format === 'txt' ? 'pdf' : format, {
+						to: advert.ownerEmail, subject: `Application: ${advert.title}`, date: new Date(Math.min(appliedAt, now)), html, messageId: `seed-${options.seed}-${index}`,
+					});
+					let attachment = documents.attachment as { fileName: string; contentType: string; bytes: Uint8Array; format: string };
+					let email = documents.email;
+					if (format === 'txt') {
+						attachment = { fileName: `${cvBaseName(facts)}.txt`, contentType: 'text/plain', bytes: encoder.encode(cvText(candidate.person, advert.title, skills, employer, years)), format: 'txt' };
+						email = encoder.encode(createMimeEmail({ fromName: `${facts.firstName} ${facts.lastName}`, fromAddress: facts.email, to: advert.ownerEmail, subject: `Application: ${advert.title}`,
+							date: new Date(Math.min(appliedAt, now)), id: `seed-${options.seed}-${index}`, html, attachment }));
+					}
+					const parsed = documents.parsed;
+					const baseName = cvBaseName(facts);
+					insertDocument([applicationId, DOCUMENT_TYPE.EmailBody, 'body.html', 'UTF-8', 'Email', 'html', html, null]);
+					insertDocument([applicationId, DOCUMENT_TYPE.Attachment, attachment.fileName, 'binary', 'Email', attachment.format, null, attachment.bytes]);
+					insertDocument([applicationId, DOCUMENT_TYPE.Parsed, `${baseName}.xml`, 'UTF-8', 'Parser', 'HR-XML', null, parsed]);
+					insertDocument([applicationId, DOCUMENT_TYPE.Email, 'application.eml', 'UTF-8', 'Email', 'eml', null, email]);
+				}
+			}
+		});
+	}
 	return { organisations: ORGANISATIONS.length, users: USERS.length, feeds: FEEDS.length, adverts: advertCount, applications: applicationTotal };
 }

@@ -311,6 +311,20 @@ CREATE INDEX job_title_title ON job_title(title COLLATE NOCASE);
 CREATE INDEX job_title_industry ON job_title(industry COLLATE NOCASE);
 `,
 	},
+	{
+		version: 2,
+		description: 'Delivery over time (posting due date), posting completion, live applications',
+		sql: `
+-- When a pending posting is due to reach its job board (the delivery scheduler's queue).
+ALTER TABLE posting ADD COLUMN due_at TEXT;
+CREATE INDEX posting_pending_due ON posting(delivery_status_id, due_at);
+-- When the posting was completed on the completion page (NULL: not yet).
+ALTER TABLE advert ADD COLUMN completed_at TEXT;
+-- Search by advert owner and date, and by organisation and date, without scanning.
+CREATE INDEX advert_org_search_date ON advert(organisation_id, coalesce(last_post_date, created_at));
+CREATE INDEX application_advert_applied ON application(advert_id, applied_at);
+`,
+	},
 ];
 
 /** The schema version a fully migrated database has. */

@@ -69,6 +69,27 @@ export interface ApplicationSearch {
 	lastProgressSince?: string;
 }
 
+/** A pending posting that is due for delivery. */
+export interface DuePosting {
+	id: number;
+	advertId: number;
+	feedId: number;
+	feedIdentifier: string;
+	postedAt: string;
+	dueAt: string;
+}
+
+/** A delivered posting of a live advert that can receive applications. */
+export interface LiveTarget {
+	advertId: number;
+	title: string;
+	organisationId: number;
+	callbackUrl: string | null;
+	postingId: number;
+	feedId: number;
+	ownerEmail: string | null;
+}
+
 export interface NewPosting {
 	advertId: number;
 	feedId: number;
@@ -635,6 +656,152 @@ export class Store {
 	/** An advert by the token of its completion URL (for the completion page). */
 	advertByCompletionToken(token: string): AdvertRow | undefined {
 		return this.one<AdvertRow>(`SELECT ${ADVERT_COLUMNS} FROM advert a WHERE a.completion_token = ?`, [token]);
+	}
+
+	// Delivery over time, completion and live applications
+
+	/** Inserts a posting waiting for delivery (DELIVERY_STATUS Pending) that the scheduler delivers at `dueAt`. */
+	insertPendingPosting(posting: Omit<NewPosting, 'deliveryStatusId' | 'deliveredAt'> & { dueAt: string }): number {
+		return Number(
+			this.db.run(
+				`INSERT INTO posting (advert_id, feed_id, user_id, posted_at, estimated_expire_at, corrected_at, delivery_status_id, delivered_at, due_at)
+				VALUES (?, ?, ?, ?, ?, NULL, 1, NULL, ?)`,
+				[posting.advertId, posting.feedId, posting.userId, posting.postedAt, posting.estimatedExpireAt, posting.dueAt],
+			).lastInsertRowid,
+		);
+	}
+
+	/** Pending postings due at or before `now`, oldest first (index posting_pending_due). */
+	duePostings(now: string, limit: number): DuePosting[] {
+		return this.db.all(
+			`SELECT p.id, p.advert_id AS advertId, p.feed_id AS feedId, p.posted_at AS postedAt, p.due_at AS dueAt, f.identifier AS feedIdentifier
+			FROM posting p JOIN feed f ON f.id = p.feed_id WHERE p.delivery_status_id = 1 AND p.due_at <= ? ORDER BY p.due_at, p.id LIMIT ?`,
+			[now, limit],
+		) as unknown as DuePosting[];
+	}
+
+	/** The earliest due date of a pending posting, if any. */
+	nextDueAt(): string | undefined {
+		const row = this.one<{ dueAt: string | null }>('SELECT min(due_at) AS dueAt FROM posting WHERE delivery_status_id = 1', []);
+		return row?.dueAt ?? undefined;
+	}
+
+	/** Records a delivery outcome on the posting, its tracking log and its advert, in one transaction. */
+	recordDelivery(delivery: { postingId: number; advertId: number; statusId: number; at: string; errorLevel: string; response: string; postedAt: string }): void {
+		this.transaction(() => {
+			this.db.run('UPDATE posting SET delivery_status_id = ?, delivered_at = ? WHERE id = ? AND delivery_status_id = 1', [delivery.statusId, delivery.at, delivery.postingId]);
+			this.addTrackingLog(delivery.postingId, delivery.at, delivery.errorLevel, delivery.response);
+			this.db.run(
+				`UPDATE advert SET last_delivery_date = ?, last_delivery_status_id = ?,
+					last_post_date = CASE WHEN last_post_date IS NULL OR last_post_date < ? THEN ? ELSE last_post_date END WHERE id = ?`,
+				[delivery.at, delivery.statusId, delivery.postedAt, delivery.postedAt, delivery.advertId],
+			);
+		});
+	}
+
+	/** Marks the advert's posting as completed (the completion page was submitted). */
+	markAdvertCompleted(advertId: number, at: string): void {
+		this.db.run('UPDATE advert SET completed_at = ?, last_delivery_status_id = 1 WHERE id = ?', [at, advertId]);
+	}
+
+	/** When the advert's posting was completed, or undefined. */
+	advertCompletedAt(advertId: number): string | undefined {
+		return this.one<{ completedAt: string | null }>('SELECT completed_at AS completedAt FROM advert WHERE id = ?', [advertId])?.completedAt ?? undefined;
+	}
+
+	/** Postings of an advert, oldest first. */
+	postingsOf(advertId: number): (PostingRow & { feedName: string })[] {
+		return this.db.all(
+			`SELECT p.id, p.advert_id AS advertId, p.feed_id AS feedId, f.name AS feedName, p.user_id AS userId, p.posted_at AS postedAt,
+				p.estimated_expire_at AS estimatedExpireAt, p.corrected_at AS correctedAt, p.delivery_status_id AS deliveryStatusId, p.delivered_at AS deliveredAt
+			FROM posting p JOIN feed f ON f.id = p.feed_id WHERE p.advert_id = ? ORDER BY p.id`,
+			[advertId],
+		) as unknown as (PostingRow & { feedName: string })[];
+	}
+
+	/** Postings of adverts in these organisations, newest first, with a total (web interface). */
+	postingsPage(organisationIds: readonly number[], window: PageWindow, userId?: number): Page<PostingRow & { feedName: string; advertTitle: string }> {
+		const where = `a.organisation_id IN (${placeholders(organisationIds.length)})${userId === undefined ? '' : ' AND a.user_id = ?'}`;
+		const scope: SqlValue[] = userId === undefined ? [...organisationIds] : [...organisationIds, userId];
+		const total = (this.db.get(`SELECT count(*) AS total FROM posting p JOIN advert a ON a.id = p.advert_id WHERE ${where}`, scope) as { total: number }).total;
+		const rows = this.db.all(
+			`SELECT p.id, p.advert_id AS advertId, p.feed_id AS feedId, f.name AS feedName, a.title AS advertTitle, p.user_id AS userId, p.posted_at AS postedAt,
+				p.estimated_expire_at AS estimatedExpireAt, p.corrected_at AS correctedAt, p.delivery_status_id AS deliveryStatusId, p.delivered_at AS deliveredAt
+			FROM posting p JOIN advert a ON a.id = p.advert_id JOIN feed f ON f.id = p.feed_id WHERE ${where} ORDER BY p.posted_at DESC, p.id DESC LIMIT ? OFFSET ?`,
+			[...scope, window.limit, window.offset],
+		) as unknown as (PostingRow & { feedName: string; advertTitle: string })[];
+		return { total, rows };
+	}
+
+	/** Live adverts (status Created, posted to a board that delivered), for new applications in live mode. */
+	liveAdvertTargets(limit: number): LiveTarget[] {
+		return this.db.all(
+			`SELECT a.id AS advertId, a.title, a.organisation_id AS organisationId, a.callback_url AS callbackUrl, p.id AS postingId, p.feed_id AS feedId,
+				u.applications_email AS ownerEmail
+			FROM advert a JOIN posting p ON p.advert_id = a.id JOIN app_user u ON u.id = a.user_id
+			WHERE a.status_id = 0 AND p.delivery_status_id = 2 ORDER BY p.delivered_at DESC, p.id DESC LIMIT ?`,
+			[limit],
+		) as unknown as LiveTarget[];
+	}
+
+	/** Inserts a candidate (or finds the one with this email in the organisation) and returns its id. */
+	upsertCandidate(candidate: { organisationId: number; email: string; firstName: string; lastName: string; mobilePhone: string; address: string }): number {
+		const existing = this.one<{ id: number }>('SELECT id FROM candidate WHERE organisation_id = ? AND email = ?', [candidate.organisationId, candidate.email]);
+		if (existing) return existing.id;
+		return Number(
+			this.db.run('INSERT INTO candidate (organisation_id, email, first_name, last_name, mobile_phone, address) VALUES (?, ?, ?, ?, ?, ?)', [
+				candidate.organisationId, candidate.email, candidate.firstName, candidate.lastName, candidate.mobilePhone, candidate.address,
+			]).lastInsertRowid,
+		);
+	}
+
+	/** Inserts a new (unranked, progress New) application and returns its id (AdvertCandidateID). */
+	insertNewApplication(application: { advertId: number; candidateId: number; postingId: number; feedId: number; appliedAt: string; scoreExtra: number }): number {
+		return Number(
+			this.db.run('INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, score_extra) VALUES (?, ?, ?, ?, ?, ?)', [
+				application.advertId, application.candidateId, application.postingId, application.feedId, application.appliedAt, application.scoreExtra,
+			]).lastInsertRowid,
+		);
+	}
+
+	/** Stores one document of an application (kind from DOCUMENT_TYPE). */
+	insertDocument(document: Omit<DocumentRow, 'text' | 'bytes'> & { text: string | null; bytes: Uint8Array | null }): void {
+		this.db.run(
+			`INSERT INTO application_document (application_id, kind, file_name, encoding_type, document_source, document_format, text, bytes)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			[document.applicationId, document.kind, document.fileName, document.encodingType, document.documentSource, document.documentFormat, document.text, document.bytes],
+		);
+	}
+
+	/** Deletes every row of every table (reset before seeding again); the schema stays. */
+	clearAll(): void {
+		this.transaction(() => {
+			for (const table of ['login_token', 'candidate_tag', 'note', 'application_document', 'application', 'candidate', 'tracking_log', 'posting', 'advert_value',
+				'advert_destination', 'advert', 'feed_quota', 'feed', 'api_key', 'app_user', 'organisation', 'progress', 'lookup_value', 'job_title'] as const) {
+				this.db.run(`DELETE FROM ${table}`);
+			}
+		});
+	}
+
+	/** Refreshes the planner's statistics (after seeding), so selective indexes win on large accounts. */
+	analyze(): void {
+		this.db.exec('ANALYZE');
+	}
+
+	/** The query plan of the count query of an advert search (tests check that documented filters use indexes). */
+	explainAdvertSearch(search: AdvertSearch): string[] {
+		const { where, values } = advertWhere(search);
+		return this.explain(`SELECT count(*) AS total FROM advert a WHERE ${where}`, values);
+	}
+
+	/** The query plan of the count query of an application search. */
+	explainApplicationSearch(search: ApplicationSearch): string[] {
+		const { where, values } = applicationWhere(search);
+		return this.explain(`SELECT count(*) AS total ${APPLICATION_FROM} WHERE ${where}`, values);
+	}
+
+	private explain(sql: string, values: SqlValue[]): string[] {
+		return (this.db.all(`EXPLAIN QUERY PLAN ${sql}`, values) as { detail: string }[]).map((row) => row.detail);
 	}
 
 	/** Row counts per table (diagnostics and tests). */

@@ -1,0 +1,73 @@
+import * as assert from 'node:assert/strict';
+import { DOCUMENT_TYPE } from '../../../src/protocol/catalogue';
+import { DOCUMENTED_APPLICATIONS } from '../../../src/emulator/domain/seed';
+import { openSandbox, type Sandbox } from '../../../src/emulator/sandbox';
+import { parseSize, resolveSize } from '../../../src/emulator/size';
+import type { AdvertSearch, ApplicationSearch } from '../../../src/emulator/store/store';
+
+/** A full scan of the big tables; lookups of small tables by rowid are fine. */
+const FULL_SCAN = /^SCAN (a|ap|advert|application|c|candidate)\b/;
+
+describe('emulator scale: bounded seeding and indexed searches', function () {
+	this.timeout(120_000);
+	let sandbox: Sandbox;
+	let organisations: number[];
+
+	before(() => {
+		sandbox = openSandbox({ dataDir: ':memory:', passwordCost: 1024, demoSize: { adverts: 1_000, applications: 12_000 } });
+		organisations = sandbox.store.subtreeIds(1);
+	});
+	after(() => sandbox.close());
+
+	it('seeds across several batches, with documents only for the first applications', () => {
+		const counts = sandbox.store.counts();
+		assert.equal(counts.application, 12_000);
+		assert.equal(counts.advert, 1_000);
+		assert.equal(sandbox.store.documents([DOCUMENTED_APPLICATIONS], [DOCUMENT_TYPE.Attachment]).length, 1);
+		assert.equal(sandbox.store.documents([DOCUMENTED_APPLICATIONS + 1, 11_000], [DOCUMENT_TYPE.Attachment, DOCUMENT_TYPE.EmailBody]).length, 0);
+		assert.equal(counts.application_document, DOCUMENTED_APPLICATIONS * 4);
+	});
+
+	it('answers every documented advert filter without a full scan', () => {
+		const searches: AdvertSearch[] = [
+			{ organisationIds: organisations, advertId: 5 },
+			{ organisationIds: organisations, identifier: 'ACME-1005' },
+			{ organisationIds: organisations, reference: 'REF/2026/0005' },
+			{ organisationIds: organisations, since: '2026-11-01T00:00:00Z', statusIds: [0, 16] },
+			{ organisationIds: organisations, userId: 4, since: '2026-11-01T00:00:00Z' },
+			{ organisationIds: organisations, lastScoreSince: '2026-11-20T00:00:00Z' },
+			{ organisationIds: organisations, lastProgressSince: '2026-11-20T00:00:00Z' },
+		];
+		for (const search of searches) {
+			const plan = sandbox.store.explainAdvertSearch(search);
+			assert.ok(plan.every((line) => !FULL_SCAN.test(line)), `${JSON.stringify(search)}: ${plan.join(' | ')}`);
+		}
+	});
+
+	it('answers every documented application filter without a full scan, using the filter column index', () => {
+		const searches: [ApplicationSearch, RegExp][] = [
+			[{ organisationIds: organisations, advertId: 5 }, /application_advert/],
+			[{ organisationIds: organisations, advertIdentifier: 'ACME-1005' }, /advert_identifier/],
+			[{ organisationIds: organisations, advertReference: 'REF/2026/0005' }, /advert_reference/],
+			[{ organisationIds: organisations, appliedFrom: '2026-11-20T00:00:00Z' }, /application_applied|application_advert_applied/],
+			[{ organisationIds: organisations, applicationIds: [1, 2, 3] }, /SEARCH ap USING INTEGER PRIMARY KEY/],
+			[{ organisationIds: organisations, lastScoreSince: '2026-11-20T00:00:00Z' }, /application_last_score/],
+			[{ organisationIds: organisations, lastProgressSince: '2026-11-20T00:00:00Z' }, /application_last_progress/],
+			[{ organisationIds: organisations, userId: 4 }, /advert_user/],
+		];
+		for (const [search, index] of searches) {
+			const plan = sandbox.store.explainApplicationSearch(search);
+			assert.ok(plan.every((line) => !FULL_SCAN.test(line)), `${JSON.stringify(search)}: ${plan.join(' | ')}`);
+			assert.ok(plan.some((line) => index.test(line)), `${JSON.stringify(search)} uses ${index}: ${plan.join(' | ')}`);
+		}
+	});
+
+	it('parses and resolves the size option', () => {
+		assert.deepEqual(resolveSize('large'), { adverts: 50_000, applications: 1_000_000 });
+		assert.equal(resolveSize(undefined), undefined);
+		assert.deepEqual(parseSize('2000000'), { adverts: 100_000, applications: 2_000_000 });
+		assert.deepEqual(parseSize('300x9000'), { adverts: 300, applications: 9_000 });
+		assert.equal(parseSize(' Large '), 'large');
+		assert.throws(() => parseSize('huge'), /--size must be/);
+	});
+});

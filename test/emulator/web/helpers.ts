@@ -1,0 +1,45 @@
+/** Helpers of the emulator's web and background tests: calls over HTTP GET and a headless browser. */
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import { parseXml, type XmlElement } from '../../../src/protocol/codecs/xml';
+import type { RunningEmulator } from '../../../src/emulator';
+
+/** Calls an operation with the HTTP GET binding and returns the parsed result element. */
+export async function callGet(emulator: RunningEmulator, endpoint: 'posting' | 'administration', operation: string, params: Record<string, string>): Promise<XmlElement> {
+	const base = endpoint === 'posting' ? emulator.postingUrl : emulator.adminUrl;
+	const response = await fetch(`${base}/${operation}?${new URLSearchParams(params).toString()}`);
+	const text = await response.text();
+	if (response.status !== 200) throw new Error(`${operation}: HTTP ${response.status}: ${text}`);
+	return parseXml(text);
+}
+
+/** The text of the first descendant element with this local name. */
+export function field(element: XmlElement, local: string): string | undefined {
+	if (element.local === local) return element.text;
+	for (const child of element.children) {
+		const found = field(child, local);
+		if (found !== undefined) return found;
+	}
+	return undefined;
+}
+
+/** The demo login as GET parameters. */
+export function demoLogin(emulator: RunningEmulator): Record<string, string> {
+	return { sAPIKey: emulator.demo.apiKey, sUsername: emulator.demo.username, sPassword: emulator.demo.password };
+}
+
+/** Headless Chromium (Debian's) with the flags the test environment needs. */
+export function launchBrowser(): Promise<Browser> {
+	return chromium.launch({
+		executablePath: '/usr/bin/chromium',
+		args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+	});
+}
+
+/** Where screenshots of the pages go. */
+export const SCREENSHOT_DIR = 'test-results/emulator';
+
+export function screenshotPath(name: string): string {
+	mkdirSync(SCREENSHOT_DIR, { recursive: true });
+	return `${SCREENSHOT_DIR}/${name}.png`;
+}
