@@ -1,11 +1,26 @@
 /** Password hashing with scrypt (node:crypto). Only hashes are stored; the format carries its parameters. */
-import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 
 /** scrypt cost N (2^14), the default of node:crypto. */
 export const DEFAULT_PASSWORD_COST = 16384;
 const BLOCK_SIZE = 8;
 const PARALLELISM = 1;
 const KEY_LENGTH = 32;
+/** Successful verifications remembered; the oldest is forgotten first. */
+const VERIFIED_CACHE_SIZE = 1024;
+
+/**
+ * Digests of (password, stored hash) pairs that verified. scrypt costs about 250 ms a call, and
+ * every call with sPassword verifies: remembering successes makes repeated logins cost a hash. The
+ * stored hash is part of the key, so a changed password (new hash, new salt) misses and is checked
+ * again; failures are never remembered. Only digests are kept, never passwords.
+ */
+const verified = new Set<string>();
+
+function cacheKey(password: string, stored: string): string {
+	// Length-prefixed so that no two (password, stored) pairs share an input.
+	return createHash('sha256').update(`${password.length}:${password}\u0000${stored}`).digest('base64');
+}
 
 /** `scrypt$N$r$p$salt$hash` (base64). The salt may be given for reproducible demo data. */
 export function hashPassword(password: string, salt: Uint8Array = randomBytes(16), cost = DEFAULT_PASSWORD_COST): string {
@@ -15,9 +30,16 @@ export function hashPassword(password: string, salt: Uint8Array = randomBytes(16
 
 /** Constant-time check of a password against a stored hash; false for any malformed hash. */
 export function verifyPassword(password: string, stored: string): boolean {
+	const key = cacheKey(password, stored);
+	if (verified.has(key)) return true;
 	const [scheme, n, r, p, salt, hash] = stored.split('$');
 	if (scheme !== 'scrypt' || !salt || !hash) return false;
 	const expected = Buffer.from(hash, 'base64');
 	const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
-	return actual.length === expected.length && timingSafeEqual(actual, expected);
+	const ok = actual.length === expected.length && timingSafeEqual(actual, expected);
+	if (ok) {
+		if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.values().next().value as string);
+		verified.add(key);
+	}
+	return ok;
 }

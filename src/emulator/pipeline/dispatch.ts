@@ -106,7 +106,7 @@ export function route(method: string, target: string, contentType: string | unde
 
 /**
  * Step 2 for GET and POST: the operation named by the path must exist on this endpoint. SOAP
- * operations are looked up from the body (see xmlGuard) after it is read.
+ * operations are known once the binding has decoded the body.
  */
 export function lookupPathOperation(subPath: string, endpoint: Endpoint, endpointPath: string): OperationName {
 	const name = safeDecode(subPath.replace(/^\/+/, '').replace(/\/+$/, ''));

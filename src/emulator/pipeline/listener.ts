@@ -4,15 +4,17 @@
  *   1. dispatch   endpoint, binding and kind of request from method, path and headers only
  *   2. lookup     GET/POST: the operation named by the path must be on this endpoint
  *   3. read       the body, capped (413 before parsing)
- *   4. guard      SOAP: well-formed, no DOCTYPE, depth limit (400); operation element on this endpoint
- *   5. decode     binding.decodeRequest -> operation and typed parameters
+ *   4. decode     binding.decodeRequest -> operation and typed parameters; for SOAP it is also the
+ *                 guard: XML that is not well-formed, has a DOCTYPE or nests deeper than 100 is 400
+ *   5. check      the operation belongs to this endpoint
  *   6. handle     the domain handler
  *   7. encode     binding.encodeResponse
  * A time budget covers steps 3 to 7; an internal failure is logged, never sent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getBinding } from '../../protocol/bindings';
-import type { BindingName, CodecContext, EncodedResponse } from '../../protocol/bindings/types';
+import { MalformedXmlError } from '../../protocol/bindings/soap';
+import type { BindingName, CodecContext, DecodedRequest, EncodedResponse, ReceivedRequest } from '../../protocol/bindings/types';
 import { OPERATIONS, type Endpoint } from '../../protocol/catalogue';
 import type { Fault } from '../../protocol/faults';
 import { createNonce, pageCsp } from '../pages/html';
@@ -20,9 +22,8 @@ import { renderIndexPage, renderOperationPage, renderServicePage, type PageConte
 import { ClientAbortedError, readBody } from './body';
 import type { PipelineConfig, RequestState } from './context';
 import { lookupPathOperation, route, splitTarget, type Route } from './dispatch';
-import { classifyError, timeout, unknownOperation } from './errors';
+import { classifyError, malformedRequest, timeout, unknownOperation } from './errors';
 import { invokeHandler } from './handle';
-import { inspectXml } from './xmlGuard';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
 
@@ -91,10 +92,9 @@ async function serveCall(config: PipelineConfig, state: RequestState, req: Incom
 	// 3. read, capped.
 	const body = await readBody(req, config.maxRequestBytes);
 	if (state.done) return;
-	// 4. guard (SOAP).
-	if (binding === 'soap11' || binding === 'soap12') guardSoap(config, state, body, endpoint);
-	// 5. decode.
-	const decoded = getBinding(binding).decodeRequest({ method: state.method, subPath: target.subPath, query: target.query, headers: lowerCaseHeaders(req), body }, ctx);
+	// 4. decode; the binding's one XML pass refuses unsafe or broken XML.
+	const decoded = decodeRequest(binding, { method: state.method, subPath: target.subPath, query: target.query, headers: lowerCaseHeaders(req), body }, ctx);
+	// 5. check.
 	if (OPERATIONS[decoded.operation].endpoint !== endpoint) throw unknownOperation(decoded.operation, ctx.endpointPath);
 	state.operation = decoded.operation;
 	// 6. handle.
@@ -103,14 +103,14 @@ async function serveCall(config: PipelineConfig, state: RequestState, req: Incom
 	send(state, res, getBinding(binding).encodeResponse(decoded.operation, result, ctx));
 }
 
-/** Step 4: refuse unsafe XML with 400, and an operation of another endpoint before decoding its parameters. */
-function guardSoap(config: PipelineConfig, state: RequestState, body: Uint8Array, endpoint: Endpoint): void {
-	const element = inspectXml(body).operationElement;
-	// A foreign namespace or an empty Body is reported by the binding, which says what it expected.
-	if (!element || element.uri !== config.namespace) return;
-	const operation = Object.prototype.hasOwnProperty.call(OPERATIONS, element.local) ? (element.local as keyof typeof OPERATIONS) : undefined;
-	if (!operation || OPERATIONS[operation].endpoint !== endpoint) throw unknownOperation(element.local, config.paths[endpoint]);
-	state.operation = operation;
+/** Decodes a request; XML that cannot be read safely is a 400 (the body is not a SOAP message at all). */
+function decodeRequest(binding: BindingName, request: ReceivedRequest, ctx: CodecContext): DecodedRequest {
+	try {
+		return getBinding(binding).decodeRequest(request, ctx);
+	} catch (error) {
+		if (error instanceof MalformedXmlError) throw malformedRequest(error.message);
+		throw error;
+	}
 }
 
 function lowerCaseHeaders(req: IncomingMessage): Record<string, string | undefined> {

@@ -145,6 +145,41 @@ function malformed(message: string): FaultError {
 	return FaultError.client('MalformedRequest', message);
 }
 
+/**
+ * A request that is not safe, well-formed XML (not XML, a DOCTYPE, nesting past the limit): a
+ * 'MalformedRequest' Client fault that a server can tell apart from a readable envelope with wrong
+ * content, e.g. to answer it with HTTP 400. `xmlCode` is the parser's reason.
+ */
+export class MalformedXmlError extends FaultError {
+	constructor(
+		message: string,
+		/** XmlError code, or 'EMPTY' for a body without any XML. */
+		readonly xmlCode: string,
+	) {
+		super({ code: 'Client', subcode: 'MalformedRequest', message });
+	}
+}
+
+/** The message of a request that cannot be read as XML, in the words the emulator has always used. */
+function malformedXml(message: string, xmlCode: string): MalformedXmlError {
+	switch (xmlCode) {
+		case 'XML_DOCTYPE':
+			return new MalformedXmlError('A DOCTYPE is not allowed in requests.', xmlCode);
+		case 'XML_DEPTH':
+			return new MalformedXmlError('The XML is nested deeper than 100 elements.', xmlCode);
+		default:
+			return new MalformedXmlError(`The request is not well-formed XML: ${message}`, xmlCode);
+	}
+}
+
+function isBlank(body: Uint8Array): boolean {
+	for (let i = 0; i < body.length; i++) {
+		const c = body[i];
+		if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+	}
+	return true;
+}
+
 /** Parses an envelope and returns its Body element, or throws with what is wrong. */
 function readBody(text: string | Uint8Array, version: SoapVersion, onError: (message: string, reason: string) => Error): XmlElement {
 	let root: XmlElement;
@@ -182,15 +217,18 @@ function createSoapBinding(version: SoapVersion): Binding {
 		},
 
 		decodeRequest(request: ReceivedRequest, ctx: CodecContext): DecodedRequest {
-			const body = readBody(request.body, version, (message, reason) =>
-				reason === 'VERSION_MISMATCH' ? new FaultError({ code: 'VersionMismatch', subcode: 'MalformedRequest', message }) : malformed(message));
+			if (isBlank(request.body)) throw new MalformedXmlError('The request body is empty; a SOAP envelope was expected.', 'EMPTY');
+			const body = readBody(request.body, version, (message, reason) => {
+				if (reason === 'VERSION_MISMATCH') return new FaultError({ code: 'VersionMismatch', subcode: 'MalformedRequest', message });
+				return reason.startsWith('XML_') || reason === 'NOT_XML' ? malformedXml(message, reason) : malformed(message);
+			});
 			const opElement = body.children[0];
 			if (!opElement) throw malformed('The SOAP Body is empty: it must contain one element named after the operation.');
 			if (opElement.ns !== ctx.namespace) {
 				throw FaultError.client('UnknownOperation', `The element <${opElement.local}> is in namespace "${opElement.ns}"; this service expects "${ctx.namespace}".`);
 			}
 			if (!isOperationName(opElement.local)) {
-				throw FaultError.client('UnknownOperation', `Unknown operation ${opElement.local}.`);
+				throw FaultError.client('UnknownOperation', `Unknown operation ${opElement.local} on ${ctx.endpointPath}.`);
 			}
 			const operation = opElement.local;
 			const action = version.requestAction(request);
@@ -210,9 +248,10 @@ function createSoapBinding(version: SoapVersion): Binding {
 		},
 
 		decodeResponse(operation: OperationName, response: ReceivedResponse, ctx: CodecContext): DecodedResponse {
-			const text = fromUtf8(response.body);
 			const type = mediaType(response.headers['content-type']);
 			if (type !== version.mediaType) {
+				// Decoded only here: a large body is decoded once, by the XML parser.
+				const text = fromUtf8(response.body);
 				if (response.status !== 200) throw new ProtocolError(`HTTP ${response.status} with content type "${type || 'none'}".`, 'HTTP_STATUS');
 				const what = looksLikeHtml(text) ? 'an HTML page' : `content type "${type || 'none'}"`;
 				throw new ProtocolError(`Expected ${version.mediaType} but the service answered with ${what}.`, looksLikeHtml(text) ? 'HTML_PAGE' : 'CONTENT_TYPE');

@@ -1,0 +1,22 @@
+/** The part of autocannon 8's programmatic API the benchmarks use (the package ships no types). */
+declare module 'autocannon' {
+	interface Options {
+		url: string;
+		method?: string;
+		headers?: Record<string, string>;
+		body?: string;
+		connections?: number;
+		duration?: number;
+		timeout?: number;
+	}
+	interface Histogram { average: number; p50: number; p99: number }
+	interface Result {
+		requests: Histogram;
+		latency: Histogram;
+		errors: number;
+		timeouts: number;
+		non2xx: number;
+	}
+	function autocannon(options: Options): Promise<Result>;
+	export default autocannon;
+}

@@ -1,0 +1,79 @@
+/**
+ * `npm run bench`: every benchmark in one run on one machine, printed and written into
+ * bench/RESULTS.md between the generated markers (the hand-written analysis around them is kept).
+ *
+ *   node out/bench/run.js [--only codec,server,scale,extension] [--reps 5] [--seconds 5] [--size 1000000] [--keep] [--no-write]
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runCodecBenchmarks } from './codec';
+import { describeMachine, type Section } from './common';
+import { runExtensionBenchmarks } from './extension';
+import { runScaleBenchmark } from './scale';
+import { runServerBenchmarks } from './server';
+
+const BEGIN = '<!-- BEGIN GENERATED RESULTS -->';
+const END = '<!-- END GENERATED RESULTS -->';
+const ALL = ['codec', 'server', 'scale', 'extension'] as const;
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({
+		options: {
+			only: { type: 'string' },
+			reps: { type: 'string', default: '5' },
+			seconds: { type: 'string', default: '5' },
+			size: { type: 'string', default: '1000000' },
+			'no-write': { type: 'boolean', default: false },
+			keep: { type: 'boolean', default: false },
+		},
+	});
+	const only = new Set((values.only ?? ALL.join(',')).split(',').map((s) => s.trim()));
+	const reps = clamp(Number(values.reps), 1, 50);
+	const seconds = clamp(Number(values.seconds), 1, 30);
+	const size = clamp(Number(values.size), 1000, 5_000_000);
+	const log = (line: string): void => console.log(line);
+	const machine = describeMachine();
+	log(`machine: ${machine}`);
+	const started = Date.now();
+	const sections: Section[] = [];
+	if (only.has('codec')) sections.push(...await runCodecBenchmarks(reps, log));
+	if (only.has('server')) sections.push(...await runServerBenchmarks(seconds, log));
+	if (only.has('scale')) sections.push(...await runScaleBenchmark(size, log, values.keep));
+	if (only.has('extension')) sections.push(...await runExtensionBenchmarks(log));
+
+	const report = [
+		BEGIN,
+		`Run of ${new Date(started).toISOString()} (${((Date.now() - started) / 1000).toFixed(0)} s), ${reps} repetitions per figure (medians).`,
+		'',
+		`Machine: ${machine}`,
+		'',
+		...sections.flatMap((s) => [`### ${s.title}`, '', s.body, '']),
+		END,
+	].join('\n');
+	console.log(`\n${report}`);
+	if (!values['no-write']) writeResults(report);
+}
+
+function clamp(value: number, min: number, max: number): number {
+	return Number.isFinite(value) ? Math.min(max, Math.max(min, Math.round(value))) : min;
+}
+
+/** Replaces the generated block of bench/RESULTS.md (or appends it). */
+function writeResults(report: string): void {
+	const path = join(__dirname, '..', '..', 'bench', 'RESULTS.md');
+	const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n\n';
+	const begin = current.indexOf(BEGIN);
+	const end = current.indexOf(END);
+	const next = begin >= 0 && end > begin ? current.slice(0, begin) + report + current.slice(end + END.length) : `${current.trimEnd()}\n\n${report}\n`;
+	writeFileSync(path, next);
+	console.log(`written: ${path}`);
+}
+
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
