@@ -9,7 +9,7 @@ import { parseXml, XmlError } from '../codecs/xml';
 import { FaultError, type Fault } from '../faults';
 import { FORM, TEXT_PLAIN, TEXT_XML, fromUtf8, looksLikeHtml, mediaType, utf8 } from './content';
 import { paramFields, readParamFields } from './params';
-import { readResult, writeResult } from './results';
+import { readResult, streamResult, writeResult } from './results';
 import {
 	ProtocolError,
 	type Binding,
@@ -49,8 +49,9 @@ function encodeResponse(operation: OperationName, result: unknown, ctx: CodecCon
 }
 
 function decodeResponse(operation: OperationName, response: ReceivedResponse, ctx: CodecContext): DecodedResponse {
-	const text = fromUtf8(response.body);
 	const type = mediaType(response.headers['content-type']);
+	// Decoded only on the error paths: a large body is decoded once, by the XML parser.
+	const text = response.status !== 200 || (type !== 'text/xml' && type !== 'application/xml') ? fromUtf8(response.body) : '';
 	if (response.status !== 200) {
 		// ASMX answers GET and POST errors as HTTP 500 text/plain; keep only the first line (no stack
 		// trace). Other statuses with text (a proxy's 502) are not the service speaking.
@@ -65,7 +66,8 @@ function decodeResponse(operation: OperationName, response: ReceivedResponse, ct
 	}
 	let root;
 	try {
-		root = parseXml(response.body);
+		const expectedRoot = OPERATIONS[operation].httpRoot;
+		root = parseXml(response.body, undefined, { deferLargeText: true, stream: streamResult(operation, 1, expectedRoot) });
 	} catch (error) {
 		throw new ProtocolError(error instanceof XmlError ? error.message : 'The body is not XML.', error instanceof XmlError ? error.code : 'NOT_XML');
 	}
@@ -80,6 +82,8 @@ function decodeResponse(operation: OperationName, response: ReceivedResponse, ct
 		return { ok: true, result: readResult(operation, root) };
 	} catch (error) {
 		if (error instanceof RecordCodecError) throw new ProtocolError(error.message, 'INVALID_VALUE');
+		// A deferred text run is checked when read (see parseXml's deferLargeText).
+		if (error instanceof XmlError) throw new ProtocolError(error.message, error.code);
 		throw error;
 	}
 }

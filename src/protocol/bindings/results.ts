@@ -1,7 +1,7 @@
 /** Writes and reads an operation's result element, shared by the SOAP and HTTP bindings. */
 import { OPERATIONS, type OperationName } from '../catalogue';
-import { readList, readRecord, writeList, writeRecord, type XmlOut } from '../codecs/records';
-import type { XmlElement } from '../codecs/xml';
+import { readList, readRecord, RecordReader, writeList, writeRecord, type XmlOut } from '../codecs/records';
+import type { XmlElement, XmlParseOptions } from '../codecs/xml';
 
 /** Writes the result as `<element>`: a record, or (rule 2) the record element repeated. */
 export function writeResult(out: XmlOut, operation: OperationName, element: string, result: unknown, rootAttrs: Record<string, string> = {}): void {
@@ -13,8 +13,30 @@ export function writeResult(out: XmlOut, operation: OperationName, element: stri
 	}
 }
 
-/** Reads the result from its element. */
+/** Result elements read while parsing, with their readers. */
+const streamed = new WeakMap<XmlElement, RecordReader>();
+
+/**
+ * The parse option that reads the result element of `operation` while parsing (see XmlParseOptions
+ * stream): at `depth`, an element named `element` whose parent is named `parent` (when given).
+ */
+export function streamResult(operation: OperationName, depth: number, element: string, parent?: string): NonNullable<XmlParseOptions['stream']> {
+	const spec = OPERATIONS[operation].result;
+	return {
+		depth,
+		start(el, parentEl) {
+			if (el.local !== element || (parent !== undefined && parentEl?.local !== parent)) return undefined;
+			const reader = new RecordReader(spec.record, spec.kind === 'list' ? spec.record : undefined, el.local);
+			streamed.set(el, reader);
+			return reader;
+		},
+	};
+}
+
+/** Reads the result from its element (already read when the parse streamed it). */
 export function readResult(operation: OperationName, el: XmlElement): unknown {
+	const reader = streamed.get(el);
+	if (reader !== undefined) return reader.result();
 	const spec = OPERATIONS[operation].result;
 	return spec.kind === 'list' ? readList(el, spec.record, spec.record, el.local) : readRecord(el, spec.record, el.local);
 }

@@ -4,11 +4,11 @@
  */
 import { OPERATIONS, isOperationName, soapAction, type AnyParams, type OperationName } from '../catalogue';
 import { RecordCodecError, XSD_NS, XSI_NS, XmlOut } from '../codecs/records';
-import { escapeText, parseXml, XmlError, type XmlElement } from '../codecs/xml';
+import { escapeText, parseXml, XmlError, type XmlElement, type XmlParseOptions } from '../codecs/xml';
 import { FaultError, type Fault, type FaultCode } from '../faults';
 import { contentTypeParam, fromUtf8, looksLikeHtml, mediaType, utf8 } from './content';
 import { readParamElements, writeParamElements } from './params';
-import { emptyResult, readResult, writeResult } from './results';
+import { emptyResult, readResult, streamResult, writeResult } from './results';
 import {
 	ProtocolError,
 	type Binding,
@@ -181,10 +181,10 @@ function isBlank(body: Uint8Array): boolean {
 }
 
 /** Parses an envelope and returns its Body element, or throws with what is wrong. */
-function readBody(text: string | Uint8Array, version: SoapVersion, onError: (message: string, reason: string) => Error): XmlElement {
+function readBody(text: string | Uint8Array, version: SoapVersion, onError: (message: string, reason: string) => Error, options?: XmlParseOptions): XmlElement {
 	let root: XmlElement;
 	try {
-		root = parseXml(text);
+		root = parseXml(text, undefined, options);
 	} catch (error) {
 		throw onError(error instanceof XmlError ? error.message : 'The body is not XML.', error instanceof XmlError ? error.code : 'NOT_XML');
 	}
@@ -256,7 +256,10 @@ function createSoapBinding(version: SoapVersion): Binding {
 				const what = looksLikeHtml(text) ? 'an HTML page' : `content type "${type || 'none'}"`;
 				throw new ProtocolError(`Expected ${version.mediaType} but the service answered with ${what}.`, looksLikeHtml(text) ? 'HTML_PAGE' : 'CONTENT_TYPE');
 			}
-			const body = readBody(response.body, version, (message, reason) => new ProtocolError(message, reason));
+			// The result is read while parsing (Envelope/Body/{op}Response/{op}Result), and attachments
+			// are decoded straight from the bytes.
+			const stream = streamResult(operation, 4, OPERATIONS[operation].soapResult, `${operation}Response`);
+			const body = readBody(response.body, version, (message, reason) => new ProtocolError(message, reason), { deferLargeText: true, stream });
 			const first = body.children[0];
 			if (first && first.local === 'Fault' && first.ns === version.envelopeNs) {
 				return { ok: false, fault: version.readFault(first), status: response.status };
@@ -273,6 +276,8 @@ function createSoapBinding(version: SoapVersion): Binding {
 				return { ok: true, result: resultElement ? readResult(operation, resultElement) : emptyResult(operation) };
 			} catch (error) {
 				if (error instanceof RecordCodecError) throw new ProtocolError(error.message, 'INVALID_VALUE');
+				// A deferred text run is checked when read (see parseXml's deferLargeText).
+				if (error instanceof XmlError) throw new ProtocolError(error.message, error.code);
 				throw error;
 			}
 		},

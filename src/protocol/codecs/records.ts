@@ -7,7 +7,7 @@ import { Buffer } from 'node:buffer';
 import { getRecord } from '../catalogue';
 import type { FieldSpec, FieldType, RecordSpec, ScalarType } from '../catalogue/types';
 import { decodeScalar, encodeScalar } from './scalars';
-import { escapeAttr, escapeText, type XmlElement } from './xml';
+import { deferredTextBytes, escapeAttr, escapeText, type ElementStream, type XmlElement } from './xml';
 
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 export const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
@@ -29,6 +29,8 @@ interface CompiledRecord {
 	elements: Map<string, FieldSpec>;
 	attributes: FieldSpec[];
 	children: FieldSpec[];
+	/** '.Name' of each element field, for error paths (built once, not per value). */
+	steps: Map<string, string>;
 }
 
 const compiled = new Map<string, CompiledRecord>();
@@ -39,7 +41,7 @@ function compile(recordName: string): CompiledRecord {
 		const spec = getRecord(recordName);
 		const attributes = spec.fields.filter((f) => f.attribute);
 		const children = spec.fields.filter((f) => !f.attribute);
-		entry = { spec, attributes, children, elements: new Map(children.map((f) => [f.name, f])) };
+		entry = { spec, attributes, children, elements: new Map(children.map((f) => [f.name, f])), steps: new Map(children.map((f) => [f.name, `.${f.name}`])) };
 		compiled.set(recordName, entry);
 	}
 	return entry;
@@ -183,70 +185,237 @@ function pathText(ref: PathRef): string {
 
 /** Reads a record of type recordName from its element. */
 export function readRecord(el: XmlElement, recordName: string, path = recordName): Record<string, unknown> {
-	return readRecordAt(el, compile(recordName), { parent: undefined, step: path });
-}
-
-function readRecordAt(el: XmlElement, record: CompiledRecord, at: PathRef): Record<string, unknown> {
-	const result: Record<string, unknown> = {};
-	if (record.attributes.length > 0 && el.attrs.length > 0) {
-		for (const field of record.attributes) {
-			const attr = el.attrs.find((a) => a.local === field.name && a.ns === '');
-			if (attr) result[field.name] = decodeField(field.type as ScalarType, attr.value, at, `.@${field.name}`);
-		}
-	}
-	const children = el.children;
-	for (let c = 0; c < children.length; c++) {
-		const child = children[c];
-		const field = record.elements.get(child.local);
-		if (!field || (child.attrs.length > 0 && isNil(child))) continue;
-		const type = field.type;
-		if (isScalar(type)) {
-			result[field.name] = decodeField(type, child.text, at, `.${field.name}`);
-		} else if ('record' in type) {
-			result[field.name] = readRecordAt(child, compile(type.record), { parent: at, step: `.${field.name}` });
-		} else if ('list' in type) {
-			result[field.name] = readListAt(child, type.item, compile(type.list), { parent: at, step: `.${field.name}` });
-		} else {
-			const items: unknown[] = [];
-			const listAt: PathRef = { parent: at, step: `.${field.name}` };
-			for (const item of child.children) {
-				if (item.local === type.item && !isNil(item)) items.push(decodeField(type.scalarList, item.text, listAt, items.length));
-			}
-			result[field.name] = items;
-		}
-	}
-	return result;
+	const reader = new RecordReader(recordName, undefined, path);
+	replay(el, reader);
+	return reader.result() as Record<string, unknown>;
 }
 
 /** Reads the `<itemElement>` children of a list element as records; other children are ignored. */
 export function readList(el: XmlElement, itemElement: string, recordName: string, path = itemElement): Record<string, unknown>[] {
-	return readListAt(el, itemElement, compile(recordName), { parent: undefined, step: path });
+	const reader = new RecordReader(recordName, itemElement, path);
+	replay(el, reader);
+	return reader.result() as Record<string, unknown>[];
 }
 
-function readListAt(el: XmlElement, itemElement: string, record: CompiledRecord, at: PathRef): Record<string, unknown>[] {
-	const items: Record<string, unknown>[] = [];
-	const children = el.children;
-	for (let c = 0; c < children.length; c++) {
-		const child = children[c];
-		if (child.local === itemElement && !(child.attrs.length > 0 && isNil(child))) {
-			items.push(readRecordAt(child, record, { parent: at, step: items.length }));
+/** Feeds an already parsed subtree to a reader, as the parser would have while parsing. */
+function replay(root: XmlElement, reader: ElementStream): void {
+	const stack: [XmlElement, number][] = [[root, 0]];
+	reader.open(root);
+	while (stack.length > 0) {
+		const top = stack[stack.length - 1];
+		const [el, next] = top;
+		if (next < el.children.length) {
+			top[1] = next + 1;
+			const child = el.children[next];
+			reader.open(child);
+			stack.push([child, 0]);
+		} else {
+			stack.pop();
+			reader.close(el);
 		}
 	}
-	return items;
+}
+
+const enum Frame {
+	Record,
+	RecordList,
+	Scalar,
+	ScalarList,
+	Skip,
+}
+
+/** What the reader knows of one open element; reused by depth, so reading allocates only values. */
+interface FrameState {
+	kind: Frame;
+	/** Record and RecordList (item record). */
+	record: CompiledRecord | undefined;
+	/** RecordList and ScalarList: the item element's name. */
+	item: string;
+	/** Scalar; ScalarList (item type). */
+	scalar: ScalarType;
+	/** Record, RecordList and ScalarList: the value being filled. */
+	value: Record<string, unknown> | unknown[] | undefined;
+	/** Where this element's value sits (Record, RecordList, ScalarList). */
+	at: PathRef | undefined;
+	/** Scalar: the record or list that receives the value, the field name (undefined: append), the error path. */
+	target: Record<string, unknown> | unknown[] | undefined;
+	key: string | undefined;
+	parentAt: PathRef | undefined;
+	step: string | number;
 }
 
 /**
- * Canonical base64 without whitespace (what services send) is decoded and checked in two native
- * passes: Node's decoder is lenient, so the text is valid exactly when re-encoding gives it back
- * (alphabet, padding and zero padding bits). Anything else takes the strict scalar codec.
+ * Reads one result element (a record, or a list of records) from the parser's open and close
+ * events, following the catalogue: the parser can hand it the elements of a large response as they
+ * close, so they never form a tree (see parseXml's `stream`). Unknown and nil elements are skipped;
+ * the first value that does not fit its type is kept and thrown by {@link result}.
+ */
+export class RecordReader implements ElementStream {
+	private readonly frames: FrameState[] = [];
+	private depth = 0;
+	private value: unknown;
+	private error: RecordCodecError | undefined;
+
+	constructor(
+		private readonly recordName: string,
+		/** Set when the element is a list of `itemElement` records rather than one record. */
+		private readonly itemElement: string | undefined,
+		private readonly path: string,
+	) {}
+
+	private frame(depth: number): FrameState {
+		let f = this.frames[depth];
+		if (f === undefined) {
+			f = { kind: Frame.Skip, record: undefined, item: '', scalar: 'string', value: undefined, at: undefined, target: undefined, key: undefined, parentAt: undefined, step: '' };
+			this.frames[depth] = f;
+		}
+		return f;
+	}
+
+	open(el: XmlElement): void {
+		const depth = this.depth++;
+		const f = this.frame(depth);
+		if (depth === 0) {
+			const at: PathRef = { parent: undefined, step: this.path };
+			if (this.itemElement === undefined) this.openRecord(f, el, compile(this.recordName), at);
+			else this.openList(f, compile(this.recordName), this.itemElement, at);
+			this.value = f.value;
+			return;
+		}
+		const parent = this.frames[depth - 1];
+		f.kind = Frame.Skip;
+		if (this.error !== undefined) return;
+		switch (parent.kind) {
+			case Frame.Record: {
+				const record = parent.record as CompiledRecord;
+				const field = record.elements.get(el.local);
+				if (field === undefined || (el.attrs.length > 0 && isNil(el))) return;
+				const target = parent.value as Record<string, unknown>;
+				const type = field.type;
+				if (isScalar(type)) {
+					this.openScalar(f, type, target, field.name, parent.at as PathRef, record.steps.get(field.name) as string);
+				} else if ('record' in type) {
+					this.openRecord(f, el, compile(type.record), { parent: parent.at, step: record.steps.get(field.name) as string });
+					target[field.name] = f.value;
+				} else if ('list' in type) {
+					this.openList(f, compile(type.list), type.item, { parent: parent.at, step: record.steps.get(field.name) as string });
+					target[field.name] = f.value;
+				} else {
+					f.kind = Frame.ScalarList;
+					f.item = type.item;
+					f.scalar = type.scalarList;
+					f.value = [];
+					f.at = { parent: parent.at, step: record.steps.get(field.name) as string };
+					target[field.name] = f.value;
+				}
+				return;
+			}
+			case Frame.RecordList: {
+				if (el.local !== parent.item || (el.attrs.length > 0 && isNil(el))) return;
+				const items = parent.value as unknown[];
+				this.openRecord(f, el, parent.record as CompiledRecord, { parent: parent.at, step: items.length });
+				items.push(f.value);
+				return;
+			}
+			case Frame.ScalarList: {
+				if (el.local !== parent.item || (el.attrs.length > 0 && isNil(el))) return;
+				const items = parent.value as unknown[];
+				this.openScalar(f, parent.scalar, items, undefined, parent.at as PathRef, items.length);
+				return;
+			}
+			default:
+				return; // inside a skipped element or a scalar's element
+		}
+	}
+
+	close(el: XmlElement): void {
+		const f = this.frames[--this.depth];
+		if (f.kind !== Frame.Scalar || this.error !== undefined) return;
+		try {
+			const value = f.scalar === 'base64Binary' ? decodeBase64Element(el, f.parentAt as PathRef, f.step) : decodeField(f.scalar, el.text, f.parentAt as PathRef, f.step);
+			if (f.key === undefined) (f.target as unknown[]).push(value);
+			else (f.target as Record<string, unknown>)[f.key] = value;
+		} catch (error) {
+			if (!(error instanceof RecordCodecError)) throw error;
+			this.error = error;
+		}
+	}
+
+	/** The value read; throws the first value error met. */
+	result(): unknown {
+		if (this.error !== undefined) throw this.error;
+		return this.value;
+	}
+
+	private openRecord(f: FrameState, el: XmlElement, record: CompiledRecord, at: PathRef): void {
+		const value: Record<string, unknown> = {};
+		f.kind = Frame.Record;
+		f.record = record;
+		f.value = value;
+		f.at = at;
+		if (record.attributes.length === 0 || el.attrs.length === 0) return;
+		for (const field of record.attributes) {
+			const attr = el.attrs.find((a) => a.local === field.name && a.ns === '');
+			if (attr === undefined) continue;
+			try {
+				value[field.name] = decodeField(field.type as ScalarType, attr.value, at, `.@${field.name}`);
+			} catch (error) {
+				if (!(error instanceof RecordCodecError)) throw error;
+				this.error ??= error;
+			}
+		}
+	}
+
+	private openList(f: FrameState, record: CompiledRecord, item: string, at: PathRef): void {
+		f.kind = Frame.RecordList;
+		f.record = record;
+		f.item = item;
+		f.value = [];
+		f.at = at;
+	}
+
+	private openScalar(f: FrameState, type: ScalarType, target: Record<string, unknown> | unknown[], key: string | undefined, parentAt: PathRef, step: string | number): void {
+		f.kind = Frame.Scalar;
+		f.scalar = type;
+		f.target = target;
+		f.key = key;
+		f.parentAt = parentAt;
+		f.step = step;
+	}
+}
+
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * Canonical base64 without whitespace (what services send), decoded by Node in one native pass and
+ * checked without a second one: Node's decoder skips what is not base64 and stops at '=', so the text
+ * is valid exactly when it holds no base64url characters, the output has the length the input
+ * promises, and the padding bits are zero. Anything else (undefined) takes the strict scalar codec.
  */
 function decodeBase64Fast(text: string): Uint8Array | undefined {
-	if (text.length % 4 !== 0) return undefined;
+	const n = text.length;
+	if (n % 4 !== 0 || text.indexOf('-') !== -1 || text.indexOf('_') !== -1) return undefined;
+	const padding = n === 0 || text.charCodeAt(n - 1) !== 0x3d ? 0 : text.charCodeAt(n - 2) === 0x3d ? 2 : 1;
+	if (padding > 0) {
+		const last = BASE64_ALPHABET.indexOf(text.charAt(n - padding - 1));
+		if (last < 0 || (last & (padding === 2 ? 0x0f : 0x03)) !== 0) return undefined;
+	}
 	const buf = Buffer.from(text, 'base64');
-	if (buf.toString('base64') !== text) return undefined;
+	if (buf.length !== (n / 4) * 3 - padding) return undefined;
 	// A plain Uint8Array owning its memory, as the scalar codec returns (small Buffers share a pool).
 	if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength) return new Uint8Array(buf.buffer, 0, buf.byteLength);
 	return new Uint8Array(buf);
+}
+
+/** A base64Binary element: from its deferred bytes when the parser left them undecoded (see parseXml). */
+function decodeBase64Element(el: XmlElement, at: PathRef, step: string | number): unknown {
+	const raw = deferredTextBytes(el);
+	if (raw !== undefined) {
+		// latin1 maps bytes to code units one to one; a non-ASCII byte is not base64 and fails the check.
+		const bytes = decodeBase64Fast(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1'));
+		if (bytes !== undefined) return bytes;
+	}
+	return decodeField('base64Binary', el.text, at, step);
 }
 
 function decodeField(type: ScalarType, text: string, at: PathRef, step: string | number): unknown {

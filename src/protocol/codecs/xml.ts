@@ -9,8 +9,9 @@
  *
  * Speed: text is located with `indexOf` and cut with `slice`; entity and line-end handling only
  * happens on runs that contain `&` or CR, found through monotonic caches so no byte is searched twice
- * for the same character. Pure JavaScript (no Node APIs) so the webview can use it too.
+ * for the same character. Node's Buffer only serves its native byte search (deferred large text).
  */
+import { Buffer } from 'node:buffer';
 
 /** Namespace URI bound to the `xml` prefix. */
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -38,8 +39,9 @@ export interface XmlElement {
 	/** Resolved namespace URI, '' when none. */
 	ns: string;
 	/** Attributes in document order, namespace declarations included (their ns is {@link XMLNS_NS}). */
-	attrs: XmlAttribute[];
-	children: XmlElement[];
+	attrs: readonly XmlAttribute[];
+	/** Child elements in order (leaves share one frozen empty array). */
+	children: readonly XmlElement[];
 	/** Concatenation of this element's own character data (text + CDATA), entity-decoded, line ends normalised to LF. */
 	text: string;
 	/** 1-based line of the element's `<`. */
@@ -380,6 +382,9 @@ const CR_RUN = /\r\n?/g;
 
 /** Sentinel for "no attribute yet" while scanning a start tag (never handed out). */
 const EMPTY_ATTRS: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute[];
+/** Shared by every element without attributes or children: most elements are leaves, and two fresh arrays each is most of the garbage. */
+const NO_ATTRS: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute[];
+const NO_CHILDREN: XmlElement[] = Object.freeze([]) as unknown as XmlElement[];
 
 class Parser {
 	private readonly s: string;
@@ -415,12 +420,65 @@ class Parser {
 	/** Output of decodeRef: where the reference ends (after ';'). */
 	private refEnd = 0;
 
-	constructor(s: string, lim: XmlLimits, checkSurrogates: boolean) {
+	// Deferred text (see parseXml's deferLargeText): where each cut-out run stood in `s`, its bytes,
+	// and the elements that received one, in order.
+	private readonly holes: DeferredRuns | undefined;
+	private holeIndex = 0;
+	private nextHole = Infinity;
+	/** Code units cut out of the current line so far, so columns after a hole stay true. */
+	private lineShift = 0;
+	readonly deferred: [XmlElement, Uint8Array][] = [];
+
+	// Streaming (see XmlParseOptions.stream): elements deeper than streamDepth go to `stream` only.
+	private streamOption: XmlParseOptions['stream'];
+	private stream: ElementStream | undefined;
+	private streamDepth = Infinity;
+	/** Streamed elements are done with once closed: one object per depth is reused. */
+	private readonly pool: (XmlElement | undefined)[] = [];
+
+	constructor(s: string, lim: XmlLimits, checkSurrogates: boolean, holes?: DeferredRuns, streamOption?: XmlParseOptions['stream']) {
 		this.s = s;
 		this.n = s.length;
 		this.lim = lim;
 		this.firstBad = firstInvalidChar(s, checkSurrogates);
 		this.nextNl = s.indexOf('\n');
+		this.holes = holes;
+		if (holes !== undefined && holes.at.length > 0) this.nextHole = holes.at[0];
+		this.streamOption = streamOption;
+	}
+
+	/** Closes `el` for the stream, if it is streamed; ends streaming with the subtree's top. */
+	private closeStreamed(el: XmlElement, depth: number): void {
+		if (el.text === DEFERRED_MARK) {
+			for (let i = this.deferred.length - 1; i >= 0; i--) {
+				if (this.deferred[i][0] === el) {
+					deferText(el, this.deferred[i][1]);
+					this.pool[depth] = undefined; // its text is now an accessor: never reuse it
+					break;
+				}
+			}
+		}
+		(this.stream as ElementStream).close(el);
+		if (depth === this.streamDepth) {
+			this.stream = undefined;
+			this.streamDepth = Infinity;
+		}
+	}
+
+	/**
+	 * Gives the run cut out at `this.nextHole` to `el` as its text. Only a run that is the whole
+	 * character data of an element qualifies; anything else abandons the deferred parse.
+	 */
+	private takeHole(el: XmlElement, at: number): void {
+		const holes = this.holes as DeferredRuns;
+		if (el.text !== '') throw DEFERRAL_ABANDONED;
+		const bytes = holes.bytes[this.holeIndex];
+		this.locate(at);
+		this.lineShift += bytes.length;
+		el.text = DEFERRED_MARK;
+		this.deferred.push([el, bytes]);
+		this.holeIndex++;
+		this.nextHole = this.holeIndex < holes.at.length ? holes.at[this.holeIndex] : Infinity;
 	}
 
 	private fail(code: XmlErrorCode, detail: string, p: number): never {
@@ -509,6 +567,7 @@ class Parser {
 			el.text = piece;
 			return;
 		}
+		if (el.text === DEFERRED_MARK) throw DEFERRAL_ABANDONED;
 		const more = this.moreText[d];
 		if (more === undefined) this.moreText[d] = [el.text, piece];
 		else more.push(piece);
@@ -588,6 +647,7 @@ class Parser {
 	private locate(p: number): void {
 		while (this.nextNl !== -1 && this.nextNl < p) {
 			this.line++;
+			this.lineShift = 0;
 			this.lineStart = this.nextNl + 1;
 			this.nextNl = this.s.indexOf('\n', this.lineStart);
 		}
@@ -721,6 +781,11 @@ class Parser {
 
 		while (pos < n) {
 			const lt = s.indexOf('<', pos);
+			if (lt >= this.nextHole || (lt < 0 && this.nextHole !== Infinity)) {
+				// A cut-out run must sit right where its element's content starts; else parse normally.
+				if (lt !== this.nextHole || pos !== lt || stack.length === 0) throw DEFERRAL_ABANDONED;
+				this.takeHole(stack[stack.length - 1], lt);
+			}
 			const end = lt < 0 ? n : lt;
 			if (end > pos) {
 				const depth = stack.length;
@@ -754,6 +819,7 @@ class Parser {
 					top.text = more.join('');
 					moreText[depth] = undefined;
 				}
+				if (depth >= this.streamDepth) this.closeStreamed(top, depth);
 				stack.pop();
 				const mark = nsMark.pop() as number;
 				if (mark !== this.nsDeclared.length) this.undeclare(mark);
@@ -874,11 +940,43 @@ class Parser {
 			if (attrs !== EMPTY_ATTRS) this.resolveAttrs(attrs);
 
 			this.locate(lt);
-			const el: XmlElement = { name: qname, local, ns, attrs: attrs === EMPTY_ATTRS ? [] : attrs, children: [], text: '', line: this.line, column: lt - this.lineStart + 1 };
-			if (depth === 1) root = el;
-			else stack[depth - 2].children.push(el);
+			const column = lt - this.lineStart + 1 + this.lineShift;
+			const elAttrs = attrs === EMPTY_ATTRS ? NO_ATTRS : attrs;
+			const streamed = depth > this.streamDepth;
+			let el = streamed ? this.pool[depth] : undefined;
+			if (el === undefined) {
+				el = { name: qname, local, ns, attrs: elAttrs, children: NO_CHILDREN, text: '', line: this.line, column };
+				if (streamed) this.pool[depth] = el;
+			} else {
+				el.name = qname;
+				el.local = local;
+				el.ns = ns;
+				el.attrs = elAttrs;
+				el.text = '';
+				el.line = this.line;
+				el.column = column;
+			}
+			if (streamed) {
+				(this.stream as ElementStream).open(el);
+			} else {
+				const parent = depth === 1 ? undefined : stack[depth - 2];
+				if (parent === undefined) root = el;
+				else if (parent.children === NO_CHILDREN) parent.children = [el];
+				else (parent.children as XmlElement[]).push(el);
+				const option = this.streamOption;
+				if (option !== undefined && depth === option.depth && this.stream === undefined) {
+					const stream = option.start(el, parent);
+					if (stream !== undefined) {
+						this.stream = stream;
+						this.streamDepth = depth;
+						this.streamOption = undefined;
+						stream.open(el);
+					}
+				}
+			}
 
 			if (selfClosing) {
+				if (depth >= this.streamDepth) this.closeStreamed(el, depth);
 				if (mark !== this.nsDeclared.length) this.undeclare(mark);
 			} else {
 				stack.push(el);
@@ -893,8 +991,37 @@ class Parser {
 		}
 		if (root === undefined) this.fail('XML_MALFORMED', 'no root element', n);
 		if (this.firstBad >= 0) this.failBadChar();
+		if (this.holes !== undefined && this.holeIndex !== this.holes.at.length) throw DEFERRAL_ABANDONED;
 		return root;
 	}
+}
+
+/** Receives the elements of a subtree as the parser opens and closes them (see {@link XmlParseOptions.stream}). */
+export interface ElementStream {
+	/** The element's name and attributes are known; its text and children are not yet. */
+	open(el: XmlElement): void;
+	/** The element is complete: its text is final (its children are not linked to it). The parser reuses the object afterwards: keep values, not the element. */
+	close(el: XmlElement): void;
+}
+
+/** Options of {@link parseXml} beyond its limits. */
+export interface XmlParseOptions {
+	/**
+	 * Streams a subtree instead of building it: for the first element opened at `depth` for which
+	 * `start` returns a stream, that element and all its descendants are handed to the stream as they
+	 * open and close. The element stays in the tree (with no children); its descendants are never
+	 * linked, so a large result is read with only short-lived element objects.
+	 */
+	stream?: { depth: number; start(el: XmlElement, parent: XmlElement | undefined): ElementStream | undefined };
+	/**
+	 * Leave long runs of plain character data undecoded (byte input only): each run of at least
+	 * 64 KiB holding no markup, `&`, CR or LF that is the whole text of its element. Reading `el.text`
+	 * decodes and checks such a run on first use (an {@link XmlError} is thrown then for a character
+	 * XML forbids), and {@link deferredTextBytes} hands over its bytes as they are: a base64
+	 * attachment is decoded from the response bytes without ever becoming one more string. A document
+	 * whose runs do not fit this shape is parsed the ordinary way, with the same errors.
+	 */
+	deferLargeText?: boolean;
 }
 
 /**
@@ -906,7 +1033,7 @@ class Parser {
  * decoding come first). Comments and processing instructions are skipped. Every limit is checked
  * while scanning. Throws {@link XmlError} with line and column on the first problem.
  */
-export function parseXml(input: string | Uint8Array, limits?: Partial<XmlLimits>): XmlElement {
+export function parseXml(input: string | Uint8Array, limits?: Partial<XmlLimits>, options?: XmlParseOptions): XmlElement {
 	const lim: XmlLimits = limits === undefined ? DEFAULT_XML_LIMITS : { ...DEFAULT_XML_LIMITS, ...definedOnly(limits) };
 	let s: string;
 	let checkSurrogates: boolean;
@@ -918,11 +1045,125 @@ export function parseXml(input: string | Uint8Array, limits?: Partial<XmlLimits>
 		checkSurrogates = true;
 	} else {
 		if (input.length > lim.maxBytes) throw new XmlError('XML_TOO_LARGE', `document of ${input.length} bytes is larger than ${lim.maxBytes} bytes`);
+		if (options?.deferLargeText === true && input.length >= DEFERRED_TEXT_MIN) {
+			const root = parseDeferringLargeText(input, lim, options.stream);
+			if (root !== undefined) return root;
+		}
 		s = decodeBytes(input);
 		checkSurrogates = false; // a fatal UTF-8 decoder never yields lone surrogates
 	}
 	rejectDoctypeInProlog(s);
-	return new Parser(s, lim, checkSurrogates).parse();
+	return new Parser(s, lim, checkSurrogates, undefined, options?.stream).parse();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deferred large text
+
+/** Shortest run of character data worth leaving undecoded. */
+const DEFERRED_TEXT_MIN = 64 * 1024;
+/** Stands in `el.text` while parsing for a deferred run; NUL cannot occur in parsed text. */
+const DEFERRED_MARK = '\u0000deferred';
+/** Thrown inside the parser when the document does not fit the deferred shape (never escapes). */
+const DEFERRAL_ABANDONED = new Error('deferred parse abandoned');
+
+interface DeferredRuns {
+	/** Offset in the spliced text where each run was cut out (a '<' follows). */
+	at: number[];
+	bytes: Uint8Array[];
+}
+
+const deferredBytes = new WeakMap<XmlElement, Uint8Array>();
+
+/**
+ * The raw UTF-8 bytes of an element's text when parseXml deferred it (see
+ * {@link XmlParseOptions.deferLargeText}), else undefined. The bytes have not been checked: a reader
+ * that accepts them must validate them itself, and can always fall back on `el.text`.
+ */
+export function deferredTextBytes(el: XmlElement): Uint8Array | undefined {
+	return deferredBytes.get(el);
+}
+
+/**
+ * Offsets [a0, b0, a1, b1, ...] of the runs between a '>' and the next '<' that are long and plain
+ * (no '&', CR or LF). Probes every half minimum length, so a document without such runs costs a few
+ * hundred short native scans.
+ */
+function findLargeTextRuns(input: Uint8Array): number[] {
+	// Buffer's indexOf is a native memchr; a plain Uint8Array's is an element-by-element loop.
+	const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+	const runs: number[] = [];
+	const step = DEFERRED_TEXT_MIN >> 1;
+	for (let p = step; p < bytes.length; p += step) {
+		if (bytes[p] === CH_LT) continue;
+		const next = bytes.indexOf(CH_LT, p);
+		if (next < 0) break;
+		const prev = bytes.lastIndexOf(CH_LT, p);
+		if (prev >= 0 && (runs.length === 0 || prev >= runs[runs.length - 1])) {
+			const a = bytes.indexOf(CH_GT, prev) + 1;
+			if (a > 0 && next - a >= DEFERRED_TEXT_MIN) {
+				const run = bytes.subarray(a, next);
+				if (run.indexOf(CH_AMP) < 0 && run.indexOf(CH_CR) < 0 && run.indexOf(CH_LF) < 0) runs.push(a, next);
+			}
+		}
+		p = next - (next % step);
+	}
+	return runs;
+}
+
+/**
+ * Parses with the long plain runs cut out; undefined when the document has none, or they are not
+ * whole element texts, or anything fails (the ordinary parse then gives the exact error).
+ */
+function parseDeferringLargeText(bytes: Uint8Array, lim: XmlLimits, stream: XmlParseOptions['stream']): XmlElement | undefined {
+	const runs = findLargeTextRuns(bytes);
+	if (runs.length === 0) return undefined;
+	try {
+		const decoder = new TextDecoder('utf-8', { fatal: true });
+		const parts: string[] = [decodeBytes(bytes.subarray(0, runs[0]))];
+		let length = parts[0].length;
+		const holes: DeferredRuns = { at: [], bytes: [] };
+		for (let i = 0; i < runs.length; i += 2) {
+			holes.at.push(length);
+			holes.bytes.push(bytes.subarray(runs[i], runs[i + 1]));
+			// Every piece after a run starts at '<', so it never splits a UTF-8 sequence or starts with a BOM.
+			const piece = decoder.decode(bytes.subarray(runs[i + 1], i + 2 < runs.length ? runs[i + 2] : bytes.length));
+			parts.push(piece);
+			length += piece.length;
+		}
+		const s = parts.join('');
+		rejectDoctypeInProlog(s);
+		const parser = new Parser(s, lim, false, holes, stream);
+		const root = parser.parse();
+		for (const [el, run] of parser.deferred) if (!deferredBytes.has(el)) deferText(el, run);
+		return root;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Makes `el.text` decode and check its deferred run on first read. */
+function deferText(el: XmlElement, run: Uint8Array): void {
+	deferredBytes.set(el, run);
+	let text: string | undefined;
+	Object.defineProperty(el, 'text', {
+		enumerable: true,
+		configurable: true,
+		get: () => (text ??= decodeDeferredText(run, el)),
+	});
+}
+
+function decodeDeferredText(run: Uint8Array, el: XmlElement): string {
+	let text: string;
+	try {
+		text = new TextDecoder('utf-8', { fatal: true }).decode(run);
+	} catch {
+		throw new XmlError('XML_ENCODING', `invalid UTF-8 in the text of <${clip(el.name)}>`, el.line, el.column);
+	}
+	const bad = firstInvalidChar(text, false);
+	if (bad >= 0) throw new XmlError('XML_MALFORMED', `character ${hex(text.charCodeAt(bad))} is not allowed in XML (in the text of <${clip(el.name)}>)`, el.line, el.column);
+	const cdEnd = text.indexOf(']]>');
+	if (cdEnd >= 0) throw new XmlError('XML_MALFORMED', `']]>' is not allowed in text (in the text of <${clip(el.name)}>)`, el.line, el.column);
+	return text;
 }
 
 function definedOnly(limits: Partial<XmlLimits>): Partial<XmlLimits> {
