@@ -14,12 +14,12 @@ import { verifyPassword } from './passwords';
 /** The organisation of a valid API key and the organisations it may see (that organisation and below). */
 export interface KeyScope {
 	organisation: OrganisationRow;
-	organisationIds: number[];
+	organisationIds: readonly number[];
 }
 
 /** What a search may see: organisations, and optionally only the adverts of one user. */
 export interface SearchScope {
-	organisationIds: number[];
+	organisationIds: readonly number[];
 	userId?: number;
 }
 

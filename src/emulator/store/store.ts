@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from 'node-sqlite3-wasm';
 import { inTransaction, openDatabase, placeholders, schemaVersion, type SqlValue } from './database';
+import { jsonRow, StatementCache } from './statements';
 import {
 	ADVERT_ORDER_FIELDS,
 	APPLICATION_ORDER_FIELDS,
@@ -126,6 +127,9 @@ const ADVERT_COLUMNS = `a.id, a.user_id AS userId, a.organisation_id AS organisa
 	a.created_at AS createdAt, a.scheduled_post_at AS scheduledPostAt, a.last_post_date AS lastPostDate,
 	a.last_delivery_date AS lastDeliveryDate, a.last_delivery_status_id AS lastDeliveryStatusId`;
 
+/** The advert columns as one JSON value per row (see StatementCache.allJson). */
+const ADVERT_JSON = jsonRow(ADVERT_COLUMNS);
+
 const APPLICATION_COLUMNS = `ap.id, ap.advert_id AS advertId, ap.candidate_id AS candidateId, ap.posting_id AS postingId, ap.feed_id AS feedId,
 	f.name AS feedName, ap.applied_at AS appliedAt, c.email, c.first_name AS firstName, c.last_name AS lastName,
 	c.home_phone AS homePhone, c.work_phone AS workPhone, c.mobile_phone AS mobilePhone, c.address,
@@ -134,6 +138,7 @@ const APPLICATION_COLUMNS = `ap.id, ap.advert_id AS advertId, ap.candidate_id AS
 	a.identifier AS advertIdentifier, a.reference AS advertReference, a.title AS advertTitle, a.user_id AS userId,
 	a.organisation_id AS organisationId, o.name AS organisationName, o.parsing_enabled AS parsingEnabled,
 	ap.last_score_date AS lastScoreDate, ap.last_progress_date AS lastProgressDate, ap.last_note_date AS lastNoteDate`;
+const APPLICATION_JSON = jsonRow(APPLICATION_COLUMNS);
 
 const APPLICATION_FROM = `FROM application ap
 	JOIN advert a ON a.id = ap.advert_id
@@ -183,8 +188,29 @@ function escapeLike(text: string): string {
 	return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
+/** Most identity lookups kept at once. */
+const IDENTITY_CACHE_LIMIT = 4096;
+/** Most adverts whose counters are kept at once. */
+const STATS_CACHE_LIMIT = 10_000;
+
 export class Store {
-	private constructor(private readonly db: Database) {}
+	/** Prepared statements reused across calls (see statements.ts). */
+	private readonly sql: StatementCache;
+	/**
+	 * Lookups of keys, users and the organisation tree, which only seeding and clearAll change (no
+	 * operation writes them): every request needs them, and they are kept, frozen, until then.
+	 */
+	private readonly identity = new Map<string, unknown>();
+	/**
+	 * Application counters by advert (null: no applications), valid for one value of `sql.writes`:
+	 * any write empties it, so a page of adverts never shows counters older than the last write.
+	 */
+	private readonly stats = new Map<number, AdvertStats | null>();
+	private statsWrites = -1;
+
+	private constructor(private readonly db: Database) {
+		this.sql = new StatementCache(db);
+	}
 
 	/** Opens (creating and migrating) a database file, or an in-memory database for ':memory:'. */
 	static open(path: string | ':memory:'): Store {
@@ -192,6 +218,8 @@ export class Store {
 	}
 
 	close(): void {
+		this.identity.clear();
+		this.sql.clear();
 		if (this.db.isOpen) this.db.close();
 	}
 
@@ -224,11 +252,14 @@ export class Store {
 			);
 		} finally {
 			for (const statement of statements) statement.finalize();
+			// Seeding writes around the statement cache: forget what was derived before.
+			this.identity.clear();
+			this.sql.writes++;
 		}
 	}
 
 	isEmpty(): boolean {
-		return this.db.get('SELECT 1 AS present FROM organisation LIMIT 1') === null;
+		return this.sql.get('SELECT 1 AS present FROM organisation LIMIT 1') === null;
 	}
 
 	// Organisations and keys
@@ -250,18 +281,20 @@ export class Store {
 	}
 
 	/** The organisation and all organisations below it. */
-	subtreeIds(rootId: number): number[] {
-		const rows = this.db.all(
-			`WITH RECURSIVE tree(id) AS (SELECT id FROM organisation WHERE id = ? UNION ALL SELECT o.id FROM organisation o JOIN tree t ON o.parent_id = t.id)
-			SELECT id FROM tree ORDER BY id`,
-			[rootId],
-		) as { id: number }[];
-		return rows.map((row) => row.id);
+	subtreeIds(rootId: number): readonly number[] {
+		return this.remember(`tree:${rootId}`, () => {
+			const rows = this.sql.all(
+				`WITH RECURSIVE tree(id) AS (SELECT id FROM organisation WHERE id = ? UNION ALL SELECT o.id FROM organisation o JOIN tree t ON o.parent_id = t.id)
+				SELECT id FROM tree ORDER BY id`,
+				[rootId],
+			) as { id: number }[];
+			return rows.map((row) => row.id);
+		}) as readonly number[];
 	}
 
 	/** The organisation and its ancestors, nearest first. */
 	ancestorIds(organisationId: number): number[] {
-		const rows = this.db.all(
+		const rows = this.sql.all(
 			`WITH RECURSIVE up(id, parent_id, depth) AS (SELECT id, parent_id, 0 FROM organisation WHERE id = ?
 				UNION ALL SELECT o.id, o.parent_id, up.depth + 1 FROM organisation o JOIN up ON o.id = up.parent_id)
 			SELECT id FROM up ORDER BY depth`,
@@ -272,17 +305,21 @@ export class Store {
 
 	/** The organisation an API key belongs to, or undefined for an unknown key. */
 	organisationForApiKey(apiKey: string): OrganisationRow | undefined {
-		return this.one<OrganisationRow>(
-			`SELECT o.id, o.identifier, o.name, o.parent_id AS parentId, o.parsing_enabled AS parsingEnabled
-			FROM api_key k JOIN organisation o ON o.id = k.organisation_id WHERE k.key_hash = ?`,
-			[hashSecret(apiKey)],
+		// Kept by the key's hash: the cache holds no secret.
+		const keyHash = hashSecret(apiKey);
+		return this.remember(`key:${keyHash}`, () =>
+			this.one<OrganisationRow>(
+				`SELECT o.id, o.identifier, o.name, o.parent_id AS parentId, o.parsing_enabled AS parsingEnabled
+				FROM api_key k JOIN organisation o ON o.id = k.organisation_id WHERE k.key_hash = ?`,
+				[keyHash],
+			),
 		);
 	}
 
 	// Users
 
 	findUserByUsername(username: string): UserRow | undefined {
-		return this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.username = ?`, [username]);
+		return this.remember(`user:${username}`, () => this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.username = ?`, [username]));
 	}
 
 	/** A user by numeric UserID or string UserIdentifier. */
@@ -301,7 +338,7 @@ export class Store {
 
 	/** Active users of these organisations, by id. */
 	activeUsersIn(organisationIds: readonly number[]): UserRow[] {
-		return this.db.all(
+		return this.sql.all(
 			`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.active = 1 AND u.organisation_id IN (${placeholders(organisationIds.length)}) ORDER BY u.id`,
 			[...organisationIds],
 		) as unknown as UserRow[];
@@ -325,7 +362,7 @@ export class Store {
 	 */
 	organisationFeedQuotas(organisationId: number): FeedQuotaRow[] {
 		const chain = this.ancestorIds(organisationId);
-		const rows = this.db.all(
+		const rows = this.sql.all(
 			`SELECT ${QUOTA_COLUMNS} FROM feed_quota q JOIN feed f ON f.id = q.feed_id WHERE q.organisation_id IN (${placeholders(chain.length)})`,
 			[...chain],
 		) as unknown as FeedQuotaRow[];
@@ -334,7 +371,7 @@ export class Store {
 
 	/** The feeds of a user: the user's own quota rows, then the organisation's (inherited) for other feeds. */
 	userFeedQuotas(user: UserRow): FeedQuotaRow[] {
-		const own = this.db.all(`SELECT ${QUOTA_COLUMNS} FROM feed_quota q JOIN feed f ON f.id = q.feed_id WHERE q.user_id = ?`, [
+		const own = this.sql.all(`SELECT ${QUOTA_COLUMNS} FROM feed_quota q JOIN feed f ON f.id = q.feed_id WHERE q.user_id = ?`, [
 			user.id,
 		]) as unknown as FeedQuotaRow[];
 		const ownFeeds = new Set(own.map((row) => row.id));
@@ -344,7 +381,7 @@ export class Store {
 
 	/** Postings a user made per feed (quota use). */
 	postingsUsedByUser(userId: number): Map<number, number> {
-		const rows = this.db.all('SELECT feed_id AS feedId, count(*) AS used FROM posting WHERE user_id = ? GROUP BY feed_id', [userId]) as {
+		const rows = this.sql.all('SELECT feed_id AS feedId, count(*) AS used FROM posting WHERE user_id = ? GROUP BY feed_id', [userId]) as {
 			feedId: number;
 			used: number;
 		}[];
@@ -354,19 +391,19 @@ export class Store {
 	// Adverts
 
 	advertById(id: number): AdvertRow | undefined {
-		return this.one<AdvertRow>(`SELECT ${ADVERT_COLUMNS} FROM advert a WHERE a.id = ?`, [id]);
+		return this.sql.allJson<AdvertRow>(`SELECT ${ADVERT_JSON} FROM advert a WHERE a.id = ?`, [id])[0];
 	}
 
 	/** One page of adverts matching the search, and the total count. */
 	searchAdverts(search: AdvertSearch, order: readonly OrderTerm<AdvertOrderField>[], window?: PageWindow): Page<AdvertRow> {
 		const { where, values } = advertWhere(search);
-		const total = (this.db.get(`SELECT count(*) AS total FROM advert a WHERE ${where}`, values) as { total: number }).total;
+		const total = (this.sql.get(`SELECT count(*) AS total FROM advert a WHERE ${where}`, values) as { total: number }).total;
 		const orderBy = order.length > 0 ? orderClause(order, ADVERT_ORDER_FIELDS, 'a.id DESC') : DEFAULT_ADVERT_ORDER;
 		const limit = window ? ' LIMIT ? OFFSET ?' : '';
-		const rows = this.db.all(
-			`SELECT ${ADVERT_COLUMNS} FROM advert a WHERE ${where} ORDER BY ${orderBy}${limit}`,
+		const rows = this.sql.allJson<AdvertRow>(
+			`SELECT ${ADVERT_JSON} FROM advert a WHERE ${where} ORDER BY ${orderBy}${limit}`,
 			window ? [...values, window.limit, window.offset] : values,
-		) as unknown as AdvertRow[];
+		);
 		return { total, rows };
 	}
 
@@ -375,20 +412,33 @@ export class Store {
 		return this.searchAdverts({ organisationIds, identifier, since, statusIds: [0, 16] }, []).rows;
 	}
 
-	/** Application counters of these adverts, computed from their applications. */
+	/** Application counters of these adverts, computed from their applications (kept until the next write). */
 	advertStats(advertIds: readonly number[]): Map<number, AdvertStats> {
-		if (advertIds.length === 0) return new Map();
-		const rows = this.db.all(
-			`SELECT advert_id AS advertId, count(*) AS applications, sum(viewed) AS viewed,
-				sum(ranking = 4) AS suitable, sum(ranking = 2) AS maybeSuitable, sum(ranking = 1) AS unsuitable,
-				sum(interview_status = 'Confirmed') AS interviewConfirmed, sum(interview_status = 'Pending') AS interviewPending,
-				sum(interview_status = 'CannotAttend') AS interviewCannotAttend, sum(interview_status = 'Declined') AS interviewDeclined,
-				sum(progress_id <> 1) AS withStatus, sum(progress_id = 1) AS withStatusNew,
-				max(last_score_date) AS lastScoreDate, max(last_progress_date) AS lastProgressDate
-			FROM application WHERE advert_id IN (${placeholders(advertIds.length)}) GROUP BY advert_id`,
-			[...advertIds],
-		) as unknown as AdvertStats[];
-		return new Map(rows.map((row) => [row.advertId, row]));
+		if (this.statsWrites !== this.sql.writes || this.stats.size > STATS_CACHE_LIMIT) {
+			this.stats.clear();
+			this.statsWrites = this.sql.writes;
+		}
+		const missing = advertIds.filter((id) => !this.stats.has(id));
+		if (missing.length > 0) {
+			const rows = this.sql.all(
+				`SELECT advert_id AS advertId, count(*) AS applications, sum(viewed) AS viewed,
+					sum(ranking = 4) AS suitable, sum(ranking = 2) AS maybeSuitable, sum(ranking = 1) AS unsuitable,
+					sum(interview_status = 'Confirmed') AS interviewConfirmed, sum(interview_status = 'Pending') AS interviewPending,
+					sum(interview_status = 'CannotAttend') AS interviewCannotAttend, sum(interview_status = 'Declined') AS interviewDeclined,
+					sum(progress_id <> 1) AS withStatus, sum(progress_id = 1) AS withStatusNew,
+					max(last_score_date) AS lastScoreDate, max(last_progress_date) AS lastProgressDate
+				FROM application WHERE advert_id IN (${placeholders(missing.length)}) GROUP BY advert_id`,
+				missing,
+			) as unknown as AdvertStats[];
+			for (const id of missing) this.stats.set(id, null);
+			for (const row of rows) this.stats.set(row.advertId, Object.freeze(row));
+		}
+		const result = new Map<number, AdvertStats>();
+		for (const id of advertIds) {
+			const row = this.stats.get(id);
+			if (row) result.set(id, row);
+		}
+		return result;
 	}
 
 	/** Creates an advert and returns its id. */
@@ -403,7 +453,7 @@ export class Store {
 			advert.source,
 			...fields.map((key) => advert[key] ?? null),
 		];
-		return Number(this.db.run(`INSERT INTO advert (${columns.join(', ')}) VALUES (${placeholders(values.length)})`, values).lastInsertRowid);
+		return Number(this.sql.run(`INSERT INTO advert (${columns.join(', ')}) VALUES (${placeholders(values.length)})`, values).lastInsertRowid);
 	}
 
 	/** Changes the given fields of an advert; undefined fields stay as they are. */
@@ -411,17 +461,17 @@ export class Store {
 		const fields = Object.keys(ADVERT_FIELD_COLUMNS).filter((key) => changes[key as keyof AdvertFields] !== undefined) as (keyof AdvertFields)[];
 		if (fields.length === 0) return;
 		const assignments = fields.map((key) => `${ADVERT_FIELD_COLUMNS[key]} = ?`).join(', ');
-		this.db.run(`UPDATE advert SET ${assignments} WHERE id = ?`, [...fields.map((key) => changes[key] ?? null), id]);
+		this.sql.run(`UPDATE advert SET ${assignments} WHERE id = ?`, [...fields.map((key) => changes[key] ?? null), id]);
 	}
 
 	/** Replaces the feeds chosen for an advert. */
 	setAdvertDestinations(advertId: number, feedIds: readonly number[]): void {
-		this.db.run('DELETE FROM advert_destination WHERE advert_id = ?', [advertId]);
-		for (const feedId of feedIds) this.db.run('INSERT INTO advert_destination (advert_id, feed_id) VALUES (?, ?)', [advertId, feedId]);
+		this.sql.run('DELETE FROM advert_destination WHERE advert_id = ?', [advertId]);
+		for (const feedId of feedIds) this.sql.run('INSERT INTO advert_destination (advert_id, feed_id) VALUES (?, ?)', [advertId, feedId]);
 	}
 
 	advertDestinations(advertId: number): number[] {
-		return (this.db.all('SELECT feed_id AS feedId FROM advert_destination WHERE advert_id = ? ORDER BY feed_id', [advertId]) as { feedId: number }[]).map(
+		return (this.sql.all('SELECT feed_id AS feedId FROM advert_destination WHERE advert_id = ? ORDER BY feed_id', [advertId]) as { feedId: number }[]).map(
 			(row) => row.feedId,
 		);
 	}
@@ -441,21 +491,21 @@ export class Store {
 			sql += ` AND feed_id IN (${placeholders(feedIds.length)})`;
 			values.push(...feedIds);
 		}
-		return this.db.all(`${sql} ORDER BY advert_id, feed_id, field_id, id`, values) as unknown as AdvertValueRow[];
+		return this.sql.all(`${sql} ORDER BY advert_id, feed_id, field_id, id`, values) as unknown as AdvertValueRow[];
 	}
 
 	// Postings and tracking
 
 	/** Feeds an advert has been posted to before. */
 	postedFeedIds(advertId: number): number[] {
-		return (this.db.all('SELECT DISTINCT feed_id AS feedId FROM posting WHERE advert_id = ? ORDER BY feed_id', [advertId]) as { feedId: number }[]).map(
+		return (this.sql.all('SELECT DISTINCT feed_id AS feedId FROM posting WHERE advert_id = ? ORDER BY feed_id', [advertId]) as { feedId: number }[]).map(
 			(row) => row.feedId,
 		);
 	}
 
 	insertPosting(posting: NewPosting): number {
 		return Number(
-			this.db.run(
+			this.sql.run(
 				`INSERT INTO posting (advert_id, feed_id, user_id, posted_at, estimated_expire_at, corrected_at, delivery_status_id, delivered_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 				[posting.advertId, posting.feedId, posting.userId, posting.postedAt, posting.estimatedExpireAt, posting.deliveredAt, posting.deliveryStatusId, posting.deliveredAt],
@@ -472,12 +522,12 @@ export class Store {
 	}
 
 	addTrackingLog(postingId: number, deliveredAt: string, errorLevel: string, response: string): void {
-		this.db.run('INSERT INTO tracking_log (posting_id, delivered_at, error_level, response) VALUES (?, ?, ?, ?)', [postingId, deliveredAt, errorLevel, response]);
+		this.sql.run('INSERT INTO tracking_log (posting_id, delivered_at, error_level, response) VALUES (?, ?, ?, ?)', [postingId, deliveredAt, errorLevel, response]);
 	}
 
 	/** Records the outcome of a delivery on the advert. */
 	markAdvertDelivered(advertId: number, postedAt: string, deliveredAt: string, deliveryStatusId: number): void {
-		this.db.run('UPDATE advert SET last_post_date = ?, last_delivery_date = ?, last_delivery_status_id = ? WHERE id = ?', [
+		this.sql.run('UPDATE advert SET last_post_date = ?, last_delivery_date = ?, last_delivery_status_id = ? WHERE id = ?', [
 			postedAt,
 			deliveredAt,
 			deliveryStatusId,
@@ -499,7 +549,7 @@ export class Store {
 			sql += ` AND p.feed_id IN (${placeholders(feedIds.length)})`;
 			values.push(...feedIds);
 		}
-		return this.db.all(`${sql} ORDER BY t.delivered_at, t.id`, values) as unknown as TrackingLogRow[];
+		return this.sql.all(`${sql} ORDER BY t.delivered_at, t.id`, values) as unknown as TrackingLogRow[];
 	}
 
 	// Applications
@@ -507,24 +557,24 @@ export class Store {
 	/** One page of applications matching the search, and the total count. */
 	searchApplications(search: ApplicationSearch, order: readonly OrderTerm<ApplicationOrderField>[], window: PageWindow): Page<ApplicationRow> {
 		const { where, values } = applicationWhere(search);
-		const total = (this.db.get(`SELECT count(*) AS total ${APPLICATION_FROM} WHERE ${where}`, values) as { total: number }).total;
+		const total = (this.sql.get(`SELECT count(*) AS total ${APPLICATION_FROM} WHERE ${where}`, values) as { total: number }).total;
 		const orderBy = order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;
-		const rows = this.db.all(`SELECT ${APPLICATION_COLUMNS} ${APPLICATION_FROM} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
+		const rows = this.sql.allJson<ApplicationRow>(`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
 			...values,
 			window.limit,
 			window.offset,
-		]) as unknown as ApplicationRow[];
+		]);
 		return { total, rows };
 	}
 
 	applicationById(id: number): ApplicationRow | undefined {
-		return this.one<ApplicationRow>(`SELECT ${APPLICATION_COLUMNS} ${APPLICATION_FROM} WHERE ap.id = ?`, [id]);
+		return this.sql.allJson<ApplicationRow>(`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ap.id = ?`, [id])[0];
 	}
 
 	/** Documents of these applications, of the given kinds. */
 	documents(applicationIds: readonly number[], kinds: readonly string[]): DocumentRow[] {
 		if (applicationIds.length === 0 || kinds.length === 0) return [];
-		return this.db.all(
+		return this.sql.all(
 			`SELECT application_id AS applicationId, kind, file_name AS fileName, encoding_type AS encodingType, document_source AS documentSource,
 				document_format AS documentFormat, text, bytes
 			FROM application_document WHERE application_id IN (${placeholders(applicationIds.length)}) AND kind IN (${placeholders(kinds.length)})`,
@@ -534,7 +584,7 @@ export class Store {
 
 	/** Sets ranking and favourite flags and records who scored and when. */
 	scoreApplication(id: number, ranking: number, favourite: boolean, byUserId: number, at: string): void {
-		this.db.run('UPDATE application SET ranking = ?, favourite = ?, viewed = 1, last_score_date = ?, last_scored_by = ? WHERE id = ?', [
+		this.sql.run('UPDATE application SET ranking = ?, favourite = ?, viewed = 1, last_score_date = ?, last_scored_by = ? WHERE id = ?', [
 			ranking,
 			favourite ? 1 : 0,
 			at,
@@ -545,7 +595,7 @@ export class Store {
 
 	/** Sets the progress; moving to Interview starts a pending interview. */
 	progressApplication(id: number, progressId: number, interviewStatus: string | null, byUserId: number, at: string): void {
-		this.db.run(
+		this.sql.run(
 			'UPDATE application SET progress_id = ?, interview_status = ?, viewed = 1, last_progress_date = ?, last_progressed_by = ? WHERE id = ?',
 			[progressId, interviewStatus, at, byUserId, id],
 		);
@@ -554,15 +604,15 @@ export class Store {
 	/** Adds a note and returns its id (AdvertCandidateNoteID). */
 	addNote(applicationId: number, userId: number, subject: string, body: string, at: string): number {
 		const id = Number(
-			this.db.run('INSERT INTO note (application_id, user_id, subject, body, created_at) VALUES (?, ?, ?, ?, ?)', [applicationId, userId, subject, body, at])
+			this.sql.run('INSERT INTO note (application_id, user_id, subject, body, created_at) VALUES (?, ?, ?, ?, ?)', [applicationId, userId, subject, body, at])
 				.lastInsertRowid,
 		);
-		this.db.run('UPDATE application SET last_note_date = ? WHERE id = ?', [at, applicationId]);
+		this.sql.run('UPDATE application SET last_note_date = ? WHERE id = ?', [at, applicationId]);
 		return id;
 	}
 
 	notesOf(applicationId: number): { id: number; userId: number; subject: string; body: string; createdAt: string }[] {
-		return this.db.all('SELECT id, user_id AS userId, subject, body, created_at AS createdAt FROM note WHERE application_id = ? ORDER BY id', [
+		return this.sql.all('SELECT id, user_id AS userId, subject, body, created_at AS createdAt FROM note WHERE application_id = ? ORDER BY id', [
 			applicationId,
 		]) as unknown as { id: number; userId: number; subject: string; body: string; createdAt: string }[];
 	}
@@ -572,14 +622,14 @@ export class Store {
 	}
 
 	progressList(): { id: number; name: string }[] {
-		return this.db.all('SELECT id, name FROM progress ORDER BY id') as unknown as { id: number; name: string }[];
+		return this.sql.all('SELECT id, name FROM progress ORDER BY id') as unknown as { id: number; name: string }[];
 	}
 
 	// Candidates and tags
 
 	/** Candidates with this email in these organisations, lowest id first. */
 	candidatesByEmail(email: string, organisationIds: readonly number[]): CandidateRow[] {
-		return this.db.all(
+		return this.sql.all(
 			`SELECT id, organisation_id AS organisationId, email, first_name AS firstName, last_name AS lastName FROM candidate
 			WHERE email = ? AND organisation_id IN (${placeholders(organisationIds.length)}) ORDER BY id`,
 			[email, ...organisationIds],
@@ -588,17 +638,17 @@ export class Store {
 
 	/** Adds a free tag (kept once per candidate). */
 	addCandidateTag(candidateId: number, tag: string, at: string): void {
-		this.db.run("INSERT OR IGNORE INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, 'tag', ?, ?)", [candidateId, tag, at]);
+		this.sql.run("INSERT OR IGNORE INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, 'tag', ?, ?)", [candidateId, tag, at]);
 	}
 
 	/** Sets the candidate's partner tag, replacing the previous one. */
 	setPartnerTag(candidateId: number, tag: string, at: string): void {
-		this.db.run("DELETE FROM candidate_tag WHERE candidate_id = ? AND kind = 'partner'", [candidateId]);
-		this.db.run("INSERT INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, 'partner', ?, ?)", [candidateId, tag, at]);
+		this.sql.run("DELETE FROM candidate_tag WHERE candidate_id = ? AND kind = 'partner'", [candidateId]);
+		this.sql.run("INSERT INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, 'partner', ?, ?)", [candidateId, tag, at]);
 	}
 
 	candidateTags(candidateId: number): { kind: string; tag: string }[] {
-		return this.db.all('SELECT kind, tag FROM candidate_tag WHERE candidate_id = ? ORDER BY kind, tag', [candidateId]) as unknown as {
+		return this.sql.all('SELECT kind, tag FROM candidate_tag WHERE candidate_id = ? ORDER BY kind, tag', [candidateId]) as unknown as {
 			kind: string;
 			tag: string;
 		}[];
@@ -607,7 +657,7 @@ export class Store {
 	// Lookups
 
 	lookupValues(list: 'currency' | 'weeks'): LookupRow[] {
-		return this.db.all(
+		return this.sql.all(
 			'SELECT field_id AS fieldId, value, description, sort_order AS sortOrder FROM lookup_value WHERE list = ? ORDER BY sort_order, field_id',
 			[list],
 		) as unknown as LookupRow[];
@@ -622,14 +672,14 @@ export class Store {
 			values.push(industry);
 		}
 		values.push(`${escapeLike(text)}%`, limit);
-		return this.db.all(`${sql} ORDER BY (title LIKE ? ESCAPE '\\') DESC, popularity DESC, title LIMIT ?`, values) as unknown as JobTitleRow[];
+		return this.sql.all(`${sql} ORDER BY (title LIKE ? ESCAPE '\\') DESC, popularity DESC, title LIMIT ?`, values) as unknown as JobTitleRow[];
 	}
 
 	// Login tokens
 
 	/** Stores a one-time login token (only its hash). */
 	createLoginToken(token: string, userId: number, returnUrl: string | null, redirectDomain: string | null, expiresAt: string): void {
-		this.db.run('INSERT INTO login_token (token_hash, user_id, return_url, redirect_domain, expires_at) VALUES (?, ?, ?, ?, ?)', [
+		this.sql.run('INSERT INTO login_token (token_hash, user_id, return_url, redirect_domain, expires_at) VALUES (?, ?, ?, ?, ?)', [
 			hashSecret(token),
 			userId,
 			returnUrl,
@@ -648,14 +698,14 @@ export class Store {
 				'SELECT user_id AS userId, return_url AS returnUrl FROM login_token WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
 				[hashSecret(token), now],
 			);
-			if (row) this.db.run('UPDATE login_token SET used_at = ? WHERE token_hash = ?', [now, hashSecret(token)]);
+			if (row) this.sql.run('UPDATE login_token SET used_at = ? WHERE token_hash = ?', [now, hashSecret(token)]);
 			return row;
 		});
 	}
 
 	/** An advert by the token of its completion URL (for the completion page). */
 	advertByCompletionToken(token: string): AdvertRow | undefined {
-		return this.one<AdvertRow>(`SELECT ${ADVERT_COLUMNS} FROM advert a WHERE a.completion_token = ?`, [token]);
+		return this.sql.allJson<AdvertRow>(`SELECT ${ADVERT_JSON} FROM advert a WHERE a.completion_token = ?`, [token])[0];
 	}
 
 	// Delivery over time, completion and live applications
@@ -663,7 +713,7 @@ export class Store {
 	/** Inserts a posting waiting for delivery (DELIVERY_STATUS Pending) that the scheduler delivers at `dueAt`. */
 	insertPendingPosting(posting: Omit<NewPosting, 'deliveryStatusId' | 'deliveredAt'> & { dueAt: string }): number {
 		return Number(
-			this.db.run(
+			this.sql.run(
 				`INSERT INTO posting (advert_id, feed_id, user_id, posted_at, estimated_expire_at, corrected_at, delivery_status_id, delivered_at, due_at)
 				VALUES (?, ?, ?, ?, ?, NULL, 1, NULL, ?)`,
 				[posting.advertId, posting.feedId, posting.userId, posting.postedAt, posting.estimatedExpireAt, posting.dueAt],
@@ -673,7 +723,7 @@ export class Store {
 
 	/** Pending postings due at or before `now`, oldest first (index posting_pending_due). */
 	duePostings(now: string, limit: number): DuePosting[] {
-		return this.db.all(
+		return this.sql.all(
 			`SELECT p.id, p.advert_id AS advertId, p.feed_id AS feedId, p.posted_at AS postedAt, p.due_at AS dueAt, f.identifier AS feedIdentifier
 			FROM posting p JOIN feed f ON f.id = p.feed_id WHERE p.delivery_status_id = 1 AND p.due_at <= ? ORDER BY p.due_at, p.id LIMIT ?`,
 			[now, limit],
@@ -689,9 +739,9 @@ export class Store {
 	/** Records a delivery outcome on the posting, its tracking log and its advert, in one transaction. */
 	recordDelivery(delivery: { postingId: number; advertId: number; statusId: number; at: string; errorLevel: string; response: string; postedAt: string }): void {
 		this.transaction(() => {
-			this.db.run('UPDATE posting SET delivery_status_id = ?, delivered_at = ? WHERE id = ? AND delivery_status_id = 1', [delivery.statusId, delivery.at, delivery.postingId]);
+			this.sql.run('UPDATE posting SET delivery_status_id = ?, delivered_at = ? WHERE id = ? AND delivery_status_id = 1', [delivery.statusId, delivery.at, delivery.postingId]);
 			this.addTrackingLog(delivery.postingId, delivery.at, delivery.errorLevel, delivery.response);
-			this.db.run(
+			this.sql.run(
 				`UPDATE advert SET last_delivery_date = ?, last_delivery_status_id = ?,
 					last_post_date = CASE WHEN last_post_date IS NULL OR last_post_date < ? THEN ? ELSE last_post_date END WHERE id = ?`,
 				[delivery.at, delivery.statusId, delivery.postedAt, delivery.postedAt, delivery.advertId],
@@ -701,7 +751,7 @@ export class Store {
 
 	/** Marks the advert's posting as completed (the completion page was submitted). */
 	markAdvertCompleted(advertId: number, at: string): void {
-		this.db.run('UPDATE advert SET completed_at = ?, last_delivery_status_id = 1 WHERE id = ?', [at, advertId]);
+		this.sql.run('UPDATE advert SET completed_at = ?, last_delivery_status_id = 1 WHERE id = ?', [at, advertId]);
 	}
 
 	/** When the advert's posting was completed, or undefined. */
@@ -711,7 +761,7 @@ export class Store {
 
 	/** Postings of an advert, oldest first. */
 	postingsOf(advertId: number): (PostingRow & { feedName: string })[] {
-		return this.db.all(
+		return this.sql.all(
 			`SELECT p.id, p.advert_id AS advertId, p.feed_id AS feedId, f.name AS feedName, p.user_id AS userId, p.posted_at AS postedAt,
 				p.estimated_expire_at AS estimatedExpireAt, p.corrected_at AS correctedAt, p.delivery_status_id AS deliveryStatusId, p.delivered_at AS deliveredAt
 			FROM posting p JOIN feed f ON f.id = p.feed_id WHERE p.advert_id = ? ORDER BY p.id`,
@@ -723,8 +773,8 @@ export class Store {
 	postingsPage(organisationIds: readonly number[], window: PageWindow, userId?: number): Page<PostingRow & { feedName: string; advertTitle: string }> {
 		const where = `a.organisation_id IN (${placeholders(organisationIds.length)})${userId === undefined ? '' : ' AND a.user_id = ?'}`;
 		const scope: SqlValue[] = userId === undefined ? [...organisationIds] : [...organisationIds, userId];
-		const total = (this.db.get(`SELECT count(*) AS total FROM posting p JOIN advert a ON a.id = p.advert_id WHERE ${where}`, scope) as { total: number }).total;
-		const rows = this.db.all(
+		const total = (this.sql.get(`SELECT count(*) AS total FROM posting p JOIN advert a ON a.id = p.advert_id WHERE ${where}`, scope) as { total: number }).total;
+		const rows = this.sql.all(
 			`SELECT p.id, p.advert_id AS advertId, p.feed_id AS feedId, f.name AS feedName, a.title AS advertTitle, p.user_id AS userId, p.posted_at AS postedAt,
 				p.estimated_expire_at AS estimatedExpireAt, p.corrected_at AS correctedAt, p.delivery_status_id AS deliveryStatusId, p.delivered_at AS deliveredAt
 			FROM posting p JOIN advert a ON a.id = p.advert_id JOIN feed f ON f.id = p.feed_id WHERE ${where} ORDER BY p.posted_at DESC, p.id DESC LIMIT ? OFFSET ?`,
@@ -735,7 +785,7 @@ export class Store {
 
 	/** Live adverts (status Created, posted to a board that delivered), for new applications in live mode. */
 	liveAdvertTargets(limit: number): LiveTarget[] {
-		return this.db.all(
+		return this.sql.all(
 			`SELECT a.id AS advertId, a.title, a.organisation_id AS organisationId, a.callback_url AS callbackUrl, p.id AS postingId, p.feed_id AS feedId,
 				u.applications_email AS ownerEmail
 			FROM advert a JOIN posting p ON p.advert_id = a.id JOIN app_user u ON u.id = a.user_id
@@ -749,7 +799,7 @@ export class Store {
 		const existing = this.one<{ id: number }>('SELECT id FROM candidate WHERE organisation_id = ? AND email = ?', [candidate.organisationId, candidate.email]);
 		if (existing) return existing.id;
 		return Number(
-			this.db.run('INSERT INTO candidate (organisation_id, email, first_name, last_name, mobile_phone, address) VALUES (?, ?, ?, ?, ?, ?)', [
+			this.sql.run('INSERT INTO candidate (organisation_id, email, first_name, last_name, mobile_phone, address) VALUES (?, ?, ?, ?, ?, ?)', [
 				candidate.organisationId, candidate.email, candidate.firstName, candidate.lastName, candidate.mobilePhone, candidate.address,
 			]).lastInsertRowid,
 		);
@@ -758,7 +808,7 @@ export class Store {
 	/** Inserts a new (unranked, progress New) application and returns its id (AdvertCandidateID). */
 	insertNewApplication(application: { advertId: number; candidateId: number; postingId: number; feedId: number; appliedAt: string; scoreExtra: number }): number {
 		return Number(
-			this.db.run('INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, score_extra) VALUES (?, ?, ?, ?, ?, ?)', [
+			this.sql.run('INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, score_extra) VALUES (?, ?, ?, ?, ?, ?)', [
 				application.advertId, application.candidateId, application.postingId, application.feedId, application.appliedAt, application.scoreExtra,
 			]).lastInsertRowid,
 		);
@@ -766,7 +816,7 @@ export class Store {
 
 	/** Stores one document of an application (kind from DOCUMENT_TYPE). */
 	insertDocument(document: Omit<DocumentRow, 'text' | 'bytes'> & { text: string | null; bytes: Uint8Array | null }): void {
-		this.db.run(
+		this.sql.run(
 			`INSERT INTO application_document (application_id, kind, file_name, encoding_type, document_source, document_format, text, bytes)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 			[document.applicationId, document.kind, document.fileName, document.encodingType, document.documentSource, document.documentFormat, document.text, document.bytes],
@@ -775,10 +825,11 @@ export class Store {
 
 	/** Deletes every row of every table (reset before seeding again); the schema stays. */
 	clearAll(): void {
+		this.identity.clear();
 		this.transaction(() => {
 			for (const table of ['login_token', 'candidate_tag', 'note', 'application_document', 'application', 'candidate', 'tracking_log', 'posting', 'advert_value',
 				'advert_destination', 'advert', 'feed_quota', 'feed', 'api_key', 'app_user', 'organisation', 'progress', 'lookup_value', 'job_title'] as const) {
-				this.db.run(`DELETE FROM ${table}`);
+				this.sql.run(`DELETE FROM ${table}`);
 			}
 		});
 	}
@@ -801,19 +852,31 @@ export class Store {
 	}
 
 	private explain(sql: string, values: SqlValue[]): string[] {
-		return (this.db.all(`EXPLAIN QUERY PLAN ${sql}`, values) as { detail: string }[]).map((row) => row.detail);
+		return (this.sql.all(`EXPLAIN QUERY PLAN ${sql}`, values) as { detail: string }[]).map((row) => row.detail);
 	}
 
 	/** Row counts per table (diagnostics and tests). */
 	counts(): Record<string, number> {
 		const tables = ['organisation', 'app_user', 'api_key', 'feed', 'feed_quota', 'advert', 'posting', 'tracking_log', 'candidate', 'application', 'application_document', 'note', 'candidate_tag', 'advert_value'] as const;
 		const result: Record<string, number> = {};
-		for (const table of tables) result[table] = (this.db.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n;
+		for (const table of tables) result[table] = (this.sql.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n;
 		return result;
 	}
 
+	/** A found identity lookup, kept frozen until the next seeding or clearAll; misses are not kept. */
+	private remember<T extends object>(key: string, load: () => T | undefined): T | undefined {
+		const kept = this.identity.get(key) as T | undefined;
+		if (kept !== undefined) return kept;
+		const value = load();
+		if (value === undefined) return undefined;
+		// Bounded against a caller cycling through many usernames; refilling is cheap.
+		if (this.identity.size >= IDENTITY_CACHE_LIMIT) this.identity.clear();
+		this.identity.set(key, Object.freeze(value));
+		return value;
+	}
+
 	private one<T>(sql: string, values: SqlValue[]): T | undefined {
-		return (this.db.get(sql, values) as T | null) ?? undefined;
+		return (this.sql.get(sql, values) as T | null) ?? undefined;
 	}
 }
 

@@ -93,7 +93,7 @@ function nav(current: string): { label: string; href: string; current: boolean }
 }
 
 /** The organisations whose adverts the user sees, and whether only their own adverts. */
-function scopeOf(context: WebContext, user: UserRow): { organisationIds: number[]; userId?: number } {
+function scopeOf(context: WebContext, user: UserRow): { organisationIds: readonly number[]; userId?: number } {
 	return user.roleId === USER_ROLE.Administrator ? { organisationIds: context.store.subtreeIds(user.organisationId) } : { organisationIds: [user.organisationId], userId: user.id };
 }
 

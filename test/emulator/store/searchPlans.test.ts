@@ -11,7 +11,7 @@ const FULL_SCAN = /^SCAN (a|ap|advert|application|c|candidate)\b/;
 describe('emulator scale: bounded seeding and indexed searches', function () {
 	this.timeout(120_000);
 	let sandbox: Sandbox;
-	let organisations: number[];
+	let organisations: readonly number[];
 
 	before(() => {
 		sandbox = openSandbox({ dataDir: ':memory:', passwordCost: 1024, demoSize: { adverts: 1_000, applications: 12_000 } });

@@ -1,0 +1,133 @@
+/**
+ * Prepared statements kept by SQL text. Preparing is the costliest step of a small query in
+ * node-sqlite3-wasm (parsing and planning, plus copying the text into wasm memory), and the store
+ * runs the same few dozen statements over and over. SQLite re-prepares a kept statement by itself
+ * after a schema change (sqlite3_prepare_v2), so a kept statement is never stale.
+ */
+import type { Database, Statement } from 'node-sqlite3-wasm';
+import type { SqlValue } from './database';
+
+/** Distinct statements kept; searches build their WHERE from the filters given, so the set is bounded but not tiny. */
+const DEFAULT_CAPACITY = 256;
+
+export class StatementCache {
+	/** Insertion order is recency order: a hit moves its statement to the end. */
+	private readonly statements = new Map<string, Statement>();
+	/** Counts calls of run(): a cache of derived data is valid while this has not moved. */
+	writes = 0;
+
+	constructor(
+		private readonly db: Database,
+		private readonly capacity = DEFAULT_CAPACITY,
+	) {}
+
+	/** Every row of a query. */
+	all(sql: string, values?: SqlValue[]): Record<string, unknown>[] {
+		return this.use(sql, (statement) => statement.all(values) as Record<string, unknown>[]);
+	}
+
+	/**
+	 * The first row of a query, or null. Reads every row so that the statement finishes and releases
+	 * its read lock at once; the store's single-row queries select by key or aggregate.
+	 */
+	get(sql: string, values?: SqlValue[]): Record<string, unknown> | null {
+		return this.all(sql, values)[0] ?? null;
+	}
+
+	/**
+	 * Rows of a query whose only column is `row_json`, one JSON object per row (see jsonRow): one
+	 * value per row crosses the wasm boundary instead of one per cell, which is most of the cost of a
+	 * wide row.
+	 */
+	allJson<T>(sql: string, values?: SqlValue[]): T[] {
+		const rows = this.all(sql, values) as { row_json: string }[];
+		const out = new Array<T>(rows.length);
+		for (let i = 0; i < rows.length; i++) out[i] = JSON.parse(rows[i].row_json) as T;
+		return out;
+	}
+
+	/** An INSERT, UPDATE or DELETE. */
+	run(sql: string, values?: SqlValue[]): { changes: number; lastInsertRowid: number | bigint } {
+		this.writes++;
+		return this.use(sql, (statement) => statement.run(values));
+	}
+
+	/** Finalizes every kept statement (before the database closes). */
+	clear(): void {
+		for (const statement of this.statements.values()) finalizeQuietly(statement);
+		this.statements.clear();
+	}
+
+	get size(): number {
+		return this.statements.size;
+	}
+
+	private use<T>(sql: string, work: (statement: Statement) => T): T {
+		let statement = this.statements.get(sql);
+		if (statement === undefined) {
+			statement = this.db.prepare(sql);
+			if (this.statements.size >= this.capacity) this.evictOldest();
+		} else {
+			this.statements.delete(sql);
+		}
+		try {
+			const result = work(statement);
+			this.statements.set(sql, statement);
+			return result;
+		} catch (error) {
+			// A failed step (a constraint, say) leaves its code for the next reset: start afresh next time.
+			finalizeQuietly(statement);
+			throw error;
+		}
+	}
+
+	private evictOldest(): void {
+		const oldest = this.statements.keys().next();
+		if (oldest.done === true) return;
+		const statement = this.statements.get(oldest.value) as Statement;
+		this.statements.delete(oldest.value);
+		finalizeQuietly(statement);
+	}
+}
+
+function finalizeQuietly(statement: Statement): void {
+	try {
+		if (!statement.isFinalized) statement.finalize();
+	} catch {
+		// finalize reports the statement's last error again; the statement is released regardless.
+	}
+}
+
+/**
+ * `expr AS alias, table.column, ...` as `json_object('alias', expr, 'column', table.column, ...) AS row_json`,
+ * for {@link StatementCache.allJson}. Integers, reals, text and NULL come back as the plain columns
+ * would; a BLOB column cannot be selected this way (SQLite refuses it).
+ */
+export function jsonRow(columns: string): string {
+	const pairs = splitTopLevel(columns).map((column) => {
+		const as = /^(.*?)\s+AS\s+(\w+)$/is.exec(column);
+		const expression = as ? as[1].trim() : column;
+		const name = as ? as[2] : column.slice(column.lastIndexOf('.') + 1);
+		if (!/^\w+$/.test(name)) throw new Error(`jsonRow: cannot name the column ${column}`);
+		return `'${name}', ${expression}`;
+	});
+	return `json_object(${pairs.join(', ')}) AS row_json`;
+}
+
+/** Splits a column list at the commas outside parentheses. */
+function splitTopLevel(columns: string): string[] {
+	const parts: string[] = [];
+	let depth = 0;
+	let start = 0;
+	for (let i = 0; i < columns.length; i++) {
+		const c = columns[i];
+		if (c === '(') depth++;
+		else if (c === ')') depth--;
+		else if (c === ',' && depth === 0) {
+			parts.push(columns.slice(start, i).trim());
+			start = i + 1;
+		}
+	}
+	parts.push(columns.slice(start).trim());
+	return parts.filter((part) => part !== '');
+}
