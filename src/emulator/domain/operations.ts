@@ -146,11 +146,11 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 	const applicationTarget = (params: AnyParams, key: KeyScope, user: UserRow, asJobOwner: boolean) => {
 		const advertId = requiredId(params, 'sAdvertID');
 		const applicationId = requiredId(params, 'sAdvertCandidateID');
-		const advert = store.advertById(advertId);
+		const advert = store.advertOwnership(advertId);
 		if (!advert || !key.organisationIds.includes(advert.organisationId)) {
 			throw FaultError.client('NotFound', `sAdvertID ${advertId} is not an advert of your organisation.`);
 		}
-		const application = store.applicationById(applicationId);
+		const application = store.applicationState(applicationId);
 		if (!application || application.advertId !== advertId) {
 			throw FaultError.client('NotFound', `sAdvertCandidateID ${applicationId} is not an application to sAdvertID ${advertId}. Give the AdvertID the application belongs to.`);
 		}

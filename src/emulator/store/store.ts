@@ -394,6 +394,11 @@ export class Store {
 		return this.sql.allJson<AdvertRow>(`SELECT ${ADVERT_JSON} FROM advert a WHERE a.id = ?`, [id])[0];
 	}
 
+	/** Who owns an advert: enough to check access without reading the whole row. */
+	advertOwnership(id: number): Pick<AdvertRow, 'id' | 'userId' | 'organisationId'> | undefined {
+		return this.one(`SELECT id, user_id AS userId, organisation_id AS organisationId FROM advert WHERE id = ?`, [id]);
+	}
+
 	/** One page of adverts matching the search, and the total count. */
 	searchAdverts(search: AdvertSearch, order: readonly OrderTerm<AdvertOrderField>[], window?: PageWindow): Page<AdvertRow> {
 		const { where, values } = advertWhere(search);
@@ -569,6 +574,14 @@ export class Store {
 
 	applicationById(id: number): ApplicationRow | undefined {
 		return this.sql.allJson<ApplicationRow>(`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ap.id = ?`, [id])[0];
+	}
+
+	/** What an application action changes, without the joins of the full row. */
+	applicationState(id: number): Pick<ApplicationRow, 'id' | 'advertId' | 'ranking' | 'favourite' | 'interviewStatus'> | undefined {
+		return this.one(
+			'SELECT id, advert_id AS advertId, ranking, favourite, interview_status AS interviewStatus FROM application WHERE id = ?',
+			[id],
+		);
 	}
 
 	/** Documents of these applications, of the given kinds. */
