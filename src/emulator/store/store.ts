@@ -190,8 +190,8 @@ function escapeLike(text: string): string {
 
 /** Most identity lookups kept at once. */
 const IDENTITY_CACHE_LIMIT = 4096;
-/** Most adverts whose counters are kept at once. */
-const STATS_CACHE_LIMIT = 10_000;
+/** Most advert counters and rows kept at once. */
+const DERIVED_CACHE_LIMIT = 20_000;
 
 export class Store {
 	/** Prepared statements reused across calls (see statements.ts). */
@@ -206,7 +206,9 @@ export class Store {
 	 * any write empties it, so a page of adverts never shows counters older than the last write.
 	 */
 	private readonly stats = new Map<number, AdvertStats | null>();
-	private statsWrites = -1;
+	/** Advert rows by id, under the same rule as `stats`: valid until the next write. */
+	private readonly adverts = new Map<number, AdvertRow>();
+	private derivedWrites = -1;
 
 	private constructor(private readonly db: Database) {
 		this.sql = new StatementCache(db);
@@ -391,7 +393,7 @@ export class Store {
 	// Adverts
 
 	advertById(id: number): AdvertRow | undefined {
-		return this.sql.allJson<AdvertRow>(`SELECT ${ADVERT_JSON} FROM advert a WHERE a.id = ?`, [id])[0];
+		return this.advertRows([id])[0];
 	}
 
 	/** Who owns an advert: enough to check access without reading the whole row. */
@@ -405,11 +407,38 @@ export class Store {
 		const total = (this.sql.get(`SELECT count(*) AS total FROM advert a WHERE ${where}`, values) as { total: number }).total;
 		const orderBy = order.length > 0 ? orderClause(order, ADVERT_ORDER_FIELDS, 'a.id DESC') : DEFAULT_ADVERT_ORDER;
 		const limit = window ? ' LIMIT ? OFFSET ?' : '';
-		const rows = this.sql.allJson<AdvertRow>(
-			`SELECT ${ADVERT_JSON} FROM advert a WHERE ${where} ORDER BY ${orderBy}${limit}`,
+		// The query orders and pages ids only; the rows come from those kept since the last write.
+		const ids = this.sql.all(
+			`SELECT a.id FROM advert a WHERE ${where} ORDER BY ${orderBy}${limit}`,
 			window ? [...values, window.limit, window.offset] : values,
-		);
-		return { total, rows };
+		).map((row) => row.id as number);
+		return { total, rows: this.advertRows(ids) };
+	}
+
+	/** The advert rows of these ids, in this order (ids without a row are left out). */
+	private advertRows(ids: readonly number[]): AdvertRow[] {
+		this.forgetDerivedAfterWrites();
+		const missing = ids.filter((id) => !this.adverts.has(id));
+		for (let i = 0; i < missing.length; i += 500) {
+			const chunk = missing.slice(i, i + 500);
+			const rows = this.sql.allJson<AdvertRow>(`SELECT ${ADVERT_JSON} FROM advert a WHERE a.id IN (${placeholders(chunk.length)})`, chunk);
+			for (const row of rows) this.adverts.set(row.id, Object.freeze(row));
+		}
+		const out: AdvertRow[] = [];
+		for (const id of ids) {
+			const row = this.adverts.get(id);
+			if (row !== undefined) out.push(row);
+		}
+		return out;
+	}
+
+	/** Empties the caches of derived data (counters, advert rows) when anything was written since they were filled. */
+	private forgetDerivedAfterWrites(): void {
+		if (this.derivedWrites !== this.sql.writes || this.stats.size + this.adverts.size > DERIVED_CACHE_LIMIT) {
+			this.stats.clear();
+			this.adverts.clear();
+			this.derivedWrites = this.sql.writes;
+		}
 	}
 
 	/** Adverts of these organisations with this identifier, posted or created at or after `since`, newest first; deleted ones excluded. */
@@ -419,10 +448,7 @@ export class Store {
 
 	/** Application counters of these adverts, computed from their applications (kept until the next write). */
 	advertStats(advertIds: readonly number[]): Map<number, AdvertStats> {
-		if (this.statsWrites !== this.sql.writes || this.stats.size > STATS_CACHE_LIMIT) {
-			this.stats.clear();
-			this.statsWrites = this.sql.writes;
-		}
+		this.forgetDerivedAfterWrites();
 		const missing = advertIds.filter((id) => !this.stats.has(id));
 		if (missing.length > 0) {
 			const rows = this.sql.all(

@@ -96,6 +96,23 @@ describe('emulator store caches', () => {
 			assert.deepEqual(after, fresh);
 		});
 
+		it('shows an advert changed by a write on the very next search and lookup, in the order the query gives', () => {
+			const store = sandbox.store;
+			const organisationIds = store.subtreeIds(1);
+			const page = store.searchAdverts({ organisationIds }, [], { limit: 5, offset: 0 });
+			assert.equal(page.rows.length, 5);
+			const again = store.searchAdverts({ organisationIds }, [], { limit: 5, offset: 0 });
+			assert.deepEqual(again.rows.map((r) => r.id), page.rows.map((r) => r.id));
+			assert.equal(again.rows[0], page.rows[0], 'a kept row is served until a write');
+			assert.ok(Object.isFrozen(page.rows[0]));
+			const target = page.rows[2];
+			store.updateAdvert(target.id, { title: 'Renamed by a write' });
+			const after = store.searchAdverts({ organisationIds }, [], { limit: 5, offset: 0 });
+			assert.equal(after.rows.find((r) => r.id === target.id)?.title, 'Renamed by a write');
+			assert.equal(store.advertById(target.id)?.title, 'Renamed by a write');
+			assert.equal(store.advertById(-1), undefined);
+		});
+
 		it('keeps key, user and tree lookups frozen, and forgets them when the data is cleared and seeded again', () => {
 			const store = sandbox.store;
 			const org = store.organisationForApiKey(DEMO_CREDENTIALS.apiKey);
