@@ -3,14 +3,14 @@
  * a binding and return plain records; anything the caller did wrong is a client FaultError.
  */
 import { randomBytes } from 'node:crypto';
-import type { AnyParams, APIApplication, APIPosting, OperationName, ResultOf } from '../../protocol/catalogue';
+import type { Advert, AnyParams, APIApplication, APIPosting, OperationName, ResultOf } from '../../protocol/catalogue';
 import { ADVERT_STATUS, DELIVERY_STATUS, OPERATIONS, PARTNER_TAGS, RANKING, SCORE_LETTERS, VALUE_SETS } from '../../protocol/catalogue';
 import { renderDateText } from '../../protocol/codecs/scalars';
 import { FaultError } from '../../protocol/faults';
 import { ADVERT_ORDER_FIELDS, APPLICATION_ORDER_FIELDS, parseOrderBy, type OrderTerm } from '../store/ordering';
 import type { AdvertSearch, Store } from '../store/store';
 import { daysBefore, toStoredDate } from '../store/time';
-import type { AdvertFields, AdvertRow, DocumentRow, FeedQuotaRow, UserRow } from '../store/types';
+import type { AdvertFields, AdvertRow, AdvertStats, DocumentRow, FeedQuotaRow, UserRow } from '../store/types';
 import {
 	authenticateKey,
 	authenticateUser,
@@ -127,9 +127,21 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 
 	const advertOrder = (params: AnyParams): OrderTerm<keyof typeof ADVERT_ORDER_FIELDS>[] => orderTerms(params, ADVERT_ORDER_FIELDS);
 
-	const advertRecords = (rows: readonly AdvertRow[]) => {
+	/**
+	 * Records made from kept (frozen) advert rows and counters, by row: the store hands out new objects
+	 * after any write, so a record is reused only while its row and counters are the current ones.
+	 */
+	const keptRecords = new WeakMap<AdvertRow, { stats: AdvertStats | undefined; record: Advert }>();
+	const advertRecords = (rows: readonly AdvertRow[]): Advert[] => {
 		const stats = store.advertStats(rows.map((row) => row.id));
-		return rows.map((row) => advertRecord(row, stats.get(row.id)));
+		return rows.map((row) => {
+			const rowStats = stats.get(row.id);
+			const kept = keptRecords.get(row);
+			if (kept !== undefined && kept.stats === rowStats) return kept.record;
+			const record = advertRecord(row, rowStats);
+			if (Object.isFrozen(row)) keptRecords.set(row, { stats: rowStats, record: Object.freeze(record) });
+			return record;
+		});
 	};
 
 	const advertsWithValues = (rows: readonly AdvertRow[], params: AnyParams) => {
@@ -146,11 +158,13 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 	const applicationTarget = (params: AnyParams, key: KeyScope, user: UserRow, asJobOwner: boolean) => {
 		const advertId = requiredId(params, 'sAdvertID');
 		const applicationId = requiredId(params, 'sAdvertCandidateID');
-		const advert = store.advertOwnership(advertId);
+		// One query when the pair is right; the separate lookups only to word the fault.
+		const pair = store.applicationOfAdvert(applicationId, advertId);
+		const advert = pair ? pair.advert : store.advertOwnership(advertId);
 		if (!advert || !key.organisationIds.includes(advert.organisationId)) {
 			throw FaultError.client('NotFound', `sAdvertID ${advertId} is not an advert of your organisation.`);
 		}
-		const application = store.applicationState(applicationId);
+		const application = pair ? pair.application : store.applicationState(applicationId);
 		if (!application || application.advertId !== advertId) {
 			throw FaultError.client('NotFound', `sAdvertCandidateID ${applicationId} is not an application to sAdvertID ${advertId}. Give the AdvertID the application belongs to.`);
 		}
@@ -384,13 +398,17 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			if (!Object.prototype.hasOwnProperty.call(SCORE_LETTERS, letter)) {
 				throw FaultError.client('InvalidParameter', `sScore must be S (suitable), M (maybe), U (unsuitable), F (favourite) or N (none); got '${letter}'.`);
 			}
-			const { application, actorId } = applicationTarget(params, key, user, flag(params, 'sScoreAsJobOwner'));
-			let ranking = application.ranking;
-			let favourite = application.favourite === 1;
-			if (letter === 'F') favourite = true;
-			else if (letter === 'N') [ranking, favourite] = [RANKING.Unranked, false];
-			else ranking = SCORE_LETTERS[letter as 'S' | 'M' | 'U'];
-			store.transaction(() => store.scoreApplication(application.id, ranking, favourite, actorId, toStoredDate(ctx.now)));
+			const asJobOwner = flag(params, 'sScoreAsJobOwner');
+			// Read and write in one transaction: the score builds on the flags it read.
+			store.transaction(() => {
+				const { application, actorId } = applicationTarget(params, key, user, asJobOwner);
+				let ranking = application.ranking;
+				let favourite = application.favourite === 1;
+				if (letter === 'F') favourite = true;
+				else if (letter === 'N') [ranking, favourite] = [RANKING.Unranked, false];
+				else ranking = SCORE_LETTERS[letter as 'S' | 'M' | 'U'];
+				store.scoreApplication(application.id, ranking, favourite, actorId, toStoredDate(ctx.now));
+			});
 			return { Success: true };
 		}),
 
@@ -414,9 +432,13 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				const known = store.progressList().map((p) => `${p.id} ${p.name}`).join(', ');
 				throw FaultError.client('InvalidParameter', `sProgressID ${progressId} is not a progress of this account. Use one of: ${known}.`);
 			}
-			const { application, actorId } = applicationTarget(params, key, user, flag(params, 'sProgressAsJobOwner'));
-			const interview = progressId === INTERVIEW_PROGRESS_ID && application.interviewStatus === null ? 'Pending' : application.interviewStatus;
-			store.transaction(() => store.progressApplication(application.id, progressId, interview, actorId, toStoredDate(ctx.now)));
+			const asJobOwner = flag(params, 'sProgressAsJobOwner');
+			// Read and write in one transaction: the interview status builds on the one read.
+			store.transaction(() => {
+				const { application, actorId } = applicationTarget(params, key, user, asJobOwner);
+				const interview = progressId === INTERVIEW_PROGRESS_ID && application.interviewStatus === null ? 'Pending' : application.interviewStatus;
+				store.progressApplication(application.id, progressId, interview, actorId, toStoredDate(ctx.now));
+			});
 			return { Success: true };
 		}),
 

@@ -325,6 +325,17 @@ CREATE INDEX advert_org_search_date ON advert(organisation_id, coalesce(last_pos
 CREATE INDEX application_advert_applied ON application(advert_id, applied_at);
 `,
 	},
+	{
+		version: 3,
+		description: 'Covering index of advert searches by owner',
+		sql: `
+-- A user's adverts by date, newest first, filtered by organisation and status inside the index
+-- (the most common search: the account tree and GetAdvertPaged with sUsername).
+CREATE INDEX advert_user_search_date ON advert(user_id, coalesce(last_post_date, created_at), id, organisation_id, status_id);
+-- An existing database gets statistics for the new index at once (seeding analyzes everything).
+ANALYZE advert;
+`,
+	},
 ];
 
 /** The schema version a fully migrated database has. */

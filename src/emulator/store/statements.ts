@@ -15,10 +15,16 @@ export class StatementCache {
 	private readonly statements = new Map<string, Statement>();
 	/** Counts calls of run(): a cache of derived data is valid while this has not moved. */
 	writes = 0;
+	/** Counts calls of run() whose SQL names a watched table: a cache of those tables is valid while this has not moved. */
+	watchedWrites = 0;
+	/** Whether a write's SQL names a watched table, by SQL text (the texts are few and fixed). */
+	private readonly namesWatched = new Map<string, boolean>();
 
 	constructor(
 		private readonly db: Database,
 		private readonly capacity = DEFAULT_CAPACITY,
+		/** Tables whose writes move `watchedWrites`; matched as whole words anywhere in the SQL, so a mention errs on the safe side. */
+		private readonly watchedTables?: RegExp,
 	) {}
 
 	/** Every row of a query. */
@@ -49,7 +55,26 @@ export class StatementCache {
 	/** An INSERT, UPDATE or DELETE. */
 	run(sql: string, values?: SqlValue[]): { changes: number; lastInsertRowid: number | bigint } {
 		this.writes++;
+		if (this.watchedTables !== undefined) {
+			let watched = this.namesWatched.get(sql);
+			if (watched === undefined) {
+				watched = this.watchedTables.test(sql);
+				if (this.namesWatched.size < DEFAULT_CAPACITY * 4) this.namesWatched.set(sql, watched);
+			}
+			if (watched) this.watchedWrites++;
+		}
 		return this.use(sql, (statement) => statement.run(values));
+	}
+
+	/** A statement that changes no rows itself (BEGIN, COMMIT, ROLLBACK), kept like the others but not counted as a write. */
+	control(sql: string): void {
+		this.use(sql, (statement) => statement.run());
+	}
+
+	/** Counts a change made around run() (bulk loading, a rollback): every cache of derived data becomes invalid. */
+	invalidate(): void {
+		this.writes++;
+		this.watchedWrites++;
 	}
 
 	/** Finalizes every kept statement (before the database closes). */

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Database } from 'node-sqlite3-wasm';
-import { inTransaction, openDatabase, placeholders, schemaVersion, type SqlValue } from './database';
+import { openDatabase, placeholders, schemaVersion, type SqlValue } from './database';
 import { jsonRow, StatementCache } from './statements';
 import {
 	ADVERT_ORDER_FIELDS,
@@ -188,6 +188,8 @@ function escapeLike(text: string): string {
 	return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
+/** Tables behind the identity lookups: any write naming one of them forgets every kept lookup. */
+const IDENTITY_TABLES = /\b(?:organisation|api_key|app_user)\b/i;
 /** Most identity lookups kept at once. */
 const IDENTITY_CACHE_LIMIT = 4096;
 /** Most advert counters and rows kept at once. */
@@ -197,10 +199,12 @@ export class Store {
 	/** Prepared statements reused across calls (see statements.ts). */
 	private readonly sql: StatementCache;
 	/**
-	 * Lookups of keys, users and the organisation tree, which only seeding and clearAll change (no
-	 * operation writes them): every request needs them, and they are kept, frozen, until then.
+	 * Lookups of keys, users and the organisation tree: every request needs them, and they are kept,
+	 * frozen, until anything writes organisation, api_key or app_user (`sql.watchedWrites`), seeding
+	 * and clearAll included. Today only those two write them.
 	 */
 	private readonly identity = new Map<string, unknown>();
+	private identityWrites = 0;
 	/**
 	 * Application counters by advert (null: no applications), valid for one value of `sql.writes`:
 	 * any write empties it, so a page of adverts never shows counters older than the last write.
@@ -211,7 +215,7 @@ export class Store {
 	private derivedWrites = -1;
 
 	private constructor(private readonly db: Database) {
-		this.sql = new StatementCache(db);
+		this.sql = new StatementCache(db, undefined, IDENTITY_TABLES);
 	}
 
 	/** Opens (creating and migrating) a database file, or an in-memory database for ':memory:'. */
@@ -233,9 +237,24 @@ export class Store {
 		return schemaVersion(this.db);
 	}
 
-	/** Runs work in one BEGIN IMMEDIATE transaction; an exception rolls back every write in it. */
+	/**
+	 * Runs work in one BEGIN IMMEDIATE transaction; an exception rolls back every write in it. Nested
+	 * calls join the outer transaction. BEGIN/COMMIT are kept statements (exec would compile them each time).
+	 */
 	transaction<T>(work: () => T): T {
-		return inTransaction(this.db, work);
+		if (this.db.inTransaction) return work();
+		const writesBefore = this.sql.writes;
+		this.sql.control('BEGIN IMMEDIATE');
+		try {
+			const result = work();
+			this.sql.control('COMMIT');
+			return result;
+		} catch (error) {
+			// A read after a write inside the transaction may have kept rows that the rollback undoes.
+			if (this.sql.writes !== writesBefore) this.sql.invalidate();
+			if (this.db.inTransaction) this.sql.control('ROLLBACK');
+			throw error;
+		}
 	}
 
 	/**
@@ -256,7 +275,7 @@ export class Store {
 			for (const statement of statements) statement.finalize();
 			// Seeding writes around the statement cache: forget what was derived before.
 			this.identity.clear();
-			this.sql.writes++;
+			this.sql.invalidate();
 		}
 	}
 
@@ -404,7 +423,6 @@ export class Store {
 	/** One page of adverts matching the search, and the total count. */
 	searchAdverts(search: AdvertSearch, order: readonly OrderTerm<AdvertOrderField>[], window?: PageWindow): Page<AdvertRow> {
 		const { where, values } = advertWhere(search);
-		const total = (this.sql.get(`SELECT count(*) AS total FROM advert a WHERE ${where}`, values) as { total: number }).total;
 		const orderBy = order.length > 0 ? orderClause(order, ADVERT_ORDER_FIELDS, 'a.id DESC') : DEFAULT_ADVERT_ORDER;
 		const limit = window ? ' LIMIT ? OFFSET ?' : '';
 		// The query orders and pages ids only; the rows come from those kept since the last write.
@@ -412,6 +430,7 @@ export class Store {
 			`SELECT a.id FROM advert a WHERE ${where} ORDER BY ${orderBy}${limit}`,
 			window ? [...values, window.limit, window.offset] : values,
 		).map((row) => row.id as number);
+		const total = pageTotal(ids.length, window, () => (this.sql.get(`SELECT count(*) AS total FROM advert a WHERE ${where}`, values) as { total: number }).total);
 		return { total, rows: this.advertRows(ids) };
 	}
 
@@ -588,18 +607,39 @@ export class Store {
 	/** One page of applications matching the search, and the total count. */
 	searchApplications(search: ApplicationSearch, order: readonly OrderTerm<ApplicationOrderField>[], window: PageWindow): Page<ApplicationRow> {
 		const { where, values } = applicationWhere(search);
-		const total = (this.sql.get(`SELECT count(*) AS total ${APPLICATION_FROM} WHERE ${where}`, values) as { total: number }).total;
 		const orderBy = order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;
 		const rows = this.sql.allJson<ApplicationRow>(`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
 			...values,
 			window.limit,
 			window.offset,
 		]);
+		const total = pageTotal(rows.length, window, () => (this.sql.get(`SELECT count(*) AS total ${APPLICATION_FROM} WHERE ${where}`, values) as { total: number }).total);
 		return { total, rows };
 	}
 
 	applicationById(id: number): ApplicationRow | undefined {
 		return this.sql.allJson<ApplicationRow>(`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ap.id = ?`, [id])[0];
+	}
+
+	/**
+	 * An application action's target in one query: the application's state and its advert's owner,
+	 * when the application belongs to that advert; otherwise undefined (see advertOwnership / applicationState).
+	 */
+	applicationOfAdvert(
+		applicationId: number,
+		advertId: number,
+	): { application: Pick<ApplicationRow, 'id' | 'advertId' | 'ranking' | 'favourite' | 'interviewStatus'>; advert: Pick<AdvertRow, 'id' | 'userId' | 'organisationId'> } | undefined {
+		const row = this.one<{ id: number; advertId: number; ranking: number; favourite: number; interviewStatus: string | null; userId: number; organisationId: number }>(
+			`SELECT ap.id, ap.advert_id AS advertId, ap.ranking, ap.favourite, ap.interview_status AS interviewStatus, a.user_id AS userId, a.organisation_id AS organisationId
+			FROM application ap JOIN advert a ON a.id = ap.advert_id WHERE ap.id = ?`,
+			[applicationId],
+		);
+		// Compared here, not in SQL: with both ids in the WHERE the planner scans the advert's applications.
+		if (row === undefined || row.advertId !== advertId) return undefined;
+		return {
+			application: { id: row.id, advertId: row.advertId, ranking: row.ranking, favourite: row.favourite, interviewStatus: row.interviewStatus },
+			advert: { id: row.advertId, userId: row.userId, organisationId: row.organisationId },
+		};
 	}
 
 	/** What an application action changes, without the joins of the full row. */
@@ -902,8 +942,12 @@ export class Store {
 		return result;
 	}
 
-	/** A found identity lookup, kept frozen until the next seeding or clearAll; misses are not kept. */
+	/** A found identity lookup, kept frozen until the next write of its tables; misses are not kept. */
 	private remember<T extends object>(key: string, load: () => T | undefined): T | undefined {
+		if (this.identityWrites !== this.sql.watchedWrites) {
+			this.identity.clear();
+			this.identityWrites = this.sql.watchedWrites;
+		}
 		const kept = this.identity.get(key) as T | undefined;
 		if (kept !== undefined) return kept;
 		const value = load();
@@ -919,6 +963,16 @@ export class Store {
 	}
 }
 
+/**
+ * The total of a search, from its page when the page tells it exactly: without a window every row is
+ * there; a page that is not full (and not past the end) ends the result. Otherwise it is counted.
+ */
+function pageTotal(found: number, window: PageWindow | undefined, count: () => number): number {
+	if (window === undefined) return found;
+	if (found < window.limit && (found > 0 || window.offset === 0)) return window.offset + found;
+	return count();
+}
+
 function nearestPerFeed(rows: FeedQuotaRow[], distance: (row: FeedQuotaRow) => number): FeedQuotaRow[] {
 	const best = new Map<number, FeedQuotaRow>();
 	for (const row of rows) {
@@ -928,9 +982,22 @@ function nearestPerFeed(rows: FeedQuotaRow[], distance: (row: FeedQuotaRow) => n
 	return [...best.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
 }
 
+/**
+ * `column IN (ids)`, or `column BETWEEN first AND last` when the ids are consecutive integers in order
+ * (a subtree usually is): the same rows, without the temporary index SQLite builds for an IN list on
+ * every run of the statement.
+ */
+function organisationClause(column: string, ids: readonly number[]): { clause: string; values: SqlValue[] } {
+	let consecutive = ids.length > 2;
+	for (let i = 1; consecutive && i < ids.length; i++) consecutive = ids[i] === ids[0] + i;
+	if (consecutive && Number.isSafeInteger(ids[0])) return { clause: `${column} BETWEEN ? AND ?`, values: [ids[0], ids[ids.length - 1]] };
+	return { clause: `${column} IN (${placeholders(ids.length)})`, values: [...ids] };
+}
+
 function advertWhere(search: AdvertSearch): { where: string; values: SqlValue[] } {
-	const clauses = [`a.organisation_id IN (${placeholders(search.organisationIds.length)})`];
-	const values: SqlValue[] = [...search.organisationIds];
+	const scope = organisationClause('a.organisation_id', search.organisationIds);
+	const clauses = [scope.clause];
+	const values: SqlValue[] = scope.values;
 	if (search.userId !== undefined) {
 		clauses.push('a.user_id = ?');
 		values.push(search.userId);
@@ -971,6 +1038,7 @@ function advertWhere(search: AdvertSearch): { where: string; values: SqlValue[] 
 }
 
 function applicationWhere(search: ApplicationSearch): { where: string; values: SqlValue[] } {
+	// An IN list here: with a range the planner drives the joins from the organisations instead of the filter's index.
 	const clauses = [`a.organisation_id IN (${placeholders(search.organisationIds.length)})`];
 	const values: SqlValue[] = [...search.organisationIds];
 	const add = (clause: string, ...clauseValues: SqlValue[]) => {

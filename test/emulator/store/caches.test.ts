@@ -1,8 +1,30 @@
 import * as assert from 'node:assert/strict';
 import { Database } from 'node-sqlite3-wasm';
-import { DEMO_CREDENTIALS, OTHER_TREE_API_KEY } from '../../../src/emulator/domain/seed';
+import type { AnyParams } from '../../../src/protocol/catalogue';
+import { FaultError } from '../../../src/protocol/faults';
+import type { RequestContext } from '../../../src/emulator/domain/context';
+import { hashPassword } from '../../../src/emulator/domain/passwords';
+import { DEMO_CREDENTIALS, NORTH_API_KEY, OTHER_TREE_API_KEY } from '../../../src/emulator/domain/seed';
 import { openSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { jsonRow, StatementCache } from '../../../src/emulator/store/statements';
+import { hashSecret, type Store } from '../../../src/emulator/store/store';
+import type { SqlValue } from '../../../src/emulator/store/database';
+
+/** A write through the store's own statement path, as any store method makes it (no method changes keys, users or organisations today). */
+function write(store: Store, sql: string, values: SqlValue[]): void {
+	(store as unknown as { sql: StatementCache }).sql.run(sql, values);
+}
+
+/** The subcode of the FaultError a call throws, or undefined when it succeeds. */
+function faultOf(run: () => unknown): string | undefined {
+	try {
+		run();
+	} catch (error) {
+		if (error instanceof FaultError) return error.fault.subcode;
+		throw error;
+	}
+	return undefined;
+}
 
 describe('emulator store caches', () => {
 	describe('StatementCache', () => {
@@ -60,6 +82,23 @@ describe('emulator store caches', () => {
 			const viaJson = cache.allJson(`SELECT ${jsonRow(columns)} FROM v ORDER BY id`);
 			assert.deepEqual(viaJson, plain);
 			assert.equal(plain.length, 3);
+		});
+
+		it('counts writes that name a watched table, also in a subquery, and no others', () => {
+			db.exec('CREATE TABLE other (id INTEGER PRIMARY KEY, t_id INTEGER)');
+			const cache = new StatementCache(db, 8, /\bt\b/i);
+			cache.run('INSERT INTO t (name) VALUES (?)', ['a']);
+			assert.equal(cache.watchedWrites, 1);
+			cache.run('INSERT INTO other (t_id) VALUES (?)', [1]);
+			cache.run('UPDATE other SET t_id = 2');
+			assert.equal(cache.watchedWrites, 1, 'a column named t_id is not the table t');
+			cache.run('DELETE FROM other WHERE t_id IN (SELECT id FROM T)');
+			assert.equal(cache.watchedWrites, 2);
+			cache.control('BEGIN IMMEDIATE');
+			cache.control('COMMIT');
+			assert.equal(cache.writes, 4, 'BEGIN and COMMIT are not writes');
+			cache.invalidate();
+			assert.deepEqual([cache.writes, cache.watchedWrites], [5, 3]);
 		});
 
 		it('releases a read at once, so a write in a new transaction is not blocked', () => {
@@ -132,12 +171,160 @@ describe('emulator store caches', () => {
 			assert.deepEqual(sandbox.store.organisationForApiKey(DEMO_CREDENTIALS.apiKey), org);
 		});
 
+		it('leaves nothing kept from inside a transaction that rolled back', () => {
+			const store = sandbox.store;
+			const organisationIds = store.subtreeIds(1);
+			const target = store.searchAdverts({ organisationIds }, [], { limit: 1, offset: 0 }).rows[0];
+			assert.throws(
+				() =>
+					store.transaction(() => {
+						store.updateAdvert(target.id, { title: 'Never committed' });
+						assert.equal(store.advertById(target.id)?.title, 'Never committed', 'read inside the transaction');
+						throw new Error('rolled back');
+					}),
+				/rolled back/,
+			);
+			assert.equal(store.advertById(target.id)?.title, target.title);
+			assert.equal(store.searchAdverts({ organisationIds, advertId: target.id }, []).rows[0].title, target.title);
+		});
+
+		it('gives page totals equal to counting, on full, partial, empty and past-the-end pages', () => {
+			const store = sandbox.store;
+			const organisationIds = store.subtreeIds(1);
+			const adverts = store.searchAdverts({ organisationIds }, []).rows.length;
+			const applications = store.searchApplications({ organisationIds }, [], { limit: 100_000, offset: 0 }).rows.length;
+			assert.ok(adverts > 7 && applications > 7);
+			for (const [total, search] of [
+				[adverts, (window: { limit: number; offset: number }) => store.searchAdverts({ organisationIds }, [], window)],
+				[applications, (window: { limit: number; offset: number }) => store.searchApplications({ organisationIds }, [], window)],
+			] as const) {
+				for (const window of [
+					{ limit: 1, offset: 0 },
+					{ limit: 5, offset: 0 },
+					{ limit: total, offset: 0 },
+					{ limit: total + 10, offset: 0 },
+					{ limit: 7, offset: total - 3 },
+					{ limit: 5, offset: total },
+					{ limit: 5, offset: total + 10 },
+				]) {
+					const page = search(window);
+					assert.equal(page.total, total, JSON.stringify(window));
+					assert.equal(page.rows.length, Math.max(0, Math.min(window.limit, total - window.offset)), JSON.stringify(window));
+				}
+			}
+			const none = store.searchAdverts({ organisationIds, identifier: 'no such identifier' }, [], { limit: 5, offset: 10 });
+			assert.deepEqual([none.total, none.rows.length], [0, 0]);
+		});
+
+		it('finds the same rows for a subtree of consecutive ids (BETWEEN) as for the same ids in a list (IN)', () => {
+			const store = sandbox.store;
+			const consecutive = store.subtreeIds(1);
+			assert.ok(consecutive.length > 2 && consecutive.every((id, i) => id === consecutive[0] + i));
+			// An id without rows breaks the run, so the list form is used for the same organisations.
+			const listed = [...consecutive, 999_999];
+			const window = { limit: 100_000, offset: 0 };
+			assert.deepEqual(store.searchAdverts({ organisationIds: consecutive }, [], window), store.searchAdverts({ organisationIds: listed }, [], window));
+			assert.deepEqual(store.searchApplications({ organisationIds: consecutive }, [], window), store.searchApplications({ organisationIds: listed }, [], window));
+			const outside = [consecutive[consecutive.length - 1] + 1, consecutive[consecutive.length - 1] + 2, consecutive[consecutive.length - 1] + 3];
+			const other = store.searchAdverts({ organisationIds: outside }, [], window).rows;
+			assert.ok(other.every((row) => outside.includes(row.organisationId)));
+		});
+
 		it('does not keep misses: a key that appears later is found', () => {
 			const store = sandbox.store;
 			store.clearAll();
 			assert.equal(store.organisationForApiKey(DEMO_CREDENTIALS.apiKey), undefined);
 			sandbox.reseed();
 			assert.ok(sandbox.store.organisationForApiKey(DEMO_CREDENTIALS.apiKey));
+		});
+	});
+
+	describe('what the very next request sees after a write', () => {
+		let sandbox: Sandbox;
+		const ctx = (): RequestContext => ({ endpoint: 'posting', binding: 'soap11', baseUrl: 'http://127.0.0.1:5123', now: new Date() });
+		let login: AnyParams;
+		beforeEach(() => {
+			sandbox = openSandbox({ dataDir: ':memory:', passwordCost: 1024, demoSize: { adverts: 20, applications: 300 } });
+			login = { sAPIKey: DEMO_CREDENTIALS.apiKey, sUsername: DEMO_CREDENTIALS.username, sPassword: DEMO_CREDENTIALS.password };
+		});
+		afterEach(() => sandbox.close());
+
+		it('refuses a revoked API key', () => {
+			const h = sandbox.handlers;
+			assert.equal(faultOf(() => h.GetCurrency({ sAPIKey: NORTH_API_KEY }, ctx())), undefined);
+			write(sandbox.store, 'DELETE FROM api_key WHERE key_hash = ?', [hashSecret(NORTH_API_KEY)]);
+			assert.equal(faultOf(() => h.GetCurrency({ sAPIKey: NORTH_API_KEY }, ctx())), 'AuthenticationFailed');
+			assert.equal(faultOf(() => h.GetCurrency({ sAPIKey: DEMO_CREDENTIALS.apiKey }, ctx())), undefined);
+		});
+
+		it('refuses the old password once the user\'s password changed, and accepts the new one', () => {
+			const h = sandbox.handlers;
+			assert.equal(faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())), undefined);
+			write(sandbox.store, 'UPDATE app_user SET password_hash = ? WHERE username = ?', [hashPassword('changed-password', new Uint8Array(16), 1024), DEMO_CREDENTIALS.username]);
+			assert.equal(faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())), 'AuthenticationFailed');
+			assert.equal(faultOf(() => h.UserFeedsAndQuotaWithDestinations({ ...login, sPassword: 'changed-password' }, ctx())), undefined);
+		});
+
+		it('refuses a deactivated user', () => {
+			const h = sandbox.handlers;
+			assert.equal(faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())), undefined);
+			write(sandbox.store, 'UPDATE app_user SET active = 0 WHERE username = ?', [DEMO_CREDENTIALS.username]);
+			assert.equal(faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())), 'AuthenticationFailed');
+		});
+
+		it('moves the scope of every key when an organisation moves to another tree', () => {
+			const store = sandbox.store;
+			const h = sandbox.handlers;
+			const north = store.organisationForApiKey(NORTH_API_KEY)!;
+			const globex = store.organisationForApiKey(OTHER_TREE_API_KEY)!;
+			const moved = store.subtreeIds(north.id).find((id) => id !== north.id)!;
+			const search = (apiKey: string) => () => h.GetAdvertPaged({ sAPIKey: apiKey, sStartOrganisation: String(moved), CurrentPage: 1, RowsPerPage: 5 }, ctx());
+			assert.equal(faultOf(search(NORTH_API_KEY)), undefined);
+			assert.equal(faultOf(search(OTHER_TREE_API_KEY)), 'AccessDenied');
+			write(store, 'UPDATE organisation SET parent_id = ? WHERE id = ?', [globex.id, moved]);
+			assert.equal(faultOf(search(NORTH_API_KEY)), 'AccessDenied');
+			assert.equal(faultOf(search(OTHER_TREE_API_KEY)), undefined);
+			assert.ok(!store.subtreeIds(north.id).includes(moved));
+			assert.ok(store.subtreeIds(globex.id).includes(moved));
+		});
+
+		it('shows a changed advert and a new score in the next GetAdvertPaged, and reuses records only until then', () => {
+			const store = sandbox.store;
+			const h = sandbox.handlers;
+			const params = { ...login, sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 50 };
+			const adverts = () => h.GetAdvertPaged(params, ctx()).Adverts ?? [];
+			const first = adverts();
+			const again = adverts();
+			assert.deepEqual(again, first);
+			const advert = first.find((a) => (a.Applications ?? 0) > 0)!;
+			assert.ok(advert);
+			const advertId = advert.AdvertID!;
+			assert.equal(again.find((a) => a.AdvertID === advertId), advert, 'a record is reused while nothing was written');
+
+			store.updateAdvert(advertId, { title: 'Renamed between two requests' });
+			const renamed = adverts().find((a) => a.AdvertID === advertId)!;
+			assert.equal(renamed.AdvertTitle, 'Renamed between two requests');
+
+			const application = store.searchApplications({ organisationIds: store.subtreeIds(1), advertId }, [], { limit: 100, offset: 0 }).rows.find((a) => a.ranking !== 4)!;
+			assert.ok(application);
+			h.ApplicationScore({ ...login, sAdvertID: String(advertId), sAdvertCandidateID: String(application.id), sScore: 'S' }, ctx());
+			const scored = adverts().find((a) => a.AdvertID === advertId)!;
+			assert.equal(scored.Suitable, (renamed.Suitable ?? 0) + 1);
+			assert.ok(scored.LastScoreDate !== undefined && scored.LastScoreDate >= (renamed.LastScoreDate ?? ''));
+		});
+
+		it('words the faults of an application action as before when advert and application do not match', () => {
+			const store = sandbox.store;
+			const h = sandbox.handlers;
+			const applications = store.searchApplications({ organisationIds: store.subtreeIds(1) }, [], { limit: 300, offset: 0 }).rows;
+			const application = applications[0];
+			const other = applications.find((a) => a.advertId !== application.advertId)!;
+			const score = (advertId: number, applicationId: number) => () =>
+				h.ApplicationScore({ ...login, sAdvertID: String(advertId), sAdvertCandidateID: String(applicationId), sScore: 'M' }, ctx());
+			assert.throws(score(other.advertId, application.id), /is not an application to sAdvertID/);
+			assert.throws(score(999_999, application.id), /is not an advert of your organisation/);
+			assert.throws(score(application.advertId, 999_999), /is not an application to sAdvertID/);
+			assert.equal(faultOf(score(application.advertId, application.id)), undefined);
 		});
 	});
 });
