@@ -50,6 +50,31 @@ async function answerStep(page: Page, n: number, total: number, text: string): P
 	await box.press('Enter');
 }
 
+/**
+ * Chooses an item of the open context menu. VS Code can drop a click that lands while the menu is
+ * still animating in (the item highlights, the menu stays open), so an item still on screen after
+ * the click is chosen again with the keyboard, where it is already highlighted.
+ */
+async function chooseMenuItem(page: Page, label: string): Promise<void> {
+	const menu = page.locator('.context-view');
+	const item = menu.locator('.action-label', { hasText: label });
+	await item.waitFor({ state: 'visible', timeout: UI_WAIT });
+	await item.hover();
+	await item.click();
+	for (let attempt = 0; attempt < 3; attempt++) {
+		try {
+			await menu.waitFor({ state: 'hidden', timeout: 2_000 });
+			return;
+		} catch {
+			if (await item.isVisible()) {
+				await item.hover();
+				await page.keyboard.press('Enter');
+			}
+		}
+	}
+	await menu.waitFor({ state: 'hidden', timeout: UI_WAIT });
+}
+
 async function notification(page: Page, text: RegExp): Promise<Locator> {
 	const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: text }).first();
 	await toast.waitFor({ state: 'visible', timeout: UI_WAIT });
@@ -133,7 +158,7 @@ describe('Multiposting extension in real VS Code', function () {
 		const page = wb!.page;
 		const target = row(page, 5, /Suitable/).first();
 		await target.click({ button: 'right' });
-		await page.locator('.context-view .action-label', { hasText: 'Add Note…' }).click();
+		await chooseMenuItem(page, 'Add Note…');
 		await answerStep(page, 1, 2, 'Phone screen');
 		await answerStep(page, 2, 2, 'Spoke for 20 minutes; strong candidate.');
 		await notification(page, /Note added to application \d+/);
