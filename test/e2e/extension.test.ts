@@ -51,19 +51,17 @@ async function answerStep(page: Page, n: number, total: number, text: string): P
 }
 
 /**
- * Chooses an item of the open context menu. VS Code can drop a click that lands while the menu is
- * still animating in (the item highlights, the menu stays open), so an item still on screen after
- * the click is chosen again with the keyboard, where it is already highlighted.
+ * Chooses an item of the open context menu and waits for what it opens (`opened`). VS Code can drop a
+ * click that lands while the menu is still appearing (the item highlights, the menu stays open), so
+ * while nothing has opened and the item is still on screen, it is chosen again with the keyboard.
  */
-async function chooseMenuItem(page: Page, label: string): Promise<void> {
-	const menu = page.locator('.context-view');
-	const item = menu.locator('.action-label', { hasText: label });
+async function chooseMenuItem(page: Page, label: string, opened: Locator): Promise<void> {
+	const item = page.locator('.context-view .action-label', { hasText: label }).first();
 	await item.waitFor({ state: 'visible', timeout: UI_WAIT });
-	await item.hover();
 	await item.click();
 	for (let attempt = 0; attempt < 3; attempt++) {
 		try {
-			await menu.waitFor({ state: 'hidden', timeout: 2_000 });
+			await opened.waitFor({ state: 'visible', timeout: 3_000 });
 			return;
 		} catch {
 			if (await item.isVisible()) {
@@ -72,7 +70,7 @@ async function chooseMenuItem(page: Page, label: string): Promise<void> {
 			}
 		}
 	}
-	await menu.waitFor({ state: 'hidden', timeout: UI_WAIT });
+	await opened.waitFor({ state: 'visible', timeout: UI_WAIT });
 }
 
 async function notification(page: Page, text: RegExp): Promise<Locator> {
@@ -158,7 +156,7 @@ describe('Multiposting extension in real VS Code', function () {
 		const page = wb!.page;
 		const target = row(page, 5, /Suitable/).first();
 		await target.click({ button: 'right' });
-		await chooseMenuItem(page, 'Add Note…');
+		await chooseMenuItem(page, 'Add Note…', page.locator('.quick-input-widget .quick-input-title', { hasText: '(1/2)' }));
 		await answerStep(page, 1, 2, 'Phone screen');
 		await answerStep(page, 2, 2, 'Spoke for 20 minutes; strong candidate.');
 		await notification(page, /Note added to application \d+/);
