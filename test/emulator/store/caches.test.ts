@@ -126,11 +126,13 @@ describe('emulator store caches', () => {
 			const before = store.advertStats([page.advertId]).get(page.advertId);
 			assert.ok(before);
 			const newRanking = before.suitable > 0 && page.ranking === 4 ? 1 : 4;
-			store.scoreApplication(page.id, newRanking, false, 1, '2026-11-23T10:00:00Z');
+			// Later than any seeded score (the seed dates scores up to now), so it is the advert's latest.
+			const scoredAt = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19) + 'Z';
+			store.scoreApplication(page.id, newRanking, false, 1, scoredAt);
 			const after = store.advertStats([page.advertId]).get(page.advertId);
 			assert.ok(after);
 			assert.notDeepEqual(after, before);
-			assert.equal(after.lastScoreDate, '2026-11-23T10:00:00Z');
+			assert.equal(after.lastScoreDate, scoredAt);
 			const fresh = sandbox.store.advertStats([page.advertId]).get(page.advertId);
 			assert.deepEqual(after, fresh);
 		});
