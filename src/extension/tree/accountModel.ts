@@ -63,6 +63,12 @@ export interface AccountModelOptions {
 
 /** The earliest application date used when a search needs a time period. */
 const ALL_TIME_START = '2000-01-01 00:00:00';
+/**
+ * Days of applications asked for first when naming an organisation. A search over all dates makes
+ * the service count every application of the user (seconds on a large account), while recent
+ * applications usually exist and are few; all dates are asked for only when there are none.
+ */
+const RECENT_APPLICATION_DAYS = 30;
 /** Bound on the pages read while locating an item for "Find". */
 const MAX_LOCATE_PAGES = 50;
 
@@ -358,14 +364,19 @@ export class AccountModel {
 		}
 		const organisations = deriveOrganisations(users, adverts);
 		// An application on an advert of one of the organisation's users reveals the organisation's name.
+		const recentStart = serviceDateTime(new Date(Date.now() - RECENT_APPLICATION_DAYS * 86_400_000));
 		const named = await Promise.all(organisations.map(async (org) => {
 			for (const user of org.users.slice(0, 3)) {
-				try {
-					const page = await client.getApplicationsPaged({ ...this.advertScope(user), sApplicationStartDateTime: ALL_TIME_START, CurrentPage: 1, RowsPerPage: 1 });
-					const found = (page.Applications ?? []).filter((a) => a.OrganisationID === org.organisationId && a.OrganisationName);
-					if (found.length > 0) return found;
-				} catch {
-					// The name is a nicety; the id label stays.
+				for (const start of [recentStart, ALL_TIME_START]) {
+					try {
+						const page = await client.getApplicationsPaged({ ...this.advertScope(user), sApplicationStartDateTime: start, CurrentPage: 1, RowsPerPage: 1 });
+						const found = (page.Applications ?? []).filter((a) => a.OrganisationID === org.organisationId && a.OrganisationName);
+						if (found.length > 0) return found;
+						if ((page.TotalItemCount ?? 0) > 0) break; // The user's applications are on another organisation's adverts.
+					} catch {
+						// The name is a nicety; the id label stays.
+						break;
+					}
 				}
 			}
 			return [];
@@ -394,4 +405,9 @@ export class AccountModel {
 			sApplicationEndDateTime: this.filtersValue.applicationsTo,
 		};
 	}
+}
+
+/** A time as the service's date filters take it ("yyyy-MM-dd HH:mm:ss", UTC). */
+function serviceDateTime(date: Date): string {
+	return date.toISOString().slice(0, 19).replace('T', ' ');
 }

@@ -57,6 +57,49 @@ describe('account tree model (real emulator)', function () {
 		assert.ok(users.every((u) => u.descriptor.kind === 'user' && /\d+ adverts?/.test(u.descriptor.description ?? '')), users.map((u) => u.descriptor.description).join(' | '));
 	});
 
+	/** A client whose GetApplicationsPaged calls are recorded, and answered empty while `recentIsEmpty` says so for a recent start date. */
+	function recordingClient(recentIsEmpty: (start: string) => boolean): { starts: string[]; model: AccountModel } {
+		const starts: string[] = [];
+		const recording = new AccountModel({
+			client: async () => {
+				const client = await wb.services.activeClient();
+				return new Proxy(client, {
+					get(target, key, receiver) {
+						if (key !== 'getApplicationsPaged') return Reflect.get(target, key, receiver) as unknown;
+						return async (params: { sApplicationStartDateTime?: string }) => {
+							const start = params.sApplicationStartDateTime ?? '';
+							starts.push(start);
+							if (recentIsEmpty(start)) return { PageCount: 0, PageIndex: 1, TotalItemCount: 0, Applications: [] };
+							return target.getApplicationsPaged(params as never);
+						};
+					},
+				});
+			},
+			connection: () => wb.store.active(),
+			sandboxState: () => wb.sandbox.state,
+			pageSize: () => pageSize,
+			progressNames: () => undefined,
+			log: wb.log,
+		});
+		return { starts, model: recording };
+	}
+
+	it('names organisations from recent applications first, without a search over all dates', async function () {
+		const { starts, model: recording } = recordingClient(() => false);
+		const orgs = await recording.getChildren(recording.roots()[0]);
+		assert.ok(orgs.some((o) => o.descriptor.label === 'Acme North'), `names: ${orgs.map((o) => o.descriptor.label).join(', ')}`);
+		assert.ok(starts.length > 0);
+		const monthAgo = Date.now() - 31 * 86_400_000;
+		for (const start of starts) assert.ok(Date.parse(start.replace(' ', 'T') + 'Z') > monthAgo, `a recent window, not ${start}`);
+	});
+
+	it('names an organisation from older applications when it has none in the recent window', async function () {
+		const { starts, model: recording } = recordingClient((start) => !start.startsWith('2000-'));
+		const orgs = await recording.getChildren(recording.roots()[0]);
+		assert.ok(orgs.some((o) => o.descriptor.label === 'Acme North'), `names: ${orgs.map((o) => o.descriptor.label).join(', ')}`);
+		assert.ok(starts.includes('2000-01-01 00:00:00'), 'fell back to all dates');
+	});
+
 	it('loads adverts a page at a time with "Load more…" until all are shown', async function () {
 		const { user, adverts } = await demoAdminAdverts();
 		assert.equal(user.data.kind, 'user');
