@@ -74,12 +74,15 @@ interface Frame {
 	/** Scalar: the record or list receiving the value, and the field name (undefined: append). */
 	target: Record<string, unknown> | unknown[] | undefined;
 	key: string | undefined;
-	/** Scalar and the root: the element's own character data so far. */
+	/** Scalar and the root: the element's own character data so far (see rawStart). */
 	text: string;
+	/** Scalar: when its text so far is one plain run (no reference, CR or CDATA), the run's offsets, not yet sliced; else -1. */
+	rawStart: number;
+	rawEnd: number;
 }
 
 function newFrame(): Frame {
-	return { kind: Kind.Skip, qname: '', record: undefined, next: 0, item: '', scalar: 'string', value: undefined, target: undefined, key: undefined, text: '' };
+	return { kind: Kind.Skip, qname: '', record: undefined, next: 0, item: '', scalar: 'string', value: undefined, target: undefined, key: undefined, text: '', rawStart: -1, rawEnd: -1 };
 }
 
 /** Reads one subtree; a new reader per read (its caches are positions in one document). */
@@ -95,8 +98,10 @@ class SubtreeReader {
 	/** Output of ref(): where the reference ends (after ';'). */
 	private refEnd = 0;
 
-	// The attributes of the current start tag (parallel arrays, reused).
+	// The attributes of the current start tag (parallel arrays, reused), and where the tag ends.
 	private attrCount = 0;
+	private tagEnd = 0;
+	private selfClosing = false;
 	private readonly attrNames: string[] = [];
 	private readonly attrLocals: string[] = [];
 	private readonly attrNs: string[] = [];
@@ -127,6 +132,7 @@ class SubtreeReader {
 		const rootFrame = this.frame(0);
 		rootFrame.qname = root.name;
 		rootFrame.text = '';
+		rootFrame.rawStart = -1;
 		if (itemElement === undefined) {
 			this.attrCount = 0;
 			for (const a of root.attrs) this.addRootAttr(a);
@@ -143,7 +149,8 @@ class SubtreeReader {
 			if (lt < 0) throw NOT_FAST;
 			if (lt > p) {
 				const f = this.frames[depth];
-				if (f.kind === Kind.Scalar || depth === 0) f.text += this.text(p, lt);
+				if (f.kind === Kind.Scalar) this.scalarText(f, p, lt);
+				else if (depth === 0) f.text += this.text(p, lt);
 				else this.checkText(p, lt);
 			}
 			const c = s.charCodeAt(lt + 1);
@@ -198,14 +205,15 @@ class SubtreeReader {
 			}
 			if (qname.length > src.maxNameLength) throw NOT_FAST;
 			if (++elements > src.elementsLeft || depth + 1 > src.depthLeft) throw NOT_FAST;
-			const [after, selfClosing] = this.attributes(nameStart + qname.length);
-			p = after;
+			this.attributes(nameStart + qname.length);
+			p = this.tagEnd;
 
 			const f = this.frame(depth + 1);
 			f.qname = qname;
 			f.text = '';
+			f.rawStart = -1;
 			this.open(f, parent, local, fieldIndex);
-			if (selfClosing) {
+			if (this.selfClosing) {
 				if (f.kind === Kind.Scalar) this.closeScalar(f);
 			} else {
 				depth++;
@@ -225,19 +233,25 @@ class SubtreeReader {
 
 	/**
 	 * Scans the attributes of a start tag from `p` (right after the name) into the attribute arrays;
-	 * returns the offset after the tag and whether it was `/>`.
+	 * sets tagEnd (the offset after the tag) and selfClosing.
 	 */
-	private attributes(p: number): [number, boolean] {
+	private attributes(p: number): void {
 		const s = this.s;
 		this.attrCount = 0;
 		for (;;) {
 			let ch = s.charCodeAt(p);
 			const wsStart = p;
 			while (isWs(ch)) ch = s.charCodeAt(++p);
-			if (ch === CH_GT) return [p + 1, false];
+			if (ch === CH_GT) {
+				this.tagEnd = p + 1;
+				this.selfClosing = false;
+				return;
+			}
 			if (ch === CH_SLASH) {
 				if (s.charCodeAt(p + 1) !== CH_GT) throw NOT_FAST;
-				return [p + 2, true];
+				this.tagEnd = p + 2;
+				this.selfClosing = true;
+				return;
 			}
 			if (p === wsStart) throw NOT_FAST;
 			const an = p;
@@ -398,10 +412,60 @@ class SubtreeReader {
 		f.key = key;
 	}
 
+	/** Adds the character data [a, b) to a scalar's text: a lone plain run is only noted. */
+	private scalarText(f: Frame, a: number, b: number): void {
+		if (f.rawStart < 0 && f.text === '' && this.isPlain(a, b)) {
+			f.rawStart = a;
+			f.rawEnd = b;
+			return;
+		}
+		f.text = this.ownText(f) + this.text(a, b);
+	}
+
+	/** The scalar's text so far as a string (no longer a noted run). */
+	private ownText(f: Frame): string {
+		if (f.rawStart < 0) return f.text;
+		const text = this.s.slice(f.rawStart, f.rawEnd);
+		f.rawStart = -1;
+		return text;
+	}
+
+	/** True when [a, b) holds no reference, CR or ']]>': its text is the slice itself. */
+	private isPlain(a: number, b: number): boolean {
+		const amp = this.nextAmp(a);
+		const cr = this.nextCr(a);
+		const cd = this.nextCdEnd(a);
+		return (amp === -1 || amp >= b) && (cr === -1 || cr >= b) && (cd === -1 || cd >= b);
+	}
+
 	private closeScalar(f: Frame): void {
-		const value = decodeField(f.scalar, f.text, NO_PATH, '');
+		const value = f.rawStart >= 0 ? this.rawValue(f.scalar, f.rawStart, f.rawEnd) : decodeField(f.scalar, f.text, NO_PATH, '');
 		if (f.key === undefined) (f.target as unknown[]).push(value);
 		else (f.target as Record<string, unknown>)[f.key] = value;
+	}
+
+	/**
+	 * The value of a scalar whose text is the plain run [a, b): short unsigned integers and the
+	 * boolean words are read without slicing (what decodeScalar returns for them), the rest is decoded
+	 * from the slice.
+	 */
+	private rawValue(type: ScalarType, a: number, b: number): unknown {
+		const s = this.s;
+		const length = b - a;
+		if ((type === 'int' || type === 'short' || type === 'unsignedByte') && length <= 9) {
+			let n = 0;
+			let i = a;
+			for (; i < b; i++) {
+				const c = s.charCodeAt(i);
+				if (c < 0x30 || c > 0x39) break;
+				n = n * 10 + (c - 0x30);
+			}
+			if (i === b && length > 0 && (type === 'int' || n <= (type === 'short' ? 32767 : 255))) return n;
+		} else if (type === 'boolean') {
+			if (length === 4 && s.startsWith('true', a)) return true;
+			if (length === 5 && s.startsWith('false', a)) return false;
+		}
+		return decodeField(type, s.slice(a, b), NO_PATH, '');
 	}
 
 	/** Skips a comment or reads a CDATA section at `lt` ('<!'); returns the offset after it. */
@@ -415,7 +479,7 @@ class SubtreeReader {
 		if (!s.startsWith('[CDATA[', lt + 2)) throw NOT_FAST;
 		const e = s.indexOf(']]>', lt + 9);
 		if (e < 0) throw NOT_FAST;
-		if (e > lt + 9 && (f.kind === Kind.Scalar || depth === 0)) f.text += this.literal(lt + 9, e);
+		if (e > lt + 9 && (f.kind === Kind.Scalar || depth === 0)) f.text = this.ownText(f) + this.literal(lt + 9, e);
 		return e + 3;
 	}
 

@@ -186,6 +186,22 @@ describe('fast record path (readSubtree)', () => {
 		}
 	});
 
+	it('reads integers and booleans from their text exactly as decodeScalar (int, short, boolean)', () => {
+		const ints = ['0', '-0', '007', '1', '-1', '32767', '32768', '-32768', '-32769', '999999999', '1234567890', '2147483647', '2147483648', '-2147483648',
+			'+5', ' 5', '5 ', '', '٣', '1e3', '0x10', '00000000000000000001', '&#49;2', '<![CDATA[12]]>', '1<!--c-->2', '1&#13;'];
+		for (const v of ints) {
+			agree('GetApplicationsPaged', paged(`<PageCount>${v}</PageCount>`));
+			agree('GetApplicationsPaged', paged(`<Applications><APIApplication><Score>${v}</Score></APIApplication></Applications>`));
+		}
+		for (const v of ['true', 'false', '1', '0', 'True', ' true', 'false ', 'tru', 'falsey', '']) {
+			agree('GetApplicationsPaged', paged(`<Applications><APIApplication><Viewed>${v}</Viewed></APIApplication></Applications>`));
+		}
+		const outcome = run(SpyReader, 'GetApplicationsPaged', paged('<PageCount>007</PageCount><Applications><APIApplication><Score>-0</Score><Viewed>false</Viewed></APIApplication></Applications>')).outcome;
+		assert.ok('value' in outcome);
+		assert.ok(Object.is((outcome.value as { Applications: { Score: number }[] }).Applications[0].Score, 0), '-0 reads as 0');
+		assert.deepEqual(outcome.value, { PageCount: 7, Applications: [{ Score: 0, Viewed: false }] });
+	});
+
 	it('agrees on malformed markup and on every truncation of a response', () => {
 		for (const inner of [
 			'<PageCount>1</PageCount >', '<PageCount>1</PageCount', '<PageCount>1</pagecount>', '<PageCount>1</PageCountX>', '<PageCount>1</PageCount\t\n>',
