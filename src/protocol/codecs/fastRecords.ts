@@ -42,6 +42,9 @@ function endsName(c: number): boolean {
 	return c === CH_GT || c === CH_SLASH || isWs(c);
 }
 
+/** Most attributes on one start tag this path reads (its duplicate check is quadratic). */
+const MAX_ATTRIBUTES = 16;
+
 /** Thrown inside the fast reader when the input is outside what it reads (never escapes). */
 const NOT_FAST = new Error('fast record read abandoned');
 
@@ -256,7 +259,8 @@ class SubtreeReader {
 			if (p === wsStart) throw NOT_FAST;
 			const an = p;
 			const anEnd = scanName(s, an);
-			if (anEnd === an || anEnd - an > this.src.maxNameLength || this.attrCount >= this.src.maxAttributes) throw NOT_FAST;
+			// Many attributes are left to the parser, whose duplicate check stays linear with a set.
+			if (anEnd === an || anEnd - an > this.src.maxNameLength || this.attrCount >= this.src.maxAttributes || this.attrCount >= MAX_ATTRIBUTES) throw NOT_FAST;
 			p = anEnd;
 			while (isWs(s.charCodeAt(p))) p++;
 			if (s.charCodeAt(p) !== CH_EQ) throw NOT_FAST;

@@ -220,6 +220,11 @@ describe('fast record path (readSubtree)', () => {
 			agree('GetApplicationsPaged', doc, limits);
 		}
 		agree('GetApplicationsPaged', paged(`<Applications>${'<a>'.repeat(120)}${'</a>'.repeat(120)}</Applications>`));
+		for (const count of [15, 16, 17, 40]) {
+			const attrs = Array.from({ length: count }, (_, i) => ` a${i}="${i}"`).join('');
+			assert.equal(agree('GetApplicationsPaged', paged(`<PageCount${attrs}>1</PageCount>`)), count <= 16, `${count} attributes`);
+			agree('GetApplicationsPaged', paged(`<PageCount${attrs} a3="x">1</PageCount>`));
+		}
 	});
 
 	it('agrees with the RecordReader on randomly mutated responses (property)', () => {
