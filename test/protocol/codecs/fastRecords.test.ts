@@ -35,16 +35,19 @@ interface Run {
 	fast: boolean;
 }
 
-/** Parses `doc` streaming the result of `operation` (as the SOAP bindings do) into a reader of class `Reader`. */
-function run(Reader: typeof RecordReader | typeof SpyReader, operation: OperationName, doc: string | Uint8Array, limits?: Partial<XmlLimits>): Run {
+/**
+ * Parses `doc` streaming the result of `operation` into a reader of class `Reader`: inside the SOAP
+ * envelope as the SOAP bindings do, or (`bare`) as the document root as the HTTP bindings do.
+ */
+function run(Reader: typeof RecordReader | typeof SpyReader, operation: OperationName, doc: string | Uint8Array, limits?: Partial<XmlLimits>, bare = false): Run {
 	const spec = OPERATIONS[operation].result;
-	const element = OPERATIONS[operation].soapResult;
+	const element = bare ? OPERATIONS[operation].httpRoot : OPERATIONS[operation].soapResult;
 	let reader: RecordReader | undefined;
 	let resultEl: XmlElement | undefined;
 	const stream = {
-		depth: 4,
+		depth: bare ? 1 : 4,
 		start(el: XmlElement, parent: XmlElement | undefined) {
-			if (el.local !== element || parent?.local !== `${operation}Response`) return undefined;
+			if (el.local !== element || (!bare && parent?.local !== `${operation}Response`)) return undefined;
 			resultEl = el;
 			reader = new Reader(spec.record, spec.kind === 'list' ? spec.record : undefined, el.local);
 			return reader;
@@ -54,7 +57,7 @@ function run(Reader: typeof RecordReader | typeof SpyReader, operation: Operatio
 	try {
 		const root = parseXml(doc, limits, { stream });
 		// Elements after the result must still be parsed as before (siblings, end tags).
-		const children = root.children[0]?.children[0]?.children.length ?? -1;
+		const children = bare ? root.children.length : root.children[0]?.children[0]?.children.length ?? -1;
 		const value = reader === undefined ? 'no result' : reader.result();
 		return { outcome: { value, rootText: resultEl?.text ?? '', children }, fast: fast() };
 	} catch (error) {
@@ -64,9 +67,9 @@ function run(Reader: typeof RecordReader | typeof SpyReader, operation: Operatio
 }
 
 /** Asserts that the fast reader and the RecordReader agree on `doc`; returns whether the fast path was taken. */
-function agree(operation: OperationName, doc: string | Uint8Array, limits?: Partial<XmlLimits>): boolean {
-	const fast = run(SpyReader, operation, doc, limits);
-	const slow = run(RecordReader, operation, doc, limits);
+function agree(operation: OperationName, doc: string | Uint8Array, limits?: Partial<XmlLimits>, bare = false): boolean {
+	const fast = run(SpyReader, operation, doc, limits, bare);
+	const slow = run(RecordReader, operation, doc, limits, bare);
 	assert.deepStrictEqual(fast.outcome, slow.outcome, typeof doc === 'string' ? doc.slice(0, 2000) : 'bytes');
 	return fast.fast;
 }
@@ -93,6 +96,22 @@ describe('fast record path (readSubtree)', () => {
 				assert.ok(agree(operation, doc), `${binding} ${operation}: fast path taken`);
 				assert.ok(agree(operation, new Uint8Array(Buffer.from(doc, 'utf8'))), `${binding} ${operation} (bytes)`);
 			}
+		}
+	});
+
+	it('reads a result that is the document root (HTTP bindings), with what follows the root checked as before', () => {
+		const root = `<ApplicationPaged xmlns="${NS}" xmlns:xsi="${XSI}"><PageCount>1</PageCount><Applications>${APP}</Applications></ApplicationPaged>`;
+		assert.ok(agree('GetApplicationsPaged', `<?xml version="1.0"?>${root}`, undefined, true));
+		for (const tail of ['', '\n', '<!-- c -->', '<?pi x?>', ' text', '<x/>', '<ApplicationPaged/>', '</ApplicationPaged>', '&amp;', '<![CDATA[x]]>']) {
+			agree('GetApplicationsPaged', root + tail, undefined, true);
+		}
+		for (const operation of OPERATION_NAMES) {
+			const body = getBinding('httpPost').encodeResponse(operation, sampleResult(operation), CTX).body;
+			const fastTaken = agree(operation, body, undefined, true);
+			const decoded = getBinding('httpPost').decodeResponse(operation, { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body }, CTX);
+			assert.ok(decoded.ok);
+			assert.deepEqual(decoded.result, sampleResult(operation), operation);
+			assert.ok(fastTaken, `${operation}: fast path taken`);
 		}
 	});
 
