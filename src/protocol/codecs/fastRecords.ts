@@ -588,7 +588,8 @@ class SubtreeReader {
 		for (const [name, value] of PREDEFINED_REFS) {
 			if (s.startsWith(name, p + 1)) {
 				this.refEnd = p + 1 + name.length;
-				if (this.refEnd > end) throw NOT_FAST;
+				// The parser applies the name length limit to entity names too (`name` ends with ';').
+				if (this.refEnd > end || name.length - 1 > this.src.maxNameLength) throw NOT_FAST;
 				return value;
 			}
 		}

@@ -233,6 +233,25 @@ describe('fast record path (readSubtree)', () => {
 		for (let cut = doc.indexOf('<ApplicationPaged'); cut <= doc.length; cut++) agree('GetApplicationsPaged', doc.slice(0, cut));
 	});
 
+	it('applies the name length limit to entity names too', () => {
+		const outcome = (Reader: typeof RecordReader, doc: string, maxNameLength: number): string => {
+			const stream = { depth: 1, start: () => new Reader('APIApplication', undefined, 'a') };
+			try {
+				parseXml(doc, { maxNameLength }, { stream });
+				return 'ok';
+			} catch (error) {
+				return (error as Error).message;
+			}
+		};
+		for (const text of ['&quot;', '&apos;', '&amp;', '&lt;', '&#34;']) {
+			for (const max of [2, 3, 4]) {
+				const doc = `<a><b>x${text}y</b></a>`;
+				assert.equal(outcome(FastRecordReader, doc, max), outcome(RecordReader, doc, max), `${text} with names up to ${max}`);
+			}
+		}
+		assert.match(outcome(FastRecordReader, '<a><b>&quot;</b></a>', 3), /XML limit exceeded/);
+	});
+
 	it('agrees on the limits: depth, elements, name length and attributes', () => {
 		const doc = paged(`<PageCount>1</PageCount><Applications>${APP}${APP}</Applications>`);
 		for (const limits of [{ maxDepth: 6 }, { maxDepth: 7 }, { maxDepth: 8 }, { maxElements: 12 }, { maxElements: 20 }, { maxElements: 21 }, { maxNameLength: 12 }, { maxNameLength: 17 }, { maxAttributes: 0 }, { maxAttributes: 3 }]) {
