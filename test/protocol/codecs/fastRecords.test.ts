@@ -258,6 +258,15 @@ describe('fast record path (readSubtree)', () => {
 			agree('GetApplicationsPaged', doc, limits);
 		}
 		agree('GetApplicationsPaged', paged(`<Applications>${'<a>'.repeat(120)}${'</a>'.repeat(120)}</Applications>`));
+		// Limits that only the result's content reaches: the root is short and has two attributes.
+		const bare = (inner: string): string => `<ApplicationPaged xmlns="${NS}" xmlns:xsi="${XSI}">${inner}</ApplicationPaged>`;
+		const cases: [string, Partial<XmlLimits>][] = [
+			['<PageCount a="1" b="2">1</PageCount>', { maxAttributes: 2 }], ['<PageCount a="1" b="2" c="3">1</PageCount>', { maxAttributes: 2 }],
+			['<AVeryLongUnknownName>1</AVeryLongUnknownName>', { maxNameLength: 16 }], ['<PageCount anAttributeLongerThan16="1">1</PageCount>', { maxNameLength: 16 }],
+			['<PageCount short="1">1</PageCount>', { maxNameLength: 16 }],
+		];
+		for (const [inner, limits] of cases) agree('GetApplicationsPaged', bare(inner), limits, true);
+		assert.ok(agree('GetApplicationsPaged', bare('<PageCount a="1" b="2">1</PageCount>'), { maxAttributes: 2 }, true), 'two attributes are within the limit');
 		for (const count of [15, 16, 17, 40]) {
 			const attrs = Array.from({ length: count }, (_, i) => ` a${i}="${i}"`).join('');
 			assert.equal(agree('GetApplicationsPaged', paged(`<PageCount${attrs}>1</PageCount>`)), count <= 16, `${count} attributes`);
@@ -265,7 +274,7 @@ describe('fast record path (readSubtree)', () => {
 		}
 	});
 
-	it('agrees with the RecordReader on randomly mutated responses (property)', () => {
+	it('agrees with the RecordReader on randomly mutated responses, under random limits (property)', () => {
 		const base = [
 			paged(`<PageCount>1</PageCount><Applications>${APP}<APIApplication><EmailFirstAttachment FileName="cv.pdf" DocumentType="Attachment"><DocumentBytes>AAEC</DocumentBytes></EmailFirstAttachment></APIApplication></Applications>`, `xmlns:xsi="${XSI}" xmlns:q="${XSI}"`),
 			sampleDoc('GetApplicationsPaged'),
@@ -279,14 +288,15 @@ describe('fast record path (readSubtree)', () => {
 				fc.integer({ min: 0, max: base.length - 1 }),
 				fc.array(fc.tuple(fc.nat(), fc.nat({ max: 3 }), fc.constantFrom(...pieces)), { minLength: 1, maxLength: 4 }),
 				fc.boolean(),
-				(which, edits, asBytes) => {
+				fc.option(fc.record({ maxNameLength: fc.integer({ min: 1, max: 24 }), maxDepth: fc.integer({ min: 4, max: 9 }), maxElements: fc.integer({ min: 5, max: 80 }), maxAttributes: fc.integer({ min: 0, max: 6 }) }, { requiredKeys: [] })),
+				(which, edits, asBytes, limits) => {
 					let doc = base[which];
 					const start = doc.indexOf('Response');
 					for (const [at, removed, insert] of edits) {
 						const p = start + (at % (doc.length - start));
 						doc = doc.slice(0, p) + insert + doc.slice(p + removed);
 					}
-					agree(operations[which], asBytes ? new Uint8Array(Buffer.from(doc, 'utf8')) : doc);
+					agree(operations[which], asBytes ? new Uint8Array(Buffer.from(doc, 'utf8')) : doc, limits ?? undefined);
 				},
 			),
 			{ numRuns: 1500 },
