@@ -172,7 +172,7 @@ describe('fast record path (readSubtree)', () => {
 		const texts = [
 			'a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos;', '&#65;&#x42;&#x1F600;&#128512;', '&#xD;&#13;&#10;&#9;', 'x&#0;', '&#xD800;', '&#x110000;',
 			'&#;', '&#x;', '&#65', '&amp', '&foo;', '& ', '&#99999999999999999999;', 'a]]>b', 'a]]b', '<![CDATA[<not markup> & ]]]]><![CDATA[>]]>',
-			'<![CDATA[x\r\ny\rz]]>', 'a\r\nb\rc\n\rd', ' <!-- c --> x <!-- -- --> ', 'x<!---->y', 'x<!--->y', 'x<?pi data?>y', 'x<!DOCTYPE y>', 'x<![CDATA[y',
+			'<![CDATA[x\r\ny\rz]]>', 'a\r\nb\rc\n\rd', ' <!-- c --> x <!-- -- --> ', 'x<!---->y', 'x<!--->y', 'x<?pi data?>y', 'x<!DOCTYPE y>', 'x<!DOCTYPE y><![CDATA[z]]>', 'x<!-x-><![CDATA[z]]>', 'x<![CDATA[y',
 			'Zoë 😀 日本', '\u00a0\u2028', '\t\n ', '', 'x<b>child</b>y', 'x<b>child</b>&amp;<c/>z',
 		];
 		for (const t of texts) {
