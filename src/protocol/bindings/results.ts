@@ -1,6 +1,7 @@
 /** Writes and reads an operation's result element, shared by the SOAP and HTTP bindings. */
 import { OPERATIONS, type OperationName } from '../catalogue';
-import { readList, readRecord, RecordReader, writeList, writeRecord, type XmlOut } from '../codecs/records';
+import { FastRecordReader } from '../codecs/fastRecords';
+import { readList, readRecord, type RecordReader, writeList, writeRecord, type XmlOut } from '../codecs/records';
 import type { XmlElement, XmlParseOptions } from '../codecs/xml';
 
 /** Writes the result as `<element>`: a record, or (rule 2) the record element repeated. */
@@ -26,7 +27,7 @@ export function streamResult(operation: OperationName, depth: number, element: s
 		depth,
 		start(el, parentEl) {
 			if (el.local !== element || (parent !== undefined && parentEl?.local !== parent)) return undefined;
-			const reader = new RecordReader(spec.record, spec.kind === 'list' ? spec.record : undefined, el.local);
+			const reader = new FastRecordReader(spec.record, spec.kind === 'list' ? spec.record : undefined, el.local);
 			streamed.set(el, reader);
 			return reader;
 		},

@@ -24,7 +24,8 @@ export class RecordCodecError extends Error {
 	}
 }
 
-interface CompiledRecord {
+/** A record spec prepared for reading and writing (also read by fastRecords.ts). */
+export interface CompiledRecord {
 	spec: RecordSpec;
 	elements: Map<string, FieldSpec>;
 	attributes: FieldSpec[];
@@ -35,7 +36,7 @@ interface CompiledRecord {
 
 const compiled = new Map<string, CompiledRecord>();
 
-function compile(recordName: string): CompiledRecord {
+export function compile(recordName: string): CompiledRecord {
 	let entry = compiled.get(recordName);
 	if (!entry) {
 		const spec = getRecord(recordName);
@@ -47,7 +48,7 @@ function compile(recordName: string): CompiledRecord {
 	return entry;
 }
 
-function isScalar(type: FieldType): type is ScalarType {
+export function isScalar(type: FieldType): type is ScalarType {
 	return typeof type === 'string';
 }
 
@@ -171,7 +172,7 @@ export function isNil(el: XmlElement): boolean {
  * Where a value sits, built only when an error needs it: the dotted path strings of a large response
  * would otherwise cost more than decoding its values.
  */
-interface PathRef {
+export interface PathRef {
 	parent: PathRef | undefined;
 	/** `.Name`, `.@Name` or `[3]`; the root's is its name. */
 	step: string | number;
@@ -257,10 +258,10 @@ export class RecordReader implements ElementStream {
 	private error: RecordCodecError | undefined;
 
 	constructor(
-		private readonly recordName: string,
+		protected readonly recordName: string,
 		/** Set when the element is a list of `itemElement` records rather than one record. */
-		private readonly itemElement: string | undefined,
-		private readonly path: string,
+		protected readonly itemElement: string | undefined,
+		protected readonly path: string,
 	) {}
 
 	private frame(depth: number): FrameState {
@@ -418,7 +419,7 @@ function decodeBase64Element(el: XmlElement, at: PathRef, step: string | number)
 	return decodeField('base64Binary', el.text, at, step);
 }
 
-function decodeField(type: ScalarType, text: string, at: PathRef, step: string | number): unknown {
+export function decodeField(type: ScalarType, text: string, at: PathRef, step: string | number): unknown {
 	if (type === 'string') return text;
 	if (type === 'base64Binary') {
 		const bytes = decodeBase64Fast(text);

@@ -253,8 +253,35 @@ export function parseLooseDateTime(text: string): Date | undefined {
 
 function decodeDateTime(text: string): string {
 	const t = trimXml(text);
-	if (parseDateTimeParts(t) === undefined) throw new ScalarError('dateTime', text);
+	if (!isPlainValidDateTime(t) && parseDateTimeParts(t) === undefined) throw new ScalarError('dateTime', text);
 	return t;
+}
+
+/** Value of the `count` ASCII digits at `at` in `t`, or -1 when one is not a digit. */
+function digitsAt(t: string, at: number, count: number): number {
+	let n = 0;
+	for (let i = at; i < at + count; i++) {
+		const c = t.charCodeAt(i);
+		if (c < 0x30 || c > 0x39) return -1;
+		n = n * 10 + (c - 0x30);
+	}
+	return n;
+}
+
+/**
+ * True for a valid dateTime of the shape services send, `YYYY-MM-DDThh:mm:ss` (no fraction, no
+ * timezone, hour below 24), checked without the regular expression. False only means "not proven
+ * here": every other text takes parseDateTimeParts.
+ */
+function isPlainValidDateTime(t: string): boolean {
+	if (t.length !== 19 || t.charCodeAt(4) !== 0x2d || t.charCodeAt(7) !== 0x2d || t.charCodeAt(10) !== 0x54 || t.charCodeAt(13) !== 0x3a || t.charCodeAt(16) !== 0x3a) return false;
+	const year = digitsAt(t, 0, 4);
+	const month = digitsAt(t, 5, 2);
+	const day = digitsAt(t, 8, 2);
+	const hour = digitsAt(t, 11, 2);
+	const minute = digitsAt(t, 14, 2);
+	const second = digitsAt(t, 17, 2);
+	return year > 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour >= 0 && hour < 24 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59;
 }
 
 // ---------------------------------------------------------------------------------------------

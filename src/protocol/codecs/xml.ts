@@ -166,7 +166,7 @@ function isNameCharBmp(c: number): boolean {
 }
 
 /** True for a valid XML 1.0 Char code point. */
-function isXmlChar(cp: number): boolean {
+export function isXmlChar(cp: number): boolean {
 	return cp >= 0x20 ? cp <= 0xd7ff || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff) : cp === 0x9 || cp === 0xa || cp === 0xd;
 }
 
@@ -178,7 +178,7 @@ function isWs(c: number): boolean {
  * End of the XML Name starting at `p` in `s` (p itself when there is none). Supplementary characters
  * (#x10000-#xEFFFF) are accepted as surrogate pairs.
  */
-function scanName(s: string, p: number): number {
+export function scanName(s: string, p: number): number {
 	const n = s.length;
 	if (p >= n) return p;
 	let c = s.charCodeAt(p);
@@ -445,6 +445,32 @@ class Parser {
 		this.holes = holes;
 		if (holes !== undefined && holes.at.length > 0) this.nextHole = holes.at[0];
 		this.streamOption = streamOption;
+	}
+
+	/**
+	 * Lets `stream` read the subtree of `el` (content from `from`) straight from the text, when it can
+	 * and the document has nothing that needs the parser's own checks there (an invalid character
+	 * anywhere, deferred runs). Returns the offset after the subtree's end tag, or undefined.
+	 */
+	private readSubtree(stream: ElementStream, el: XmlElement, depth: number, from: number): number | undefined {
+		if (stream.readSubtree === undefined || this.firstBad >= 0 || this.holes !== undefined) return undefined;
+		const read = stream.readSubtree(el, {
+			text: this.s,
+			from,
+			depthLeft: this.lim.maxDepth - depth,
+			elementsLeft: this.lim.maxElements - this.elementCount,
+			maxNameLength: this.lim.maxNameLength,
+			maxAttributes: this.lim.maxAttributes,
+			lookupNs: (prefix) => {
+				const uris = this.nsBindings.get(prefix);
+				if (uris !== undefined && uris.length > 0) return uris[uris.length - 1];
+				return prefix === '' ? '' : undefined;
+			},
+		});
+		if (read === undefined) return undefined;
+		this.elementCount += read.elements;
+		el.text = read.text;
+		return read.end;
 	}
 
 	/** Closes `el` for the stream, if it is streamed; ends streaming with the subtree's top. */
@@ -967,9 +993,16 @@ class Parser {
 				if (option !== undefined && depth === option.depth && this.stream === undefined) {
 					const stream = option.start(el, parent);
 					if (stream !== undefined) {
+						this.streamOption = undefined;
+						const end = selfClosing ? undefined : this.readSubtree(stream, el, depth, p);
+						if (end !== undefined) {
+							// The stream read the whole subtree, end tag included.
+							if (mark !== this.nsDeclared.length) this.undeclare(mark);
+							pos = end;
+							continue;
+						}
 						this.stream = stream;
 						this.streamDepth = depth;
-						this.streamOption = undefined;
 						stream.open(el);
 					}
 				}
@@ -1002,6 +1035,37 @@ export interface ElementStream {
 	open(el: XmlElement): void;
 	/** The element is complete: its text is final (its children are not linked to it). The parser reuses the object afterwards: keep values, not the element. */
 	close(el: XmlElement): void;
+	/**
+	 * Optional fast path, offered once, before `open(root)`: read the whole subtree of `root` from the
+	 * document text and return where it ends. It must return undefined, having kept nothing, for
+	 * anything it does not read exactly as the parser and open/close would (the parser then streams
+	 * the subtree as usual, so results and errors never differ).
+	 */
+	readSubtree?(root: XmlElement, source: SubtreeSource): SubtreeRead | undefined;
+}
+
+/** What {@link ElementStream.readSubtree} reads from. */
+export interface SubtreeSource {
+	/** The document; the subtree's content starts at `from`, right after the root's start tag. */
+	text: string;
+	from: number;
+	/** Nesting levels allowed below the subtree's root, and elements allowed in it (root excluded). */
+	depthLeft: number;
+	elementsLeft: number;
+	maxNameLength: number;
+	maxAttributes: number;
+	/** Namespace bound to `prefix` where the subtree starts ('' for an undeclared default), undefined when unbound. */
+	lookupNs(prefix: string): string | undefined;
+}
+
+/** Result of {@link ElementStream.readSubtree}. */
+export interface SubtreeRead {
+	/** Offset right after the root's end tag. */
+	end: number;
+	/** Elements read below the root. */
+	elements: number;
+	/** The root's own character data, as the parser would have given it. */
+	text: string;
 }
 
 /** Options of {@link parseXml} beyond its limits. */

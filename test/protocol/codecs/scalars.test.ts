@@ -175,6 +175,41 @@ describe('protocol/codecs/scalars', () => {
 			throwsScalar(() => encodeScalar('dateTime', new Date() as unknown as string), 'dateTime');
 		});
 
+		it('accepts exactly the date-times dateTimeToDate accepts, in the common YYYY-MM-DDThh:mm:ss shape too (property)', () => {
+			const two = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0'));
+			const year = fc.oneof(fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')), fc.constantFrom('2000', '1900', '2024', '2023', '0004', 'x024', '202'));
+			const sep = (c: string): fc.Arbitrary<string> => fc.oneof({ weight: 9, arbitrary: fc.constant(c) }, { weight: 1, arbitrary: fc.constantFrom('-', 'T', ':', ' ', 't', '') });
+			const shaped = fc.tuple(year, sep('-'), two, sep('-'), two, sep('T'), two, sep(':'), two, sep(':'), two, fc.constantFrom('', '', '', 'Z', '.5', '+01:00', ' '))
+				.map((parts) => parts.join(''));
+			fc.assert(fc.property(shaped, (text) => {
+				let viaDate = true;
+				try {
+					dateTimeToDate(text);
+				} catch {
+					viaDate = false;
+				}
+				let decoded = true;
+				try {
+					assert.equal(decodeScalar('dateTime', text), text.trim());
+				} catch (error) {
+					if (!(error instanceof ScalarError)) throw error;
+					decoded = false;
+				}
+				assert.equal(decoded, viaDate, text);
+			}), { numRuns: 5000 });
+			for (const text of ['2024-02-29T23:59:59', '2023-02-29T00:00:00', '1900-02-29T00:00:00', '2000-02-29T00:00:00', '2024-04-31T00:00:00', '2024-01-01T23:60:00', '0000-01-01T00:00:00']) {
+				let viaDate = true;
+				try {
+					dateTimeToDate(text);
+				} catch {
+					viaDate = false;
+				}
+				assert.equal(viaDate, !(text.startsWith('2023-02-29') || text.startsWith('1900-02-29') || text.startsWith('2024-04-31') || text.includes('23:60') || text.startsWith('0000')), text);
+				if (viaDate) assert.equal(decodeScalar('dateTime', text), text);
+				else throwsScalar(() => decodeScalar('dateTime', text), 'dateTime');
+			}
+		});
+
 		it('converts to Date (no offset means UTC)', () => {
 			assert.equal(dateTimeToDate('2014-05-01T10:11:12').toISOString(), '2014-05-01T10:11:12.000Z');
 			assert.equal(dateTimeToDate('2014-05-01T10:11:12.1234567+01:00').toISOString(), '2014-05-01T09:11:12.123Z');
