@@ -37,7 +37,11 @@ function codecContext(config: PipelineConfig, endpoint: Endpoint): CodecContext 
 function send(state: RequestState, res: ServerResponse, answer: EncodedResponse, close = false): void {
 	if (state.done || res.headersSent || res.destroyed) return;
 	state.done = true;
-	const headers: Record<string, string | number> = { ...answer.headers, 'content-length': answer.body.byteLength, 'x-content-type-options': 'nosniff' };
+	// Not `{ ...answer.headers, 'content-length': … }`: in V8 11 properties after a spread in a
+	// literal are defined one by one at runtime, about 1 µs each on every answer.
+	const headers: Record<string, string | number> = Object.assign({}, answer.headers);
+	headers['content-length'] = answer.body.byteLength;
+	headers['x-content-type-options'] = 'nosniff';
 	if (close) headers.connection = 'close';
 	res.writeHead(answer.status, headers);
 	res.end(answer.body);
@@ -49,7 +53,7 @@ function send(state: RequestState, res: ServerResponse, answer: EncodedResponse,
 function faultAnswer(config: PipelineConfig, state: RequestState, fault: Fault, status: number | undefined, plainText: boolean): EncodedResponse {
 	if (state.binding && state.endpoint && !plainText) {
 		const encoded = getBinding(state.binding).encodeFault(fault, codecContext(config, state.endpoint));
-		return status === undefined ? encoded : { ...encoded, status };
+		return status === undefined ? encoded : Object.assign({}, encoded, { status });
 	}
 	return { status: status ?? 500, headers: { 'content-type': TEXT_PLAIN }, body: new TextEncoder().encode(fault.message) };
 }
@@ -58,7 +62,7 @@ function sendError(config: PipelineConfig, state: RequestState, res: ServerRespo
 	const classified = classifyError(error);
 	if (classified.internal) state.error = error;
 	const answer = faultAnswer(config, state, classified.fault, classified.status, classified.plainText);
-	send(state, res, { ...answer, headers: { ...answer.headers, ...classified.headers } }, classified.closeConnection);
+	send(state, res, Object.assign({}, answer, { headers: Object.assign({}, answer.headers, classified.headers) }), classified.closeConnection);
 }
 
 function pageContext(config: PipelineConfig): PageContext {
