@@ -25,7 +25,10 @@ const ALLOWED = ['GET', 'POST'] as const;
 
 /** The media type of a Content-Type header, lower case, without parameters. */
 export function mediaTypeOf(contentType: string | undefined): string {
-	return (contentType ?? '').split(';', 1)[0].trim().toLowerCase();
+	if (contentType === undefined) return '';
+	// indexOf and slice: split() builds an array on every request.
+	const end = contentType.indexOf(';');
+	return (end < 0 ? contentType : contentType.slice(0, end)).trim().toLowerCase();
 }
 
 /** Splits a request target into path and raw query without decoding either. */

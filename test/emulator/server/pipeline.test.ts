@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server';
-import { route, splitTarget } from '../../../src/emulator/pipeline/dispatch';
+import { mediaTypeOf, route, splitTarget } from '../../../src/emulator/pipeline/dispatch';
 import { receivedHeaders } from '../../../src/emulator/pipeline/listener';
 import { API_KEY, envelope, fakeHandlers, send, type Recorded } from './helpers';
 
@@ -63,6 +63,15 @@ describe('emulator server: pipeline', () => {
 	});
 
 	describe('routing', () => {
+		it('reads the media type of a Content-Type: lower case, without parameters or spaces', () => {
+			assert.equal(mediaTypeOf(undefined), '');
+			assert.equal(mediaTypeOf(''), '');
+			assert.equal(mediaTypeOf('text/xml'), 'text/xml');
+			assert.equal(mediaTypeOf(' Text/XML ; charset=utf-8'), 'text/xml');
+			assert.equal(mediaTypeOf('application/soap+xml; charset=utf-8; action="urn:x;y"'), 'application/soap+xml');
+			assert.equal(mediaTypeOf(';charset=utf-8'), '');
+		});
+
 		it('matches each paths table on its own paths, ignoring case and a trailing slash', () => {
 			const first = { posting: '/SOAP/Posting.asmx/', administration: '/SOAP/Admin.asmx' };
 			const second = { posting: '/other/Posting.asmx', administration: '/other/Admin.asmx' };
