@@ -9,6 +9,7 @@ import { DEFAULT_ENDPOINT_PATHS, defaultNamespace, type Endpoint } from '../prot
 import { generateWsdl } from '../protocol/wsdl';
 import type { OperationHandlers } from './domain/operations';
 import type { AccessLogEntry, PipelineConfig } from './pipeline/context';
+import { splitTarget } from './pipeline/dispatch';
 import { createRequestListener } from './pipeline/listener';
 import { openSandbox, type DemoCredentials, type Sandbox } from './sandbox';
 import { applicationCreatedPayload, CallbackNotifier, type CallbackEvent } from './callbacks/notifier';
@@ -182,8 +183,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;
 	const listener = (req: IncomingMessage, res: ServerResponse): void => {
-		const path = (req.url ?? '/').split('?')[0];
-		if (!web || !web.matches(path)) return pipeline(req, res);
+		if (!web) return pipeline(req, res);
+		const { path } = splitTarget(req.url ?? '/');
+		if (!web.matches(path)) return pipeline(req, res);
 		const startedAt = Date.now();
 		res.once('finish', () => options.logger?.({ time: new Date(startedAt), method: req.method ?? '-', path: redactWebPath(path), status: res.statusCode, durationMs: Date.now() - startedAt }));
 		web.handle(req, res).catch((error: unknown) => emit({ kind: 'error', message: `web page ${redactWebPath(path)} failed`, error }));

@@ -210,7 +210,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const search = adverts(params, ctx, key);
 			const page = paging(params, maxPageSize);
 			const result = store.searchAdverts(search, advertOrder(params), { offset: page.offset, limit: page.rowsPerPage });
-			return { ...pageInfo(result.total, page), AdvertWithValues: advertsWithValues(result.rows, params) };
+			return Object.assign(pageInfo(result.total, page), { AdvertWithValues: advertsWithValues(result.rows, params) });
 		}),
 
 		GetAdvertWithValues: guarded('GetAdvertWithValues', (params, ctx, key) => {
@@ -222,7 +222,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const search = adverts(params, ctx, key);
 			const page = paging(params, maxPageSize);
 			const result = store.searchAdverts(search, advertOrder(params), { offset: page.offset, limit: page.rowsPerPage });
-			return { ...pageInfo(result.total, page), Adverts: advertRecords(result.rows) };
+			return Object.assign(pageInfo(result.total, page), { Adverts: advertRecords(result.rows) });
 		}),
 
 		ExpressPostAdvert: guarded('ExpressPostAdvert', (params, ctx, key) => {
@@ -486,7 +486,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				documents.set(doc.applicationId, forApplication);
 			}
 			const applications: APIApplication[] = result.rows.map((row) => applicationRecord(row, documents.get(row.id) ?? new Map()));
-			return { ...pageInfo(result.total, page), Applications: applications };
+			return Object.assign(pageInfo(result.total, page), { Applications: applications });
 		}),
 
 		UserList: guarded('UserList', (params, _ctx, key) => {
@@ -529,6 +529,10 @@ function notAdministrator(user: UserRow): FaultError {
 	return FaultError.client('AccessDenied', `User '${user.username}' is not an administrator (UserRoleID 1); only administrators may act for other users or organisations.`);
 }
 
+/**
+ * The paging fields of a paged result. Callers add the page's items with Object.assign rather than a
+ * spread: in V8 11 properties after a spread in a literal are defined one by one at runtime.
+ */
 function pageInfo(total: number, page: { page: number; rowsPerPage: number }) {
 	return { PageCount: Math.ceil(total / page.rowsPerPage), PageIndex: page.page, TotalItemCount: total };
 }

@@ -38,7 +38,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
 		};
 		const onEnd = (): void => {
 			cleanup();
-			resolve(Buffer.concat(chunks, received));
+			// A small body usually arrives as one chunk, which node:http hands over as its own copy.
+			resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received));
 		};
 		const onError = (): void => {
 			cleanup();

@@ -25,7 +25,10 @@ const ALLOWED = ['GET', 'POST'] as const;
 
 /** The media type of a Content-Type header, lower case, without parameters. */
 export function mediaTypeOf(contentType: string | undefined): string {
-	return (contentType ?? '').split(';', 1)[0].trim().toLowerCase();
+	if (contentType === undefined) return '';
+	// indexOf and slice: split() builds an array on every request.
+	const end = contentType.indexOf(';');
+	return (end < 0 ? contentType : contentType.slice(0, end)).trim().toLowerCase();
 }
 
 /** Splits a request target into path and raw query without decoding either. */
@@ -34,12 +37,33 @@ export function splitTarget(target: string): { path: string; query: string } {
 	return mark < 0 ? { path: target, query: '' } : { path: target.slice(0, mark), query: target.slice(mark + 1) };
 }
 
+/** An endpoint path in the form requests are matched against: lower case, no trailing slash. */
+interface EndpointBase {
+	endpoint: Endpoint;
+	base: string;
+	baseWithSlash: string;
+}
+
+/** The bases of each paths table, computed on its first request rather than on every one. */
+const endpointBases = new WeakMap<Readonly<Record<Endpoint, string>>, readonly EndpointBase[]>();
+
+function basesOf(paths: Readonly<Record<Endpoint, string>>): readonly EndpointBase[] {
+	let bases = endpointBases.get(paths);
+	if (bases === undefined) {
+		bases = (Object.keys(paths) as Endpoint[]).map((endpoint) => {
+			const base = paths[endpoint].toLowerCase().replace(/\/+$/, '');
+			return { endpoint, base, baseWithSlash: `${base}/` };
+		});
+		endpointBases.set(paths, bases);
+	}
+	return bases;
+}
+
 /** The endpoint a path belongs to, matched ignoring case as IIS does, and the rest of the path. */
 function matchEndpoint(path: string, paths: Readonly<Record<Endpoint, string>>): { endpoint: Endpoint; subPath: string } | undefined {
 	const lower = path.toLowerCase();
-	for (const endpoint of Object.keys(paths) as Endpoint[]) {
-		const base = paths[endpoint].toLowerCase().replace(/\/+$/, '');
-		if (lower === base || lower.startsWith(`${base}/`)) {
+	for (const { endpoint, base, baseWithSlash } of basesOf(paths)) {
+		if (lower === base || lower.startsWith(baseWithSlash)) {
 			return { endpoint, subPath: path.slice(base.length) };
 		}
 	}
@@ -67,9 +91,11 @@ function safeDecode(text: string): string {
 	}
 }
 
-/** Decides the route of a request from its method, target and Content-Type; throws HttpError for 404/405/415. */
-export function route(method: string, target: string, contentType: string | undefined, paths: Readonly<Record<Endpoint, string>>): Route {
-	const { path, query } = splitTarget(target);
+/**
+ * Decides the route of a request from its method, target (split by splitTarget) and Content-Type;
+ * throws HttpError for 404/405/415.
+ */
+export function route(method: string, { path, query }: { path: string; query: string }, contentType: string | undefined, paths: Readonly<Record<Endpoint, string>>): Route {
 	if (path === '/' || path === '') {
 		if (method !== 'GET') throw methodNotAllowed(method, ['GET']);
 		return { kind: 'index' };

@@ -141,6 +141,11 @@ function envelopeClose(version: SoapVersion): string {
 	return `</${version.prefix}:Body></${version.prefix}:Envelope>`;
 }
 
+/** The Content-Type of responses and faults: media type and charset, never the action (ASMX style). */
+function responseContentType(version: SoapVersion): string {
+	return version.contentType('').split(';').slice(0, 2).join(';');
+}
+
 function malformed(message: string): FaultError {
 	return FaultError.client('MalformedRequest', message);
 }
@@ -200,14 +205,18 @@ function readBody(text: string | Uint8Array, version: SoapVersion, onError: (mes
 }
 
 function createSoapBinding(version: SoapVersion): Binding {
+	// Fixed per version, so built once rather than on every response.
+	const open = envelopeOpen(version);
+	const close = envelopeClose(version);
+	const answerContentType = responseContentType(version);
 	return {
 		name: version.name,
 
 		encodeRequest(operation: OperationName, params: AnyParams, ctx: CodecContext): EncodedRequest {
 			const action = soapAction(ctx.namespace, operation);
-			const out = new XmlOut().raw(envelopeOpen(version)).raw(`<${operation} xmlns="${ctx.namespace}">`);
+			const out = new XmlOut().raw(open).raw(`<${operation} xmlns="${ctx.namespace}">`);
 			writeParamElements(out, operation, params);
-			out.raw(`</${operation}>`).raw(envelopeClose(version));
+			out.raw(`</${operation}>`).raw(close);
 			return {
 				method: 'POST',
 				path: ctx.endpointPath,
@@ -239,12 +248,12 @@ function createSoapBinding(version: SoapVersion): Binding {
 		},
 
 		encodeResponse(operation: OperationName, result: unknown, ctx: CodecContext): EncodedResponse {
-			const out = new XmlOut().raw(envelopeOpen(version)).raw(`<${operation}Response xmlns="${ctx.namespace}">`);
+			const out = new XmlOut().raw(open).raw(`<${operation}Response xmlns="${ctx.namespace}">`);
 			if (result !== undefined && result !== null) {
 				writeResult(out, operation, OPERATIONS[operation].soapResult, result);
 			}
-			out.raw(`</${operation}Response>`).raw(envelopeClose(version));
-			return { status: 200, headers: { 'content-type': version.contentType(soapAction(ctx.namespace, operation)).split(';').slice(0, 2).join(';') }, body: utf8(out.toString()) };
+			out.raw(`</${operation}Response>`).raw(close);
+			return { status: 200, headers: { 'content-type': answerContentType }, body: utf8(out.toString()) };
 		},
 
 		decodeResponse(operation: OperationName, response: ReceivedResponse, ctx: CodecContext): DecodedResponse {
@@ -283,10 +292,10 @@ function createSoapBinding(version: SoapVersion): Binding {
 		},
 
 		encodeFault(fault: Fault, ctx: CodecContext, status = 500): EncodedResponse {
-			const out = new XmlOut().raw(envelopeOpen(version));
+			const out = new XmlOut().raw(open);
 			version.writeFault(out, fault, ctx.namespace);
-			out.raw(envelopeClose(version));
-			return { status, headers: { 'content-type': version.contentType('').split(';').slice(0, 2).join(';') }, body: utf8(out.toString()) };
+			out.raw(close);
+			return { status, headers: { 'content-type': answerContentType }, body: utf8(out.toString()) };
 		},
 	};
 }
