@@ -2,7 +2,7 @@
  * The sandbox store: every read and write of the emulator's data, as intention-revealing methods over
  * SQLite. All values are bound as parameters; ORDER BY comes only from the whitelist in ordering.ts.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Database } from 'node-sqlite3-wasm';
 import { openDatabase, placeholders, schemaVersion, type SqlValue } from './database';
 import { jsonRow, StatementCache } from './statements';
@@ -182,7 +182,8 @@ const ADVERT_FIELD_COLUMNS: Readonly<Record<keyof AdvertFields, string>> = {
 
 /** sha256 of a secret, for values that must be looked up but never stored in clear (API keys, login tokens). */
 export function hashSecret(secret: string): string {
-	return createHash('sha256').update(secret, 'utf8').digest('hex');
+	// The one-shot hash() is a third of createHash().update().digest(), and runs on every authenticated request.
+	return hash('sha256', secret, 'hex');
 }
 
 /** A numeric id when the text is all digits, otherwise undefined (the text is then an identifier). */

@@ -2,7 +2,9 @@
 
 /** 2026-11-02T10:15:00Z */
 export function toStoredDate(date: Date): string {
-	return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+	const iso = date.toISOString();
+	// "yyyy-mm-ddThh:mm:ss.sssZ" is 24 characters; other years (±yyyyyy) keep the general form.
+	return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** The date `days` days before `now` (or after, for negative days). */
