@@ -11,7 +11,7 @@
  */
 import type { ScalarType } from '../catalogue/types';
 import { compile, decodeField, isScalar, RecordCodecError, RecordReader, type CompiledRecord, type PathRef } from './records';
-import { isXmlChar, scanName, XSI_NS, type SubtreeRead, type SubtreeSource, type XmlAttribute, type XmlElement } from './xml';
+import { isXmlChar, scanCharRef, scanName, TextLookahead, XSI_NS, type SubtreeRead, type SubtreeSource, type XmlAttribute, type XmlElement } from './xml';
 
 const CH_TAB = 0x09;
 const CH_LF = 0x0a;
@@ -27,9 +27,7 @@ const CH_SEMI = 0x3b;
 const CH_LT = 0x3c;
 const CH_EQ = 0x3d;
 const CH_GT = 0x3e;
-const CH_X = 0x78;
 
-const CR_RUN = /\r\n?/g;
 /** The five predefined entities, with their ';' (no other entity exists: DTDs are refused). */
 const PREDEFINED_REFS: readonly (readonly [string, string])[] = [['lt;', '<'], ['gt;', '>'], ['amp;', '&'], ['quot;', '"'], ['apos;', "'"]];
 
@@ -94,10 +92,7 @@ class SubtreeReader {
 	private readonly src: SubtreeSource;
 	private readonly frames: Frame[] = [];
 
-	// Monotonic caches as in the parser: next occurrence at or after the last query, -1 for none left.
-	private ampAt = -2;
-	private crAt = -2;
-	private cdEndAt = -2;
+	private readonly ahead: TextLookahead;
 	/** Output of ref(): where the reference ends (after ';'). */
 	private refEnd = 0;
 
@@ -117,6 +112,7 @@ class SubtreeReader {
 	constructor(src: SubtreeSource) {
 		this.s = src.text;
 		this.src = src;
+		this.ahead = new TextLookahead(src.text);
 	}
 
 	private frame(depth: number): Frame {
@@ -436,9 +432,9 @@ class SubtreeReader {
 
 	/** True when [a, b) holds no reference, CR or ']]>': its text is the slice itself. */
 	private isPlain(a: number, b: number): boolean {
-		const amp = this.nextAmp(a);
-		const cr = this.nextCr(a);
-		const cd = this.nextCdEnd(a);
+		const amp = this.ahead.nextAmp(a);
+		const cr = this.ahead.nextCr(a);
+		const cd = this.ahead.nextCdEnd(a);
 		return (amp === -1 || amp >= b) && (cr === -1 || cr >= b) && (cd === -1 || cd >= b);
 	}
 
@@ -483,58 +479,36 @@ class SubtreeReader {
 		if (!s.startsWith('[CDATA[', lt + 2)) throw NOT_FAST;
 		const e = s.indexOf(']]>', lt + 9);
 		if (e < 0) throw NOT_FAST;
-		if (e > lt + 9 && (f.kind === Kind.Scalar || depth === 0)) f.text = this.ownText(f) + this.literal(lt + 9, e);
+		if (e > lt + 9 && (f.kind === Kind.Scalar || depth === 0)) f.text = this.ownText(f) + this.ahead.literal(lt + 9, e);
 		return e + 3;
-	}
-
-	private nextAmp(from: number): number {
-		if (this.ampAt !== -1 && this.ampAt < from) this.ampAt = this.s.indexOf('&', from);
-		return this.ampAt;
-	}
-
-	private nextCr(from: number): number {
-		if (this.crAt !== -1 && this.crAt < from) this.crAt = this.s.indexOf('\r', from);
-		return this.crAt;
-	}
-
-	private nextCdEnd(from: number): number {
-		if (this.cdEndAt !== -1 && this.cdEndAt < from) this.cdEndAt = this.s.indexOf(']]>', from);
-		return this.cdEndAt;
-	}
-
-	/** Slice [a, b) with CR LF and lone CR turned into LF. */
-	private literal(a: number, b: number): string {
-		const cr = this.nextCr(a);
-		const piece = this.s.slice(a, b);
-		return cr !== -1 && cr < b ? piece.replace(CR_RUN, '\n') : piece;
 	}
 
 	/** The character data [a, b) decoded as the parser decodes it. */
 	private text(a: number, b: number): string {
-		const cd = this.nextCdEnd(a);
+		const cd = this.ahead.nextCdEnd(a);
 		if (cd !== -1 && cd < b) throw NOT_FAST;
-		let amp = this.nextAmp(a);
-		if (amp === -1 || amp >= b) return this.literal(a, b);
+		let amp = this.ahead.nextAmp(a);
+		if (amp === -1 || amp >= b) return this.ahead.literal(a, b);
 		let out = '';
 		let p = a;
 		while (amp !== -1 && amp < b) {
-			if (amp > p) out += this.literal(p, amp);
+			if (amp > p) out += this.ahead.literal(p, amp);
 			out += this.ref(amp, b);
 			p = this.refEnd;
-			amp = this.nextAmp(p);
+			amp = this.ahead.nextAmp(p);
 		}
-		if (p < b) out += this.literal(p, b);
+		if (p < b) out += this.ahead.literal(p, b);
 		return out;
 	}
 
 	/** Checks the character data [a, b) that no field reads. */
 	private checkText(a: number, b: number): void {
-		const amp = this.nextAmp(a);
+		const amp = this.ahead.nextAmp(a);
 		if (amp !== -1 && amp < b) {
 			this.text(a, b);
 			return;
 		}
-		const cd = this.nextCdEnd(a);
+		const cd = this.ahead.nextCdEnd(a);
 		if (cd !== -1 && cd < b) throw NOT_FAST;
 	}
 
@@ -568,19 +542,7 @@ class SubtreeReader {
 	private ref(p: number, end: number): string {
 		const s = this.s;
 		if (s.charCodeAt(p + 1) === CH_HASH) {
-			const isHex = s.charCodeAt(p + 2) === CH_X;
-			let q = isHex ? p + 3 : p + 2;
-			const digitsStart = q;
-			let cp = 0;
-			for (; q < end; q++) {
-				const c = s.charCodeAt(q);
-				let d: number;
-				if (c >= 0x30 && c <= 0x39) d = c - 0x30;
-				else if (isHex && c >= 0x61 && c <= 0x66) d = c - 0x57;
-				else if (isHex && c >= 0x41 && c <= 0x46) d = c - 0x37;
-				else break;
-				if (cp <= 0x10ffff) cp = cp * (isHex ? 16 : 10) + d;
-			}
+			const { digitsStart, stop: q, codePoint: cp } = scanCharRef(s, p, end);
 			if (q === digitsStart || q >= end || s.charCodeAt(q) !== CH_SEMI || !isXmlChar(cp)) throw NOT_FAST;
 			this.refEnd = q + 1;
 			return String.fromCodePoint(cp);

@@ -386,6 +386,64 @@ const EMPTY_ATTRS: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute
 const NO_ATTRS: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute[];
 const NO_CHILDREN: XmlElement[] = Object.freeze([]) as unknown as XmlElement[];
 
+/**
+ * Where the next '&', CR and ']]>' stand in a document, each searched once and kept while reading
+ * moves forward, so character data without them is one slice. A reader that moves backwards needs
+ * its own (a position found from a later point says nothing of an earlier stretch).
+ */
+export class TextLookahead {
+	// Index of the next occurrence at or after the last query, -1 for none left, -2 before the first query.
+	private ampAt = -2;
+	private crAt = -2;
+	private cdEndAt = -2;
+
+	constructor(private readonly s: string) {}
+
+	nextAmp(from: number): number {
+		if (this.ampAt !== -1 && this.ampAt < from) this.ampAt = this.s.indexOf('&', from);
+		return this.ampAt;
+	}
+
+	nextCr(from: number): number {
+		if (this.crAt !== -1 && this.crAt < from) this.crAt = this.s.indexOf('\r', from);
+		return this.crAt;
+	}
+
+	nextCdEnd(from: number): number {
+		if (this.cdEndAt !== -1 && this.cdEndAt < from) this.cdEndAt = this.s.indexOf(']]>', from);
+		return this.cdEndAt;
+	}
+
+	/** Slice [a, b) with CR LF and lone CR turned into LF (XML 1.0 §2.11). */
+	literal(a: number, b: number): string {
+		const cr = this.nextCr(a);
+		const piece = this.s.slice(a, b);
+		return cr !== -1 && cr < b ? piece.replace(CR_RUN, '\n') : piece;
+	}
+}
+
+/**
+ * The digits of the character reference at `p` ('&#', or '&#x' for hex), read up to `end`: the index
+ * of the first character after them (';' when well formed) and the code point they spell (any value
+ * past U+10FFFF, once it gets there). The caller checks the ';' and that the code point is a character.
+ */
+export function scanCharRef(s: string, p: number, end: number): { digitsStart: number; stop: number; codePoint: number } {
+	const isHex = s.charCodeAt(p + 2) === CH_X;
+	let q = isHex ? p + 3 : p + 2;
+	const digitsStart = q;
+	let cp = 0;
+	for (; q < end; q++) {
+		const c = s.charCodeAt(q);
+		let d: number;
+		if (c >= 0x30 && c <= 0x39) d = c - 0x30;
+		else if (isHex && c >= 0x61 && c <= 0x66) d = c - 0x57;
+		else if (isHex && c >= 0x41 && c <= 0x46) d = c - 0x37;
+		else break;
+		if (cp <= 0x10ffff) cp = cp * (isHex ? 16 : 10) + d;
+	}
+	return { digitsStart, stop: q, codePoint: cp };
+}
+
 class Parser {
 	private readonly s: string;
 	private readonly n: number;
@@ -398,10 +456,7 @@ class Parser {
 	private lineStart = 0;
 	private nextNl: number;
 
-	// Monotonic caches: index of the next occurrence at or after the last query, -1 for none left.
-	private ampAt = -2;
-	private crAt = -2;
-	private cdEndAt = -2;
+	private readonly ahead: TextLookahead;
 
 	// Namespace bindings: a stack of URIs per prefix (O(1) lookups however many are in scope) and the
 	// log of declared prefixes, innermost last, to undo an element's declarations when it closes.
@@ -438,6 +493,7 @@ class Parser {
 
 	constructor(s: string, lim: XmlLimits, checkSurrogates: boolean, holes?: DeferredRuns, streamOption?: XmlParseOptions['stream']) {
 		this.s = s;
+		this.ahead = new TextLookahead(s);
 		this.n = s.length;
 		this.lim = lim;
 		this.firstBad = firstInvalidChar(s, checkSurrogates);
@@ -519,28 +575,6 @@ class Parser {
 		throw new XmlError('XML_MALFORMED', `character ${hex(this.s.charCodeAt(p))} is not allowed in XML`, at.line, at.column);
 	}
 
-	private nextAmp(from: number): number {
-		if (this.ampAt !== -1 && this.ampAt < from) this.ampAt = this.s.indexOf('&', from);
-		return this.ampAt;
-	}
-
-	private nextCr(from: number): number {
-		if (this.crAt !== -1 && this.crAt < from) this.crAt = this.s.indexOf('\r', from);
-		return this.crAt;
-	}
-
-	private nextCdEnd(from: number): number {
-		if (this.cdEndAt !== -1 && this.cdEndAt < from) this.cdEndAt = this.s.indexOf(']]>', from);
-		return this.cdEndAt;
-	}
-
-	/** Slice [a, b) with CR LF and lone CR turned into LF (XML 1.0 §2.11). */
-	private literal(a: number, b: number): string {
-		const cr = this.nextCr(a);
-		const piece = this.s.slice(a, b);
-		return cr !== -1 && cr < b ? piece.replace(CR_RUN, '\n') : piece;
-	}
-
 	/**
 	 * Decodes the reference starting with '&' at `p`; the reference may not extend to `end`.
 	 * Sets refEnd to the index after ';'.
@@ -548,19 +582,7 @@ class Parser {
 	private decodeRef(p: number, end: number): string {
 		const s = this.s;
 		if (s.charCodeAt(p + 1) === CH_HASH) {
-			const isHex = s.charCodeAt(p + 2) === CH_X;
-			let q = isHex ? p + 3 : p + 2;
-			const digitsStart = q;
-			let cp = 0;
-			for (; q < end; q++) {
-				const c = s.charCodeAt(q);
-				let d: number;
-				if (c >= 0x30 && c <= 0x39) d = c - 0x30;
-				else if (isHex && c >= 0x61 && c <= 0x66) d = c - 0x57;
-				else if (isHex && c >= 0x41 && c <= 0x46) d = c - 0x37;
-				else break;
-				if (cp <= 0x10ffff) cp = cp * (isHex ? 16 : 10) + d;
-			}
+			const { digitsStart, stop: q, codePoint: cp } = scanCharRef(s, p, end);
 			const text = clip(s.slice(p, Math.min(q + 1, end)));
 			if (q === digitsStart || q >= end || s.charCodeAt(q) !== CH_SEMI) {
 				this.fail('XML_ENTITY', `malformed character reference ${text}`, p);
@@ -601,21 +623,21 @@ class Parser {
 
 	/** Appends the character data [a, b) (between markup, inside `el` at depth d) to the element's text. */
 	private addText(a: number, b: number, el: XmlElement, d: number): void {
-		const cd = this.nextCdEnd(a);
+		const cd = this.ahead.nextCdEnd(a);
 		if (cd !== -1 && cd < b) this.fail('XML_MALFORMED', "']]>' is not allowed in text (escape '>' as &gt;)", cd);
-		let amp = this.nextAmp(a);
+		let amp = this.ahead.nextAmp(a);
 		if (amp === -1 || amp >= b) {
-			this.pushText(el, d, this.literal(a, b));
+			this.pushText(el, d, this.ahead.literal(a, b));
 			return;
 		}
 		let p = a;
 		while (amp !== -1 && amp < b) {
-			if (amp > p) this.pushText(el, d, this.literal(p, amp));
+			if (amp > p) this.pushText(el, d, this.ahead.literal(p, amp));
 			this.pushText(el, d, this.decodeRef(amp, b));
 			p = this.refEnd;
-			amp = this.nextAmp(p);
+			amp = this.ahead.nextAmp(p);
 		}
-		if (p < b) this.pushText(el, d, this.literal(p, b));
+		if (p < b) this.pushText(el, d, this.ahead.literal(p, b));
 	}
 
 	/** The name [a, b), reusing the string of an earlier identical name. */
@@ -859,7 +881,7 @@ class Parser {
 					if (stack.length === 0) this.fail('XML_MALFORMED', 'CDATA section outside the root element', lt);
 					const e = s.indexOf(']]>', lt + 9);
 					if (e < 0) this.fail('XML_MALFORMED', 'unterminated CDATA section', lt);
-					if (e > lt + 9) this.pushText(stack[stack.length - 1], stack.length, this.literal(lt + 9, e));
+					if (e > lt + 9) this.pushText(stack[stack.length - 1], stack.length, this.ahead.literal(lt + 9, e));
 					pos = e + 3;
 				} else if (isDtdMarkup(s, lt)) {
 					this.fail('XML_DOCTYPE', 'document type declarations are not allowed in SOAP messages', lt);
