@@ -10,15 +10,30 @@ const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', ext
 
 const webviewEntries = existsSync('src/webview')
 	? readdirSync('src/webview', { withFileTypes: true })
-		.filter((d) => d.isDirectory() && existsSync(`src/webview/${d.name}/main.ts`))
-		.map((d) => ({ in: `src/webview/${d.name}/main.ts`, out: d.name }))
+			.filter((d) => d.isDirectory() && existsSync(`src/webview/${d.name}/main.ts`))
+			.map((d) => ({ in: `src/webview/${d.name}/main.ts`, out: d.name }))
 	: [];
 
 const builds = [
 	{ ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
-	{ ...node, entryPoints: ['src/emulator/cli.ts'], outfile: 'dist/sandbox.js', banner: { js: '#!/usr/bin/env node' } },
+	{
+		...node,
+		entryPoints: ['src/emulator/cli.ts'],
+		outfile: 'dist/sandbox.js',
+		banner: { js: '#!/usr/bin/env node' },
+	},
 	...(webviewEntries.length
-		? [{ ...common, entryPoints: webviewEntries, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022', loader: { '.css': 'text' } }]
+		? [
+				{
+					...common,
+					entryPoints: webviewEntries,
+					outdir: 'dist/webview',
+					platform: 'browser',
+					format: 'iife',
+					target: 'es2022',
+					loader: { '.css': 'text' },
+				},
+			]
 		: []),
 ].filter((b) => !b.entryPoints.every?.((e) => typeof e === 'string' && !existsSync(e)));
 

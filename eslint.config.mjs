@@ -26,43 +26,95 @@ export default tseslint.config(
 		// Browser code is type-checked with the DOM library of its own tsconfig.
 		files: ['src/webview/**/*.ts'],
 		languageOptions: {
-			parserOptions: { projectService: false, project: './tsconfig.webview.json', tsconfigRootDir: import.meta.dirname },
+			parserOptions: {
+				projectService: false,
+				project: './tsconfig.webview.json',
+				tsconfigRootDir: import.meta.dirname,
+			},
 		},
 	},
 	{
 		files: ['src/client/**/*.ts', 'src/emulator/**/*.ts', 'src/shared/**/*.ts', 'src/webview/**/*.ts'],
 		rules: {
-			'no-restricted-imports': ['error', {
-				paths: [vscodeOnlyInExtension],
-				patterns: [{ group: ['**/extension/**'], message: 'Only src/extension may depend on the extension layer.' }],
-			}],
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [vscodeOnlyInExtension],
+					patterns: [
+						{
+							group: ['**/extension/**'],
+							message: 'Only src/extension may depend on the extension layer.',
+						},
+					],
+				},
+			],
 		},
 	},
 	{
 		files: ['src/client/**/*.ts'],
 		rules: {
-			'no-restricted-imports': ['error', {
-				paths: [vscodeOnlyInExtension],
-				patterns: [{ group: ['**/emulator/**', '**/extension/**'], message: 'The client talks to services only through src/protocol.' }],
-			}],
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [vscodeOnlyInExtension],
+					patterns: [
+						{
+							group: ['**/emulator/**', '**/extension/**'],
+							message: 'The client talks to services only through src/protocol.',
+						},
+					],
+				},
+			],
 		},
 	},
 	{
 		files: ['src/emulator/**/*.ts'],
 		rules: {
-			'no-restricted-imports': ['error', {
-				paths: [vscodeOnlyInExtension, { name: 'undici', message: 'The emulator is a server; it does not use the HTTP client.' }],
-				patterns: [{ group: ['**/client/**', '**/extension/**'], message: 'The emulator depends only on src/protocol.' }],
-			}],
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						vscodeOnlyInExtension,
+						{ name: 'undici', message: 'The emulator is a server; it does not use the HTTP client.' },
+					],
+					patterns: [
+						{
+							group: ['**/client/**', '**/extension/**'],
+							message: 'The emulator depends only on src/protocol.',
+						},
+					],
+				},
+			],
 		},
 	},
 	{
 		files: ['src/protocol/**/*.ts'],
 		rules: {
-			'no-restricted-imports': ['error', {
-				paths: [vscodeOnlyInExtension, 'undici', 'node:http', 'node:https', 'node:fs', 'node:net', 'fs', 'http', 'https', 'net', 'node:fs/promises', 'node-sqlite3-wasm'],
-				patterns: [{ group: ['**/client/**', '**/emulator/**', '**/extension/**'], message: 'src/protocol is pure: no I/O and no other layer.' }],
-			}],
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [
+						vscodeOnlyInExtension,
+						'undici',
+						'node:http',
+						'node:https',
+						'node:fs',
+						'node:net',
+						'fs',
+						'http',
+						'https',
+						'net',
+						'node:fs/promises',
+						'node-sqlite3-wasm',
+					],
+					patterns: [
+						{
+							group: ['**/client/**', '**/emulator/**', '**/extension/**'],
+							message: 'src/protocol is pure: no I/O and no other layer.',
+						},
+					],
+				},
+			],
 		},
 	},
 	{

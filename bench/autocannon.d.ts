@@ -9,7 +9,11 @@ declare module 'autocannon' {
 		duration?: number;
 		timeout?: number;
 	}
-	interface Histogram { average: number; p50: number; p99: number }
+	interface Histogram {
+		average: number;
+		p50: number;
+		p99: number;
+	}
 	interface Result {
 		requests: Histogram;
 		latency: Histogram;

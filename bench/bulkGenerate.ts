@@ -14,13 +14,19 @@ import { inTransaction, openDatabase } from '../src/emulator/store/database';
 const BATCH = 50_000;
 
 /** Seeds the sandbox at `dir` (default demo data) and then adds applications up to `applications`. */
-export function generateBulkSandbox(dir: string, applications: number, log: (line: string) => void = () => undefined): { ms: number; applications: number; feedIds: number[] } {
+export function generateBulkSandbox(
+	dir: string,
+	applications: number,
+	log: (line: string) => void = () => undefined,
+): { ms: number; applications: number; feedIds: number[] } {
 	const started = Date.now();
 	openSandbox({ dataDir: dir, seed: 1, passwordCost: 1024 }).store.close();
 	const db = openDatabase(`${dir}/sandbox.sqlite`);
 	try {
 		const total = grow(db, applications, log);
-		const feedIds = (db.all('SELECT id FROM feed ORDER BY id LIMIT 3') as { id: number }[]).map((r) => Number(r.id));
+		const feedIds = (db.all('SELECT id FROM feed ORDER BY id LIMIT 3') as { id: number }[]).map((r) =>
+			Number(r.id),
+		);
 		return { ms: Date.now() - started, applications: total, feedIds };
 	} finally {
 		db.close();
@@ -68,7 +74,9 @@ function grow(db: Database, target: number, log: (line: string) => void): number
 }
 
 if (require.main === module) {
-	const { values } = parseArgs({ options: { dir: { type: 'string' }, applications: { type: 'string', default: '1000000' } } });
+	const { values } = parseArgs({
+		options: { dir: { type: 'string' }, applications: { type: 'string', default: '1000000' } },
+	});
 	if (!values.dir) throw new Error('--dir is required');
 	const result = generateBulkSandbox(values.dir, Number(values.applications), console.log);
 	console.log(`generated ${result.applications} applications in ${(result.ms / 1000).toFixed(1)} s`);

@@ -53,7 +53,9 @@ export function sink(value: unknown): void {
 /** One line describing the machine and its load when measured. */
 export function describeMachine(): string {
 	const cpu = cpus();
-	const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+	const load = loadavg()
+		.map((l) => l.toFixed(2))
+		.join(' ');
 	return `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM (${(freemem() / 2 ** 30).toFixed(1)} free), ${osType()} ${release()}, Node ${process.version}, load average ${load}`;
 }
 

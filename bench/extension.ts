@@ -27,18 +27,40 @@ const TREE_PROCESSES = 3;
 /** Production bundle of the extension host code, built into `dir` as esbuild.mjs --production does (SQLite's .wasm next to it). */
 async function productionBundle(dir: string): Promise<string> {
 	const outfile = join(dir, 'extension.js');
-	await build({ entryPoints: [join(ROOT, 'src/extension/extension.ts')], outfile, bundle: true, minify: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'silent' });
-	copyFileSync(join(ROOT, 'node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm'), join(dir, 'node-sqlite3-wasm.wasm'));
+	await build({
+		entryPoints: [join(ROOT, 'src/extension/extension.ts')],
+		outfile,
+		bundle: true,
+		minify: true,
+		platform: 'node',
+		format: 'cjs',
+		target: 'node20',
+		external: ['vscode'],
+		logLevel: 'silent',
+	});
+	copyFileSync(
+		join(ROOT, 'node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm'),
+		join(dir, 'node-sqlite3-wasm.wasm'),
+	);
 	return outfile;
 }
 
 /** Runs bench/extensionChild.js in a fresh Node process (with --expose-gc) and returns its figures. */
 function child<T>(mode: 'activate' | 'tree', bundle: string, globalStorage: string): T {
-	return JSON.parse(execFileSync(process.execPath, ['--expose-gc', join(__dirname, 'extensionChild.js'), mode, bundle, globalStorage], { encoding: 'utf8', timeout: 300_000 })) as T;
+	return JSON.parse(
+		execFileSync(
+			process.execPath,
+			['--expose-gc', join(__dirname, 'extensionChild.js'), mode, bundle, globalStorage],
+			{ encoding: 'utf8', timeout: 300_000 },
+		),
+	) as T;
 }
 
 /** Activation in LOAD_REPS fresh processes: medians of require and activate() times and of memory. */
-function activation(bundle: string, dir: string): { figures: ActivationFigures; requireMs: number; activateMs: number; memory: Memory; sandboxFolder: boolean } {
+function activation(
+	bundle: string,
+	dir: string,
+): { figures: ActivationFigures; requireMs: number; activateMs: number; memory: Memory; sandboxFolder: boolean } {
 	const runs: ActivationFigures[] = [];
 	let sandboxFolder = false;
 	for (let i = 0; i < LOAD_REPS; i++) {
@@ -47,32 +69,69 @@ function activation(bundle: string, dir: string): { figures: ActivationFigures; 
 		runs.push(child<ActivationFigures>('activate', bundle, globalStorage));
 		sandboxFolder ||= existsSync(join(globalStorage, 'sandbox'));
 	}
-	return { figures: runs[0], requireMs: median(runs.map((r) => r.requireMs)), activateMs: median(runs.map((r) => r.activateMs)), memory: medianMemory(runs.map((r) => r.memory)), sandboxFolder };
+	return {
+		figures: runs[0],
+		requireMs: median(runs.map((r) => r.requireMs)),
+		activateMs: median(runs.map((r) => r.activateMs)),
+		memory: medianMemory(runs.map((r) => r.memory)),
+		sandboxFolder,
+	};
 }
 
 function medianMemory(samples: Memory[]): Memory {
-	return { rssMb: median(samples.map((m) => m.rssMb)), heapUsedMb: median(samples.map((m) => m.heapUsedMb)), externalMb: median(samples.map((m) => m.externalMb)) };
+	return {
+		rssMb: median(samples.map((m) => m.rssMb)),
+		heapUsedMb: median(samples.map((m) => m.heapUsedMb)),
+		externalMb: median(samples.map((m) => m.externalMb)),
+	};
 }
 
 const memoryText = (m: Memory): string => `${fmt(m.rssMb, 0)} / ${fmt(m.heapUsedMb, 0)} / ${fmt(m.externalMb, 0)} MB`;
 
 /** The tree over the sandbox in `globalStorage`/sandbox, in TREE_PROCESSES fresh processes; rows labelled with `label`. */
-function treeRows(label: string, bundle: string, globalStorage: string, log: (line: string) => void): (string | number)[][] {
+function treeRows(
+	label: string,
+	bundle: string,
+	globalStorage: string,
+	log: (line: string) => void,
+): (string | number)[][] {
 	const runs: TreeFigures[] = [];
 	for (let i = 0; i < TREE_PROCESSES; i++) runs.push(child<TreeFigures>('tree', bundle, globalStorage));
 	const r = runs[0];
 	const others = runs.flatMap((x) => x.otherColdMs);
 	const warm = runs.flatMap((x) => x.warmMs);
 	const cold = median(runs.map((x) => x.coldMs));
-	const otherRange = r.otherApplications.length ? `${Math.min(...r.otherApplications)}–${Math.max(...r.otherApplications)}` : 'n/a';
-	log(`  tree ${label}: cold ${fmt(cold)} ms, other adverts ${fmt(median(others))} ms, warm ${fmt(median(warm))} ms, rss ${fmt(median(runs.map((x) => x.memory.rssMb)), 0)} MB`);
+	const otherRange = r.otherApplications.length
+		? `${Math.min(...r.otherApplications)}–${Math.max(...r.otherApplications)}`
+		: 'n/a';
+	log(
+		`  tree ${label}: cold ${fmt(cold)} ms, other adverts ${fmt(median(others))} ms, warm ${fmt(median(warm))} ms, rss ${fmt(median(runs.map((x) => x.memory.rssMb)), 0)} MB`,
+	);
 	return [
-		[`${label}: Start Sandbox command on the existing database (median of ${runs.length})`, `${fmt(median(runs.map((x) => x.sandboxStartMs)))} ms`],
-		[`${label}: walk, first time: connection → organisations / → users / → adverts of demo.admin (medians)`, `${fmt(median(runs.map((x) => x.walkMs.organisations)))} / ${fmt(median(runs.map((x) => x.walkMs.users)))} / ${fmt(median(runs.map((x) => x.walkMs.adverts)))} ms`],
-		[`${label}: **expand the busiest advert (${r.applications} applications) to its first page (${r.firstPageItems} tree items), cold**: first expansion in a fresh process (median of ${runs.length} processes)`, `**${fmt(cold)} ms**`],
-		[`${label}: expand another advert (${otherRange} applications) for the first time, process warm (median of ${others.length})`, others.length ? `${fmt(median(others))} ms` : 'n/a'],
-		[`${label}: **expand the busiest advert again after Refresh on it, warm** (median of ${warm.length} = ${runs.length} processes × ${r.warmMs.length})`, `**${fmt(median(warm))} ms**`],
-		[`${label}: extension process rss / V8 heapUsed / external, after activation → after sandbox start and expansions (after GC, median of ${runs.length})`, `${memoryText(medianMemory(runs.map((x) => x.activation.memory)))} → **${memoryText(medianMemory(runs.map((x) => x.memory)))}**`],
+		[
+			`${label}: Start Sandbox command on the existing database (median of ${runs.length})`,
+			`${fmt(median(runs.map((x) => x.sandboxStartMs)))} ms`,
+		],
+		[
+			`${label}: walk, first time: connection → organisations / → users / → adverts of demo.admin (medians)`,
+			`${fmt(median(runs.map((x) => x.walkMs.organisations)))} / ${fmt(median(runs.map((x) => x.walkMs.users)))} / ${fmt(median(runs.map((x) => x.walkMs.adverts)))} ms`,
+		],
+		[
+			`${label}: **expand the busiest advert (${r.applications} applications) to its first page (${r.firstPageItems} tree items), cold**: first expansion in a fresh process (median of ${runs.length} processes)`,
+			`**${fmt(cold)} ms**`,
+		],
+		[
+			`${label}: expand another advert (${otherRange} applications) for the first time, process warm (median of ${others.length})`,
+			others.length ? `${fmt(median(others))} ms` : 'n/a',
+		],
+		[
+			`${label}: **expand the busiest advert again after Refresh on it, warm** (median of ${warm.length} = ${runs.length} processes × ${r.warmMs.length})`,
+			`**${fmt(median(warm))} ms**`,
+		],
+		[
+			`${label}: extension process rss / V8 heapUsed / external, after activation → after sandbox start and expansions (after GC, median of ${runs.length})`,
+			`${memoryText(medianMemory(runs.map((x) => x.activation.memory)))} → **${memoryText(medianMemory(runs.map((x) => x.memory)))}**`,
+		],
 	];
 }
 
@@ -90,10 +149,21 @@ export async function runExtensionBenchmarks(log: (line: string) => void): Promi
 				const calls = start.figures.calls;
 				const did = `registers ${calls['commands.registerCommand'] ?? 0} commands, ${start.figures.treeViews.length} tree view, ${calls['window.createStatusBarItem'] ?? 0} status bar item, ${calls['languages.registerCodeLensProvider'] ?? 0} CodeLens provider, ${calls['window.createOutputChannel'] ?? 0} output channels: ${start.figures.subscriptions} disposables`;
 				const didNot = `${start.figures.listeningServers === 0 && !start.figures.sandboxStarted && !start.sandboxFolder ? 'starts no sandbox, opens no port or database, creates no folder' : 'WARNING: started something'}`;
-				rows.push([`require() of the bundle (fresh process, vscode stand-in, median of ${LOAD_REPS})`, `${fmt(start.requireMs)} ms`]);
-				rows.push([`activate() with a fake ExtensionContext (${did}; ${didNot}; median of ${LOAD_REPS})`, `${fmt(start.activateMs)} ms`]);
-				rows.push(['extension process after activation: rss / V8 heapUsed / external (Node alone, no VS Code, after GC)', memoryText(start.memory)]);
-				log(`  extension bundle ${fmt(statSync(bundle).size / 1024)} KiB, require ${fmt(start.requireMs)} ms, activate ${fmt(start.activateMs)} ms, rss ${fmt(start.memory.rssMb, 0)} MB`);
+				rows.push([
+					`require() of the bundle (fresh process, vscode stand-in, median of ${LOAD_REPS})`,
+					`${fmt(start.requireMs)} ms`,
+				]);
+				rows.push([
+					`activate() with a fake ExtensionContext (${did}; ${didNot}; median of ${LOAD_REPS})`,
+					`${fmt(start.activateMs)} ms`,
+				]);
+				rows.push([
+					'extension process after activation: rss / V8 heapUsed / external (Node alone, no VS Code, after GC)',
+					memoryText(start.memory),
+				]);
+				log(
+					`  extension bundle ${fmt(statSync(bundle).size / 1024)} KiB, require ${fmt(start.requireMs)} ms, activate ${fmt(start.activateMs)} ms, rss ${fmt(start.memory.rssMb, 0)} MB`,
+				);
 			} catch (error) {
 				bundle = undefined;
 				rows.push(['extension bundle', `not measured: ${(error as Error).message.split('\n')[0]}`]);
@@ -102,7 +172,23 @@ export async function runExtensionBenchmarks(log: (line: string) => void): Promi
 				const vsix = join(dir, 'multiposting-workbench.vsix');
 				// The base URLs only let vsce rewrite README links (no repository is set); vsce's prepublish
 				// step rebuilds dist/ for production, so the development build is restored afterwards.
-				execFileSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--baseContentUrl', 'https://example.invalid/', '--baseImagesUrl', 'https://example.invalid/', '-o', vsix], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
+				execFileSync(
+					'npx',
+					[
+						'vsce',
+						'package',
+						'--no-dependencies',
+						'--allow-missing-repository',
+						'--skip-license',
+						'--baseContentUrl',
+						'https://example.invalid/',
+						'--baseImagesUrl',
+						'https://example.invalid/',
+						'-o',
+						vsix,
+					],
+					{ cwd: ROOT, stdio: 'ignore', timeout: 300_000 },
+				);
 				execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
 				rows.push(['.vsix (vsce package --no-dependencies)', `${fmt(statSync(vsix).size / 1024)} KiB`]);
 				log(`  vsix ${fmt(statSync(vsix).size / 1024)} KiB`);
@@ -134,19 +220,40 @@ export async function runExtensionBenchmarks(log: (line: string) => void): Promi
 		// The tree over the default sandbox and over a large one, each in fresh processes standing in for the extension host.
 		if (bundle) {
 			const defaultApplications = countApplications(defaultDb);
-			rows.push(...treeRows(`default sandbox (${defaultApplications.toLocaleString('en-GB')} applications)`, bundle, join(dir, 'host-0'), log));
+			rows.push(
+				...treeRows(
+					`default sandbox (${defaultApplications.toLocaleString('en-GB')} applications)`,
+					bundle,
+					join(dir, 'host-0'),
+					log,
+				),
+			);
 			const generated = generateBulkSandbox(join(dir, 'host-large', 'sandbox'), LARGE_SANDBOX_APPLICATIONS);
 			const largeMb = statSync(join(dir, 'host-large', 'sandbox', 'sandbox.sqlite')).size / 1e6;
-			log(`  large sandbox: ${generated.applications} applications in ${fmt(generated.ms / 1000)} s, ${fmt(largeMb, 0)} MB`);
-			rows.push([`large sandbox: ${generated.applications.toLocaleString('en-GB')} applications generated (bench/bulkGenerate.ts, not timed below), database size`, `${fmt(largeMb, 0)} MB`]);
-			rows.push(...treeRows(`large sandbox (${generated.applications.toLocaleString('en-GB')} applications)`, bundle, join(dir, 'host-large'), log));
+			log(
+				`  large sandbox: ${generated.applications} applications in ${fmt(generated.ms / 1000)} s, ${fmt(largeMb, 0)} MB`,
+			);
+			rows.push([
+				`large sandbox: ${generated.applications.toLocaleString('en-GB')} applications generated (bench/bulkGenerate.ts, not timed below), database size`,
+				`${fmt(largeMb, 0)} MB`,
+			]);
+			rows.push(
+				...treeRows(
+					`large sandbox (${generated.applications.toLocaleString('en-GB')} applications)`,
+					bundle,
+					join(dir, 'host-large'),
+					log,
+				),
+			);
 		} else {
 			rows.push(['tree and memory', 'not measured: no bundle']);
 		}
-		return [{
-			title: '5. The extension',
-			body: table(['measure', 'value'], rows) + `\n\n${METHOD}`,
-		}];
+		return [
+			{
+				title: '5. The extension',
+				body: table(['measure', 'value'], rows) + `\n\n${METHOD}`,
+			},
+		];
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -161,13 +268,14 @@ function countApplications(dbPath: string): number {
 	}
 }
 
-const METHOD = 'Method: every activation and tree figure comes from a fresh Node process (bench/extensionChild.ts) standing in for the extension host. '
-	+ 'It requires the production bundle built above (SQLite\'s .wasm next to it, as in dist/) with a stand-in for the \'vscode\' module (bench/vscodeStandIn.ts: the unit tests\' in-memory settings, secrets and log of test/extension/fakes.ts behind it, small real TreeItem, EventEmitter and Uri classes, every other API an inert stub that is counted) '
-	+ 'and calls its activate() with a fake ExtensionContext whose global storage is a temporary folder. Activation is lazy by design: it registers commands, the tree view, the status bar item and the playground\'s CodeLens provider and returns; '
-	+ 'the emulator\'s code is bundled but starts only when first used. In the tree processes the sandbox database sits in that global storage, where the extension keeps it; '
-	+ 'the benchmark then runs the Start Sandbox command the extension registered and drives the tree view it registered (its own AccountTreeProvider and AccountModel, page size 50): '
-	+ 'connection → organisations → demo.admin → adverts, then times from asking for the busiest advert\'s children to having the tree items of its first page '
-	+ '(GetApplicationsPaged over loopback, SOAP decoding, the model and getTreeItem; not VS Code\'s rendering or its IPC to the renderer). '
-	+ '"Cold" is the first such expansion in a fresh process; "other advert" is the first expansion of the next busiest adverts once the process is warm; "warm" runs the extension\'s Refresh command on the advert and expands it again. '
-	+ 'Memory is process.memoryUsage() after a forced GC, after activation and again after the sandbox start and expansions in the same process; the sandbox (HTTP server and SQLite compiled to WebAssembly) runs inside the extension host, so that is the figure to watch. '
-	+ 'The large database is generated afresh on every run (nothing cached) and removed with the temporary folder.';
+const METHOD =
+	'Method: every activation and tree figure comes from a fresh Node process (bench/extensionChild.ts) standing in for the extension host. ' +
+	"It requires the production bundle built above (SQLite's .wasm next to it, as in dist/) with a stand-in for the 'vscode' module (bench/vscodeStandIn.ts: the unit tests' in-memory settings, secrets and log of test/extension/fakes.ts behind it, small real TreeItem, EventEmitter and Uri classes, every other API an inert stub that is counted) " +
+	"and calls its activate() with a fake ExtensionContext whose global storage is a temporary folder. Activation is lazy by design: it registers commands, the tree view, the status bar item and the playground's CodeLens provider and returns; " +
+	"the emulator's code is bundled but starts only when first used. In the tree processes the sandbox database sits in that global storage, where the extension keeps it; " +
+	'the benchmark then runs the Start Sandbox command the extension registered and drives the tree view it registered (its own AccountTreeProvider and AccountModel, page size 50): ' +
+	"connection → organisations → demo.admin → adverts, then times from asking for the busiest advert's children to having the tree items of its first page " +
+	"(GetApplicationsPaged over loopback, SOAP decoding, the model and getTreeItem; not VS Code's rendering or its IPC to the renderer). " +
+	'"Cold" is the first such expansion in a fresh process; "other advert" is the first expansion of the next busiest adverts once the process is warm; "warm" runs the extension\'s Refresh command on the advert and expands it again. ' +
+	'Memory is process.memoryUsage() after a forced GC, after activation and again after the sandbox start and expansions in the same process; the sandbox (HTTP server and SQLite compiled to WebAssembly) runs inside the extension host, so that is the figure to watch. ' +
+	'The large database is generated afresh on every run (nothing cached) and removed with the temporary folder.';

@@ -20,7 +20,11 @@ const WARM_REPS = 7;
 /** Other adverts expanded for the first time in the same process. */
 const OTHER_ADVERTS = 3;
 
-export interface Memory { rssMb: number; heapUsedMb: number; externalMb: number }
+export interface Memory {
+	rssMb: number;
+	heapUsedMb: number;
+	externalMb: number;
+}
 
 export interface ActivationFigures {
 	requireMs: number;
@@ -54,8 +58,14 @@ export interface TreeFigures {
 	memory: Memory;
 }
 
-interface Node { descriptor: { kind: string; label: string }; data: { kind: string; user?: { username?: string }; advert?: { Applications?: number } } }
-interface Provider { getChildren(node?: Node): Promise<Node[]>; getTreeItem(node: Node): unknown }
+interface Node {
+	descriptor: { kind: string; label: string };
+	data: { kind: string; user?: { username?: string }; advert?: { Applications?: number } };
+}
+interface Provider {
+	getChildren(node?: Node): Promise<Node[]>;
+	getTreeItem(node: Node): unknown;
+}
 
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 
@@ -94,7 +104,7 @@ async function main(mode: string, bundle: string, globalStorage: string): Promis
 	};
 	try {
 		if (mode === 'activate') return activation;
-		return { activation, ...await driveTree(standIn.treeViews, standIn.commands) };
+		return { activation, ...(await driveTree(standIn.treeViews, standIn.commands)) };
 	} finally {
 		await standIn.commands.get(COMMANDS.sandboxStop)?.();
 		for (const d of subscriptions) d.dispose();
@@ -102,7 +112,10 @@ async function main(mode: string, bundle: string, globalStorage: string): Promis
 	}
 }
 
-async function driveTree(treeViews: { id: string; options: Record<string, unknown> }[], commands: Map<string, (...args: unknown[]) => unknown>): Promise<Omit<TreeFigures, 'activation'>> {
+async function driveTree(
+	treeViews: { id: string; options: Record<string, unknown> }[],
+	commands: Map<string, (...args: unknown[]) => unknown>,
+): Promise<Omit<TreeFigures, 'activation'>> {
 	const provider = treeViews.find((v) => v.id === ACCOUNT_VIEW_ID)?.options.treeDataProvider as Provider | undefined;
 	if (!provider) throw new Error(`activate() registered no ${ACCOUNT_VIEW_ID} tree view`);
 	const command = (id: string) => {
@@ -131,7 +144,10 @@ async function driveTree(treeViews: { id: string; options: Record<string, unknow
 		walkMs.adverts = now() - started;
 		break;
 	}
-	if (!adverts?.length) throw new Error(`demo.admin has no adverts in the tree (${organisations.map((o) => o.descriptor.label).join(', ')})`);
+	if (!adverts?.length)
+		throw new Error(
+			`demo.admin has no adverts in the tree (${organisations.map((o) => o.descriptor.label).join(', ')})`,
+		);
 	const count = (n: Node): number => n.data.advert?.Applications ?? 0;
 	adverts.sort((a, b) => count(b) - count(a));
 
@@ -142,7 +158,10 @@ async function driveTree(treeViews: { id: string; options: Record<string, unknow
 		const items = children.map((n) => provider.getTreeItem(n));
 		const ms = now() - start;
 		const applications = children.filter((n) => n.descriptor.kind === 'application').length;
-		if (applications === 0) throw new Error(`advert ${advert.descriptor.label} showed no applications: ${children.map((n) => n.descriptor.label).join(', ')}`);
+		if (applications === 0)
+			throw new Error(
+				`advert ${advert.descriptor.label} showed no applications: ${children.map((n) => n.descriptor.label).join(', ')}`,
+			);
 		return { ms, items: items.length, applications };
 	};
 

@@ -37,10 +37,10 @@ async function main(): Promise<void> {
 	log(`machine: ${machine}`);
 	const started = Date.now();
 	const sections: Section[] = [];
-	if (only.has('codec')) sections.push(...await runCodecBenchmarks(reps, log));
-	if (only.has('server')) sections.push(...await runServerBenchmarks(seconds, log));
-	if (only.has('scale')) sections.push(...await runScaleBenchmark(size, log, values.keep));
-	if (only.has('extension')) sections.push(...await runExtensionBenchmarks(log));
+	if (only.has('codec')) sections.push(...(await runCodecBenchmarks(reps, log)));
+	if (only.has('server')) sections.push(...(await runServerBenchmarks(seconds, log)));
+	if (only.has('scale')) sections.push(...(await runScaleBenchmark(size, log, values.keep)));
+	if (only.has('extension')) sections.push(...(await runExtensionBenchmarks(log)));
 
 	const report = [
 		BEGIN,
@@ -65,7 +65,10 @@ function writeResults(report: string): void {
 	const current = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n\n';
 	const begin = current.indexOf(BEGIN);
 	const end = current.indexOf(END);
-	const next = begin >= 0 && end > begin ? current.slice(0, begin) + report + current.slice(end + END.length) : `${current.trimEnd()}\n\n${report}\n`;
+	const next =
+		begin >= 0 && end > begin
+			? current.slice(0, begin) + report + current.slice(end + END.length)
+			: `${current.trimEnd()}\n\n${report}\n`;
 	writeFileSync(path, next);
 	console.log(`written: ${path}`);
 }

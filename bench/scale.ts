@@ -16,18 +16,25 @@ import { fmt, quantile, table, type Section } from './common';
 
 const CALLS_PER_FILTER = 30;
 
-interface Captured { db: Database; sql: string; values: unknown }
+interface Captured {
+	db: Database;
+	sql: string;
+	values: unknown;
+}
 
 /**
  * Records the application queries the emulator runs, to explain them afterwards. The store runs
  * every query through its StatementCache (kept prepared statements), so that is where to listen.
  */
 function captureSql(): { take(): Captured[]; restore(): void } {
-	const proto = StatementCache.prototype as unknown as { all(this: StatementCache, sql: string, values?: unknown): unknown };
+	const proto = StatementCache.prototype as unknown as {
+		all(this: StatementCache, sql: string, values?: unknown): unknown;
+	};
 	const original = proto.all;
 	let captured: Captured[] = [];
 	proto.all = function (this: StatementCache, sql: string, values?: unknown) {
-		if (/FROM application ap/.test(sql)) captured.push({ db: (this as unknown as { db: Database }).db, sql, values });
+		if (/FROM application ap/.test(sql))
+			captured.push({ db: (this as unknown as { db: Database }).db, sql, values });
 		return original.call(this, sql, values);
 	};
 	return {
@@ -46,10 +53,22 @@ async function call(emulator: RunningEmulator, params: AnyParams): Promise<numbe
 	const ctx = { namespace: emulator.namespace, endpointPath: new URL(emulator.postingUrl).pathname };
 	const encoded = getBinding('soap11').encodeRequest('GetApplicationsPaged', params, ctx);
 	const started = process.hrtime.bigint();
-	const response = await fetch(emulator.baseUrl + encoded.path, { method: 'POST', headers: encoded.headers, body: Buffer.from(encoded.body) });
+	const response = await fetch(emulator.baseUrl + encoded.path, {
+		method: 'POST',
+		headers: encoded.headers,
+		body: Buffer.from(encoded.body),
+	});
 	const body = new Uint8Array(await response.arrayBuffer());
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
-	const decoded = getBinding('soap11').decodeResponse('GetApplicationsPaged', { status: response.status, headers: { 'content-type': response.headers.get('content-type') ?? undefined }, body }, ctx);
+	const decoded = getBinding('soap11').decodeResponse(
+		'GetApplicationsPaged',
+		{
+			status: response.status,
+			headers: { 'content-type': response.headers.get('content-type') ?? undefined },
+			body,
+		},
+		ctx,
+	);
 	if (!decoded.ok) throw new Error(`GetApplicationsPaged failed: ${decoded.fault.message}`);
 	return ms;
 }
@@ -58,55 +77,96 @@ async function call(emulator: RunningEmulator, params: AnyParams): Promise<numbe
 export async function runScaleBenchmark(size: number, log: (line: string) => void, keep = false): Promise<Section[]> {
 	const dir = mkdtempSync(join(tmpdir(), 'mp-bench-scale-'));
 	try {
-		const generated = generateBulkSandbox(dir, size, (line) => { if (/000000 |500000 /.test(line)) log(line); });
+		const generated = generateBulkSandbox(dir, size, (line) => {
+			if (/000000 |500000 /.test(line)) log(line);
+		});
 		const dbPath = join(dir, 'sandbox.sqlite');
 		const sizeMb = statSync(dbPath).size / 1e6;
-		log(`scale: ${generated.applications} applications generated in ${fmt(generated.ms / 1000)} s, ${fmt(sizeMb)} MB`);
+		log(
+			`scale: ${generated.applications} applications generated in ${fmt(generated.ms / 1000)} s, ${fmt(sizeMb)} MB`,
+		);
 		const capture = captureSql();
 		const openStarted = Date.now();
 		const emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: dir });
 		const openMs = Date.now() - openStarted;
 		try {
-			const login = { sAPIKey: emulator.demo.apiKey, sUsername: emulator.demo.username, sPassword: emulator.demo.password };
+			const login = {
+				sAPIKey: emulator.demo.apiKey,
+				sUsername: emulator.demo.username,
+				sPassword: emulator.demo.password,
+			};
 			const now = new Date();
-			const iso = (daysAgo: number): string => new Date(now.getTime() - daysAgo * 86_400_000).toISOString().slice(0, 19);
+			const iso = (daysAgo: number): string =>
+				new Date(now.getTime() - daysAgo * 86_400_000).toISOString().slice(0, 19);
 			const page = { CurrentPage: 1, RowsPerPage: 50 };
-			const someIds = Array.from({ length: 20 }, (_, i) => 1 + i * 40_000).filter((id) => id <= generated.applications).join(',');
+			const someIds = Array.from({ length: 20 }, (_, i) => 1 + i * 40_000)
+				.filter((id) => id <= generated.applications)
+				.join(',');
 			const filters: [string, AnyParams][] = [
 				['sAdvertID', { sAdvertID: '1' }],
 				['date range (30 days)', { sApplicationStartDateTime: iso(30), sApplicationEndDateTime: iso(0) }],
 				['RankingAsCSV with a job', { sAdvertID: '1', RankingAsCSV: 'Suitable,MaybeSuitable' }],
 				['ProgressIDAsCSV with a job', { sAdvertID: '1', ProgressIDAsCSV: '1,2' }],
 				['AdvertCandidateIDAsCSV (20 ids)', { AdvertCandidateIDAsCSV: someIds }],
-				['DestinationsAsCSV with a date range', { DestinationsAsCSV: generated.feedIds.join(','), sApplicationStartDateTime: iso(30), sApplicationEndDateTime: iso(0) }],
+				[
+					'DestinationsAsCSV with a date range',
+					{
+						DestinationsAsCSV: generated.feedIds.join(','),
+						sApplicationStartDateTime: iso(30),
+						sApplicationEndDateTime: iso(0),
+					},
+				],
 				['sLastScoreDate (with a job)', { sAdvertID: '1', sLastScoreDate: iso(60) }],
 				// What the extension's tree asks to name a user's organisation: every application of the user's adverts.
-				["a user's applications, all time", { sUsername: emulator.demo.username, sApplicationStartDateTime: '2000-01-01T00:00:00' }],
+				[
+					"a user's applications, all time",
+					{ sUsername: emulator.demo.username, sApplicationStartDateTime: '2000-01-01T00:00:00' },
+				],
 			];
 			const rows: (string | number)[][] = [];
 			const plans: string[] = [];
 			for (const [name, filter] of filters) {
 				capture.take();
 				const times: number[] = [];
-				for (let i = 0; i < CALLS_PER_FILTER; i++) times.push(await call(emulator, { ...login, ...filter, ...page }));
+				for (let i = 0; i < CALLS_PER_FILTER; i++)
+					times.push(await call(emulator, { ...login, ...filter, ...page }));
 				// The search runs an ordered, paged id query, a count when the page cannot tell the total, then a lookup of the page's rows by id.
 				const captured = capture.take();
-				const queries = [captured.find((q) => /^SELECT ap\.id\b/.test(q.sql)), captured.find((q) => /count\(\*\)/.test(q.sql))].filter((q): q is Captured => q !== undefined);
+				const queries = [
+					captured.find((q) => /^SELECT ap\.id\b/.test(q.sql)),
+					captured.find((q) => /count\(\*\)/.test(q.sql)),
+				].filter((q): q is Captured => q !== undefined);
 				// Only the application table's access and sorting matter; the joins are primary-key lookups.
-				const plan = queries.map((q) => (q.db.all(`EXPLAIN QUERY PLAN ${q.sql}`, q.values as never) as { detail: string }[])
-					.map((r) => r.detail).filter((d) => /\bap\b|application|B-TREE/.test(d)).join('; ')).join(' ‖ ');
+				const plan = queries
+					.map((q) =>
+						(q.db.all(`EXPLAIN QUERY PLAN ${q.sql}`, q.values as never) as { detail: string }[])
+							.map((r) => r.detail)
+							.filter((d) => /\bap\b|application|B-TREE/.test(d))
+							.join('; '),
+					)
+					.join(' ‖ ');
 				const fullScan = /\bSCAN (ap|application)\b(?! USING)/.test(plan);
-				rows.push([name, fmt(quantile(times, 0.5)), fmt(quantile(times, 0.99)), fullScan ? 'FULL SCAN' : 'index']);
+				rows.push([
+					name,
+					fmt(quantile(times, 0.5)),
+					fmt(quantile(times, 0.99)),
+					fullScan ? 'FULL SCAN' : 'index',
+				]);
 				plans.push(`- ${name}: \`${plan}\``);
-				log(`  ${name}: p50 ${fmt(quantile(times, 0.5))} ms p99 ${fmt(quantile(times, 0.99))} ms ${fullScan ? 'FULL SCAN' : 'index'}`);
+				log(
+					`  ${name}: p50 ${fmt(quantile(times, 0.5))} ms p99 ${fmt(quantile(times, 0.99))} ms ${fullScan ? 'FULL SCAN' : 'index'}`,
+				);
 			}
-			return [{
-				title: `4. Scale: ${generated.applications.toLocaleString('en-GB')} applications`,
-				body: `Generated in ${fmt(generated.ms / 1000)} s (bench/bulkGenerate.ts); database ${fmt(sizeMb)} MB; emulator open (startEmulator on the existing file) ${openMs} ms. `
-					+ `${CALLS_PER_FILTER} sequential GetApplicationsPaged calls (SOAP 1.1, RowsPerPage 50) per filter kind over loopback, decode included.\n\n`
-					+ table(['filter', 'p50 ms', 'p99 ms', 'plan'], rows)
-					+ `\n\nQuery plans (page of ids ‖ count):\n\n${plans.join('\n')}`,
-			}];
+			return [
+				{
+					title: `4. Scale: ${generated.applications.toLocaleString('en-GB')} applications`,
+					body:
+						`Generated in ${fmt(generated.ms / 1000)} s (bench/bulkGenerate.ts); database ${fmt(sizeMb)} MB; emulator open (startEmulator on the existing file) ${openMs} ms. ` +
+						`${CALLS_PER_FILTER} sequential GetApplicationsPaged calls (SOAP 1.1, RowsPerPage 50) per filter kind over loopback, decode included.\n\n` +
+						table(['filter', 'p50 ms', 'p99 ms', 'plan'], rows) +
+						`\n\nQuery plans (page of ids ‖ count):\n\n${plans.join('\n')}`,
+				},
+			];
 		} finally {
 			capture.restore();
 			await emulator.stop();

@@ -19,18 +19,31 @@ async function main(): Promise<void> {
 	let stop: () => Promise<void>;
 	if (kind === 'emulator') {
 		const emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:', seed: 7 });
-		ready = { url: emulator.baseUrl, postingPath: new URL(emulator.postingUrl).pathname, namespace: emulator.namespace, demo: emulator.demo };
+		ready = {
+			url: emulator.baseUrl,
+			postingPath: new URL(emulator.postingUrl).pathname,
+			namespace: emulator.namespace,
+			demo: emulator.demo,
+		};
 		stop = () => emulator.stop();
 	} else if (kind === 'node-soap') {
 		const fixed = JSON.parse(readFileSync(process.argv[3], 'utf8')) as Record<string, unknown>;
 		const server = createServer();
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const port = (server.address() as AddressInfo).port;
-		const wsdl = generateWsdl('posting', { namespace: NODE_SOAP_NAMESPACE, location: `http://127.0.0.1:${port}${POSTING_PATH}` });
+		const wsdl = generateWsdl('posting', {
+			namespace: NODE_SOAP_NAMESPACE,
+			location: `http://127.0.0.1:${port}${POSTING_PATH}`,
+		});
 		// Every operation of every port answers its fixed result: node-soap does only XML work.
 		const handlers: Record<string, () => unknown> = {};
 		for (const [operation, result] of Object.entries(fixed)) handlers[operation] = () => result;
-		const soapServer = soap.listen(server, POSTING_PATH, { Posting: { PostingSoap: handlers, PostingSoap12: handlers } }, wsdl);
+		const soapServer = soap.listen(
+			server,
+			POSTING_PATH,
+			{ Posting: { PostingSoap: handlers, PostingSoap12: handlers } },
+			wsdl,
+		);
 		soapServer.log = () => undefined;
 		ready = { url: `http://127.0.0.1:${port}`, postingPath: POSTING_PATH, namespace: NODE_SOAP_NAMESPACE };
 		stop = () => new Promise<void>((resolve) => server.close(() => resolve()));

@@ -28,10 +28,13 @@ function memory(): { rssMb: number; heapUsedMb: number } {
 }
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { minutes: { type: 'string', default: '3' }, rate: { type: 'string', default: '200' } } });
+	const { values } = parseArgs({
+		options: { minutes: { type: 'string', default: '3' }, rate: { type: 'string', default: '200' } },
+	});
 	const minutes = Number(values.minutes);
 	const rate = Number(values.rate);
-	if (!(minutes > 0 && minutes <= 120) || !(rate > 0 && rate <= 5000)) throw new Error('--minutes must be in (0, 120] and --rate in (0, 5000].');
+	if (!(minutes > 0 && minutes <= 120) || !(rate > 0 && rate <= 5000))
+		throw new Error('--minutes must be in (0, 120] and --rate in (0, 5000].');
 	const durationMs = minutes * 60_000;
 	const maxRequests = Math.ceil((durationMs / 1000) * rate);
 
@@ -39,7 +42,11 @@ async function main(): Promise<void> {
 	const client = new MultipostingClient({
 		baseUrl: emulator.baseUrl,
 		timeoutMs: 10_000,
-		credentials: { apiKey: emulator.demo.apiKey, username: emulator.demo.username, password: emulator.demo.password },
+		credentials: {
+			apiKey: emulator.demo.apiKey,
+			username: emulator.demo.username,
+			password: emulator.demo.password,
+		},
 	});
 	const firstPage = await client.getAdvertPaged({ sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 500 });
 	const advertIds = (firstPage.Adverts ?? []).filter((a) => (a.Applications ?? 0) > 0).map((a) => String(a.AdvertID));
@@ -49,14 +56,24 @@ async function main(): Promise<void> {
 	/** The mix: mostly searches and lookups, some writes, an occasional password check (scrypt). */
 	const mix: ((binding: BindingName) => Promise<unknown>)[] = [
 		(binding) => client.getCurrency({}, { binding }),
-		(binding) => client.getAdvertPaged({ sSearchDays: '-1', CurrentPage: 1 + (sequence % 7), RowsPerPage: 25 }, { binding }),
-		(binding) => client.getApplicationsPaged({ sAdvertID: pick(advertIds), CurrentPage: 1, RowsPerPage: 20 }, { binding }),
-		(binding) => client.getApplicationsPaged({ sAdvertID: pick(advertIds), boolIncludeEmailBody: 'true', CurrentPage: 1, RowsPerPage: 5 }, { binding }),
+		(binding) =>
+			client.getAdvertPaged({ sSearchDays: '-1', CurrentPage: 1 + (sequence % 7), RowsPerPage: 25 }, { binding }),
+		(binding) =>
+			client.getApplicationsPaged({ sAdvertID: pick(advertIds), CurrentPage: 1, RowsPerPage: 20 }, { binding }),
+		(binding) =>
+			client.getApplicationsPaged(
+				{ sAdvertID: pick(advertIds), boolIncludeEmailBody: 'true', CurrentPage: 1, RowsPerPage: 5 },
+				{ binding },
+			),
 		(binding) => client.queryJobTitle({ q: pick(['de', 'man', 'nu', 'sa', 'en']) }, { binding }),
 		(binding) => client.getWeeksToAdvertise({}, { binding }),
 		(binding) => client.advertTrackingResponseLog({ sAdvertID: pick(advertIds) }, { binding }),
 		(binding) => client.getAdvertWithValues({ sAdvertID: pick(advertIds) }, { binding }),
-		(binding) => client.candidateTag({ sCandidateEmail: `soak-${sequence % 50}@nowhere.example`, Tag: 'Reviewed' }, { binding }),
+		(binding) =>
+			client.candidateTag(
+				{ sCandidateEmail: `soak-${sequence % 50}@nowhere.example`, Tag: 'Reviewed' },
+				{ binding },
+			),
 	];
 	const withLogin: ((binding: BindingName) => Promise<unknown>)[] = [
 		(binding) => client.userList({}, { binding }),
@@ -72,7 +89,10 @@ async function main(): Promise<void> {
 	const start = memory();
 	const samples: Sample[] = [{ atS: 0, ...start, served: 0 }];
 	const startedAt = Date.now();
-	const sampler = setInterval(() => samples.push({ atS: Math.round((Date.now() - startedAt) / 1000), ...memory(), served }), SAMPLE_EVERY_MS);
+	const sampler = setInterval(
+		() => samples.push({ atS: Math.round((Date.now() - startedAt) / 1000), ...memory(), served }),
+		SAMPLE_EVERY_MS,
+	);
 
 	const fire = (): void => {
 		if (inFlight >= MAX_IN_FLIGHT) {
@@ -81,22 +101,25 @@ async function main(): Promise<void> {
 		}
 		sequence += 1;
 		const binding = BINDING_NAMES[sequence % BINDING_NAMES.length];
-		const operation = sequence % 50 === 0 ? withLogin[(sequence / 50) % withLogin.length] : mix[sequence % mix.length];
+		const operation =
+			sequence % 50 === 0 ? withLogin[(sequence / 50) % withLogin.length] : mix[sequence % mix.length];
 		inFlight += 1;
 		const began = performance.now();
-		operation(binding).then(
-			() => {
-				served += 1;
-				latencies.push(performance.now() - began);
-			},
-			(error: unknown) => {
-				errors += 1;
-				const code = error instanceof MultipostingError ? error.code : 'OTHER';
-				errorCodes.set(code, (errorCodes.get(code) ?? 0) + 1);
-			},
-		).finally(() => {
-			inFlight -= 1;
-		});
+		operation(binding)
+			.then(
+				() => {
+					served += 1;
+					latencies.push(performance.now() - began);
+				},
+				(error: unknown) => {
+					errors += 1;
+					const code = error instanceof MultipostingError ? error.code : 'OTHER';
+					errorCodes.set(code, (errorCodes.get(code) ?? 0) + 1);
+				},
+			)
+			.finally(() => {
+				inFlight -= 1;
+			});
 	};
 
 	// A steady rate: every 10 ms, fire as many requests as the schedule says are due.
@@ -116,7 +139,8 @@ async function main(): Promise<void> {
 			}
 		}, 10);
 	});
-	for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+	for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 50)
+		await new Promise((resolve) => setTimeout(resolve, 50));
 	clearInterval(sampler);
 	const end = memory();
 	samples.push({ atS: Math.round((Date.now() - startedAt) / 1000), ...end, served });
@@ -124,7 +148,8 @@ async function main(): Promise<void> {
 	await emulator.stop();
 
 	latencies.sort((a, b) => a - b);
-	const percentile = (p: number): number => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0);
+	const percentile = (p: number): number =>
+		Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0);
 	const seconds = (Date.now() - startedAt) / 1000;
 	const report = {
 		node: process.version,
@@ -137,12 +162,19 @@ async function main(): Promise<void> {
 		errorCodes: Object.fromEntries(errorCodes),
 		skippedBecauseBehind: behind,
 		achievedRate: Math.round((served / seconds) * 10) / 10,
-		latencyMs: { p50: percentile(0.5), p95: percentile(0.95), p99: percentile(0.99), max: Math.round(latencies[latencies.length - 1] ?? 0) },
+		latencyMs: {
+			p50: percentile(0.5),
+			p95: percentile(0.95),
+			p99: percentile(0.99),
+			max: Math.round(latencies[latencies.length - 1] ?? 0),
+		},
 		memoryStart: start,
 		memoryEnd: end,
 		samples,
 	};
-	console.log(`soak: ${served} served, ${errors} errors in ${Math.round(seconds)} s (${report.achievedRate} req/s); rss ${start.rssMb} -> ${end.rssMb} MB, heapUsed ${start.heapUsedMb} -> ${end.heapUsedMb} MB`);
+	console.log(
+		`soak: ${served} served, ${errors} errors in ${Math.round(seconds)} s (${report.achievedRate} req/s); rss ${start.rssMb} -> ${end.rssMb} MB, heapUsed ${start.heapUsedMb} -> ${end.heapUsedMb} MB`,
+	);
 	console.log(JSON.stringify(report, null, 2));
 	if (errors > 0) process.exitCode = 1;
 }

@@ -12,12 +12,17 @@ import { MemoryLog, MemorySecrets, MemorySettings } from '../test/extension/fake
 type Fn = (...args: unknown[]) => unknown;
 
 /** An inert value: callable, constructible, every property is itself, never thenable. */
-const inert: Fn = new Proxy(function () { /* inert */ }, {
-	get: (_t, key) => (key === 'then' || typeof key === 'symbol' ? undefined : inert),
-	set: () => true,
-	apply: () => inert,
-	construct: () => inert as unknown as object,
-});
+const inert: Fn = new Proxy(
+	function () {
+		/* inert */
+	},
+	{
+		get: (_t, key) => (key === 'then' || typeof key === 'symbol' ? undefined : inert),
+		set: () => true,
+		apply: () => inert,
+		construct: () => inert as unknown as object,
+	},
+);
 
 export class EventEmitter<T> {
 	private readonly listeners = new Set<(value: T) => unknown>();
@@ -44,7 +49,12 @@ export class Disposable {
 }
 
 export class Uri {
-	private constructor(readonly scheme: string, readonly path: string, readonly query = '', readonly fragment = '') {}
+	private constructor(
+		readonly scheme: string,
+		readonly path: string,
+		readonly query = '',
+		readonly fragment = '',
+	) {}
 	get fsPath(): string {
 		return this.path;
 	}
@@ -53,13 +63,23 @@ export class Uri {
 	}
 	static parse(value: string): Uri {
 		const url = new URL(value);
-		return new Uri(url.protocol.replace(/:$/, ''), decodeURIComponent(url.pathname), url.search.replace(/^\?/, ''), url.hash.replace(/^#/, ''));
+		return new Uri(
+			url.protocol.replace(/:$/, ''),
+			decodeURIComponent(url.pathname),
+			url.search.replace(/^\?/, ''),
+			url.hash.replace(/^#/, ''),
+		);
 	}
 	static joinPath(base: Uri, ...segments: string[]): Uri {
 		return new Uri(base.scheme, posix.join(base.path, ...segments), base.query, base.fragment);
 	}
 	with(change: { scheme?: string; path?: string; query?: string; fragment?: string }): Uri {
-		return new Uri(change.scheme ?? this.scheme, change.path ?? this.path, change.query ?? this.query, change.fragment ?? this.fragment);
+		return new Uri(
+			change.scheme ?? this.scheme,
+			change.path ?? this.path,
+			change.query ?? this.query,
+			change.fragment ?? this.fragment,
+		);
 	}
 	toString(): string {
 		return this.scheme === 'file' ? pathToFileURL(this.path).href : `${this.scheme}:${this.path}`;
@@ -73,11 +93,17 @@ export class TreeItem {
 	iconPath?: unknown;
 	tooltip?: unknown;
 	command?: unknown;
-	constructor(readonly label: string, readonly collapsibleState = 0) {}
+	constructor(
+		readonly label: string,
+		readonly collapsibleState = 0,
+	) {}
 }
 
 export class ThemeIcon {
-	constructor(readonly id: string, readonly color?: ThemeColor) {}
+	constructor(
+		readonly id: string,
+		readonly color?: ThemeColor,
+	) {}
 }
 
 export class ThemeColor {
@@ -87,7 +113,10 @@ export class ThemeColor {
 export class MarkdownString {
 	isTrusted = false;
 	supportHtml = false;
-	constructor(public value = '', readonly supportThemeIcons = false) {}
+	constructor(
+		public value = '',
+		readonly supportThemeIcons = false,
+	) {}
 	appendMarkdown(value: string): this {
 		this.value += value;
 		return this;
@@ -135,22 +164,23 @@ export function createVscodeStandIn(settings: Record<string, unknown> = {}): Vsc
 		calls.set(name, (calls.get(name) ?? 0) + 1);
 	};
 	/** A namespace: the given members (counted), any other member an inert counted function. */
-	const namespace = (name: string, members: Record<string, Fn>): object => new Proxy(members, {
-		get: (target, key) => {
-			if (typeof key === 'symbol' || key === 'then') return undefined;
-			const member = target[key];
-			return (...args: unknown[]) => {
-				count(`${name}.${key}`);
-				return member ? member(...args) : inert;
-			};
-		},
-	});
+	const namespace = (name: string, members: Record<string, Fn>): object =>
+		new Proxy(members, {
+			get: (target, key) => {
+				if (typeof key === 'symbol' || key === 'then') return undefined;
+				const member = target[key];
+				return (...args: unknown[]) => {
+					count(`${name}.${key}`);
+					return member ? member(...args) : inert;
+				};
+			},
+		});
 	const channel = new Proxy(log, {
 		get: (target, key) => {
 			if (key === 'trace' || key === 'debug') return () => undefined;
 			if (key === 'logLevel') return enums.LogLevel.Info;
 			const value = (target as unknown as Record<string | symbol, unknown>)[key];
-			return typeof value === 'function' ? value.bind(target) : value ?? inert;
+			return typeof value === 'function' ? value.bind(target) : (value ?? inert);
 		},
 	});
 	const configuration = {
@@ -159,19 +189,34 @@ export function createVscodeStandIn(settings: Record<string, unknown> = {}): Vsc
 		update: (key: string, value: unknown) => memorySettings.update(key, value),
 		inspect: () => undefined,
 	};
-	const api: Record<string, unknown> = Object.create(new Proxy({}, {
-		// esbuild's interop copies own properties and reads the rest through the prototype: any other name is inert.
-		get: (_t, key) => (typeof key === 'symbol' || key === 'then' ? undefined : inert),
-	}));
+	const api: Record<string, unknown> = Object.create(
+		new Proxy(
+			{},
+			{
+				// esbuild's interop copies own properties and reads the rest through the prototype: any other name is inert.
+				get: (_t, key) => (typeof key === 'symbol' || key === 'then' ? undefined : inert),
+			},
+		),
+	);
 	Object.assign(api, enums, {
-		EventEmitter, Disposable, Uri, TreeItem, ThemeIcon, ThemeColor, MarkdownString,
+		EventEmitter,
+		Disposable,
+		Uri,
+		TreeItem,
+		ThemeIcon,
+		ThemeColor,
+		MarkdownString,
 		window: namespace('window', {
 			createOutputChannel: () => channel,
 			createTreeView: (id, options) => {
 				treeViews.push({ id: String(id), options: options as Record<string, unknown> });
 				return inert;
 			},
-			withProgress: (_options, task) => (task as Fn)({ report: () => undefined }, { isCancellationRequested: false, onCancellationRequested: () => inert }),
+			withProgress: (_options, task) =>
+				(task as Fn)(
+					{ report: () => undefined },
+					{ isCancellationRequested: false, onCancellationRequested: () => inert },
+				),
 		}),
 		commands: namespace('commands', {
 			registerCommand: (id, handler) => {
@@ -188,7 +233,12 @@ export function createVscodeStandIn(settings: Record<string, unknown> = {}): Vsc
 	const context = (globalStorage: string, extensionPath: string): Record<string, unknown> => {
 		const memento = () => {
 			const values = new Map<string, unknown>();
-			return { keys: () => [...values.keys()], get: (k: string, d?: unknown) => (values.has(k) ? values.get(k) : d), update: async (k: string, v: unknown) => void values.set(k, v), setKeysForSync: () => undefined };
+			return {
+				keys: () => [...values.keys()],
+				get: (k: string, d?: unknown) => (values.has(k) ? values.get(k) : d),
+				update: async (k: string, v: unknown) => void values.set(k, v),
+				setKeysForSync: () => undefined,
+			};
 		};
 		const secrets = Object.assign(new MemorySecrets(), { onDidChange: new EventEmitter<unknown>().event });
 		return {

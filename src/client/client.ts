@@ -101,16 +101,23 @@ export interface ResultWithExchange<O extends OperationName> {
 }
 
 type AllOperations = typeof POSTING_OPERATIONS & typeof ADMINISTRATION_OPERATIONS;
-type RoleParamName<O extends OperationName> = Extract<AllOperations[O]['params'][number], { readonly role: ParamRole }>['name'] & keyof ParamsOf<O>;
+type RoleParamName<O extends OperationName> = Extract<
+	AllOperations[O]['params'][number],
+	{ readonly role: ParamRole }
+>['name'] &
+	keyof ParamsOf<O>;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** The parameters of an operation as the client takes them: credential parameters are optional. */
-export type CallParams<O extends OperationName> = Simplify<Omit<ParamsOf<O>, RoleParamName<O>> & Partial<Pick<ParamsOf<O>, RoleParamName<O>>>>;
+export type CallParams<O extends OperationName> = Simplify<
+	Omit<ParamsOf<O>, RoleParamName<O>> & Partial<Pick<ParamsOf<O>, RoleParamName<O>>>
+>;
 
 /** Arguments of an operation method: params may be left out when no parameter is required. */
-type MethodArgs<O extends OperationName> = object extends CallParams<O>
-	? [params?: CallParams<O>, options?: CallOptions]
-	: [params: CallParams<O>, options?: CallOptions];
+type MethodArgs<O extends OperationName> =
+	object extends CallParams<O>
+		? [params?: CallParams<O>, options?: CallOptions]
+		: [params: CallParams<O>, options?: CallOptions];
 
 /** One method per operation, named in lowerCamelCase (GetAdvertPaged -> getAdvertPaged). */
 export type OperationMethods = {
@@ -123,7 +130,8 @@ export type PagedOperationName = 'GetAdvertPaged' | 'GetAdvertWithValuesPaged' |
 export type PageParams<O extends PagedOperationName> = Omit<CallParams<O>, 'CurrentPage' | 'RowsPerPage'>;
 type PagedListName<O extends PagedOperationName> = AllOperations[O]['pagedList'] & keyof ResultOf<O>;
 /** One item of a paged operation's list (Advert, APIAdvertWithValues, APIApplication). */
-export type PageItem<O extends PagedOperationName> = NonNullable<ResultOf<O>[PagedListName<O>]> extends readonly (infer I)[] ? I : never;
+export type PageItem<O extends PagedOperationName> =
+	NonNullable<ResultOf<O>[PagedListName<O>]> extends readonly (infer I)[] ? I : never;
 
 /** Options of pages() and items(). */
 export interface PageOptions {
@@ -176,25 +184,33 @@ export class MultipostingClientBase {
 		try {
 			url = new URL(options.baseUrl);
 		} catch {
-			throw new InvalidArgumentError(`baseUrl "${String(options.baseUrl)}" is not a valid URL; give an absolute http or https address such as https://api.example.com.`);
+			throw new InvalidArgumentError(
+				`baseUrl "${String(options.baseUrl)}" is not a valid URL; give an absolute http or https address such as https://api.example.com.`,
+			);
 		}
 		if (url.protocol !== 'http:' && url.protocol !== 'https:') {
 			throw new InvalidArgumentError(`baseUrl must use http or https, not ${url.protocol}`);
 		}
 		if (url.search || url.hash || url.username || url.password) {
-			throw new InvalidArgumentError('baseUrl must not contain a query, a fragment or user information; give the host address only.');
+			throw new InvalidArgumentError(
+				'baseUrl must not contain a query, a fragment or user information; give the host address only.',
+			);
 		}
 		this.baseUrl = options.baseUrl;
 		this.origin = url.origin;
 		this.urlPrefix = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 		this.namespace = options.namespace ?? defaultNamespace(options.baseUrl);
 		if (typeof this.namespace !== 'string' || this.namespace.length === 0) {
-			throw new InvalidArgumentError('namespace must be a non-empty string (the XML namespace URI of the messages).');
+			throw new InvalidArgumentError(
+				'namespace must be a non-empty string (the XML namespace URI of the messages).',
+			);
 		}
 		const paths = { ...DEFAULT_ENDPOINT_PATHS, ...options.paths };
 		for (const [endpoint, path] of Object.entries(paths)) {
 			if (typeof path !== 'string' || !path.startsWith('/')) {
-				throw new InvalidArgumentError(`paths.${endpoint} must be a path starting with /, e.g. ${DEFAULT_ENDPOINT_PATHS[endpoint as Endpoint]}.`);
+				throw new InvalidArgumentError(
+					`paths.${endpoint} must be a path starting with /, e.g. ${DEFAULT_ENDPOINT_PATHS[endpoint as Endpoint]}.`,
+				);
 			}
 		}
 		this.paths = Object.freeze(paths);
@@ -210,7 +226,10 @@ export class MultipostingClientBase {
 		}
 		this.credentials = { ...credentials };
 		this.timeoutMs = checkPositiveInteger('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-		this.maxResponseBytes = checkPositiveInteger('maxResponseBytes', options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+		this.maxResponseBytes = checkPositiveInteger(
+			'maxResponseBytes',
+			options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+		);
 		this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
 		if (options.onExchange !== undefined && typeof options.onExchange !== 'function') {
 			throw new InvalidArgumentError('onExchange must be a function.');
@@ -232,7 +251,11 @@ export class MultipostingClientBase {
 	}
 
 	/** Calls an operation by name. Throws a MultipostingError subclass on any failure. */
-	async call<O extends OperationName>(operation: O, params: CallParams<O>, options: CallOptions = {}): Promise<ResultOf<O>> {
+	async call<O extends OperationName>(
+		operation: O,
+		params: CallParams<O>,
+		options: CallOptions = {},
+	): Promise<ResultOf<O>> {
 		const outcome = await this.execute(operation, params as AnyParams, options, options.captureExchange !== false);
 		if (outcome.error) {
 			outcome.error.exchange = outcome.exchange?.redacted;
@@ -245,7 +268,11 @@ export class MultipostingClientBase {
 	 * Calls an operation and returns the result with its exchange, redacted unless `redact: false`
 	 * is passed. onExchange still receives the redacted form.
 	 */
-	async callWithExchange<O extends OperationName>(operation: O, params: CallParams<O>, options: CallWithExchangeOptions = {}): Promise<ResultWithExchange<O>> {
+	async callWithExchange<O extends OperationName>(
+		operation: O,
+		params: CallParams<O>,
+		options: CallWithExchangeOptions = {},
+	): Promise<ResultWithExchange<O>> {
 		const outcome = await this.execute(operation, params as AnyParams, options, true);
 		const exchange = options.redact === false ? outcome.exchange?.raw : outcome.exchange?.redacted;
 		if (outcome.error) {
@@ -264,12 +291,24 @@ export class MultipostingClientBase {
 	 * The pages of a paged search, from startPage to the PageCount of the first page; stops early at
 	 * an empty page (which is still yielded).
 	 */
-	async *pages<O extends PagedOperationName>(operation: O, params: PageParams<O>, options: PageOptions): AsyncIterableIterator<ResultOf<O>> {
+	async *pages<O extends PagedOperationName>(
+		operation: O,
+		params: PageParams<O>,
+		options: PageOptions,
+	): AsyncIterableIterator<ResultOf<O>> {
 		const listName = OPERATIONS[operation]?.pagedList;
 		if (!listName) {
-			throw new InvalidArgumentError(`${String(operation)} is not a paged operation; use GetAdvertPaged, GetAdvertWithValuesPaged or GetApplicationsPaged.`);
+			throw new InvalidArgumentError(
+				`${String(operation)} is not a paged operation; use GetAdvertPaged, GetAdvertWithValuesPaged or GetApplicationsPaged.`,
+			);
 		}
-		const { rowsPerPage: rows, startPage: start = 1, signal, binding, timeoutMs } = options ?? ({} as Partial<PageOptions>);
+		const {
+			rowsPerPage: rows,
+			startPage: start = 1,
+			signal,
+			binding,
+			timeoutMs,
+		} = options ?? ({} as Partial<PageOptions>);
 		const rowsPerPage = checkPositiveInteger('rowsPerPage', rows);
 		const startPage = checkPositiveInteger('startPage', start);
 		const callOptions: CallOptions = { signal, binding, timeoutMs };
@@ -280,7 +319,10 @@ export class MultipostingClientBase {
 			const result = await this.call(operation, pageParams, callOptions);
 			const fields = result as { PageCount?: unknown } & Record<string, unknown>;
 			if (lastPage === undefined) {
-				lastPage = typeof fields.PageCount === 'number' && Number.isInteger(fields.PageCount) ? fields.PageCount : page;
+				lastPage =
+					typeof fields.PageCount === 'number' && Number.isInteger(fields.PageCount)
+						? fields.PageCount
+						: page;
 			}
 			yield result;
 			const list = fields[listName];
@@ -291,7 +333,11 @@ export class MultipostingClientBase {
 	}
 
 	/** The items of a paged search across its pages (see pages()). */
-	async *items<O extends PagedOperationName>(operation: O, params: PageParams<O>, options: PageOptions): AsyncIterableIterator<PageItem<O>> {
+	async *items<O extends PagedOperationName>(
+		operation: O,
+		params: PageParams<O>,
+		options: PageOptions,
+	): AsyncIterableIterator<PageItem<O>> {
 		const listName = OPERATIONS[operation]?.pagedList ?? '';
 		for await (const page of this.pages(operation, params, options)) {
 			const list = (page as Record<string, unknown>)[listName];
@@ -310,7 +356,12 @@ export class MultipostingClientBase {
 		await this.ownAgent?.close();
 	}
 
-	private async execute(operation: OperationName, params: AnyParams, options: CallOptions, capture: boolean): Promise<CallOutcome> {
+	private async execute(
+		operation: OperationName,
+		params: AnyParams,
+		options: CallOptions,
+		capture: boolean,
+	): Promise<CallOutcome> {
 		if (!isOperationName(operation)) {
 			throw new InvalidArgumentError(`${String(operation)} is not an operation of the service.`);
 		}
@@ -329,12 +380,17 @@ export class MultipostingClientBase {
 		}
 		const redactor = createRedactor(this.secretsOf(filled));
 		const binding = getBinding(bindingName);
-		const ctx: CodecContext = { namespace: this.namespace, endpointPath: this.paths[OPERATIONS[operation].endpoint] };
+		const ctx: CodecContext = {
+			namespace: this.namespace,
+			endpointPath: this.paths[OPERATIONS[operation].endpoint],
+		};
 		let encoded;
 		try {
 			encoded = binding.encodeRequest(operation, filled, ctx);
 		} catch (error) {
-			throw new InvalidArgumentError(`${operation} could not be encoded for ${bindingName}: ${redactor.text(error instanceof Error ? error.message : String(error))}`);
+			throw new InvalidArgumentError(
+				`${operation} could not be encoded for ${bindingName}: ${redactor.text(error instanceof Error ? error.message : String(error))}`,
+			);
 		}
 		const url = `${this.urlPrefix}${encoded.path}`;
 		const headers: Record<string, string> = { ...encoded.headers, 'user-agent': this.userAgent };
@@ -347,9 +403,19 @@ export class MultipostingClientBase {
 		const started = performance.now();
 		const outcome: CallOutcome = {};
 		try {
-			outcome.result = await this.exchangeOnce(operation, binding.name, ctx, exchange, timeoutMs, options.signal, redactor, started);
+			outcome.result = await this.exchangeOnce(
+				operation,
+				binding.name,
+				ctx,
+				exchange,
+				timeoutMs,
+				options.signal,
+				redactor,
+				started,
+			);
 		} catch (error) {
-			outcome.error = error instanceof MultipostingError ? error : new NetworkError(operation, this.origin, error);
+			outcome.error =
+				error instanceof MultipostingError ? error : new NetworkError(operation, this.origin, error);
 			exchange.error = outcome.error.message;
 		}
 		exchange.timings.totalMs = performance.now() - started;
@@ -438,14 +504,18 @@ export class MultipostingClientBase {
 				if (error instanceof MultipostingError) {
 					throw error;
 				}
-				throw failure(error, () => new UnexpectedResponseError(
-					operation,
-					'TRUNCATED',
-					`the connection failed after ${received} bytes of the body (${describeError(error)})`,
-					redactor.bytes(exchange.response?.body ?? new Uint8Array(0)),
-					response.statusCode,
-					{ cause: error },
-				));
+				throw failure(
+					error,
+					() =>
+						new UnexpectedResponseError(
+							operation,
+							'TRUNCATED',
+							`the connection failed after ${received} bytes of the body (${describeError(error)})`,
+							redactor.bytes(exchange.response?.body ?? new Uint8Array(0)),
+							response.statusCode,
+							{ cause: error },
+						),
+				);
 			}
 			exchange.response.body = currentBody();
 			return this.interpret(operation, bindingName, ctx, exchange.response, redactor);
@@ -456,13 +526,24 @@ export class MultipostingClientBase {
 	}
 
 	/** Turns a complete response into a result or the matching error. */
-	private interpret(operation: OperationName, bindingName: BindingName, ctx: CodecContext, response: NonNullable<Exchange['response']>, redactor: Redactor): unknown {
+	private interpret(
+		operation: OperationName,
+		bindingName: BindingName,
+		ctx: CodecContext,
+		response: NonNullable<Exchange['response']>,
+		redactor: Redactor,
+	): unknown {
 		const { status, headers, body } = response;
 		const success = status >= 200 && status < 300;
 		const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
 		const excerpt = redactor.text(text.slice(0, EXCERPT_CHARS));
 		if (status >= 300 && status < 400) {
-			throw new HttpStatusError(operation, status, excerpt, redactor.text(headers.location ?? '(no Location header)'));
+			throw new HttpStatusError(
+				operation,
+				status,
+				excerpt,
+				redactor.text(headers.location ?? '(no Location header)'),
+			);
 		}
 		const contentType = (headers['content-type'] ?? '').toLowerCase();
 		const html = /text\/html|application\/xhtml/.test(contentType) || looksLikeHtml(text);
@@ -472,10 +553,22 @@ export class MultipostingClientBase {
 			throw new HttpStatusError(operation, status, excerpt);
 		}
 		if (html) {
-			throw new UnexpectedResponseError(operation, 'HTML_PAGE', `HTTP ${status} carried an HTML page instead of XML ("${firstLine(excerpt)}")`, redactor.bytes(body), status);
+			throw new UnexpectedResponseError(
+				operation,
+				'HTML_PAGE',
+				`HTTP ${status} carried an HTML page instead of XML ("${firstLine(excerpt)}")`,
+				redactor.bytes(body),
+				status,
+			);
 		}
 		if (success && body.length === 0) {
-			throw new UnexpectedResponseError(operation, 'EMPTY_BODY', `HTTP ${status} had an empty body`, body, status);
+			throw new UnexpectedResponseError(
+				operation,
+				'EMPTY_BODY',
+				`HTTP ${status} had an empty body`,
+				body,
+				status,
+			);
 		}
 		let decoded;
 		try {
@@ -485,7 +578,14 @@ export class MultipostingClientBase {
 				throw new HttpStatusError(operation, status, excerpt, undefined, { cause: error });
 			}
 			const reason = error instanceof ProtocolError ? error.reason : 'INVALID_VALUE';
-			throw new UnexpectedResponseError(operation, reason, redactor.text(describeError(error)), redactor.bytes(body), status, { cause: error });
+			throw new UnexpectedResponseError(
+				operation,
+				reason,
+				redactor.text(describeError(error)),
+				redactor.bytes(body),
+				status,
+				{ cause: error },
+			);
 		}
 		if (!decoded.ok) {
 			throw new SoapFaultError(operation, redactFault(decoded.fault, redactor), decoded.status ?? status);
@@ -496,7 +596,12 @@ export class MultipostingClientBase {
 		return decoded.result;
 	}
 
-	private tooLarge(operation: OperationName, exchange: Exchange, redactor: Redactor, cause?: unknown): UnexpectedResponseError {
+	private tooLarge(
+		operation: OperationName,
+		exchange: Exchange,
+		redactor: Redactor,
+		cause?: unknown,
+	): UnexpectedResponseError {
 		return new UnexpectedResponseError(
 			operation,
 			'TOO_LARGE',
@@ -562,7 +667,9 @@ for (const operation of OPERATION_NAMES) {
 
 function checkBinding(binding: BindingName): BindingName {
 	if (!BINDING_NAMES.includes(binding)) {
-		throw new InvalidArgumentError(`binding "${String(binding)}" is not supported; use one of ${BINDING_NAMES.join(', ')}.`);
+		throw new InvalidArgumentError(
+			`binding "${String(binding)}" is not supported; use one of ${BINDING_NAMES.join(', ')}.`,
+		);
 	}
 	return binding;
 }
@@ -598,7 +705,11 @@ function looksLikeHtml(text: string): boolean {
 }
 
 function firstLine(text: string): string {
-	return text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120);
+	return text
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim()
+		.slice(0, 120);
 }
 
 function describeError(error: unknown): string {

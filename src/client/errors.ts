@@ -52,8 +52,15 @@ export class SoapFaultError extends MultipostingError {
 		options: MultipostingErrorOptions = {},
 	) {
 		const subcode = fault.subcode ? `/${fault.subcode}` : '';
-		const who = fault.code === 'Client' ? 'Check the parameters and credentials of the call.' : 'The service failed; retry later or report it to the service operator.';
-		super('MP_ERR_FAULT', `${operation} failed with a ${fault.code}${subcode} fault (HTTP ${status}): ${fault.message.replace(/\.\s*$/, '')}. ${who}`, options);
+		const who =
+			fault.code === 'Client'
+				? 'Check the parameters and credentials of the call.'
+				: 'The service failed; retry later or report it to the service operator.';
+		super(
+			'MP_ERR_FAULT',
+			`${operation} failed with a ${fault.code}${subcode} fault (HTTP ${status}): ${fault.message.replace(/\.\s*$/, '')}. ${who}`,
+			options,
+		);
 	}
 }
 
@@ -69,13 +76,14 @@ export class HttpStatusError extends MultipostingError {
 		readonly location?: string,
 		options: MultipostingErrorOptions = {},
 	) {
-		const advice = location !== undefined
-			? `The service redirects to ${location}; redirects are not followed: check the base URL and endpoint paths (http vs https, host, path).`
-			: status === 404
-				? 'Check the base URL, the endpoint paths and the binding.'
-				: status >= 500
-					? 'The service or a proxy in front of it failed; retry later.'
-					: 'Check the base URL, the binding and the credentials.';
+		const advice =
+			location !== undefined
+				? `The service redirects to ${location}; redirects are not followed: check the base URL and endpoint paths (http vs https, host, path).`
+				: status === 404
+					? 'Check the base URL, the endpoint paths and the binding.'
+					: status >= 500
+						? 'The service or a proxy in front of it failed; retry later.'
+						: 'Check the base URL, the binding and the credentials.';
 		super('MP_ERR_HTTP_STATUS', `${operation} got HTTP ${status} instead of a result. ${advice}`, options);
 	}
 }
@@ -116,15 +124,26 @@ export class UnexpectedResponseError extends MultipostingError {
 /** The call did not complete within its time budget. */
 export class TimeoutError extends MultipostingError {
 	override name = 'TimeoutError';
-	constructor(readonly operation: OperationName, readonly timeoutMs: number, options: MultipostingErrorOptions = {}) {
-		super('MP_ERR_TIMEOUT', `${operation} did not complete within ${timeoutMs} ms. Retry, or raise timeoutMs if the service is slow.`, options);
+	constructor(
+		readonly operation: OperationName,
+		readonly timeoutMs: number,
+		options: MultipostingErrorOptions = {},
+	) {
+		super(
+			'MP_ERR_TIMEOUT',
+			`${operation} did not complete within ${timeoutMs} ms. Retry, or raise timeoutMs if the service is slow.`,
+			options,
+		);
 	}
 }
 
 /** The caller aborted the call through its AbortSignal. */
 export class AbortedError extends MultipostingError {
 	override name = 'AbortedError';
-	constructor(readonly operation: OperationName, options: MultipostingErrorOptions = {}) {
+	constructor(
+		readonly operation: OperationName,
+		options: MultipostingErrorOptions = {},
+	) {
 		super('MP_ERR_ABORTED', `${operation} was aborted by the caller.`, options);
 	}
 }
@@ -132,11 +151,20 @@ export class AbortedError extends MultipostingError {
 /** The service could not be reached or the connection failed before a response arrived. */
 export class NetworkError extends MultipostingError {
 	override name = 'NetworkError';
-	constructor(readonly operation: OperationName, origin: string, cause: unknown, options: MultipostingErrorOptions = {}) {
-		super('MP_ERR_NETWORK', `${operation} could not reach ${origin} (${describeCause(cause)}). Check the base URL, the network and that the service is running.`, {
-			...options,
-			cause,
-		});
+	constructor(
+		readonly operation: OperationName,
+		origin: string,
+		cause: unknown,
+		options: MultipostingErrorOptions = {},
+	) {
+		super(
+			'MP_ERR_NETWORK',
+			`${operation} could not reach ${origin} (${describeCause(cause)}). Check the base URL, the network and that the service is running.`,
+			{
+				...options,
+				cause,
+			},
+		);
 	}
 }
 
@@ -145,10 +173,16 @@ export class ValidationError extends MultipostingError {
 	override name = 'ValidationError';
 	/** The first failing parameter. */
 	readonly param: string;
-	constructor(readonly operation: OperationName, readonly issues: readonly ValidationIssue[]) {
+	constructor(
+		readonly operation: OperationName,
+		readonly issues: readonly ValidationIssue[],
+	) {
 		const first = issues[0];
 		const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-		super('MP_ERR_VALIDATION', `${operation} was not sent: ${first?.message ?? 'invalid parameters'}${more} Fix ${first?.param ?? 'the parameters'} and call again.`);
+		super(
+			'MP_ERR_VALIDATION',
+			`${operation} was not sent: ${first?.message ?? 'invalid parameters'}${more} Fix ${first?.param ?? 'the parameters'} and call again.`,
+		);
 		this.param = first?.param ?? '';
 	}
 }

@@ -88,7 +88,9 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 /** Builds a redactor for the given secrets (see redactExchange). */
 export function createRedactor(secrets: readonly string[]): Redactor {
 	// Longest first, so a secret containing another one is replaced whole.
-	const forms = [...new Set(secrets.filter((secret) => secret.length > 0).flatMap(encodedForms))].sort((a, b) => b.length - a.length);
+	const forms = [...new Set(secrets.filter((secret) => secret.length > 0).flatMap(encodedForms))].sort(
+		(a, b) => b.length - a.length,
+	);
 	const names = SECRET_FIELD_NAMES.map(escapeRegExp).join('|');
 	// <sAPIKey>..</sAPIKey>, also with a prefix (<tns:sPassword>) and attributes.
 	const element = new RegExp(`(<((?:[\\w.-]+:)?(?:${names}))(?:\\s[^>]*)?>)([\\s\\S]*?)(</\\2\\s*>)`, 'gi');
@@ -101,8 +103,15 @@ export function createRedactor(secrets: readonly string[]): Redactor {
 		for (const form of forms) {
 			result = result.split(form).join(REDACTED);
 		}
-		result = result.replace(element, (_match, open: string, _name: string, content: string, close: string) => `${open}${content.length > 0 ? REDACTED : ''}${close}`);
-		return result.replace(field, (_match, lead: string, name: string, value: string) => `${lead}${name}=${value.length > 0 ? REDACTED : ''}`);
+		result = result.replace(
+			element,
+			(_match, open: string, _name: string, content: string, close: string) =>
+				`${open}${content.length > 0 ? REDACTED : ''}${close}`,
+		);
+		return result.replace(
+			field,
+			(_match, lead: string, name: string, value: string) => `${lead}${name}=${value.length > 0 ? REDACTED : ''}`,
+		);
 	};
 	const toLatin1 = (value: string): string => Buffer.from(value, 'utf8').toString('latin1');
 	const fromLatin1 = (value: string): string => Buffer.from(value, 'latin1').toString('utf8');
@@ -117,7 +126,9 @@ export function createRedactor(secrets: readonly string[]): Redactor {
 		headers: (value) => {
 			const result: Record<string, string> = {};
 			for (const [name, headerValue] of Object.entries(value)) {
-				result[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : fromLatin1(redactLatin1(toLatin1(headerValue)));
+				result[name] = SECRET_HEADERS.has(name.toLowerCase())
+					? REDACTED
+					: fromLatin1(redactLatin1(toLatin1(headerValue)));
 			}
 			return result;
 		},
@@ -133,7 +144,18 @@ function encodedForms(secret: string): string[] {
 	const xmlNumeric = xmlMinimal.replace(/"/g, '&#34;').replace(/'/g, '&#39;');
 	const xmlHex = xmlMinimal.replace(/"/g, '&#x22;').replace(/'/g, '&#x27;');
 	const lowerHex = (encoded: string): string => encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-	const variants = [secret, percent, form, lowerHex(percent), lowerHex(form), form.replace(/\+/g, '%20'), xmlMinimal, xmlFull, xmlNumeric, xmlHex];
+	const variants = [
+		secret,
+		percent,
+		form,
+		lowerHex(percent),
+		lowerHex(form),
+		form.replace(/\+/g, '%20'),
+		xmlMinimal,
+		xmlFull,
+		xmlNumeric,
+		xmlHex,
+	];
 	return variants.map((variant) => Buffer.from(variant, 'utf8').toString('latin1'));
 }
 

@@ -3,7 +3,14 @@
  * required, anyOf), the value types and the closed value sets. Pure, so the playground can show the
  * same problems while the user types.
  */
-import { OPERATIONS, VALUE_SETS, isOperationName, type OperationName, type ParamSpec, type ValueSet } from '../protocol/catalogue';
+import {
+	OPERATIONS,
+	VALUE_SETS,
+	isOperationName,
+	type OperationName,
+	type ParamSpec,
+	type ValueSet,
+} from '../protocol/catalogue';
 
 /** Which kind of check failed. */
 export type ValidationRule = 'required' | 'minLength' | 'anyOf' | 'type' | 'range' | 'format' | 'valueSet' | 'unknown';
@@ -84,14 +91,24 @@ function checkValue(param: ParamSpec, value: unknown): ValidationIssue[] {
 	switch (param.type) {
 		case 'int':
 			if (typeof value !== 'number' || !Number.isInteger(value)) {
-				return [{ param: name, rule: 'type', message: `${name} must be a whole number, got ${describe(value)}.` }];
+				return [
+					{ param: name, rule: 'type', message: `${name} must be a whole number, got ${describe(value)}.` },
+				];
 			}
 			if (value < INT32_MIN || value > INT32_MAX) {
-				return [{ param: name, rule: 'range', message: `${name} must fit a 32-bit int (${INT32_MIN} to ${INT32_MAX}), got ${value}.` }];
+				return [
+					{
+						param: name,
+						rule: 'range',
+						message: `${name} must fit a 32-bit int (${INT32_MIN} to ${INT32_MAX}), got ${value}.`,
+					},
+				];
 			}
 			return [];
 		case 'boolean':
-			return typeof value === 'boolean' ? [] : [{ param: name, rule: 'type', message: `${name} must be true or false, got ${describe(value)}.` }];
+			return typeof value === 'boolean'
+				? []
+				: [{ param: name, rule: 'type', message: `${name} must be true or false, got ${describe(value)}.` }];
 		case 'string[]':
 			return Array.isArray(value) && value.every((item) => typeof item === 'string')
 				? []
@@ -109,13 +126,23 @@ function checkFormat(param: ParamSpec, value: string): ValidationIssue[] {
 	const text = value.trim();
 	switch (param.format) {
 		case 'numeric':
-			return /^-?\d+(\.\d+)?$/.test(text) ? [] : [{ param: name, rule: 'format', message: `${name} must be a number, got "${value}".` }];
+			return /^-?\d+(\.\d+)?$/.test(text)
+				? []
+				: [{ param: name, rule: 'format', message: `${name} must be a number, got "${value}".` }];
 		case 'numericCsv':
 			return text.split(',').every((item) => /^-?\d+$/.test(item.trim()))
 				? []
-				: [{ param: name, rule: 'format', message: `${name} must be comma-separated numbers, got "${value}".` }];
+				: [
+						{
+							param: name,
+							rule: 'format',
+							message: `${name} must be comma-separated numbers, got "${value}".`,
+						},
+					];
 		case 'boolean':
-			return /^(true|false)$/i.test(text) ? [] : [{ param: name, rule: 'format', message: `${name} must be true or false, got "${value}".` }];
+			return /^(true|false)$/i.test(text)
+				? []
+				: [{ param: name, rule: 'format', message: `${name} must be true or false, got "${value}".` }];
 		default:
 			return [];
 	}
@@ -128,14 +155,24 @@ function checkValueSet(param: ParamSpec, value: string): ValidationIssue[] {
 	}
 	// CSV sets (RankingAsCSV) accept names or numbers; single choices (sScore letters) only the names.
 	const csv = param.format === 'csv';
-	const allowed = new Set(set.values.flatMap((choice) => (csv && choice.code !== undefined ? [choice.value, String(choice.code)] : [choice.value])));
+	const allowed = new Set(
+		set.values.flatMap((choice) =>
+			csv && choice.code !== undefined ? [choice.value, String(choice.code)] : [choice.value],
+		),
+	);
 	const items = csv ? value.split(',').map((item) => item.trim()) : [value.trim()];
 	const wrong = items.filter((item) => !allowed.has(item));
 	if (wrong.length === 0) {
 		return [];
 	}
 	const choices = set.values.map((choice) => choice.value).join(', ');
-	return [{ param: param.name, rule: 'valueSet', message: `${param.name} must be one of ${choices}, got "${wrong.join(',')}".` }];
+	return [
+		{
+			param: param.name,
+			rule: 'valueSet',
+			message: `${param.name} must be one of ${choices}, got "${wrong.join(',')}".`,
+		},
+	];
 }
 
 function describe(value: unknown): string {

@@ -37,7 +37,10 @@ On ready, one JSON line is printed on stdout:
 `;
 
 /** The parsed command line, or what to print instead of starting. */
-export type CliCommand = { kind: 'help' } | { kind: 'error'; message: string } | { kind: 'start'; options: EmulatorOptions };
+export type CliCommand =
+	| { kind: 'help' }
+	| { kind: 'error'; message: string }
+	| { kind: 'start'; options: EmulatorOptions };
 
 /** True for addresses that only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
@@ -47,7 +50,8 @@ export function isLoopbackHost(host: string): boolean {
 
 function integer(text: string | undefined, name: string, min: number, max: number): number | undefined {
 	if (text === undefined) return undefined;
-	if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}.`);
+	if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+		throw new Error(`--${name} must be a whole number from ${min} to ${max}.`);
 	return Number(text);
 }
 
@@ -87,11 +91,13 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		if (values.namespace !== undefined && !/^[a-z][a-z0-9+.-]*:\S+$/i.test(values.namespace)) {
 			return { kind: 'error', message: '--namespace must be an absolute URI, e.g. https://example.com/.' };
 		}
-		if (values.clock !== undefined && values.clock !== 'real' && values.clock !== 'manual') return { kind: 'error', message: '--clock must be real or manual.' };
+		if (values.clock !== undefined && values.clock !== 'real' && values.clock !== 'manual')
+			return { kind: 'error', message: '--clock must be real or manual.' };
 		const positive = (text: string | undefined, name: string): number | undefined => {
 			if (text === undefined) return undefined;
 			const value = Number(text);
-			if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0) || value > 1_000_000) throw new Error(`--${name} must be a positive number.`);
+			if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0) || value > 1_000_000)
+				throw new Error(`--${name} must be a positive number.`);
 			return value;
 		};
 		// Only the options given are set, so defaults stay in one place (startEmulator).
@@ -99,9 +105,11 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		if (values.size !== undefined) extra.size = parseSize(values.size);
 		if (values.clock !== undefined) extra.clock = values.clock;
 		if (values['clock-speed'] !== undefined) extra.clockSpeed = positive(values['clock-speed'], 'clock-speed');
-		if (values['delivery-delay'] !== undefined) extra.deliveryDelayMs = integer(values['delivery-delay'], 'delivery-delay', 0, 86_400_000);
+		if (values['delivery-delay'] !== undefined)
+			extra.deliveryDelayMs = integer(values['delivery-delay'], 'delivery-delay', 0, 86_400_000);
 		if (values['flaky-feeds'] !== undefined) {
-			if (!/^(\d{1,9}(,\d{1,9})*)?$/.test(values['flaky-feeds'])) throw new Error('--flaky-feeds must be comma-separated FeedIDs.');
+			if (!/^(\d{1,9}(,\d{1,9})*)?$/.test(values['flaky-feeds']))
+				throw new Error('--flaky-feeds must be comma-separated FeedIDs.');
 			extra.flakyFeedIds = values['flaky-feeds'] === '' ? [] : values['flaky-feeds'].split(',').map(Number);
 		}
 		if (values.live) extra.live = true;
@@ -141,7 +149,8 @@ export function formatEvent(event: EmulatorEvent): string {
 		case 'callback':
 			return `callback ${event.outcome} ${event.target} application=${event.advertCandidateId} attempt=${event.attempt}${event.status !== undefined ? ` status=${event.status}` : ''}${event.error ? ` error=${event.error}` : ''}`;
 		case 'error': {
-			const detail = event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error);
+			const detail =
+				event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error);
 			return `error ${event.message}\n  ${detail.replace(/\n/g, '\n  ')}`;
 		}
 	}
@@ -191,7 +200,9 @@ if (require.main === module) {
 			if (code !== undefined) process.exitCode = code;
 		},
 		(error: unknown) => {
-			process.stderr.write(`multiposting-sandbox: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+			process.stderr.write(
+				`multiposting-sandbox: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+			);
 			process.exitCode = 1;
 		},
 	);

@@ -1,5 +1,16 @@
 /** Public surface of the emulator: the server, its options and the sandbox it serves. */
-export { startEmulator, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_REQUEST_TIMEOUT_MS, type AccessLogEntry, type ArrivedApplication, type CallbackEvent, type DeliveryEvent, type EmulatorEvent, type EmulatorOptions, type RunningEmulator } from './server';
+export {
+	startEmulator,
+	DEFAULT_MAX_REQUEST_BYTES,
+	DEFAULT_REQUEST_TIMEOUT_MS,
+	type AccessLogEntry,
+	type ArrivedApplication,
+	type CallbackEvent,
+	type DeliveryEvent,
+	type EmulatorEvent,
+	type EmulatorOptions,
+	type RunningEmulator,
+} from './server';
 export { parseSize, resolveSize, SANDBOX_SIZES, type SandboxSize } from './size';
 export type { ClockMode, EmulatorClock } from './delivery/clock';
 export type { ApplicationCallbackPayload } from './callbacks/notifier';

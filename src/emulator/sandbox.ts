@@ -68,7 +68,10 @@ export function openSandbox(options: SandboxOptions): Sandbox {
 	}
 	return {
 		store,
-		handlers: createOperationHandlers(store, { maxPageSize: options.maxPageSize, loginUrlTtlMs: options.loginUrlTtlMs }),
+		handlers: createOperationHandlers(store, {
+			maxPageSize: options.maxPageSize,
+			loginUrlTtlMs: options.loginUrlTtlMs,
+		}),
 		demo: { ...DEMO_CREDENTIALS },
 		reseed: () => {
 			store.clearAll();

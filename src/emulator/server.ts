@@ -145,11 +145,21 @@ function onClientError(error: Error & { code?: string }, socket: Socket): void {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 	const host = options.host ?? '127.0.0.1';
 	const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-	const paths: Record<Endpoint, string> = { posting: options.postingPath ?? DEFAULT_ENDPOINT_PATHS.posting, administration: DEFAULT_ENDPOINT_PATHS.administration };
+	const paths: Record<Endpoint, string> = {
+		posting: options.postingPath ?? DEFAULT_ENDPOINT_PATHS.posting,
+		administration: DEFAULT_ENDPOINT_PATHS.administration,
+	};
 
 	const sandbox: Sandbox | undefined = options.handlers
 		? undefined
-		: openSandbox({ dataDir: options.dataDir ?? ':memory:', seed: options.seed, reset: options.reset, maxPageSize: options.maxPageSize, demoSize: resolveSize(options.size), passwordCost: options.passwordCost });
+		: openSandbox({
+				dataDir: options.dataDir ?? ':memory:',
+				seed: options.seed,
+				reset: options.reset,
+				maxPageSize: options.maxPageSize,
+				demoSize: resolveSize(options.size),
+				passwordCost: options.passwordCost,
+			});
 	const handlers = options.handlers ?? sandbox!.handlers;
 	const demo: DemoCredentials = sandbox?.demo ?? { apiKey: '', username: '', password: '' };
 	const emit = (event: EmulatorEvent): void => {
@@ -159,8 +169,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			// A failing log must not stop the sandbox.
 		}
 	};
-	const clock = createClock({ mode: options.clock ?? 'real', speed: options.clockSpeed, onError: (error) => emit({ kind: 'error', message: 'background work failed', error }) });
-	const notifier = new CallbackNotifier({ timeoutMs: options.callbackTimeoutMs, retryDelaysMs: options.callbackRetryDelaysMs, onEvent: emit });
+	const clock = createClock({
+		mode: options.clock ?? 'real',
+		speed: options.clockSpeed,
+		onError: (error) => emit({ kind: 'error', message: 'background work failed', error }),
+	});
+	const notifier = new CallbackNotifier({
+		timeoutMs: options.callbackTimeoutMs,
+		retryDelaysMs: options.callbackRetryDelaysMs,
+		onEvent: emit,
+	});
 	const background = sandbox ? startBackground(sandbox, clock, notifier, options, emit) : undefined;
 	const close = (): void => {
 		background?.scheduler.stop();
@@ -187,8 +205,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		const { path } = splitTarget(req.url ?? '/');
 		if (!web.matches(path)) return pipeline(req, res);
 		const startedAt = Date.now();
-		res.once('finish', () => options.logger?.({ time: new Date(startedAt), method: req.method ?? '-', path: redactWebPath(path), status: res.statusCode, durationMs: Date.now() - startedAt }));
-		web.handle(req, res).catch((error: unknown) => emit({ kind: 'error', message: `web page ${redactWebPath(path)} failed`, error }));
+		res.once('finish', () =>
+			options.logger?.({
+				time: new Date(startedAt),
+				method: req.method ?? '-',
+				path: redactWebPath(path),
+				status: res.statusCode,
+				durationMs: Date.now() - startedAt,
+			}),
+		);
+		web.handle(req, res).catch((error: unknown) =>
+			emit({ kind: 'error', message: `web page ${redactWebPath(path)} failed`, error }),
+		);
 	};
 	const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
 	// Node's own limits sit just above the pipeline's budget, which answers with a proper fault first.
@@ -209,7 +237,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	config.namespace = options.namespace ?? defaultNamespace(baseUrl);
 	config.wsdl = {
 		posting: generateWsdl('posting', { namespace: config.namespace, location: baseUrl + paths.posting }),
-		administration: generateWsdl('administration', { namespace: config.namespace, location: baseUrl + paths.administration }),
+		administration: generateWsdl('administration', {
+			namespace: config.namespace,
+			location: baseUrl + paths.administration,
+		}),
 	};
 
 	let stopping: Promise<void> | undefined;
@@ -239,7 +270,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		simulateApplication: (advertId) => background?.live.arrive(advertId),
 		callbacksIdle: () => notifier.idle(),
 		reset: async () => {
-			if (!sandbox || !background) throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');
+			if (!sandbox || !background)
+				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');
 			sandbox.reseed();
 			web?.clearSessions();
 		},
@@ -254,7 +286,13 @@ function redactWebPath(path: string): string {
 }
 
 /** Delivery scheduler, live applications and the web pages' context over one sandbox. */
-function startBackground(sandbox: Sandbox, clock: EmulatorClock, notifier: CallbackNotifier, options: EmulatorOptions, emit: (event: EmulatorEvent) => void) {
+function startBackground(
+	sandbox: Sandbox,
+	clock: EmulatorClock,
+	notifier: CallbackNotifier,
+	options: EmulatorOptions,
+	emit: (event: EmulatorEvent) => void,
+) {
 	const scheduler = new DeliveryScheduler(sandbox.store, clock, {
 		deliveryDelayMs: options.deliveryDelayMs,
 		flakyFeedIds: options.flakyFeedIds,
@@ -268,7 +306,16 @@ function startBackground(sandbox: Sandbox, clock: EmulatorClock, notifier: Callb
 			const { callbackUrl, ...event } = application;
 			emit({ kind: 'application', ...event });
 			if (callbackUrl) {
-				notifier.notify(callbackUrl, applicationCreatedPayload({ advertId: application.advertId, advertCandidateId: application.advertCandidateId, advertIdentifier: application.advertIdentifier, appliedAt: application.appliedAt, feedId: application.feedId }));
+				notifier.notify(
+					callbackUrl,
+					applicationCreatedPayload({
+						advertId: application.advertId,
+						advertCandidateId: application.advertCandidateId,
+						advertIdentifier: application.advertIdentifier,
+						appliedAt: application.appliedAt,
+						feedId: application.feedId,
+					}),
+				);
 			}
 		},
 	});

@@ -29,7 +29,14 @@ export function activate(context: vscode.ExtensionContext): void {
 		log,
 	});
 	const store = new ConnectionStore(settings, new VscodeSecrets(context.secrets), sandbox);
-	const services = new DefaultWorkbenchServices({ extensionUri: context.extensionUri, log, store, sandbox, settings, ui });
+	const services = new DefaultWorkbenchServices({
+		extensionUri: context.extensionUri,
+		log,
+		store,
+		sandbox,
+		settings,
+		ui,
+	});
 	const model = new AccountModel({
 		client: () => services.activeClient(),
 		connection: () => store.active(),
@@ -39,7 +46,10 @@ export function activate(context: vscode.ExtensionContext): void {
 		log,
 	});
 	const provider = new AccountTreeProvider(model);
-	const treeView = vscode.window.createTreeView<TreeNode>(ACCOUNT_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+	const treeView = vscode.window.createTreeView<TreeNode>(ACCOUNT_VIEW_ID, {
+		treeDataProvider: provider,
+		showCollapseAll: true,
+	});
 
 	const setContexts = () => {
 		void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.sandboxState, sandbox.state);
@@ -48,10 +58,19 @@ export function activate(context: vscode.ExtensionContext): void {
 	setContexts();
 
 	context.subscriptions.push(
-		log, sandbox, store, services, model, provider, treeView,
+		log,
+		sandbox,
+		store,
+		services,
+		model,
+		provider,
+		treeView,
 		createStatusBar(store, sandbox),
 		...registerCommands({ services, ui, store, sandbox, model, treeView }),
-		store.onDidChange(() => { setContexts(); model.refresh(); }),
+		store.onDidChange(() => {
+			setContexts();
+			model.refresh();
+		}),
 		sandbox.onDidChangeState((state) => {
 			setContexts();
 			// A stopped or failed sandbox invalidates what was loaded; starting only changes the label.
@@ -59,12 +78,22 @@ export function activate(context: vscode.ExtensionContext): void {
 			else model.touch();
 		}),
 		services.onDidChangeData((change) => {
-			model.dataChanged(change).catch((error: unknown) => log.warn(`Could not refresh the tree: ${error instanceof Error ? error.message : String(error)}`));
+			model
+				.dataChanged(change)
+				.catch((error: unknown) =>
+					log.warn(`Could not refresh the tree: ${error instanceof Error ? error.message : String(error)}`),
+				);
 		}),
 		vscode.workspace.onDidChangeConfiguration((event) => {
-			if (event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.connections}`) || event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.activeConnection}`)) {
+			if (
+				event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.connections}`) ||
+				event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.activeConnection}`)
+			) {
 				store.notifyExternalChange();
-			} else if (event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.progressNames}`) || event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.pageSize}`)) {
+			} else if (
+				event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.progressNames}`) ||
+				event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.pageSize}`)
+			) {
 				model.refresh();
 			}
 		}),

@@ -19,10 +19,14 @@ export function createStatusBar(store: ConnectionStore, sandbox: SandboxManager)
 		const active = store.active();
 		if (active.kind === 'sandbox') {
 			item.text = `${SANDBOX_ICONS[sandbox.state]} Multiposting: Sandbox (${sandbox.state})`;
-			item.tooltip = sandbox.state === SandboxState.Failed
-				? `The sandbox failed to start: ${sandbox.lastError?.message ?? 'unknown error'}. Click to pick a connection.`
-				: 'Active connection: the built-in Sandbox. Click to pick a connection.';
-			item.backgroundColor = sandbox.state === SandboxState.Failed ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+			item.tooltip =
+				sandbox.state === SandboxState.Failed
+					? `The sandbox failed to start: ${sandbox.lastError?.message ?? 'unknown error'}. Click to pick a connection.`
+					: 'Active connection: the built-in Sandbox. Click to pick a connection.';
+			item.backgroundColor =
+				sandbox.state === SandboxState.Failed
+					? new vscode.ThemeColor('statusBarItem.errorBackground')
+					: undefined;
 		} else {
 			item.text = `$(plug) Multiposting: ${active.label}`;
 			item.tooltip = `Active connection: ${active.label} (${active.baseUrl}). Click to pick a connection.`;
@@ -32,5 +36,10 @@ export function createStatusBar(store: ConnectionStore, sandbox: SandboxManager)
 	update();
 	item.show();
 	const subscriptions = [store.onDidChange(update), sandbox.onDidChangeState(update)];
-	return { dispose: () => { subscriptions.forEach((s) => s.dispose()); item.dispose(); } };
+	return {
+		dispose: () => {
+			subscriptions.forEach((s) => s.dispose());
+			item.dispose();
+		},
+	};
 }

@@ -44,7 +44,10 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 		this.applications = new ApplicationActionsImpl(this, options.ui, options.settings);
 		this.adverts = new AdvertActionsImpl(this, options.ui);
 		// A changed connection or a restarted sandbox makes the cached client stale.
-		this.subscriptions.push(options.store.onDidChange(() => this.dropClient()), options.sandbox.onDidChangeState(() => this.dropClient()));
+		this.subscriptions.push(
+			options.store.onDidChange(() => this.dropClient()),
+			options.sandbox.onDidChangeState(() => this.dropClient()),
+		);
 	}
 
 	activeConnection(): ConnectionInfo {

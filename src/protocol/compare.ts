@@ -48,18 +48,25 @@ export function formatDifference(difference: Difference): string {
 export function diffValues(left: Normalised | undefined, right: Normalised | undefined, limit = 500): Difference[] {
 	const differences: Difference[] = [];
 	// An explicit stack keeps deep documents from overflowing the call stack.
-	const stack: { path: string; left: Normalised | undefined; right: Normalised | undefined }[] = [{ path: '', left, right }];
+	const stack: { path: string; left: Normalised | undefined; right: Normalised | undefined }[] = [
+		{ path: '', left, right },
+	];
 	while (stack.length > 0 && differences.length < limit) {
 		const item = stack.pop() as (typeof stack)[number];
 		const a = item.left;
 		const b = item.right;
 		if (Array.isArray(a) && Array.isArray(b)) {
 			const pending: typeof stack = [];
-			for (let i = 0; i < Math.max(a.length, b.length); i += 1) pending.push({ path: `${item.path}[${i}]`, left: a[i], right: b[i] });
+			for (let i = 0; i < Math.max(a.length, b.length); i += 1)
+				pending.push({ path: `${item.path}[${i}]`, left: a[i], right: b[i] });
 			stack.push(...pending.reverse());
 		} else if (isObject(a) && isObject(b)) {
 			const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
-			const pending = keys.map((key) => ({ path: item.path ? `${item.path}.${key}` : key, left: a[key], right: b[key] }));
+			const pending = keys.map((key) => ({
+				path: item.path ? `${item.path}.${key}` : key,
+				left: a[key],
+				right: b[key],
+			}));
 			stack.push(...pending.reverse());
 		} else if (!sameScalar(a, b)) {
 			differences.push({ path: item.path, left: describe(a), right: describe(b) });
@@ -81,7 +88,8 @@ function sameScalar(a: Normalised | undefined, b: Normalised | undefined): boole
 function describe(value: Normalised | undefined): string {
 	if (value === undefined) return 'absent';
 	if (Array.isArray(value)) return `list of ${value.length}`;
-	if (isObject(value)) return `record {${Object.keys(value).slice(0, 4).join(', ')}${Object.keys(value).length > 4 ? ', …' : ''}}`;
+	if (isObject(value))
+		return `record {${Object.keys(value).slice(0, 4).join(', ')}${Object.keys(value).length > 4 ? ', …' : ''}}`;
 	const text = JSON.stringify(value);
 	return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
@@ -103,7 +111,9 @@ export interface OutcomeComparison<K extends string> {
  * Compares outcomes by normalised value: results by their data, faults by code, subcode and
  * message, errors by message. Keys keep their order; the first is the baseline.
  */
-export function compareOutcomes<K extends string>(outcomes: readonly (readonly [K, BindingOutcome])[]): OutcomeComparison<K> {
+export function compareOutcomes<K extends string>(
+	outcomes: readonly (readonly [K, BindingOutcome])[],
+): OutcomeComparison<K> {
 	if (outcomes.length === 0) throw new Error('compareOutcomes needs at least one outcome.');
 	const [baselineKey, baselineOutcome] = outcomes[0];
 	const base = outcomeValue(baselineOutcome);
@@ -121,7 +131,9 @@ function outcomeValue(outcome: BindingOutcome): Normalised | undefined {
 		case 'result':
 			return normaliseResult(outcome.result);
 		case 'fault':
-			return normaliseResult({ fault: { code: outcome.code, subcode: outcome.subcode, message: outcome.message } });
+			return normaliseResult({
+				fault: { code: outcome.code, subcode: outcome.subcode, message: outcome.message },
+			});
 		case 'error':
 			return { error: outcome.message };
 	}
@@ -155,7 +167,10 @@ export function diffLines(left: string, right: string): DiffLine[] {
 	const midA = a.slice(start, endA);
 	const midB = b.slice(start, endB);
 	if (midA.length * midB.length > MAX_LCS_CELLS) {
-		result.push(...midA.map((text): DiffLine => ({ kind: 'removed', text })), ...midB.map((text): DiffLine => ({ kind: 'added', text })));
+		result.push(
+			...midA.map((text): DiffLine => ({ kind: 'removed', text })),
+			...midB.map((text): DiffLine => ({ kind: 'added', text })),
+		);
 	} else {
 		result.push(...lcsDiff(midA, midB));
 	}
@@ -171,7 +186,10 @@ function lcsDiff(a: string[], b: string[]): DiffLine[] {
 	const lengths = new Uint32Array((n + 1) * width);
 	for (let i = n - 1; i >= 0; i -= 1) {
 		for (let j = m - 1; j >= 0; j -= 1) {
-			lengths[i * width + j] = a[i] === b[j] ? lengths[(i + 1) * width + j + 1] + 1 : Math.max(lengths[(i + 1) * width + j], lengths[i * width + j + 1]);
+			lengths[i * width + j] =
+				a[i] === b[j]
+					? lengths[(i + 1) * width + j + 1] + 1
+					: Math.max(lengths[(i + 1) * width + j], lengths[i * width + j + 1]);
 		}
 	}
 	const out: DiffLine[] = [];

@@ -18,7 +18,14 @@
  * An optional raw HTTP request follows a line `---`: request line, headers, blank line, body.
  */
 import { BINDING_NAMES, type BindingName } from './bindings/types';
-import { OPERATIONS, isOperationName, type Endpoint, type OperationName, type ParamRole, type ParamSpec } from './catalogue';
+import {
+	OPERATIONS,
+	isOperationName,
+	type Endpoint,
+	type OperationName,
+	type ParamRole,
+	type ParamSpec,
+} from './catalogue';
 
 /** The first line of every file written by the playground. */
 export const REQUEST_FILE_HEADER = '# Multiposting request';
@@ -82,7 +89,11 @@ export class RequestFileError extends Error {
 export type ConnectionValues = Partial<Record<ParamRole, string>>;
 
 /** Replaces every `{{connection.*}}` placeholder; unknown values become ''. `encode` escapes per context. */
-export function substitutePlaceholders(text: string, values: ConnectionValues, encode: (value: string) => string = (value) => value): string {
+export function substitutePlaceholders(
+	text: string,
+	values: ConnectionValues,
+	encode: (value: string) => string = (value) => value,
+): string {
 	return text.replace(PLACEHOLDER_PATTERN, (_match, role: ParamRole) => encode(values[role] ?? ''));
 }
 
@@ -116,7 +127,12 @@ export function replaceSecretsWithPlaceholders(text: string, secrets: Connection
 
 /** XML text escaping, for placeholders substituted into XML bodies. */
 export function escapeXml(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+	return text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&apos;');
 }
 
 /**
@@ -126,7 +142,12 @@ export function escapeXml(text: string): string {
  */
 export function serializeRequestFile(doc: RequestDocument, secrets: ConnectionValues = {}): string {
 	const spec = OPERATIONS[doc.operation];
-	const lines = [REQUEST_FILE_HEADER, `operation: ${doc.operation}`, `binding: ${doc.binding}`, `endpoint: ${doc.endpoint}`];
+	const lines = [
+		REQUEST_FILE_HEADER,
+		`operation: ${doc.operation}`,
+		`binding: ${doc.binding}`,
+		`endpoint: ${doc.endpoint}`,
+	];
 	const scrub = (text: string): string => replaceSecretsWithPlaceholders(text, secrets);
 	const known = new Set(spec.params.map((param) => param.name));
 	const writeParam = (name: string, value: RequestParamValue, param?: ParamSpec): void => {
@@ -155,7 +176,11 @@ export function serializeRequestFile(doc: RequestDocument, secrets: ConnectionVa
 }
 
 function formatValue(value: string): string {
-	const plain = value.length > 0 && value === value.trim() && ![...value].some((char) => char.charCodeAt(0) < 0x20) && !value.startsWith('"');
+	const plain =
+		value.length > 0 &&
+		value === value.trim() &&
+		![...value].some((char) => char.charCodeAt(0) < 0x20) &&
+		!value.startsWith('"');
 	return plain ? value : JSON.stringify(value);
 }
 
@@ -192,14 +217,20 @@ export function parseRequestFile(text: string): RequestDocument {
 			if (name.length === 0) {
 				issues.push({ line: lineNo, message: 'a parameter line needs a name: param.<Name>: <value>.' });
 			} else if (value === undefined) {
-				issues.push({ line: lineNo, message: `the value of ${name} starts with " but is not a valid JSON string.` });
+				issues.push({
+					line: lineNo,
+					message: `the value of ${name} starts with " but is not a valid JSON string.`,
+				});
 			} else {
 				rawParams.push({ name, value, line: lineNo });
 			}
 			return;
 		}
 		if (key !== 'operation' && key !== 'binding' && key !== 'endpoint') {
-			issues.push({ line: lineNo, message: `unknown key "${key}"; use operation, binding, endpoint or param.<Name>.` });
+			issues.push({
+				line: lineNo,
+				message: `unknown key "${key}"; use operation, binding, endpoint or param.<Name>.`,
+			});
 			return;
 		}
 		if (seen.has(key)) {
@@ -212,7 +243,11 @@ export function parseRequestFile(text: string): RequestDocument {
 			else issues.push({ line: lineNo, message: `unknown operation "${valueText}".` });
 		} else if (key === 'binding') {
 			if ((BINDING_NAMES as readonly string[]).includes(valueText)) binding = valueText as BindingName;
-			else issues.push({ line: lineNo, message: `unknown binding "${valueText}"; use one of ${BINDING_NAMES.join(', ')}.` });
+			else
+				issues.push({
+					line: lineNo,
+					message: `unknown binding "${valueText}"; use one of ${BINDING_NAMES.join(', ')}.`,
+				});
 		} else {
 			endpoint = { value: valueText, line: lineNo };
 		}
@@ -225,9 +260,10 @@ export function parseRequestFile(text: string): RequestDocument {
 	if (operation) {
 		const spec = OPERATIONS[operation];
 		if (endpoint && endpoint.value !== spec.endpoint) {
-			const message = endpoint.value === 'posting' || endpoint.value === 'administration'
-				? `${operation} belongs to the ${spec.endpoint} endpoint, not ${endpoint.value}.`
-				: `unknown endpoint "${endpoint.value}"; use posting or administration.`;
+			const message =
+				endpoint.value === 'posting' || endpoint.value === 'administration'
+					? `${operation} belongs to the ${spec.endpoint} endpoint, not ${endpoint.value}.`
+					: `unknown endpoint "${endpoint.value}"; use posting or administration.`;
 			issues.push({ line: endpoint.line, message });
 		}
 		const byName = new Map(spec.params.map((param) => [param.name, param]));
@@ -245,7 +281,10 @@ export function parseRequestFile(text: string): RequestDocument {
 				continue;
 			}
 			if (firstLine.has(name)) {
-				issues.push({ line, message: `${name} is not a list but is given twice (first on line ${firstLine.get(name)}).` });
+				issues.push({
+					line,
+					message: `${name} is not a list but is given twice (first on line ${firstLine.get(name)}).`,
+				});
 				continue;
 			}
 			firstLine.set(name, line);
@@ -269,7 +308,12 @@ export function parseRequestFile(text: string): RequestDocument {
 	if (issues.length > 0 || !operation) {
 		throw new RequestFileError(issues.sort((a, b) => a.line - b.line));
 	}
-	const doc: RequestDocument = { operation, binding: binding ?? 'soap11', endpoint: OPERATIONS[operation].endpoint, params };
+	const doc: RequestDocument = {
+		operation,
+		binding: binding ?? 'soap11',
+		endpoint: OPERATIONS[operation].endpoint,
+		params,
+	};
 	if (raw) doc.raw = raw;
 	return doc;
 }
@@ -289,11 +333,13 @@ function typedValue(param: ParamSpec, text: string): { value: RequestParamValue 
 	if (param.type === 'int') {
 		if (!/^-?\d+$/.test(text)) return { issue: `${param.name} must be a whole number, got "${truncate(text)}".` };
 		const value = Number(text);
-		if (value < -2147483648 || value > 2147483647) return { issue: `${param.name} must fit a 32-bit int, got ${text}.` };
+		if (value < -2147483648 || value > 2147483647)
+			return { issue: `${param.name} must fit a 32-bit int, got ${text}.` };
 		return { value };
 	}
 	if (param.type === 'boolean') {
-		if (text !== 'true' && text !== 'false') return { issue: `${param.name} must be true or false, got "${truncate(text)}".` };
+		if (text !== 'true' && text !== 'false')
+			return { issue: `${param.name} must be true or false, got "${truncate(text)}".` };
 		return { value: text === 'true' };
 	}
 	return { value: text };
@@ -311,7 +357,12 @@ export function parseRawHttpRequest(text: string, lineOffset = 0): RawHttpReques
 	const requestLine = (lines[index] ?? '').replace(/\r$/, '').trim();
 	const match = /^(\S+)\s+(\S+)(?:\s+HTTP\/\d(?:\.\d)?)?$/.exec(requestLine);
 	if (!match) {
-		throw new RequestFileError([{ line: lineOffset + index + 1, message: `expected a request line "METHOD /path HTTP/1.1", got "${truncate(requestLine)}".` }]);
+		throw new RequestFileError([
+			{
+				line: lineOffset + index + 1,
+				message: `expected a request line "METHOD /path HTTP/1.1", got "${truncate(requestLine)}".`,
+			},
+		]);
 	}
 	const headers: [string, string][] = [];
 	index += 1;
@@ -323,7 +374,10 @@ export function parseRawHttpRequest(text: string, lineOffset = 0): RawHttpReques
 		}
 		const colon = line.indexOf(':');
 		if (colon <= 0) {
-			issues.push({ line: lineOffset + index + 1, message: `expected a header "Name: value", got "${truncate(line)}".` });
+			issues.push({
+				line: lineOffset + index + 1,
+				message: `expected a header "Name: value", got "${truncate(line)}".`,
+			});
 			continue;
 		}
 		headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
@@ -334,7 +388,12 @@ export function parseRawHttpRequest(text: string, lineOffset = 0): RawHttpReques
 
 /** Writes a raw HTTP request in the text form parseRawHttpRequest reads. */
 export function formatRawHttpRequest(raw: RawHttpRequest): string {
-	return [`${raw.method} ${raw.target} HTTP/1.1`, ...raw.headers.map(([name, value]) => `${name}: ${value}`), '', raw.body].join('\n');
+	return [
+		`${raw.method} ${raw.target} HTTP/1.1`,
+		...raw.headers.map(([name, value]) => `${name}: ${value}`),
+		'',
+		raw.body,
+	].join('\n');
 }
 
 function truncate(text: string): string {

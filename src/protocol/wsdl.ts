@@ -37,11 +37,19 @@ const NS = {
 	soapHttp: 'http://schemas.xmlsoap.org/soap/http',
 } as const;
 
-const DEFAULT_SERVICE_NAMES: Readonly<Record<Endpoint, string>> = { posting: 'Posting', administration: 'Administration' };
+const DEFAULT_SERVICE_NAMES: Readonly<Record<Endpoint, string>> = {
+	posting: 'Posting',
+	administration: 'Administration',
+};
 
 /** Escapes text for an XML attribute value or element content. */
 function escapeXml(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+	return text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&apos;');
 }
 
 /** The ASMX service name: the document name of the endpoint path (Posting.asmx -> Posting) when it is a plain name. */
@@ -72,9 +80,13 @@ class SchemaBuilder {
 	}
 
 	toXml(namespace: string): string {
-		return `<s:schema elementFormDefault="qualified" targetNamespace="${escapeXml(namespace)}">`
-			+ this.elements.join('') + [...this.types.values()].join('') + [...this.globals.values()].join('')
-			+ '</s:schema>';
+		return (
+			`<s:schema elementFormDefault="qualified" targetNamespace="${escapeXml(namespace)}">` +
+			this.elements.join('') +
+			[...this.types.values()].join('') +
+			[...this.globals.values()].join('') +
+			'</s:schema>'
+		);
 	}
 }
 
@@ -124,10 +136,16 @@ function fieldElement(schema: SchemaBuilder, field: FieldSpec): string {
 function recordType(schema: SchemaBuilder, record: string): string {
 	schema.ensureType(record, () => {
 		const fields = getRecord(record).fields;
-		const elements = fields.filter((f) => !f.attribute).map((f) => fieldElement(schema, f)).join('');
+		const elements = fields
+			.filter((f) => !f.attribute)
+			.map((f) => fieldElement(schema, f))
+			.join('');
 		const attributes = fields
 			.filter((f) => f.attribute)
-			.map((f) => `<s:attribute name="${escapeXml(f.name)}" type="s:${typeof f.type === 'string' ? f.type : 'string'}" />`)
+			.map(
+				(f) =>
+					`<s:attribute name="${escapeXml(f.name)}" type="s:${typeof f.type === 'string' ? f.type : 'string'}" />`,
+			)
 			.join('');
 		return `<s:sequence>${elements}</s:sequence>${attributes}`;
 	});
@@ -149,17 +167,21 @@ function paramElement(schema: SchemaBuilder, param: ParamSpec): string {
 
 /** The type of an operation's result: the record, or ArrayOf<Record> for lists (transport rule 2). */
 function resultType(schema: SchemaBuilder, op: OperationSpec): string {
-	return op.result.kind === 'list' ? arrayOfRecord(schema, op.result.record, op.result.record) : recordType(schema, op.result.record);
+	return op.result.kind === 'list'
+		? arrayOfRecord(schema, op.result.record, op.result.record)
+		: recordType(schema, op.result.record);
 }
 
 function addOperationTypes(schema: SchemaBuilder, name: string, op: OperationSpec): void {
 	const params = op.params.map((p) => paramElement(schema, p)).join('');
-	schema.addElement(`<s:element name="${escapeXml(name)}"><s:complexType><s:sequence>${params}</s:sequence></s:complexType></s:element>`);
+	schema.addElement(
+		`<s:element name="${escapeXml(name)}"><s:complexType><s:sequence>${params}</s:sequence></s:complexType></s:element>`,
+	);
 	const type = resultType(schema, op);
 	schema.addElement(
-		`<s:element name="${escapeXml(name)}Response"><s:complexType><s:sequence>`
-		+ `<s:element minOccurs="0" maxOccurs="1" name="${escapeXml(op.soapResult)}" type="tns:${escapeXml(type)}" />`
-		+ '</s:sequence></s:complexType></s:element>',
+		`<s:element name="${escapeXml(name)}Response"><s:complexType><s:sequence>` +
+			`<s:element minOccurs="0" maxOccurs="1" name="${escapeXml(op.soapResult)}" type="tns:${escapeXml(type)}" />` +
+			'</s:sequence></s:complexType></s:element>',
 	);
 	// HTTP GET and POST answer with this element as the document root.
 	schema.addGlobal(op.httpRoot, type);
@@ -170,41 +192,55 @@ function messages(name: string, op: OperationSpec): string {
 	// HTTP parameters travel as text (transport rule 5), so every part is s:string.
 	const parts = op.params.map((p) => `<wsdl:part name="${escapeXml(p.name)}" type="s:string" />`).join('');
 	const body = `<wsdl:part name="Body" element="tns:${escapeXml(op.httpRoot)}" />`;
-	return `<wsdl:message name="${n}SoapIn"><wsdl:part name="parameters" element="tns:${n}" /></wsdl:message>`
-		+ `<wsdl:message name="${n}SoapOut"><wsdl:part name="parameters" element="tns:${n}Response" /></wsdl:message>`
-		+ `<wsdl:message name="${n}HttpGetIn">${parts}</wsdl:message>`
-		+ `<wsdl:message name="${n}HttpGetOut">${body}</wsdl:message>`
-		+ `<wsdl:message name="${n}HttpPostIn">${parts}</wsdl:message>`
-		+ `<wsdl:message name="${n}HttpPostOut">${body}</wsdl:message>`;
+	return (
+		`<wsdl:message name="${n}SoapIn"><wsdl:part name="parameters" element="tns:${n}" /></wsdl:message>` +
+		`<wsdl:message name="${n}SoapOut"><wsdl:part name="parameters" element="tns:${n}Response" /></wsdl:message>` +
+		`<wsdl:message name="${n}HttpGetIn">${parts}</wsdl:message>` +
+		`<wsdl:message name="${n}HttpGetOut">${body}</wsdl:message>` +
+		`<wsdl:message name="${n}HttpPostIn">${parts}</wsdl:message>` +
+		`<wsdl:message name="${n}HttpPostOut">${body}</wsdl:message>`
+	);
 }
 
 function portType(portName: string, suffix: 'Soap' | 'HttpGet' | 'HttpPost', names: readonly string[]): string {
 	const ops = names.map((name) => {
 		const n = escapeXml(name);
-		return `<wsdl:operation name="${n}"><wsdl:documentation xmlns:wsdl="${NS.wsdl}">${escapeXml(OPERATIONS[name as keyof typeof OPERATIONS].doc)}</wsdl:documentation>`
-			+ `<wsdl:input message="tns:${n}${suffix}In" /><wsdl:output message="tns:${n}${suffix}Out" /></wsdl:operation>`;
+		return (
+			`<wsdl:operation name="${n}"><wsdl:documentation xmlns:wsdl="${NS.wsdl}">${escapeXml(OPERATIONS[name as keyof typeof OPERATIONS].doc)}</wsdl:documentation>` +
+			`<wsdl:input message="tns:${n}${suffix}In" /><wsdl:output message="tns:${n}${suffix}Out" /></wsdl:operation>`
+		);
 	});
 	return `<wsdl:portType name="${escapeXml(portName)}${suffix}">${ops.join('')}</wsdl:portType>`;
 }
 
 function soapBinding(service: string, version: 'soap' | 'soap12', namespace: string, names: readonly string[]): string {
 	const bindingName = `${service}${version === 'soap' ? 'Soap' : 'Soap12'}`;
-	const ops = names.map((name) => `<wsdl:operation name="${escapeXml(name)}">`
-		+ `<${version}:operation soapAction="${escapeXml(soapAction(namespace, name))}" style="document" />`
-		+ `<wsdl:input><${version}:body use="literal" /></wsdl:input>`
-		+ `<wsdl:output><${version}:body use="literal" /></wsdl:output></wsdl:operation>`);
+	const ops = names.map(
+		(name) =>
+			`<wsdl:operation name="${escapeXml(name)}">` +
+			`<${version}:operation soapAction="${escapeXml(soapAction(namespace, name))}" style="document" />` +
+			`<wsdl:input><${version}:body use="literal" /></wsdl:input>` +
+			`<wsdl:output><${version}:body use="literal" /></wsdl:output></wsdl:operation>`,
+	);
 	// ASMX binds SOAP 1.2 to the same port type as SOAP 1.1.
-	return `<wsdl:binding name="${escapeXml(bindingName)}" type="tns:${escapeXml(service)}Soap">`
-		+ `<${version}:binding transport="${NS.soapHttp}" />${ops.join('')}</wsdl:binding>`;
+	return (
+		`<wsdl:binding name="${escapeXml(bindingName)}" type="tns:${escapeXml(service)}Soap">` +
+		`<${version}:binding transport="${NS.soapHttp}" />${ops.join('')}</wsdl:binding>`
+	);
 }
 
 function httpBinding(service: string, verb: 'GET' | 'POST', names: readonly string[]): string {
 	const suffix = verb === 'GET' ? 'HttpGet' : 'HttpPost';
 	const input = verb === 'GET' ? '<http:urlEncoded />' : '<mime:content type="application/x-www-form-urlencoded" />';
-	const ops = names.map((name) => `<wsdl:operation name="${escapeXml(name)}"><http:operation location="/${escapeXml(name)}" />`
-		+ `<wsdl:input>${input}</wsdl:input><wsdl:output><mime:mimeXml part="Body" /></wsdl:output></wsdl:operation>`);
-	return `<wsdl:binding name="${escapeXml(service)}${suffix}" type="tns:${escapeXml(service)}${suffix}">`
-		+ `<http:binding verb="${verb}" />${ops.join('')}</wsdl:binding>`;
+	const ops = names.map(
+		(name) =>
+			`<wsdl:operation name="${escapeXml(name)}"><http:operation location="/${escapeXml(name)}" />` +
+			`<wsdl:input>${input}</wsdl:input><wsdl:output><mime:mimeXml part="Body" /></wsdl:output></wsdl:operation>`,
+	);
+	return (
+		`<wsdl:binding name="${escapeXml(service)}${suffix}" type="tns:${escapeXml(service)}${suffix}">` +
+		`<http:binding verb="${verb}" />${ops.join('')}</wsdl:binding>`
+	);
 }
 
 /**
@@ -220,19 +256,25 @@ export function generateWsdl(endpoint: Endpoint, options: WsdlOptions): string {
 	for (const name of names) addOperationTypes(schema, name, OPERATIONS[name]);
 	const loc = escapeXml(location);
 	const svc = escapeXml(service);
-	return '<?xml version="1.0" encoding="utf-8"?>\n'
-		+ `<wsdl:definitions xmlns:soap="${NS.soap}" xmlns:tm="${NS.tm}" xmlns:soapenc="${NS.soapenc}" xmlns:mime="${NS.mime}"`
-		+ ` xmlns:tns="${escapeXml(namespace)}" xmlns:s="${NS.s}" xmlns:soap12="${NS.soap12}" xmlns:http="${NS.http}"`
-		+ ` targetNamespace="${escapeXml(namespace)}" xmlns:wsdl="${NS.wsdl}">`
-		+ `<wsdl:types>${schema.toXml(namespace)}</wsdl:types>`
-		+ names.map((name) => messages(name, OPERATIONS[name])).join('')
-		+ portType(service, 'Soap', names) + portType(service, 'HttpGet', names) + portType(service, 'HttpPost', names)
-		+ soapBinding(service, 'soap', namespace, names) + soapBinding(service, 'soap12', namespace, names)
-		+ httpBinding(service, 'GET', names) + httpBinding(service, 'POST', names)
-		+ `<wsdl:service name="${svc}">`
-		+ `<wsdl:port name="${svc}Soap" binding="tns:${svc}Soap"><soap:address location="${loc}" /></wsdl:port>`
-		+ `<wsdl:port name="${svc}Soap12" binding="tns:${svc}Soap12"><soap12:address location="${loc}" /></wsdl:port>`
-		+ `<wsdl:port name="${svc}HttpGet" binding="tns:${svc}HttpGet"><http:address location="${loc}" /></wsdl:port>`
-		+ `<wsdl:port name="${svc}HttpPost" binding="tns:${svc}HttpPost"><http:address location="${loc}" /></wsdl:port>`
-		+ '</wsdl:service></wsdl:definitions>';
+	return (
+		'<?xml version="1.0" encoding="utf-8"?>\n' +
+		`<wsdl:definitions xmlns:soap="${NS.soap}" xmlns:tm="${NS.tm}" xmlns:soapenc="${NS.soapenc}" xmlns:mime="${NS.mime}"` +
+		` xmlns:tns="${escapeXml(namespace)}" xmlns:s="${NS.s}" xmlns:soap12="${NS.soap12}" xmlns:http="${NS.http}"` +
+		` targetNamespace="${escapeXml(namespace)}" xmlns:wsdl="${NS.wsdl}">` +
+		`<wsdl:types>${schema.toXml(namespace)}</wsdl:types>` +
+		names.map((name) => messages(name, OPERATIONS[name])).join('') +
+		portType(service, 'Soap', names) +
+		portType(service, 'HttpGet', names) +
+		portType(service, 'HttpPost', names) +
+		soapBinding(service, 'soap', namespace, names) +
+		soapBinding(service, 'soap12', namespace, names) +
+		httpBinding(service, 'GET', names) +
+		httpBinding(service, 'POST', names) +
+		`<wsdl:service name="${svc}">` +
+		`<wsdl:port name="${svc}Soap" binding="tns:${svc}Soap"><soap:address location="${loc}" /></wsdl:port>` +
+		`<wsdl:port name="${svc}Soap12" binding="tns:${svc}Soap12"><soap12:address location="${loc}" /></wsdl:port>` +
+		`<wsdl:port name="${svc}HttpGet" binding="tns:${svc}HttpGet"><http:address location="${loc}" /></wsdl:port>` +
+		`<wsdl:port name="${svc}HttpPost" binding="tns:${svc}HttpPost"><http:address location="${loc}" /></wsdl:port>` +
+		'</wsdl:service></wsdl:definitions>'
+	);
 }

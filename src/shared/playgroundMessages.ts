@@ -143,8 +143,10 @@ function isText(value: unknown): value is string {
 export function parseForm(value: unknown): PlaygroundForm | undefined {
 	if (!isRecord(value)) return undefined;
 	const { mode, operation, binding, params, raw, timeoutMs } = value;
-	if ((mode !== 'form' && mode !== 'raw') || !isText(operation) || !isText(binding) || !BINDINGS.includes(binding)) return undefined;
-	if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) return undefined;
+	if ((mode !== 'form' && mode !== 'raw') || !isText(operation) || !isText(binding) || !BINDINGS.includes(binding))
+		return undefined;
+	if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000)
+		return undefined;
 	if (!isRecord(params) || !isRecord(raw)) return undefined;
 	const cleanParams: Record<string, string | string[]> = {};
 	for (const [name, item] of Object.entries(params)) {
@@ -182,11 +184,17 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
 			return form ? { type: value.type, form } : undefined;
 		}
 		case 'openWsdl':
-			return value.endpoint === 'posting' || value.endpoint === 'administration' ? { type: 'openWsdl', endpoint: value.endpoint } : undefined;
+			return value.endpoint === 'posting' || value.endpoint === 'administration'
+				? { type: 'openWsdl', endpoint: value.endpoint }
+				: undefined;
 		case 'historySearch':
-			return typeof value.query === 'string' && value.query.length <= 500 ? { type: 'historySearch', query: value.query } : undefined;
+			return typeof value.query === 'string' && value.query.length <= 500
+				? { type: 'historySearch', query: value.query }
+				: undefined;
 		case 'historyOpen':
-			return typeof value.id === 'string' && value.id.length <= 100 ? { type: 'historyOpen', id: value.id } : undefined;
+			return typeof value.id === 'string' && value.id.length <= 100
+				? { type: 'historyOpen', id: value.id }
+				: undefined;
 		default:
 			return undefined;
 	}

@@ -2,7 +2,14 @@
  * Sample values built from the catalogue: parameters and results for any operation, with awkward
  * text (markup characters, non-ASCII, entities) so codecs are exercised on every field.
  */
-import { OPERATIONS, getRecord, type AnyParams, type FieldType, type OperationName, type ScalarType } from '../../src/protocol/catalogue';
+import {
+	OPERATIONS,
+	getRecord,
+	type AnyParams,
+	type FieldType,
+	type OperationName,
+	type ScalarType,
+} from '../../src/protocol/catalogue';
 
 const AWKWARD = 'Zoë & <Müller> "quoted" \'apos\' 😀';
 
@@ -45,7 +52,9 @@ export function sampleRecord(recordName: string, seed = 1, depth = 0): Record<st
 
 export function sampleResult(operation: OperationName): unknown {
 	const spec = OPERATIONS[operation].result;
-	return spec.kind === 'list' ? [sampleRecord(spec.record, 1), sampleRecord(spec.record, 2)] : sampleRecord(spec.record, 1);
+	return spec.kind === 'list'
+		? [sampleRecord(spec.record, 1), sampleRecord(spec.record, 2)]
+		: sampleRecord(spec.record, 1);
 }
 
 /** Parameters with every one given. */

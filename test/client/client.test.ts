@@ -19,9 +19,24 @@ import {
 	type Exchange,
 } from '../../src/client';
 import { BINDING_NAMES, getBinding, type BindingName } from '../../src/protocol/bindings/index';
-import { OPERATIONS, OPERATION_NAMES, VALUE_SETS, type AnyParams, type OperationName, type ResultOf, type ValueSet } from '../../src/protocol/catalogue';
+import {
+	OPERATIONS,
+	OPERATION_NAMES,
+	VALUE_SETS,
+	type AnyParams,
+	type OperationName,
+	type ResultOf,
+	type ValueSet,
+} from '../../src/protocol/catalogue';
 import type { Fault } from '../../src/protocol/faults';
-import { ScriptedServer, answerWithResult, contextFor, guardUnhandledRejections, sampleRecord, sampleResult } from './helpers';
+import {
+	ScriptedServer,
+	answerWithResult,
+	contextFor,
+	guardUnhandledRejections,
+	sampleRecord,
+	sampleResult,
+} from './helpers';
 
 const CREDENTIALS = { apiKey: 'API-KEY-1234', username: 'jane', password: 'hunter2', culture: 'en-GB' };
 
@@ -57,7 +72,12 @@ function paramsFor(operation: OperationName): AnyParams {
 /** What the client should hand to the binding: the parameters plus the filled credentials. */
 function filledFor(operation: OperationName, params: AnyParams): AnyParams {
 	const filled: AnyParams = { ...params };
-	const byRole = { apiKey: CREDENTIALS.apiKey, username: CREDENTIALS.username, password: CREDENTIALS.password, culture: CREDENTIALS.culture };
+	const byRole = {
+		apiKey: CREDENTIALS.apiKey,
+		username: CREDENTIALS.username,
+		password: CREDENTIALS.password,
+		culture: CREDENTIALS.culture,
+	};
 	for (const param of OPERATIONS[operation].params) {
 		if (param.role && filled[param.name] === undefined) {
 			filled[param.name] = byRole[param.role];
@@ -101,7 +121,12 @@ describe('MultipostingClient', () => {
 	const exchanges: Exchange[] = [];
 
 	function newClient(options: Partial<ClientOptions> = {}): MultipostingClient {
-		return new MultipostingClient({ baseUrl: server.baseUrl, credentials: CREDENTIALS, onExchange: (exchange) => exchanges.push(exchange), ...options });
+		return new MultipostingClient({
+			baseUrl: server.baseUrl,
+			credentials: CREDENTIALS,
+			onExchange: (exchange) => exchanges.push(exchange),
+			...options,
+		});
 	}
 
 	beforeEach(async () => {
@@ -120,12 +145,18 @@ describe('MultipostingClient', () => {
 			it(`sends exactly what the ${binding} binding encodes and returns the decoded result, for all 20 operations`, async () => {
 				for (const operation of OPERATION_NAMES) {
 					const params = paramsFor(operation);
-					const expected = getBinding(binding).encodeRequest(operation, filledFor(operation, params), contextFor(server.baseUrl, operation));
+					const expected = getBinding(binding).encodeRequest(
+						operation,
+						filledFor(operation, params),
+						contextFor(server.baseUrl, operation),
+					);
 					const result = sampleResult(operation);
 					answerWithResult(server, binding, operation, result);
 					server.requests.length = 0;
 
-					const method = (client as unknown as Record<string, (p: AnyParams, o: object) => Promise<unknown>>)[methodName(operation)];
+					const method = (client as unknown as Record<string, (p: AnyParams, o: object) => Promise<unknown>>)[
+						methodName(operation)
+					];
 					const actual = await method.call(client, params, { binding });
 
 					assert.equal(server.requests.length, 1, operation);
@@ -143,7 +174,11 @@ describe('MultipostingClient', () => {
 
 		it('has a lowerCamelCase method for every operation', () => {
 			for (const operation of OPERATION_NAMES) {
-				assert.equal(typeof (client as unknown as Record<string, unknown>)[methodName(operation)], 'function', operation);
+				assert.equal(
+					typeof (client as unknown as Record<string, unknown>)[methodName(operation)],
+					'function',
+					operation,
+				);
 			}
 			assert.equal(methodName('GetLoginURL'), 'getLoginURL');
 		});
@@ -174,8 +209,15 @@ describe('MultipostingClient', () => {
 
 		it('keeps a path prefix of the base URL and uses configured paths and namespace', async () => {
 			await client.close();
-			client = newClient({ baseUrl: `${server.baseUrl}/prefix/`, paths: { posting: '/soap/posting.asmx' }, namespace: 'http://fixed.example/' });
-			const encoded = getBinding('soap11').encodeResponse('GetCurrency', [], { namespace: 'http://fixed.example/', endpointPath: '/soap/posting.asmx' });
+			client = newClient({
+				baseUrl: `${server.baseUrl}/prefix/`,
+				paths: { posting: '/soap/posting.asmx' },
+				namespace: 'http://fixed.example/',
+			});
+			const encoded = getBinding('soap11').encodeResponse('GetCurrency', [], {
+				namespace: 'http://fixed.example/',
+				endpointPath: '/soap/posting.asmx',
+			});
 			server.answer(encoded.status, encoded.headers, encoded.body);
 			await client.getCurrency();
 			assert.equal(server.requests[0].url, '/prefix/soap/posting.asmx');
@@ -253,7 +295,12 @@ describe('MultipostingClient', () => {
 
 		for (const binding of ['soap11', 'soap12'] as const) {
 			it(`maps a ${binding} fault (HTTP 500) to SoapFaultError with the decoded fault`, async () => {
-				const fault: Fault = { code: 'Client', subcode: 'AuthenticationFailed', message: 'The API key is not valid.', detail: 'Check sAPIKey.' };
+				const fault: Fault = {
+					code: 'Client',
+					subcode: 'AuthenticationFailed',
+					message: 'The API key is not valid.',
+					detail: 'Check sAPIKey.',
+				};
 				const encoded = getBinding(binding).encodeFault(fault, contextFor(server.baseUrl, 'GetCurrency'));
 				server.answer(encoded.status, encoded.headers, encoded.body);
 				const error = await rejection(client.getCurrency(undefined, { binding }));
@@ -268,7 +315,11 @@ describe('MultipostingClient', () => {
 
 		for (const binding of ['httpGet', 'httpPost'] as const) {
 			it(`maps a ${binding} HTTP 500 text/plain error to SoapFaultError`, async () => {
-				server.answer(500, { 'content-type': 'text/plain; charset=utf-8' }, 'System.ArgumentException: Invalid advert id.\r\n   at Service.Stack()');
+				server.answer(
+					500,
+					{ 'content-type': 'text/plain; charset=utf-8' },
+					'System.ArgumentException: Invalid advert id.\r\n   at Service.Stack()',
+				);
 				const error = await rejection(client.getCurrency(undefined, { binding }));
 				assert.ok(error instanceof SoapFaultError);
 				assert.equal(error.fault.code, 'Server');
@@ -335,7 +386,12 @@ describe('MultipostingClient', () => {
 				client = newClient({ maxResponseBytes: 1024 });
 				const body = Buffer.from(`<?xml version="1.0"?><x>${'a'.repeat(5000)}</x>`);
 				server.handler = (_request, response) => {
-					response.writeHead(200, framing === 'chunked' ? { 'content-type': 'text/xml' } : { 'content-type': 'text/xml', 'content-length': String(body.length) });
+					response.writeHead(
+						200,
+						framing === 'chunked'
+							? { 'content-type': 'text/xml' }
+							: { 'content-type': 'text/xml', 'content-length': String(body.length) },
+					);
 					if (framing === 'chunked') {
 						response.write(body.subarray(0, 800));
 						response.end(body.subarray(800));
@@ -371,11 +427,20 @@ describe('MultipostingClient', () => {
 			const base = { baseUrl: 'http://127.0.0.1:1', credentials: CREDENTIALS };
 			assert.throws(() => new MultipostingClient({ ...base, baseUrl: 'not a url' }), InvalidArgumentError);
 			assert.throws(() => new MultipostingClient({ ...base, baseUrl: 'ftp://host' }), InvalidArgumentError);
-			assert.throws(() => new MultipostingClient({ ...base, binding: 'soap99' as BindingName }), InvalidArgumentError);
+			assert.throws(
+				() => new MultipostingClient({ ...base, binding: 'soap99' as BindingName }),
+				InvalidArgumentError,
+			);
 			assert.throws(() => new MultipostingClient({ ...base, timeoutMs: -1 }), InvalidArgumentError);
 			assert.throws(() => new MultipostingClient({ ...base, maxResponseBytes: 1.5 }), InvalidArgumentError);
-			assert.throws(() => new MultipostingClient({ ...base, paths: { posting: 'no-slash' } }), InvalidArgumentError);
-			assert.throws(() => new MultipostingClient({ ...base, credentials: {} as typeof CREDENTIALS }), (error: unknown) => error instanceof InvalidArgumentError && error.code === 'MP_ERR_INVALID_ARGUMENT');
+			assert.throws(
+				() => new MultipostingClient({ ...base, paths: { posting: 'no-slash' } }),
+				InvalidArgumentError,
+			);
+			assert.throws(
+				() => new MultipostingClient({ ...base, credentials: {} as typeof CREDENTIALS }),
+				(error: unknown) => error instanceof InvalidArgumentError && error.code === 'MP_ERR_INVALID_ARGUMENT',
+			);
 		});
 
 		it('uses a dispatcher given in the options and leaves it open on close()', async () => {
@@ -405,14 +470,21 @@ describe('MultipostingClient', () => {
 				const page = Number(/<CurrentPage>(\d+)<\/CurrentPage>/.exec(request.body.toString('utf8'))?.[1]);
 				requested.push(page);
 				const adverts = Array.from({ length: itemsOn(page) }, (_, index) => ({ AdvertID: page * 100 + index }));
-				const encoded = getBinding('soap11').encodeResponse('GetAdvertPaged', { PageCount: pageCount(page), PageIndex: page, TotalItemCount: 6, Adverts: adverts }, contextFor(server.baseUrl, 'GetAdvertPaged'));
+				const encoded = getBinding('soap11').encodeResponse(
+					'GetAdvertPaged',
+					{ PageCount: pageCount(page), PageIndex: page, TotalItemCount: 6, Adverts: adverts },
+					contextFor(server.baseUrl, 'GetAdvertPaged'),
+				);
 				response.writeHead(encoded.status, encoded.headers).end(Buffer.from(encoded.body));
 			};
 			return requested;
 		}
 
 		it('iterates the items of three pages', async () => {
-			const requested = servePages(() => 3, () => 2);
+			const requested = servePages(
+				() => 3,
+				() => 2,
+			);
 			const ids: number[] = [];
 			for await (const advert of client.items('GetAdvertPaged', { sAdvertIdentifier: 'X' }, { rowsPerPage: 2 })) {
 				ids.push(advert.AdvertID ?? -1);
@@ -423,7 +495,10 @@ describe('MultipostingClient', () => {
 		});
 
 		it('yields whole pages from startPage', async () => {
-			const requested = servePages(() => 3, () => 2);
+			const requested = servePages(
+				() => 3,
+				() => 2,
+			);
 			const pages = [];
 			for await (const page of client.pages('GetAdvertPaged', {}, { rowsPerPage: 2, startPage: 2 })) {
 				pages.push(page.PageIndex);
@@ -433,7 +508,10 @@ describe('MultipostingClient', () => {
 		});
 
 		it('is bounded by the PageCount of the first page and stops at an empty page', async () => {
-			const growing = servePages((page) => page + 5, () => 1);
+			const growing = servePages(
+				(page) => page + 5,
+				() => 1,
+			);
 			let count = 0;
 			for await (const _advert of client.items('GetAdvertPaged', {}, { rowsPerPage: 1 })) {
 				count += 1;
@@ -441,7 +519,10 @@ describe('MultipostingClient', () => {
 			assert.equal(count, 6);
 			assert.deepEqual(growing, [1, 2, 3, 4, 5, 6]);
 
-			const emptyAfterTwo = servePages(() => 10, (page) => (page <= 2 ? 2 : 0));
+			const emptyAfterTwo = servePages(
+				() => 10,
+				(page) => (page <= 2 ? 2 : 0),
+			);
 			let items = 0;
 			for await (const _advert of client.items('GetAdvertPaged', {}, { rowsPerPage: 2 })) {
 				items += 1;
@@ -465,7 +546,12 @@ describe('MultipostingClient', () => {
 			encodeURIComponent(secret),
 			new URLSearchParams({ v: secret }).toString().slice(2),
 			secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
-			secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
+			secret
+				.replace(/&/g, '&amp;')
+				.replace(/</g, '&lt;')
+				.replace(/>/g, '&gt;')
+				.replace(/"/g, '&quot;')
+				.replace(/'/g, '&apos;'),
 		];
 		const texts = (exchange: Exchange): string[] => [
 			exchange.request.url,
@@ -481,7 +567,13 @@ describe('MultipostingClient', () => {
 			client = newClient({ credentials: { apiKey, username: 'jane', password } });
 			for (const binding of BINDING_NAMES) {
 				// The service echoes the credentials back, as a careless error page might.
-				const result = { UserID: 1, OrganisationID: 2, RedirectUrl: `https://x.example/?k=${encodeURIComponent(apiKey)}&p=${password}`, LoginSuccess: true, LoginMessage: `${apiKey} ${password}` };
+				const result = {
+					UserID: 1,
+					OrganisationID: 2,
+					RedirectUrl: `https://x.example/?k=${encodeURIComponent(apiKey)}&p=${password}`,
+					LoginSuccess: true,
+					LoginMessage: `${apiKey} ${password}`,
+				};
 				answerWithResult(server, binding, 'GetLoginURL', result);
 				const login = await client.getLoginURL({ returnUrl: '/home' }, { binding });
 				assert.equal(login.LoginMessage, `${apiKey} ${password}`, 'the result itself is not redacted');
@@ -497,7 +589,10 @@ describe('MultipostingClient', () => {
 			for (const exchange of exchanges) {
 				for (const text of texts(exchange)) {
 					for (const form of [...forms(apiKey), ...forms(password)]) {
-						assert.ok(!text.includes(form), `${exchange.binding} ${exchange.operation} shows a secret in ${text.slice(0, 200)}`);
+						assert.ok(
+							!text.includes(form),
+							`${exchange.binding} ${exchange.operation} shows a secret in ${text.slice(0, 200)}`,
+						);
 					}
 				}
 				assert.ok(texts(exchange).some((text) => text.includes('***')));
@@ -531,8 +626,16 @@ describe('MultipostingClient', () => {
 
 			const raw = await client.callWithExchange('GetCurrency', {}, { binding: 'httpPost', redact: false });
 			assert.deepEqual(new Uint8Array(raw.exchange.request.body), new Uint8Array(server.requests[1].body));
-			assert.deepEqual(Buffer.from(raw.exchange.response?.body ?? []).toString('utf8').includes('GBP'), true);
-			assert.ok(!JSON.stringify(exchanges.map(texts)).includes(CREDENTIALS.apiKey), 'onExchange still gets redacted exchanges');
+			assert.deepEqual(
+				Buffer.from(raw.exchange.response?.body ?? [])
+					.toString('utf8')
+					.includes('GBP'),
+				true,
+			);
+			assert.ok(
+				!JSON.stringify(exchanges.map(texts)).includes(CREDENTIALS.apiKey),
+				'onExchange still gets redacted exchanges',
+			);
 		});
 
 		it('skips the exchange when captureExchange is false and survives a throwing listener', async () => {

@@ -3,11 +3,21 @@ import { REDACTED, createRedactor, redactExchange, type Exchange } from '../../s
 
 const text = (bytes: Uint8Array | undefined): string => Buffer.from(bytes ?? new Uint8Array()).toString('utf8');
 
-function exchangeWith(url: string, requestBody: string, responseBody: string, headers: Record<string, string> = {}): Exchange {
+function exchangeWith(
+	url: string,
+	requestBody: string,
+	responseBody: string,
+	headers: Record<string, string> = {},
+): Exchange {
 	return {
 		operation: 'GetCurrency',
 		binding: 'soap11',
-		request: { method: 'POST', url, headers: { 'content-type': 'text/xml', ...headers }, body: Buffer.from(requestBody) },
+		request: {
+			method: 'POST',
+			url,
+			headers: { 'content-type': 'text/xml', ...headers },
+			body: Buffer.from(requestBody),
+		},
 		response: { status: 200, headers: { 'content-type': 'text/xml' }, body: Buffer.from(responseBody) },
 		timings: { startedAt: 1, headersMs: 2, totalMs: 3 },
 		error: 'failed',
@@ -41,18 +51,27 @@ describe('redactExchange', () => {
 			{ authorization: 'Basic abc' },
 		);
 		const redacted = redactExchange(exchange, []);
-		assert.equal(redacted.request.url, 'http://h/SOAP/Posting.asmx/GetCurrency?sCultureID=en&sAPIKey=***&sPassword=***');
+		assert.equal(
+			redacted.request.url,
+			'http://h/SOAP/Posting.asmx/GetCurrency?sCultureID=en&sAPIKey=***&sPassword=***',
+		);
 		assert.equal(
 			text(redacted.request.body),
 			'<soap:Body><tns:GetLoginURL><tns:sAPIKey>***</tns:sAPIKey><sPassword xsi:type="s">***</sPassword><sUsername>jane</sUsername></tns:GetLoginURL>',
 		);
-		assert.equal(text(redacted.response?.body), '<CUser><Username>bob</Username><Password>***</Password><Password /></CUser>');
+		assert.equal(
+			text(redacted.response?.body),
+			'<CUser><Username>bob</Username><Password>***</Password><Password /></CUser>',
+		);
 		assert.equal(redacted.request.headers.authorization, REDACTED);
 	});
 
 	it('redacts form bodies by field name', () => {
 		const redactor = createRedactor([]);
-		assert.equal(text(redactor.bytes(Buffer.from('sCultureID=en&sAPIKey=k%26y&sUsername=jane&sPassword=p'))), 'sCultureID=en&sAPIKey=***&sUsername=jane&sPassword=***');
+		assert.equal(
+			text(redactor.bytes(Buffer.from('sCultureID=en&sAPIKey=k%26y&sUsername=jane&sPassword=p'))),
+			'sCultureID=en&sAPIKey=***&sUsername=jane&sPassword=***',
+		);
 	});
 
 	it('keeps bytes that are not UTF-8 unchanged', () => {

@@ -3,7 +3,14 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getBinding } from '../../src/protocol/bindings/index';
 import type { BindingName, CodecContext } from '../../src/protocol/bindings/types';
-import { OPERATIONS, RECORDS, defaultNamespace, DEFAULT_ENDPOINT_PATHS, type FieldType, type OperationName } from '../../src/protocol/catalogue';
+import {
+	OPERATIONS,
+	RECORDS,
+	defaultNamespace,
+	DEFAULT_ENDPOINT_PATHS,
+	type FieldType,
+	type OperationName,
+} from '../../src/protocol/catalogue';
 
 /** A request as the server read it. */
 export interface RecordedRequest {
@@ -22,7 +29,10 @@ export class ScriptedServer {
 		response.writeHead(599).end();
 	};
 
-	private constructor(private readonly server: http.Server, readonly baseUrl: string) {}
+	private constructor(
+		private readonly server: http.Server,
+		readonly baseUrl: string,
+	) {}
 
 	static async start(): Promise<ScriptedServer> {
 		const server = http.createServer();
@@ -33,7 +43,12 @@ export class ScriptedServer {
 			const chunks: Buffer[] = [];
 			request.on('data', (chunk: Buffer) => chunks.push(chunk));
 			request.on('end', () => {
-				const recorded = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) };
+				const recorded = {
+					method: request.method ?? '',
+					url: request.url ?? '',
+					headers: request.headers,
+					body: Buffer.concat(chunks),
+				};
 				scripted.requests.push(recorded);
 				scripted.handler(recorded, response);
 			});
@@ -56,11 +71,19 @@ export class ScriptedServer {
 
 /** The codec context a client with default options uses against this base URL. */
 export function contextFor(baseUrl: string, operation: OperationName): CodecContext {
-	return { namespace: defaultNamespace(baseUrl), endpointPath: DEFAULT_ENDPOINT_PATHS[OPERATIONS[operation].endpoint] };
+	return {
+		namespace: defaultNamespace(baseUrl),
+		endpointPath: DEFAULT_ENDPOINT_PATHS[OPERATIONS[operation].endpoint],
+	};
 }
 
 /** Makes the server answer with `result` encoded by the binding, as a service would. */
-export function answerWithResult(server: ScriptedServer, binding: BindingName, operation: OperationName, result: unknown): void {
+export function answerWithResult(
+	server: ScriptedServer,
+	binding: BindingName,
+	operation: OperationName,
+	result: unknown,
+): void {
 	const encoded = getBinding(binding).encodeResponse(operation, result, contextFor(server.baseUrl, operation));
 	server.answer(encoded.status, encoded.headers, encoded.body);
 }
@@ -68,7 +91,9 @@ export function answerWithResult(server: ScriptedServer, binding: BindingName, o
 /** A record filled with a value for each field (nested records and lists down to `depth`). */
 export function sampleRecord(recordName: string, depth = 2): Record<string, unknown> {
 	const record: Record<string, unknown> = {};
-	for (const field of (RECORDS as Record<string, { fields: readonly { name: string; type: FieldType }[] }>)[recordName].fields) {
+	for (const field of (RECORDS as Record<string, { fields: readonly { name: string; type: FieldType }[] }>)[
+		recordName
+	].fields) {
 		const value = sampleValue(field.name, field.type, depth);
 		if (value !== undefined) {
 			record[field.name] = value;
@@ -113,7 +138,9 @@ function sampleValue(name: string, type: FieldType, depth: number): unknown {
 /** A sample result of an operation: one record, or a list of two. */
 export function sampleResult(operation: OperationName): unknown {
 	const result = OPERATIONS[operation].result;
-	return result.kind === 'list' ? [sampleRecord(result.record), sampleRecord(result.record)] : sampleRecord(result.record);
+	return result.kind === 'list'
+		? [sampleRecord(result.record), sampleRecord(result.record)]
+		: sampleRecord(result.record);
 }
 
 /** Fails the current test when a promise rejection goes unhandled while it runs. */

@@ -4,56 +4,113 @@ import { validateParams } from '../../src/client';
 describe('validateParams', () => {
 	it('accepts valid parameters', () => {
 		assert.deepEqual(validateParams('QueryJobTitle', { q: 'de', sAPIKey: 'k' }), []);
-		assert.deepEqual(validateParams('GetApplicationsPaged', { CurrentPage: 1, RowsPerPage: 50, sApplicationStartDateTime: '2024-01-01 00:00:00', RankingAsCSV: 'Suitable,2' }), []);
-		assert.deepEqual(validateParams('ApplicationScore', { sScore: 'S', sScoreAsJobOwner: false, sAdvertID: '42', sAdvertCandidateID: '9001' }), []);
+		assert.deepEqual(
+			validateParams('GetApplicationsPaged', {
+				CurrentPage: 1,
+				RowsPerPage: 50,
+				sApplicationStartDateTime: '2024-01-01 00:00:00',
+				RankingAsCSV: 'Suitable,2',
+			}),
+			[],
+		);
+		assert.deepEqual(
+			validateParams('ApplicationScore', {
+				sScore: 'S',
+				sScoreAsJobOwner: false,
+				sAdvertID: '42',
+				sAdvertCandidateID: '9001',
+			}),
+			[],
+		);
 	});
 
 	it('checks the minLength rule of QueryJobTitle, also when q is missing', () => {
-		assert.deepEqual(validateParams('QueryJobTitle', { q: 'a' }), [{ param: 'q', rule: 'minLength', message: 'q must have at least 2 characters.' }]);
+		assert.deepEqual(validateParams('QueryJobTitle', { q: 'a' }), [
+			{ param: 'q', rule: 'minLength', message: 'q must have at least 2 characters.' },
+		]);
 		assert.equal(validateParams('QueryJobTitle', {})[0]?.param, 'q');
 		assert.equal(validateParams('QueryJobTitle', { q: ' a ' })[0]?.rule, 'minLength');
 	});
 
 	it('checks the anyOf and required rules of GetApplicationsPaged', () => {
 		const issues = validateParams('GetApplicationsPaged', { sAdvertIdentifier: '' });
-		assert.deepEqual(issues.map((issue) => [issue.param, issue.rule]), [
-			['CurrentPage', 'required'],
-			['RowsPerPage', 'required'],
-			['sAdvertIdentifier', 'anyOf'],
-		]);
-		assert.deepEqual(validateParams('GetApplicationsPaged', { CurrentPage: 1, RowsPerPage: 1, AdvertCandidateIDAsCSV: '1,2' }), []);
+		assert.deepEqual(
+			issues.map((issue) => [issue.param, issue.rule]),
+			[
+				['CurrentPage', 'required'],
+				['RowsPerPage', 'required'],
+				['sAdvertIdentifier', 'anyOf'],
+			],
+		);
+		assert.deepEqual(
+			validateParams('GetApplicationsPaged', { CurrentPage: 1, RowsPerPage: 1, AdvertCandidateIDAsCSV: '1,2' }),
+			[],
+		);
 	});
 
 	it('checks int types and the 32-bit range', () => {
-		assert.deepEqual(validateParams('GetAdvertPaged', { CurrentPage: 1.5, RowsPerPage: 2 ** 31 }).map((issue) => [issue.param, issue.rule]), [
-			['CurrentPage', 'type'],
-			['RowsPerPage', 'range'],
-		]);
+		assert.deepEqual(
+			validateParams('GetAdvertPaged', { CurrentPage: 1.5, RowsPerPage: 2 ** 31 }).map((issue) => [
+				issue.param,
+				issue.rule,
+			]),
+			[
+				['CurrentPage', 'type'],
+				['RowsPerPage', 'range'],
+			],
+		);
 		assert.equal(validateParams('GetAdvertPaged', { CurrentPage: '1', RowsPerPage: 1 })[0]?.rule, 'type');
 		assert.deepEqual(validateParams('GetAdvertPaged', { CurrentPage: -2147483648, RowsPerPage: 2147483647 }), []);
 	});
 
 	it('checks booleans, lists and text', () => {
 		assert.equal(validateParams('ApplicationScore', { sScoreAsJobOwner: 'true' })[0]?.param, 'sScoreAsJobOwner');
-		assert.equal(validateParams('UserFeedsAndQuotaWithDestinations', { Destinations: ['1', 2] })[0]?.param, 'Destinations');
+		assert.equal(
+			validateParams('UserFeedsAndQuotaWithDestinations', { Destinations: ['1', 2] })[0]?.param,
+			'Destinations',
+		);
 		assert.equal(validateParams('GetCurrency', { sAPIKey: 5 })[0]?.rule, 'type');
 	});
 
 	it('checks string formats and closed value sets', () => {
-		assert.deepEqual(validateParams('AddAdvert', { sSalaryFrom: 'lots', sOnDuplicate: 'merge', sIframe: 'yes' }).map((issue) => [issue.param, issue.rule]), [
-			['sOnDuplicate', 'valueSet'],
-			['sSalaryFrom', 'format'],
-			['sIframe', 'format'],
-		]);
+		assert.deepEqual(
+			validateParams('AddAdvert', { sSalaryFrom: 'lots', sOnDuplicate: 'merge', sIframe: 'yes' }).map((issue) => [
+				issue.param,
+				issue.rule,
+			]),
+			[
+				['sOnDuplicate', 'valueSet'],
+				['sSalaryFrom', 'format'],
+				['sIframe', 'format'],
+			],
+		);
 		assert.equal(validateParams('ApplicationScore', { sScore: '4' })[0]?.rule, 'valueSet', 'score letters only');
-		assert.equal(validateParams('GetApplicationsPaged', { CurrentPage: 1, RowsPerPage: 1, sAdvertID: '1', RankingAsCSV: 'Suitable,Great' })[0]?.param, 'RankingAsCSV');
-		assert.equal(validateParams('GetApplicationsPaged', { CurrentPage: 1, RowsPerPage: 1, sAdvertID: '1', ProgressIDAsCSV: '1,x' })[0]?.rule, 'format');
+		assert.equal(
+			validateParams('GetApplicationsPaged', {
+				CurrentPage: 1,
+				RowsPerPage: 1,
+				sAdvertID: '1',
+				RankingAsCSV: 'Suitable,Great',
+			})[0]?.param,
+			'RankingAsCSV',
+		);
+		assert.equal(
+			validateParams('GetApplicationsPaged', {
+				CurrentPage: 1,
+				RowsPerPage: 1,
+				sAdvertID: '1',
+				ProgressIDAsCSV: '1,x',
+			})[0]?.rule,
+			'format',
+		);
 		// Open sets (sJobType) only suggest values.
 		assert.deepEqual(validateParams('AddAdvert', { sJobType: 'Freelance' }), []);
 	});
 
 	it('reports unknown parameters and operations', () => {
-		assert.deepEqual(validateParams('GetCurrency', { sApiKey: 'typo' }), [{ param: 'sApiKey', rule: 'unknown', message: 'sApiKey is not a parameter of GetCurrency.' }]);
+		assert.deepEqual(validateParams('GetCurrency', { sApiKey: 'typo' }), [
+			{ param: 'sApiKey', rule: 'unknown', message: 'sApiKey is not a parameter of GetCurrency.' },
+		]);
 		assert.equal(validateParams('NoSuchOperation' as 'GetCurrency', {})[0]?.rule, 'unknown');
 	});
 });

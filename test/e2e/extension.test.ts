@@ -37,14 +37,20 @@ async function expand(target: Locator): Promise<void> {
 
 /** Waits for quick input step `n` of `total` (the title shows "(n/total)"), types and accepts. */
 async function answerStep(page: Page, n: number, total: number, text: string): Promise<void> {
-	await page.locator('.quick-input-widget .quick-input-title', { hasText: `(${n}/${total})` }).waitFor({ state: 'visible', timeout: UI_WAIT });
+	await page
+		.locator('.quick-input-widget .quick-input-title', { hasText: `(${n}/${total})` })
+		.waitFor({ state: 'visible', timeout: UI_WAIT });
 	const box = page.locator(QUICK_INPUT_BOX);
 	await box.fill(text);
 	if (text !== '') {
 		// Quick picks filter as you type: wait for the list to show a match before accepting.
 		await page.waitForFunction(() => {
 			const list = document.querySelector('.quick-input-widget .quick-input-list');
-			return !list || list.clientHeight === 0 || document.querySelector('.quick-input-widget .quick-input-list .monaco-list-row') !== null;
+			return (
+				!list ||
+				list.clientHeight === 0 ||
+				document.querySelector('.quick-input-widget .quick-input-list .monaco-list-row') !== null
+			);
 		});
 	}
 	await box.press('Enter');
@@ -88,7 +94,10 @@ describe('Multiposting extension in real VS Code', function () {
 	before(async function () {
 		this.timeout(180_000);
 		assert.ok(fs.existsSync(VSIX), `${VSIX} is missing: run npm run test:e2e (it packages the extension)`);
-		server = await startCodeServer({ vsixPath: VSIX, settings: { 'multiposting.activeConnection': 'sandbox', 'multiposting.pageSize': 10 } });
+		server = await startCodeServer({
+			vsixPath: VSIX,
+			settings: { 'multiposting.activeConnection': 'sandbox', 'multiposting.pageSize': 10 },
+		});
 		wb = await openWorkbench(server);
 	});
 
@@ -108,16 +117,22 @@ describe('Multiposting extension in real VS Code', function () {
 	it('shows the Multiposting view with the sandbox welcome, then starts the sandbox and shows its connection', async function () {
 		const page = wb!.page;
 		await clickActivityBar(page, 'Multiposting');
-		await page.locator('.part.sidebar .composite.title h2', { hasText: /multiposting/i }).waitFor({ state: 'visible', timeout: UI_WAIT });
+		await page
+			.locator('.part.sidebar .composite.title h2', { hasText: /multiposting/i })
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
 		const start = page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Start Sandbox' });
 		await start.waitFor({ state: 'visible', timeout: UI_WAIT });
-		await page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Add Connection' }).waitFor({ state: 'visible' });
+		await page
+			.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Add Connection' })
+			.waitFor({ state: 'visible' });
 		await screenshot(page, 'extension-1-welcome');
 		await start.click();
 		const connection = row(page, 1, /Sandbox/);
 		await connection.waitFor({ state: 'visible', timeout: UI_WAIT });
 		await row(page, 2).first().waitFor({ state: 'visible', timeout: UI_WAIT });
-		await page.locator('.statusbar-item', { hasText: /Multiposting: Sandbox \(running\)/ }).waitFor({ state: 'visible', timeout: UI_WAIT });
+		await page
+			.locator('.statusbar-item', { hasText: /Multiposting: Sandbox \(running\)/ })
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
 		await screenshot(page, 'extension-2-sandbox');
 		assert.ok((await row(page, 2).count()) >= 2, 'several organisations');
 	});
@@ -130,7 +145,9 @@ describe('Multiposting extension in real VS Code', function () {
 		const user = row(page, 3).first();
 		await user.waitFor({ state: 'visible', timeout: UI_WAIT });
 		await expand(user);
-		const advert = row(page, 4, /\d+ applications/).filter({ hasNotText: /^0 applications/ }).first();
+		const advert = row(page, 4, /\d+ applications/)
+			.filter({ hasNotText: /^0 applications/ })
+			.first();
 		await advert.waitFor({ state: 'visible', timeout: UI_WAIT });
 		await expand(advert);
 		const unranked = row(page, 5, /Unranked/).first();
@@ -138,16 +155,23 @@ describe('Multiposting extension in real VS Code', function () {
 		const name = (await unranked.locator('.label-name').first().innerText()).trim();
 		await screenshot(page, 'extension-3-applications');
 
-		const target = row(page, 5).filter({ has: page.locator('.label-name', { hasText: name }) }).first();
+		const target = row(page, 5)
+			.filter({ has: page.locator('.label-name', { hasText: name }) })
+			.first();
 		await target.click();
 		await target.hover();
 		await target.locator('.action-label[aria-label="Score…"]').click();
 		await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible' });
 		await page.locator(QUICK_INPUT_BOX).fill('Suitable');
-		await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ state: 'visible' });
+		await page
+			.locator('.quick-input-widget .quick-input-list .monaco-list-row')
+			.first()
+			.waitFor({ state: 'visible' });
 		await page.locator(QUICK_INPUT_BOX).press('Enter');
 		await page.locator(QUICK_INPUT).waitFor({ state: 'hidden' });
-		await target.locator('.label-description', { hasText: /^Suitable/ }).waitFor({ state: 'visible', timeout: UI_WAIT });
+		await target
+			.locator('.label-description', { hasText: /^Suitable/ })
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
 		await target.locator('.codicon-pass').waitFor({ state: 'visible' });
 		await screenshot(page, 'extension-4-scored');
 	});
@@ -156,7 +180,11 @@ describe('Multiposting extension in real VS Code', function () {
 		const page = wb!.page;
 		const target = row(page, 5, /Suitable/).first();
 		await target.click({ button: 'right' });
-		await chooseMenuItem(page, 'Add Note…', page.locator('.quick-input-widget .quick-input-title', { hasText: '(1/2)' }));
+		await chooseMenuItem(
+			page,
+			'Add Note…',
+			page.locator('.quick-input-widget .quick-input-title', { hasText: '(1/2)' }),
+		);
 		await answerStep(page, 1, 2, 'Phone screen');
 		await answerStep(page, 2, 2, 'Spoke for 20 minutes; strong candidate.');
 		await notification(page, /Note added to application \d+/);
@@ -167,7 +195,21 @@ describe('Multiposting extension in real VS Code', function () {
 		const page = wb!.page;
 		await runCommand(page, 'Multiposting: Create Advert…');
 		const total = 13;
-		const answers = ['E2E test nurse', 'Permanent', 'Full time', 'Leeds', '28000', '34000', 'Pound sterling', 'Year', 'Dana Whitfield', 'dana@acme-recruitment.example', 'Caring for patients on a busy ward.', '', ''];
+		const answers = [
+			'E2E test nurse',
+			'Permanent',
+			'Full time',
+			'Leeds',
+			'28000',
+			'34000',
+			'Pound sterling',
+			'Year',
+			'Dana Whitfield',
+			'dana@acme-recruitment.example',
+			'Caring for patients on a busy ward.',
+			'',
+			'',
+		];
 		for (const [i, text] of answers.entries()) {
 			await answerStep(page, i + 1, total, text);
 		}

@@ -65,7 +65,8 @@ export const DEFAULT_SETTINGS: Readonly<Record<string, unknown>> = {
 };
 
 /** The packaged extension that `npm run test:e2e` builds (out/multiposting-workbench.vsix); MPW_VSIX overrides it. */
-export const EXTENSION_VSIX = process.env.MPW_VSIX ?? path.resolve(__dirname, '..', '..', 'multiposting-workbench.vsix');
+export const EXTENSION_VSIX =
+	process.env.MPW_VSIX ?? path.resolve(__dirname, '..', '..', 'multiposting-workbench.vsix');
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -92,7 +93,10 @@ const NOT_INSTALLED = 'code-server is not installed: run scripts/setup-code-serv
 function projectRoot(): string {
 	let dir = __dirname;
 	for (;;) {
-		if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'scripts', 'setup-code-server.sh'))) {
+		if (
+			fs.existsSync(path.join(dir, 'package.json')) &&
+			fs.existsSync(path.join(dir, 'scripts', 'setup-code-server.sh'))
+		) {
 			return dir;
 		}
 		const parent = path.dirname(dir);
@@ -183,8 +187,16 @@ class LogBuffer {
 function serverEnv(root: string, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [k, v] of Object.entries(process.env)) {
-		if (k.startsWith('VSCODE_') || k.startsWith('ELECTRON_') || k === 'PASSWORD' || k === 'HASHED_PASSWORD'
-			|| k === 'PORT' || k === 'GITHUB_TOKEN' || k.startsWith('CS_') || k.startsWith('CODE_SERVER_')) {
+		if (
+			k.startsWith('VSCODE_') ||
+			k.startsWith('ELECTRON_') ||
+			k === 'PASSWORD' ||
+			k === 'HASHED_PASSWORD' ||
+			k === 'PORT' ||
+			k === 'GITHUB_TOKEN' ||
+			k.startsWith('CS_') ||
+			k.startsWith('CODE_SERVER_')
+		) {
 			continue;
 		}
 		env[k] = v;
@@ -216,7 +228,13 @@ function groupAlive(pid: number): boolean {
 }
 
 /** Runs a short code-server command (e.g. --install-extension) to completion, bounded. */
-function runCodeServerCommand(bin: string, args: string[], env: NodeJS.ProcessEnv, log: LogBuffer, timeoutMs: number): Promise<void> {
+function runCodeServerCommand(
+	bin: string,
+	args: string[],
+	env: NodeJS.ProcessEnv,
+	log: LogBuffer,
+	timeoutMs: number,
+): Promise<void> {
 	return new Promise((resolve, reject) => {
 		log.append(`$ code-server ${args.join(' ')}\n`);
 		const child = spawn(bin, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -224,7 +242,11 @@ function runCodeServerCommand(bin: string, args: string[], env: NodeJS.ProcessEn
 		child.stderr?.setEncoding('utf8').on('data', (d: string) => log.append(d));
 		const timer = setTimeout(() => {
 			killGroup(child, 'SIGKILL');
-			reject(new Error(`code-server ${args.join(' ')} did not finish within ${timeoutMs} ms\n--- code-server log (tail) ---\n${tail(log.toString())}`));
+			reject(
+				new Error(
+					`code-server ${args.join(' ')} did not finish within ${timeoutMs} ms\n--- code-server log (tail) ---\n${tail(log.toString())}`,
+				),
+			);
 		}, timeoutMs);
 		child.on('error', (err) => {
 			clearTimeout(timer);
@@ -235,7 +257,11 @@ function runCodeServerCommand(bin: string, args: string[], env: NodeJS.ProcessEn
 			if (code === 0) {
 				resolve();
 			} else {
-				reject(new Error(`code-server ${args.join(' ')} exited with ${code ?? signal}\n--- code-server log (tail) ---\n${tail(log.toString())}`));
+				reject(
+					new Error(
+						`code-server ${args.join(' ')} exited with ${code ?? signal}\n--- code-server log (tail) ---\n${tail(log.toString())}`,
+					),
+				);
 			}
 		});
 	});
@@ -310,9 +336,17 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
 			if (!fs.existsSync(vsix)) {
 				throw new Error(`vsix not found: ${vsix}`);
 			}
-			await runCodeServerCommand(bin, [...dirArgs, '--install-extension', vsix, '--force'], env, log, INSTALL_TIMEOUT_MS);
+			await runCodeServerCommand(
+				bin,
+				[...dirArgs, '--install-extension', vsix, '--force'],
+				env,
+				log,
+				INSTALL_TIMEOUT_MS,
+			);
 			if (!/successfully installed/i.test(log.toString())) {
-				throw new Error(`code-server did not report installing ${vsix}\n--- code-server log (tail) ---\n${tail(log.toString())}`);
+				throw new Error(
+					`code-server did not report installing ${vsix}\n--- code-server log (tail) ---\n${tail(log.toString())}`,
+				);
 			}
 		}
 	} catch (err) {
@@ -327,8 +361,10 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
 		const port = await freePort();
 		const url = `http://127.0.0.1:${port}`;
 		const args = [
-			'--auth', 'none',
-			'--bind-addr', `127.0.0.1:${port}`,
+			'--auth',
+			'none',
+			'--bind-addr',
+			`127.0.0.1:${port}`,
 			...dirArgs,
 			'--disable-telemetry',
 			'--disable-update-check',
@@ -414,7 +450,10 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
 				stop,
 			};
 		}
-		const reason = exited !== undefined ? `code-server ${exited}` : `code-server did not answer HTTP on ${url} within ${timeoutMs} ms`;
+		const reason =
+			exited !== undefined
+				? `code-server ${exited}`
+				: `code-server did not answer HTTP on ${url} within ${timeoutMs} ms`;
 		lastError = new Error(`${reason}\n--- code-server log (tail) ---\n${tail(log.toString())}`);
 		const addrInUse = /EADDRINUSE/.test(log.toString());
 		// Keep the temp dirs for a retry; remove everything on the last attempt.
@@ -438,7 +477,9 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
 export async function openWorkbench(handle: CodeServerHandle): Promise<Workbench> {
 	const logTail = (): string => `\n--- code-server log (tail) ---\n${tail(handle.logs())}`;
 	if (!fs.existsSync(CHROMIUM_PATH)) {
-		throw new Error(`${CHROMIUM_PATH} is missing: run scripts/setup-code-server.sh (it installs Debian's chromium)`);
+		throw new Error(
+			`${CHROMIUM_PATH} is missing: run scripts/setup-code-server.sh (it installs Debian's chromium)`,
+		);
 	}
 	const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS], timeout: 30_000 });
 	const close = async (): Promise<void> => {
@@ -465,8 +506,11 @@ export async function openWorkbench(handle: CodeServerHandle): Promise<Workbench
 			// The activity bar appears once the workbench layout is done.
 			await page.waitForSelector('.part.activitybar', { state: 'visible', timeout: WORKBENCH_TIMEOUT_MS });
 		} catch (err) {
-			throw new Error(`the VS Code workbench did not appear at ${target}: ${(err as Error).message}`
-				+ `\npage errors: ${pageErrors.join(' | ') || 'none'}${logTail()}`, { cause: err });
+			throw new Error(
+				`the VS Code workbench did not appear at ${target}: ${(err as Error).message}` +
+					`\npage errors: ${pageErrors.join(' | ') || 'none'}${logTail()}`,
+				{ cause: err },
+			);
 		}
 		return { browser, context, page, pageErrors, close };
 	} catch (err) {
@@ -500,7 +544,10 @@ export async function openCommandPalette(page: Page): Promise<void> {
 	const box = page.locator(QUICK_INPUT_BOX);
 	for (const key of ['F1', 'Control+Shift+P']) {
 		// Give the keyboard focus to the workbench first (a fresh page may have none).
-		await page.locator('.monaco-workbench').focus().catch(() => undefined);
+		await page
+			.locator('.monaco-workbench')
+			.focus()
+			.catch(() => undefined);
 		await page.keyboard.press(key);
 		try {
 			await box.waitFor({ state: 'visible', timeout: 5_000 });
@@ -536,8 +583,8 @@ function commandRowScore(label: string, title: string): number {
 export async function runCommand(page: Page, title: string): Promise<void> {
 	await openCommandPalette(page);
 	await page.locator(QUICK_INPUT_BOX).fill(`>${title}`);
-	const rowLabels = (): Promise<string[]> => page.locator(QUICK_INPUT_ROW)
-		.evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
+	const rowLabels = (): Promise<string[]> =>
+		page.locator(QUICK_INPUT_ROW).evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
 	// Wait for the filtered list: accept an exact match at once, a mere substring after 1 s.
 	const started = Date.now();
 	let best: { label: string; score: number } | undefined;
@@ -560,7 +607,10 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 		await page.keyboard.press('Escape');
 		throw new Error(`command "${title}" is not in the command palette; it shows: ${JSON.stringify(shown)}`);
 	}
-	await page.locator(`${QUICK_INPUT_ROW}[aria-label="${cssString(best.label)}"]`).first().click();
+	await page
+		.locator(`${QUICK_INPUT_ROW}[aria-label="${cssString(best.label)}"]`)
+		.first()
+		.click();
 	try {
 		await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
 	} catch {
@@ -574,7 +624,9 @@ export async function clickActivityBar(page: Page, label: string): Promise<void>
 	try {
 		await item.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 	} catch {
-		const labels = await page.locator(ACTIVITY_BAR_ITEMS).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+		const labels = await page
+			.locator(ACTIVITY_BAR_ITEMS)
+			.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
 		throw new Error(`no activity-bar entry whose label starts with "${label}"; entries: ${JSON.stringify(labels)}`);
 	}
 	await item.click();

@@ -9,7 +9,17 @@ import * as fs from 'node:fs';
 import type { Frame, Page, Request } from 'playwright-core';
 import { MultipostingClient } from '../../src/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import { activityBarItem, type CodeServerHandle, openWorkbench, QUICK_INPUT_BOX, runCommand, screenshot, startCodeServer, type Workbench, EXTENSION_VSIX } from './harness';
+import {
+	activityBarItem,
+	type CodeServerHandle,
+	openWorkbench,
+	QUICK_INPUT_BOX,
+	runCommand,
+	screenshot,
+	startCodeServer,
+	type Workbench,
+	EXTENSION_VSIX,
+} from './harness';
 
 const VSIX = EXTENSION_VSIX;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -24,7 +34,13 @@ async function webviewFrame(page: Page, selector: string): Promise<Frame> {
 	const deadline = Date.now() + WAIT_MS;
 	while (Date.now() < deadline) {
 		for (const frame of page.frames()) {
-			if (await frame.locator(selector).count().catch(() => 0)) return frame;
+			if (
+				await frame
+					.locator(selector)
+					.count()
+					.catch(() => 0)
+			)
+				return frame;
 		}
 		await sleep(250);
 	}
@@ -84,15 +100,34 @@ describe('detail panels in real VS Code (code-server)', function () {
 	const consoleErrors: string[] = [];
 
 	before(async function () {
-		if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: build and package the extension first (see the header of this file)`);
+		if (!fs.existsSync(VSIX))
+			throw new Error(`${VSIX} is missing: build and package the extension first (see the header of this file)`);
 		// The extension's sandbox uses the same seed, so the same application ids hold the same bodies.
 		emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:' });
-		const client = new MultipostingClient({ baseUrl: emulator.baseUrl, namespace: emulator.namespace, credentials: { apiKey: emulator.demo.apiKey, username: emulator.demo.username, password: emulator.demo.password } });
+		const client = new MultipostingClient({
+			baseUrl: emulator.baseUrl,
+			namespace: emulator.namespace,
+			credentials: {
+				apiKey: emulator.demo.apiKey,
+				username: emulator.demo.username,
+				password: emulator.demo.password,
+			},
+		});
 		try {
 			for (let page = 1; page <= 50 && !target; page++) {
-				const result = await client.getApplicationsPaged({ sApplicationStartDateTime: '2000-01-01 00:00:00', boolIncludeEmailBody: 'true', CurrentPage: page, RowsPerPage: 100 });
+				const result = await client.getApplicationsPaged({
+					sApplicationStartDateTime: '2000-01-01 00:00:00',
+					boolIncludeEmailBody: 'true',
+					CurrentPage: page,
+					RowsPerPage: 100,
+				});
 				const hostile = result.Applications?.find((a) => /<script/i.test(a.EmailBody?.Document ?? ''));
-				if (hostile) target = { advertId: hostile.AdvertID!, advertCandidateId: hostile.AdvertCandidateID!, body: hostile.EmailBody!.Document! };
+				if (hostile)
+					target = {
+						advertId: hostile.AdvertID!,
+						advertCandidateId: hostile.AdvertCandidateID!,
+						body: hostile.EmailBody!.Document!,
+					};
 				if ((result.Applications?.length ?? 0) < 100) break;
 			}
 		} finally {
@@ -119,7 +154,10 @@ describe('detail panels in real VS Code (code-server)', function () {
 
 	afterEach(async function () {
 		if (this.currentTest?.state === 'failed' && wb) {
-			await screenshot(wb.page, `failed-panels-${(this.currentTest.title || 'test').replace(/[^\w-]+/g, '_')}`).catch(() => undefined);
+			await screenshot(
+				wb.page,
+				`failed-panels-${(this.currentTest.title || 'test').replace(/[^\w-]+/g, '_')}`,
+			).catch(() => undefined);
 			console.log(`--- code-server log (tail) ---\n${server?.logs().split('\n').slice(-40).join('\n')}`);
 			console.log(`--- console errors ---\n${consoleErrors.slice(-20).join('\n')}`);
 		}
@@ -141,7 +179,10 @@ describe('detail panels in real VS Code (code-server)', function () {
 
 		assert.equal(await frameElement.getAttribute('sandbox'), '', 'the frame has an empty sandbox attribute');
 		const srcdoc = (await frameElement.getAttribute('srcdoc')) ?? '';
-		assert.match(srcdoc, /Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'"/);
+		assert.match(
+			srcdoc,
+			/Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'"/,
+		);
 		assert.ok(!/<script|onerror=|javascript:|attacker\.example|tracker\.example/i.test(srcdoc), srcdoc);
 		assert.match(srcdoc, /Dear Hiring Manager/);
 		// Inside the sandboxed document: no script element, and its title untouched.
@@ -158,20 +199,31 @@ describe('detail panels in real VS Code (code-server)', function () {
 		const page = wb!.page;
 		const panel = await webviewFrame(page, '.mp-tablist');
 		await panel.getByRole('tab', { name: 'Parsed CV' }).click();
-		await panel.locator('.mp-cv, .mp-document-missing, .mp-document-cv .mp-notice').first().waitFor({ state: 'visible', timeout: WAIT_MS });
+		await panel
+			.locator('.mp-cv, .mp-document-missing, .mp-document-cv .mp-notice')
+			.first()
+			.waitFor({ state: 'visible', timeout: WAIT_MS });
 		await screenshot(page, 'panels-application-cv');
 		await panel.getByRole('tab', { name: 'Attachment' }).click();
-		await panel.locator('.mp-document-pdf canvas, .mp-document-text pre, .mp-document-html iframe, .mp-document-binary, .mp-document-missing').first().waitFor({ state: 'visible', timeout: WAIT_MS });
+		await panel
+			.locator(
+				'.mp-document-pdf canvas, .mp-document-text pre, .mp-document-html iframe, .mp-document-binary, .mp-document-missing',
+			)
+			.first()
+			.waitFor({ state: 'visible', timeout: WAIT_MS });
 		await sleep(1000);
 		await screenshot(page, 'panels-application-attachment');
 		if (await panel.locator('.mp-document-pdf').count()) {
 			// pdf.js drew the page: the canvas is not blank.
-			const inked = await panel.locator('canvas.mp-pdf-page').first().evaluate((canvas: HTMLCanvasElement) => {
-				const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
-				let dark = 0;
-				for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && data[i] < 128) dark++;
-				return dark;
-			});
+			const inked = await panel
+				.locator('canvas.mp-pdf-page')
+				.first()
+				.evaluate((canvas: HTMLCanvasElement) => {
+					const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+					let dark = 0;
+					for (let i = 0; i < data.length; i += 4) if (data[i + 3] > 0 && data[i] < 128) dark++;
+					return dark;
+				});
 			assert.ok(inked > 100, `the PDF page has ${inked} dark pixels`);
 		}
 		await panel.getByRole('tab', { name: 'Full email' }).click();

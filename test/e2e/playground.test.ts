@@ -7,7 +7,18 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { QUICK_INPUT, QUICK_INPUT_BOX, activityBarItem, openWorkbench, runCommand, screenshot, startCodeServer, type CodeServerHandle, type Workbench, EXTENSION_VSIX } from './harness';
+import {
+	QUICK_INPUT,
+	QUICK_INPUT_BOX,
+	activityBarItem,
+	openWorkbench,
+	runCommand,
+	screenshot,
+	startCodeServer,
+	type CodeServerHandle,
+	type Workbench,
+	EXTENSION_VSIX,
+} from './harness';
 
 const VSIX = EXTENSION_VSIX;
 const UI_TIMEOUT_MS = 30_000;
@@ -47,7 +58,10 @@ describe('request playground in real VS Code', function () {
 
 	afterEach(async function () {
 		if (this.currentTest?.state === 'failed' && wb) {
-			await screenshot(wb.page, `playground-failed-${(this.currentTest.title || 'test').replace(/[^\w-]+/g, '_')}`).catch(() => undefined);
+			await screenshot(
+				wb.page,
+				`playground-failed-${(this.currentTest.title || 'test').replace(/[^\w-]+/g, '_')}`,
+			).catch(() => undefined);
 			console.log(`--- code-server log (tail) ---\n${server?.logs().split('\n').slice(-40).join('\n')}`);
 		}
 	});
@@ -61,7 +75,12 @@ describe('request playground in real VS Code', function () {
 		// The credential field holds a placeholder, never the key.
 		assert.equal(await frame.locator('#param-sAPIKey').inputValue(), '{{connection.apiKey}}');
 
-		for (const [binding, label, method] of [['soap11', 'SOAP 1.1', 'POST'], ['soap12', 'SOAP 1.2', 'POST'], ['httpGet', 'HTTP GET', 'GET'], ['httpPost', 'HTTP POST', 'POST']] as const) {
+		for (const [binding, label, method] of [
+			['soap11', 'SOAP 1.1', 'POST'],
+			['soap12', 'SOAP 1.2', 'POST'],
+			['httpGet', 'HTTP GET', 'GET'],
+			['httpPost', 'HTTP POST', 'POST'],
+		] as const) {
 			await frame.locator(`label[for="binding-${binding}"]`).click();
 			await frame.locator('#preview', { hasText: `${method} ` }).waitFor({ timeout: UI_TIMEOUT_MS });
 			await sendAndWait(frame);
@@ -151,7 +170,9 @@ describe('request playground in real VS Code', function () {
 		await send.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 		await screenshot(page, 'playground-saved-file');
 		await send.click();
-		const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: 'GetCurrency (soap12): HTTP 200' });
+		const toast = page.locator('.notifications-toasts .notification-list-item-message', {
+			hasText: 'GetCurrency (soap12): HTTP 200',
+		});
 		await toast.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
 		await screenshot(page, 'playground-sent-from-editor');
 	});

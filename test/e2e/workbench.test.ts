@@ -75,7 +75,9 @@ describe('real VS Code (code-server)', function () {
 	it('runs a command from the command palette', async function () {
 		const page = wb!.page;
 		await runCommand(page, 'Preferences: Open Keyboard Shortcuts');
-		await page.locator('.part.editor .tabs-container .tab[aria-label^="Keyboard Shortcuts"]').waitFor({ state: 'visible' });
+		await page
+			.locator('.part.editor .tabs-container .tab[aria-label^="Keyboard Shortcuts"]')
+			.waitFor({ state: 'visible' });
 		await screenshot(page, 'workbench-command');
 	});
 });

@@ -27,7 +27,13 @@ describe('sandbox database file', () => {
 		const sandbox = openSandbox({ dataDir: dir, ...small });
 		try {
 			assert.equal(existsSync(`${file}.lock`), false);
-			assert.equal(sandbox.handlers.GetCurrency({ sAPIKey: sandbox.demo.apiKey }, { endpoint: 'posting', binding: 'soap11', baseUrl: 'http://127.0.0.1', now: new Date() }).length > 0, true);
+			assert.equal(
+				sandbox.handlers.GetCurrency(
+					{ sAPIKey: sandbox.demo.apiKey },
+					{ endpoint: 'posting', binding: 'soap11', baseUrl: 'http://127.0.0.1', now: new Date() },
+				).length > 0,
+				true,
+			);
 		} finally {
 			sandbox.close();
 		}

@@ -1,6 +1,14 @@
 /** Fakes of the VS Code surface the extension's logic uses: scripted UI answers, in-memory settings and secrets. */
 import type * as vscode from 'vscode';
-import type { InputOptions, LogPort, PickItem, SecretsPort, SettingsPort, StepOptions, UiPort } from '../../src/extension/ui/port';
+import type {
+	InputOptions,
+	LogPort,
+	PickItem,
+	SecretsPort,
+	SettingsPort,
+	StepOptions,
+	UiPort,
+} from '../../src/extension/ui/port';
 
 /** One scripted answer: a function choosing among the offered items, or text for an input box. */
 export type Answer =
@@ -10,7 +18,18 @@ export type Answer =
 	| { modal: string | undefined };
 
 export interface UiCall {
-	kind: 'pick' | 'pickMany' | 'input' | 'info' | 'warnModal' | 'error' | 'progress' | 'openExternal' | 'document' | 'copy' | 'showLog';
+	kind:
+		| 'pick'
+		| 'pickMany'
+		| 'input'
+		| 'info'
+		| 'warnModal'
+		| 'error'
+		| 'progress'
+		| 'openExternal'
+		| 'document'
+		| 'copy'
+		| 'showLog';
 	text?: string;
 	options?: StepOptions | InputOptions;
 	items?: PickItem<unknown>[];
@@ -112,7 +131,8 @@ export function pickValue(wanted: unknown): Answer {
 	return {
 		pick: (items) => {
 			const found = items.find((i) => i.value === wanted || i.label === wanted);
-			if (!found) throw new Error(`FakeUi: no item ${String(wanted)} among ${items.map((i) => i.label).join(', ')}`);
+			if (!found)
+				throw new Error(`FakeUi: no item ${String(wanted)} among ${items.map((i) => i.label).join(', ')}`);
 			return found;
 		},
 	};
@@ -147,11 +167,21 @@ export class MemorySecrets implements SecretsPort {
 /** A log that keeps its lines; typed as a LogOutputChannel for WorkbenchServices. */
 export class MemoryLog implements LogPort {
 	readonly lines: { level: string; message: string }[] = [];
-	trace(message: string): void { this.lines.push({ level: 'trace', message }); }
-	debug(message: string): void { this.lines.push({ level: 'debug', message }); }
-	info(message: string): void { this.lines.push({ level: 'info', message }); }
-	warn(message: string): void { this.lines.push({ level: 'warn', message }); }
-	error(message: string | Error): void { this.lines.push({ level: 'error', message: String(message) }); }
+	trace(message: string): void {
+		this.lines.push({ level: 'trace', message });
+	}
+	debug(message: string): void {
+		this.lines.push({ level: 'debug', message });
+	}
+	info(message: string): void {
+		this.lines.push({ level: 'info', message });
+	}
+	warn(message: string): void {
+		this.lines.push({ level: 'warn', message });
+	}
+	error(message: string | Error): void {
+		this.lines.push({ level: 'error', message: String(message) });
+	}
 	text(): string {
 		return this.lines.map((l) => `${l.level} ${l.message}`).join('\n');
 	}

@@ -47,7 +47,13 @@ export function createTestWorkbench(settingsInit: Record<string, unknown> = {}):
 		ui,
 	});
 	return {
-		ui, log, settings, secrets, sandbox, store, services,
+		ui,
+		log,
+		settings,
+		secrets,
+		sandbox,
+		store,
+		services,
 		starts: () => starts,
 		async dispose() {
 			services.dispose();

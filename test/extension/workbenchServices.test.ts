@@ -24,7 +24,9 @@ describe('workbench services (real emulator)', function () {
 	it('logs every exchange with operation, binding, status and duration, and the redacted bodies at trace level', async function () {
 		const client = await wb.services.activeClient();
 		await client.userList({});
-		const summary = wb.log.lines.find((l) => l.level === 'info' && l.message.startsWith('UserList via soap11: HTTP 200 in '));
+		const summary = wb.log.lines.find(
+			(l) => l.level === 'info' && l.message.startsWith('UserList via soap11: HTTP 200 in '),
+		);
 		assert.ok(summary, wb.log.text());
 		const trace = wb.log.lines.filter((l) => l.level === 'trace').at(-1)!.message;
 		assert.match(trace, /<sAPIKey>\*\*\*<\/sAPIKey>/);
@@ -36,7 +38,16 @@ describe('workbench services (real emulator)', function () {
 
 	it('rebuilds the client when the active connection changes', async function () {
 		const before = await wb.services.activeClient();
-		await wb.store.save({ id: 'other', label: 'Other', baseUrl: wb.sandbox.running!.baseUrl, namespace: wb.sandbox.running!.namespace, username: 'demo.admin' }, { apiKey: wb.sandbox.running!.demo.apiKey });
+		await wb.store.save(
+			{
+				id: 'other',
+				label: 'Other',
+				baseUrl: wb.sandbox.running!.baseUrl,
+				namespace: wb.sandbox.running!.namespace,
+				username: 'demo.admin',
+			},
+			{ apiKey: wb.sandbox.running!.demo.apiKey },
+		);
 		await wb.store.setActive('other');
 		const after = await wb.services.activeClient();
 		assert.notEqual(after, before);

@@ -8,7 +8,15 @@ import * as assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../src/emulator';
 import type { BindingName } from '../../src/protocol/bindings/types';
 import { OPERATION_NAMES, OPERATIONS, type AnyParams, type OperationName } from '../../src/protocol/catalogue';
-import { clientFor, DEMO_CREDENTIALS, DEMO_PASSWORD, NORTH_API_KEY, OTHER_TREE_API_KEY, SANDBOX_START_TIMEOUT_MS, startSandbox } from '../integration/support';
+import {
+	clientFor,
+	DEMO_CREDENTIALS,
+	DEMO_PASSWORD,
+	NORTH_API_KEY,
+	OTHER_TREE_API_KEY,
+	SANDBOX_START_TIMEOUT_MS,
+	startSandbox,
+} from '../integration/support';
 import { callRaw, faultOf } from './raw';
 
 /** Words that only data of the Globex tree contains. */
@@ -16,8 +24,10 @@ const GLOBEX_WORDS = ['Globex', 'globex.example', 'Hoffmann', 'Klara', 'Berlin',
 /** Words that only data of the Acme tree contains. */
 const ACME_WORDS = ['Acme', 'acme-recruitment.example', 'Whitfield', 'Dana'];
 
-const takesPassword = (operation: OperationName): boolean => OPERATIONS[operation].params.some((param) => param.name === 'sPassword');
-const takes = (operation: OperationName, name: string): boolean => OPERATIONS[operation].params.some((param) => param.name === name);
+const takesPassword = (operation: OperationName): boolean =>
+	OPERATIONS[operation].params.some((param) => param.name === 'sPassword');
+const takes = (operation: OperationName, name: string): boolean =>
+	OPERATIONS[operation].params.some((param) => param.name === name);
 
 describe('hardening: authorisation', function () {
 	this.timeout(120_000);
@@ -32,9 +42,17 @@ describe('hardening: authorisation', function () {
 		try {
 			const adverts = await client.getAdvertPaged({ sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 500 });
 			const advert = adverts.Adverts!.find((a) => (a.Applications ?? 0) > 3)!;
-			const applications = await client.getApplicationsPaged({ sAdvertID: String(advert.AdvertID), CurrentPage: 1, RowsPerPage: 5 });
+			const applications = await client.getApplicationsPaged({
+				sAdvertID: String(advert.AdvertID),
+				CurrentPage: 1,
+				RowsPerPage: 5,
+			});
 			const application = applications.Applications![0];
-			acme = { advertId: String(advert.AdvertID), applicationId: String(application.AdvertCandidateID), email: application.EmailAddress! };
+			acme = {
+				advertId: String(advert.AdvertID),
+				applicationId: String(application.AdvertCandidateID),
+				email: application.EmailAddress!,
+			};
 		} finally {
 			await client.close();
 		}
@@ -47,7 +65,8 @@ describe('hardening: authorisation', function () {
 	/** Parameters that would succeed for the demo administrator, so a refusal comes from the credentials. */
 	const validParams = (operation: OperationName): AnyParams => {
 		const params: AnyParams = { sAPIKey: DEMO_CREDENTIALS.apiKey, sCultureID: 'en-GB' };
-		if (takesPassword(operation)) Object.assign(params, { sUsername: DEMO_CREDENTIALS.username, sPassword: DEMO_PASSWORD });
+		if (takesPassword(operation))
+			Object.assign(params, { sUsername: DEMO_CREDENTIALS.username, sPassword: DEMO_PASSWORD });
 		if (takes(operation, 'CurrentPage')) Object.assign(params, { CurrentPage: 1, RowsPerPage: 10 });
 		if (takes(operation, 'sAdvertID')) params.sAdvertID = acme.advertId;
 		if (takes(operation, 'sAdvertCandidateID')) params.sAdvertCandidateID = acme.applicationId;
@@ -63,15 +82,26 @@ describe('hardening: authorisation', function () {
 		return { ...params, ...extra[operation] };
 	};
 
-	const assertDenied = async (operation: OperationName, params: AnyParams, leakWords: readonly string[], binding: BindingName = 'soap11', subcodes?: string[]): Promise<void> => {
+	const assertDenied = async (
+		operation: OperationName,
+		params: AnyParams,
+		leakWords: readonly string[],
+		binding: BindingName = 'soap11',
+		subcodes?: string[],
+	): Promise<void> => {
 		const call = await callRaw(emulator, binding, operation, params);
 		assert.equal(call.status, 500, `${operation}: HTTP ${call.status} ${call.text.slice(0, 200)}`);
 		const fault = faultOf(call);
 		if (binding === 'soap11' || binding === 'soap12') {
 			assert.equal(fault.code, 'Client', `${operation}: ${fault.message}`);
-			if (subcodes) assert.ok(subcodes.includes(fault.subcode ?? ''), `${operation}: subcode ${fault.subcode} (${fault.message})`);
+			if (subcodes)
+				assert.ok(
+					subcodes.includes(fault.subcode ?? ''),
+					`${operation}: subcode ${fault.subcode} (${fault.message})`,
+				);
 		}
-		for (const word of leakWords) assert.ok(!call.text.includes(word), `${operation}: the fault names '${word}': ${fault.message}`);
+		for (const word of leakWords)
+			assert.ok(!call.text.includes(word), `${operation}: the fault names '${word}': ${fault.message}`);
 	};
 
 	it('the valid parameters succeed, so the refusals below come from the credentials', async () => {
@@ -84,8 +114,20 @@ describe('hardening: authorisation', function () {
 	for (const binding of ['soap11', 'soap12', 'httpGet', 'httpPost'] as const) {
 		it(`${binding}: every operation without an API key and with a wrong key is refused`, async () => {
 			for (const operation of OPERATION_NAMES) {
-				await assertDenied(operation, { ...validParams(operation), sAPIKey: undefined }, [...GLOBEX_WORDS, ...ACME_WORDS], binding, ['AuthenticationFailed']);
-				await assertDenied(operation, { ...validParams(operation), sAPIKey: 'not-a-key' }, [...GLOBEX_WORDS, ...ACME_WORDS], binding, ['AuthenticationFailed']);
+				await assertDenied(
+					operation,
+					{ ...validParams(operation), sAPIKey: undefined },
+					[...GLOBEX_WORDS, ...ACME_WORDS],
+					binding,
+					['AuthenticationFailed'],
+				);
+				await assertDenied(
+					operation,
+					{ ...validParams(operation), sAPIKey: 'not-a-key' },
+					[...GLOBEX_WORDS, ...ACME_WORDS],
+					binding,
+					['AuthenticationFailed'],
+				);
 			}
 		});
 	}
@@ -111,14 +153,24 @@ describe('hardening: authorisation', function () {
 				const params = { ...validParams(operation), sUsername: 'globex.admin' };
 				if (operation === 'GetLoginURL') {
 					const call = await callRaw(emulator, 'soap11', operation, params);
-					const result = (call.decoded as { ok: true; result: { LoginSuccess?: boolean; RedirectUrl?: string } }).result;
+					const result = (
+						call.decoded as { ok: true; result: { LoginSuccess?: boolean; RedirectUrl?: string } }
+					).result;
 					assert.equal(result.LoginSuccess, false);
 					assert.equal(result.RedirectUrl, undefined);
 					continue;
 				}
-				await assertDenied(operation, params, ['Globex', 'Hoffmann', 'Klara', 'globex.example'], 'soap11', ['AccessDenied']);
+				await assertDenied(operation, params, ['Globex', 'Hoffmann', 'Klara', 'globex.example'], 'soap11', [
+					'AccessDenied',
+				]);
 			} else if (takes(operation, 'sUsername')) {
-				await assertDenied(operation, { ...validParams(operation), sUsername: 'globex.admin' }, ['Globex', 'Hoffmann', 'Klara', 'globex.example'], 'soap11', ['AccessDenied']);
+				await assertDenied(
+					operation,
+					{ ...validParams(operation), sUsername: 'globex.admin' },
+					['Globex', 'Hoffmann', 'Klara', 'globex.example'],
+					'soap11',
+					['AccessDenied'],
+				);
 			}
 		}
 	});
@@ -126,10 +178,27 @@ describe('hardening: authorisation', function () {
 	it('a narrower key (Acme North) refuses a user of Acme London and a start organisation outside its subtree', async () => {
 		for (const operation of OPERATION_NAMES) {
 			if (takesPassword(operation) && operation !== 'GetLoginURL') {
-				await assertDenied(operation, { ...validParams(operation), sAPIKey: NORTH_API_KEY, sUsername: 'london.recruiter' }, ['Acme London', 'Bianchi'], 'soap11', ['AccessDenied']);
+				await assertDenied(
+					operation,
+					{ ...validParams(operation), sAPIKey: NORTH_API_KEY, sUsername: 'london.recruiter' },
+					['Acme London', 'Bianchi'],
+					'soap11',
+					['AccessDenied'],
+				);
 			}
 			if (takes(operation, 'sStartOrganisation')) {
-				await assertDenied(operation, { ...validParams(operation), sAPIKey: NORTH_API_KEY, sUsername: takesPassword(operation) ? 'north.admin' : undefined, sStartOrganisation: 'acme-london' }, ['Acme London'], 'soap11', ['AccessDenied']);
+				await assertDenied(
+					operation,
+					{
+						...validParams(operation),
+						sAPIKey: NORTH_API_KEY,
+						sUsername: takesPassword(operation) ? 'north.admin' : undefined,
+						sStartOrganisation: 'acme-london',
+					},
+					['Acme London'],
+					'soap11',
+					['AccessDenied'],
+				);
 			}
 		}
 	});
@@ -138,50 +207,123 @@ describe('hardening: authorisation', function () {
 		const operations = OPERATION_NAMES.filter((operation) => takes(operation, 'sStartOrganisation'));
 		assert.ok(operations.length >= 6);
 		for (const operation of operations) {
-			await assertDenied(operation, { ...validParams(operation), sStartOrganisation: 'globex' }, ['Globex Staffing'], 'soap11', ['AccessDenied']);
-			await assertDenied(operation, { ...validParams(operation), sStartOrganisation: '9' }, ['Globex Berlin'], 'soap11', ['AccessDenied']);
+			await assertDenied(
+				operation,
+				{ ...validParams(operation), sStartOrganisation: 'globex' },
+				['Globex Staffing'],
+				'soap11',
+				['AccessDenied'],
+			);
+			await assertDenied(
+				operation,
+				{ ...validParams(operation), sStartOrganisation: '9' },
+				['Globex Berlin'],
+				'soap11',
+				['AccessDenied'],
+			);
 		}
 	});
 
 	it('a non-administrator may not act for other users or organisations in the administration operations', async () => {
-		const asRecruiter = { sAPIKey: DEMO_CREDENTIALS.apiKey, sUsername: 'manchester.recruiter', sPassword: DEMO_PASSWORD };
+		const asRecruiter = {
+			sAPIKey: DEMO_CREDENTIALS.apiKey,
+			sUsername: 'manchester.recruiter',
+			sPassword: DEMO_PASSWORD,
+		};
 		await assertDenied('UserList', asRecruiter, GLOBEX_WORDS, 'soap11', ['AccessDenied']);
-		await assertDenied('UserList', { ...asRecruiter, sUserIdentifier: 'north.admin' }, GLOBEX_WORDS, 'soap11', ['AccessDenied', 'NotFound']);
-		await assertDenied('FeedList', { ...asRecruiter, sUserIdentifier: '5' }, GLOBEX_WORDS, 'soap11', ['AccessDenied']);
-		await assertDenied('FeedQuotaList', { ...asRecruiter, sOrganisationIdentifier: 'acme-manchester' }, GLOBEX_WORDS, 'soap11', ['AccessDenied']);
-		await assertDenied('FeedQuotaList', { ...asRecruiter, sUserIdentifier: 'U0005' }, GLOBEX_WORDS, 'soap11', ['AccessDenied']);
+		await assertDenied('UserList', { ...asRecruiter, sUserIdentifier: 'north.admin' }, GLOBEX_WORDS, 'soap11', [
+			'AccessDenied',
+			'NotFound',
+		]);
+		await assertDenied('FeedList', { ...asRecruiter, sUserIdentifier: '5' }, GLOBEX_WORDS, 'soap11', [
+			'AccessDenied',
+		]);
+		await assertDenied(
+			'FeedQuotaList',
+			{ ...asRecruiter, sOrganisationIdentifier: 'acme-manchester' },
+			GLOBEX_WORDS,
+			'soap11',
+			['AccessDenied'],
+		);
+		await assertDenied('FeedQuotaList', { ...asRecruiter, sUserIdentifier: 'U0005' }, GLOBEX_WORDS, 'soap11', [
+			'AccessDenied',
+		]);
 		// ...and an administrator may not reach above their own organisation.
 		const asNorth = { sAPIKey: DEMO_CREDENTIALS.apiKey, sUsername: 'north.admin', sPassword: DEMO_PASSWORD };
-		await assertDenied('UserList', { ...asNorth, sStartOrganisation: 'acme-south' }, ['Acme South'], 'soap11', ['AccessDenied']);
-		await assertDenied('FeedList', { ...asNorth, sUserIdentifier: 'london.recruiter' }, ['Bianchi'], 'soap11', ['AccessDenied', 'NotFound']);
+		await assertDenied('UserList', { ...asNorth, sStartOrganisation: 'acme-south' }, ['Acme South'], 'soap11', [
+			'AccessDenied',
+		]);
+		await assertDenied('FeedList', { ...asNorth, sUserIdentifier: 'london.recruiter' }, ['Bianchi'], 'soap11', [
+			'AccessDenied',
+			'NotFound',
+		]);
 	});
 
 	it('the Globex key cannot read or change Acme adverts and applications', async () => {
 		const globex = { sAPIKey: OTHER_TREE_API_KEY, sUsername: 'globex.admin', sPassword: DEMO_PASSWORD };
 		const reader = clientFor(emulator);
-		const before = await reader.getApplicationsPaged({ AdvertCandidateIDAsCSV: acme.applicationId, sAdvertID: acme.advertId, CurrentPage: 1, RowsPerPage: 1 }).finally(() => reader.close());
+		const before = await reader
+			.getApplicationsPaged({
+				AdvertCandidateIDAsCSV: acme.applicationId,
+				sAdvertID: acme.advertId,
+				CurrentPage: 1,
+				RowsPerPage: 1,
+			})
+			.finally(() => reader.close());
 		const rankingBefore = before.Applications![0].Ranking;
 		for (const operation of ['ApplicationScore', 'ApplicationProgress', 'AddAdvertCandidateNote'] as const) {
-			await assertDenied(operation, { ...validParams(operation), ...globex }, ACME_WORDS, 'soap11', ['NotFound', 'AccessDenied']);
+			await assertDenied(operation, { ...validParams(operation), ...globex }, ACME_WORDS, 'soap11', [
+				'NotFound',
+				'AccessDenied',
+			]);
 		}
-		await assertDenied('AdvertTrackingResponseLog', { ...validParams('AdvertTrackingResponseLog'), sAPIKey: OTHER_TREE_API_KEY }, ACME_WORDS, 'soap11', ['NotFound']);
-		await assertDenied('ExpressPostAdvert', { ...validParams('ExpressPostAdvert'), sAPIKey: OTHER_TREE_API_KEY }, ACME_WORDS, 'soap11', ['NotFound']);
-		const applications = await callRaw(emulator, 'soap11', 'GetApplicationsPaged', { ...validParams('GetApplicationsPaged'), sAPIKey: OTHER_TREE_API_KEY });
-		const result = applications.decoded?.ok ? (applications.decoded.result as { TotalItemCount?: number; Applications?: unknown[] }) : undefined;
+		await assertDenied(
+			'AdvertTrackingResponseLog',
+			{ ...validParams('AdvertTrackingResponseLog'), sAPIKey: OTHER_TREE_API_KEY },
+			ACME_WORDS,
+			'soap11',
+			['NotFound'],
+		);
+		await assertDenied(
+			'ExpressPostAdvert',
+			{ ...validParams('ExpressPostAdvert'), sAPIKey: OTHER_TREE_API_KEY },
+			ACME_WORDS,
+			'soap11',
+			['NotFound'],
+		);
+		const applications = await callRaw(emulator, 'soap11', 'GetApplicationsPaged', {
+			...validParams('GetApplicationsPaged'),
+			sAPIKey: OTHER_TREE_API_KEY,
+		});
+		const result = applications.decoded?.ok
+			? (applications.decoded.result as { TotalItemCount?: number; Applications?: unknown[] })
+			: undefined;
 		if (result) {
 			assert.equal(result.TotalItemCount, 0, 'no Acme applications for the Globex key');
 			assert.equal(result.Applications?.length ?? 0, 0);
 		} else {
 			faultOf(applications);
 		}
-		const tag = await callRaw(emulator, 'soap11', 'CandidateTag', { ...validParams('CandidateTag'), sAPIKey: OTHER_TREE_API_KEY });
+		const tag = await callRaw(emulator, 'soap11', 'CandidateTag', {
+			...validParams('CandidateTag'),
+			sAPIKey: OTHER_TREE_API_KEY,
+		});
 		assert.ok(tag.decoded?.ok);
-		assert.equal((tag.decoded as { result: { Success?: boolean } }).result.Success, false, 'an Acme candidate cannot be tagged with the Globex key');
+		assert.equal(
+			(tag.decoded as { result: { Success?: boolean } }).result.Success,
+			false,
+			'an Acme candidate cannot be tagged with the Globex key',
+		);
 		assert.ok(!ACME_WORDS.some((word) => tag.text.includes(word)));
 		// The application is unchanged by all of the refused actions.
 		const client = clientFor(emulator);
 		try {
-			const after = await client.getApplicationsPaged({ AdvertCandidateIDAsCSV: acme.applicationId, sAdvertID: acme.advertId, CurrentPage: 1, RowsPerPage: 1 });
+			const after = await client.getApplicationsPaged({
+				AdvertCandidateIDAsCSV: acme.applicationId,
+				sAdvertID: acme.advertId,
+				CurrentPage: 1,
+				RowsPerPage: 1,
+			});
 			assert.equal(after.Applications![0].Ranking, rankingBefore);
 			assert.equal(after.Applications![0].LastNoteDate, before.Applications![0].LastNoteDate);
 		} finally {

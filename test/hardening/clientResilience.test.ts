@@ -72,8 +72,16 @@ describe('hardening: client resilience against scripted servers', function () {
 		timers.add(timer);
 	};
 
-	const expectError = async (errorClass: new (...args: never[]) => MultipostingError, code: MultipostingErrorCode, check?: (error: MultipostingError) => void): Promise<void> => {
-		const client = new MultipostingClient({ baseUrl, credentials: { apiKey: 'resilience-key' }, timeoutMs: TIMEOUT_MS });
+	const expectError = async (
+		errorClass: new (...args: never[]) => MultipostingError,
+		code: MultipostingErrorCode,
+		check?: (error: MultipostingError) => void,
+	): Promise<void> => {
+		const client = new MultipostingClient({
+			baseUrl,
+			credentials: { apiKey: 'resilience-key' },
+			timeoutMs: TIMEOUT_MS,
+		});
 		const started = Date.now();
 		try {
 			await assert.rejects(client.getCurrency(), (error: unknown) => {
@@ -89,7 +97,8 @@ describe('hardening: client resilience against scripted servers', function () {
 		assert.ok(Date.now() - started < CASE_BOUND_MS, `settled in ${Date.now() - started} ms`);
 	};
 
-	const soap = (inner: string): string => `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
+	const soap = (inner: string): string =>
+		`<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
 	const xmlHeaders = { 'content-type': 'text/xml; charset=utf-8' };
 
 	it('times out when no headers come', async () => {
@@ -121,14 +130,21 @@ describe('hardening: client resilience against scripted servers', function () {
 
 	it('reports a reset in the middle of the body as a truncated response', async () => {
 		script = (_req, _res, socket) => {
-			socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 5000\r\n\r\n<?xml version="1.0"?><soap:Envelope');
+			socket.write(
+				'HTTP/1.1 200 OK\r\nContent-Type: text/xml; charset=utf-8\r\nContent-Length: 5000\r\n\r\n<?xml version="1.0"?><soap:Envelope',
+			);
 			setTimeout(() => socket.destroy(), 20);
 		};
-		await expectError(UnexpectedResponseError, 'MP_ERR_UNEXPECTED_RESPONSE', (error) => assert.equal((error as UnexpectedResponseError).reason, 'TRUNCATED'));
+		await expectError(UnexpectedResponseError, 'MP_ERR_UNEXPECTED_RESPONSE', (error) =>
+			assert.equal((error as UnexpectedResponseError).reason, 'TRUNCATED'),
+		);
 	});
 
 	it('refuses a complete but truncated XML document', async () => {
-		script = (_req, res) => res.writeHead(200, xmlHeaders).end(soap('<GetCurrencyResponse xmlns="http://x/"><GetCurrencyResult><GetValue>'));
+		script = (_req, res) =>
+			res
+				.writeHead(200, xmlHeaders)
+				.end(soap('<GetCurrencyResponse xmlns="http://x/"><GetCurrencyResult><GetValue>'));
 		await expectError(UnexpectedResponseError, 'MP_ERR_UNEXPECTED_RESPONSE');
 	});
 
@@ -137,8 +153,13 @@ describe('hardening: client resilience against scripted servers', function () {
 		await expectError(UnexpectedResponseError, 'MP_ERR_UNEXPECTED_RESPONSE');
 		script = (_req, res) => res.writeHead(200, xmlHeaders).end('this is not xml at all');
 		await expectError(UnexpectedResponseError, 'MP_ERR_UNEXPECTED_RESPONSE');
-		script = (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body><h1>Sign in</h1></body></html>');
-		await expectError(UnexpectedResponseError, 'MP_ERR_UNEXPECTED_RESPONSE', (error) => assert.equal((error as UnexpectedResponseError).reason, 'HTML_PAGE'));
+		script = (_req, res) =>
+			res
+				.writeHead(200, { 'content-type': 'text/html' })
+				.end('<!DOCTYPE html><html><body><h1>Sign in</h1></body></html>');
+		await expectError(UnexpectedResponseError, 'MP_ERR_UNEXPECTED_RESPONSE', (error) =>
+			assert.equal((error as UnexpectedResponseError).reason, 'HTML_PAGE'),
+		);
 	});
 
 	it('does not follow redirects', async () => {
@@ -147,21 +168,36 @@ describe('hardening: client resilience against scripted servers', function () {
 			if (req.url?.startsWith('/elsewhere')) followed += 1;
 			res.writeHead(302, { location: `${baseUrl}/elsewhere` }).end();
 		};
-		await expectError(HttpStatusError, 'MP_ERR_HTTP_STATUS', (error) => assert.equal((error as HttpStatusError).location, `${baseUrl}/elsewhere`));
+		await expectError(HttpStatusError, 'MP_ERR_HTTP_STATUS', (error) =>
+			assert.equal((error as HttpStatusError).location, `${baseUrl}/elsewhere`),
+		);
 		assert.equal(followed, 0);
 	});
 
 	it('reports other statuses (404, 502) as HTTP status errors', async () => {
 		script = (_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
-		await expectError(HttpStatusError, 'MP_ERR_HTTP_STATUS', (error) => assert.equal((error as HttpStatusError).status, 404));
-		script = (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad gateway</body></html>');
-		await expectError(HttpStatusError, 'MP_ERR_HTTP_STATUS', (error) => assert.equal((error as HttpStatusError).status, 502));
+		await expectError(HttpStatusError, 'MP_ERR_HTTP_STATUS', (error) =>
+			assert.equal((error as HttpStatusError).status, 404),
+		);
+		script = (_req, res) =>
+			res.writeHead(502, { 'content-type': 'text/html' }).end('<html><body>Bad gateway</body></html>');
+		await expectError(HttpStatusError, 'MP_ERR_HTTP_STATUS', (error) =>
+			assert.equal((error as HttpStatusError).status, 502),
+		);
 	});
 
 	it('handles faults of unexpected shape', async () => {
-		script = (_req, res) => res.writeHead(500, xmlHeaders).end(soap('<soap:Fault><faultcode>soap:Client</faultcode></soap:Fault>'));
+		script = (_req, res) =>
+			res.writeHead(500, xmlHeaders).end(soap('<soap:Fault><faultcode>soap:Client</faultcode></soap:Fault>'));
 		await expectError(MultipostingError, 'MP_ERR_FAULT', (error) => assert.ok(error instanceof SoapFaultError));
-		script = (_req, res) => res.writeHead(500, xmlHeaders).end(soap(`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>boom<x><y>junk</y></x></faultstring><detail>${'<d>'.repeat(50)}${'</d>'.repeat(50)}</detail></soap:Fault>`));
+		script = (_req, res) =>
+			res
+				.writeHead(500, xmlHeaders)
+				.end(
+					soap(
+						`<soap:Fault><faultcode>soap:Server</faultcode><faultstring>boom<x><y>junk</y></x></faultstring><detail>${'<d>'.repeat(50)}${'</d>'.repeat(50)}</detail></soap:Fault>`,
+					),
+				);
 		await expectError(MultipostingError, 'MP_ERR_FAULT');
 		script = (_req, res) => res.writeHead(500, xmlHeaders).end(soap('<soap:Fault/>'));
 		await expectError(MultipostingError, 'MP_ERR_FAULT');
@@ -169,7 +205,9 @@ describe('hardening: client resilience against scripted servers', function () {
 
 	it('reports an empty body, with 200 and with 500', async () => {
 		script = (_req, res) => res.writeHead(200, xmlHeaders).end();
-		await expectError(UnexpectedResponseError, 'MP_ERR_UNEXPECTED_RESPONSE', (error) => assert.equal((error as UnexpectedResponseError).reason, 'EMPTY_BODY'));
+		await expectError(UnexpectedResponseError, 'MP_ERR_UNEXPECTED_RESPONSE', (error) =>
+			assert.equal((error as UnexpectedResponseError).reason, 'EMPTY_BODY'),
+		);
 		script = (_req, res) => res.writeHead(500, xmlHeaders).end();
 		await expectError(HttpStatusError, 'MP_ERR_HTTP_STATUS');
 	});
@@ -179,9 +217,16 @@ describe('hardening: client resilience against scripted servers', function () {
 		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
 		const port = (closed.address() as AddressInfo).port;
 		await new Promise<void>((resolve) => closed.close(() => resolve()));
-		const client = new MultipostingClient({ baseUrl: `http://127.0.0.1:${port}`, credentials: { apiKey: 'k' }, timeoutMs: TIMEOUT_MS });
+		const client = new MultipostingClient({
+			baseUrl: `http://127.0.0.1:${port}`,
+			credentials: { apiKey: 'k' },
+			timeoutMs: TIMEOUT_MS,
+		});
 		try {
-			await assert.rejects(client.getCurrency(), (error: unknown) => error instanceof NetworkError && error.code === 'MP_ERR_NETWORK');
+			await assert.rejects(
+				client.getCurrency(),
+				(error: unknown) => error instanceof NetworkError && error.code === 'MP_ERR_NETWORK',
+			);
 		} finally {
 			await client.close();
 		}
@@ -193,7 +238,10 @@ describe('hardening: client resilience against scripted servers', function () {
 		const controller = new AbortController();
 		setTimeout(() => controller.abort(), 50);
 		try {
-			await assert.rejects(client.getCurrency({}, { signal: controller.signal }), (error: unknown) => error instanceof MultipostingError && error.code === 'MP_ERR_ABORTED');
+			await assert.rejects(
+				client.getCurrency({}, { signal: controller.signal }),
+				(error: unknown) => error instanceof MultipostingError && error.code === 'MP_ERR_ABORTED',
+			);
 		} finally {
 			await client.close();
 		}

@@ -21,7 +21,9 @@ describe('hardening: concurrency', function () {
 	before(async function () {
 		this.timeout(SANDBOX_START_TIMEOUT_MS);
 		emulator = await startSandbox();
-		clients = Array.from({ length: CLIENTS }, (_, i) => clientFor(emulator, BINDING_NAMES[i % BINDING_NAMES.length], {}, 60_000));
+		clients = Array.from({ length: CLIENTS }, (_, i) =>
+			clientFor(emulator, BINDING_NAMES[i % BINDING_NAMES.length], {}, 60_000),
+		);
 	});
 
 	after(async () => {
@@ -32,7 +34,9 @@ describe('hardening: concurrency', function () {
 	it(`${CLIENTS} clients x ${CALLS_PER_CLIENT} calls: no lost note, no duplicate AdvertID, consistent counters`, async () => {
 		const reader = clients[0];
 		const adverts = await reader.getAdvertPaged({ sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 500 });
-		const advert = adverts.Adverts!.filter((a) => (a.Applications ?? 0) >= 8).sort((a, b) => b.Applications! - a.Applications!)[0];
+		const advert = adverts
+			.Adverts!.filter((a) => (a.Applications ?? 0) >= 8)
+			.sort((a, b) => b.Applications! - a.Applications!)[0];
 		const advertId = String(advert.AdvertID);
 		const all = await reader.getApplicationsPaged({ sAdvertID: advertId, CurrentPage: 1, RowsPerPage: 500 });
 		const targets = all.Applications!.slice(0, 6);
@@ -48,22 +52,52 @@ describe('hardening: concurrency', function () {
 				try {
 					switch (i % 5) {
 						case 0: {
-							const note = await client.addAdvertCandidateNote({ sAdvertID: advertId, sAdvertCandidateID: applicationId, sSubject: `c${c}`, sBody: `client ${c} call ${i}` });
+							const note = await client.addAdvertCandidateNote({
+								sAdvertID: advertId,
+								sAdvertCandidateID: applicationId,
+								sSubject: `c${c}`,
+								sBody: `client ${c} call ${i}`,
+							});
 							noteIds.push(note.AdvertCandidateNoteID!);
 							noted.set(target.AdvertCandidateID!, (noted.get(target.AdvertCandidateID!) ?? 0) + 1);
 							break;
 						}
 						case 1:
-							assert.equal((await client.applicationScore({ sAdvertID: advertId, sAdvertCandidateID: applicationId, sScore: SCORES[(c + i) % SCORES.length] })).Success, true);
+							assert.equal(
+								(
+									await client.applicationScore({
+										sAdvertID: advertId,
+										sAdvertCandidateID: applicationId,
+										sScore: SCORES[(c + i) % SCORES.length],
+									})
+								).Success,
+								true,
+							);
 							break;
 						case 2:
-							assert.equal((await client.applicationProgress({ sAdvertID: advertId, sAdvertCandidateID: applicationId, sProgressID: String(1 + ((c + i) % 7)) })).Success, true);
+							assert.equal(
+								(
+									await client.applicationProgress({
+										sAdvertID: advertId,
+										sAdvertCandidateID: applicationId,
+										sProgressID: String(1 + ((c + i) % 7)),
+									})
+								).Success,
+								true,
+							);
 							break;
 						case 3:
-							assert.equal((await client.candidateTag({ sCandidateEmail: target.EmailAddress, Tag: `Batch ${c}` })).Success, true);
+							assert.equal(
+								(await client.candidateTag({ sCandidateEmail: target.EmailAddress, Tag: `Batch ${c}` }))
+									.Success,
+								true,
+							);
 							break;
 						default: {
-							const created = await client.addAdvert({ sAdvertIdentifier: `CONC-${c}-${i}`, sJobTitle: `Concurrent ${c}/${i}` });
+							const created = await client.addAdvert({
+								sAdvertIdentifier: `CONC-${c}-${i}`,
+								sJobTitle: `Concurrent ${c}/${i}`,
+							});
 							advertIds.push(created.AdvertID!);
 						}
 					}
@@ -89,15 +123,18 @@ describe('hardening: concurrency', function () {
 		assert.equal(concurrent.length, advertIds.length, 'every acknowledged advert is found once');
 
 		const after = await reader.getApplicationsPaged({ sAdvertID: advertId, CurrentPage: 1, RowsPerPage: 500 });
-		const count = (ranking: string): number => after.Applications!.filter((a: APIApplication) => a.Ranking === ranking).length;
-		const advertAfter = (await reader.getAdvertPaged({ sAdvertID: advertId, CurrentPage: 1, RowsPerPage: 1 })).Adverts![0];
+		const count = (ranking: string): number =>
+			after.Applications!.filter((a: APIApplication) => a.Ranking === ranking).length;
+		const advertAfter = (await reader.getAdvertPaged({ sAdvertID: advertId, CurrentPage: 1, RowsPerPage: 1 }))
+			.Adverts![0];
 		assert.equal(advertAfter.Suitable, count('Suitable'));
 		assert.equal(advertAfter.MaybeSuitable, count('MaybeSuitable'));
 		assert.equal(advertAfter.Unsuitable, count('Unsuitable'));
 		assert.equal(advertAfter.Applications, after.TotalItemCount);
 		for (const target of targets) {
 			const now = after.Applications!.find((a) => a.AdvertCandidateID === target.AdvertCandidateID)!;
-			if (noted.has(target.AdvertCandidateID!)) assert.ok(now.LastNoteDate, 'a noted application has a LastNoteDate');
+			if (noted.has(target.AdvertCandidateID!))
+				assert.ok(now.LastNoteDate, 'a noted application has a LastNoteDate');
 			assert.ok(now.LastScoreDate && now.LastProgressDate, 'scored and progressed applications carry both dates');
 		}
 	});

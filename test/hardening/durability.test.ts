@@ -25,7 +25,9 @@ const MAX_WRITES = 2_000;
 
 /** Starts the CLI and resolves with its ready line (bounded wait). */
 async function startCli(dataDir: string): Promise<{ child: ChildProcess; ready: Ready }> {
-	const child = spawn(process.execPath, [CLI, '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'ignore'] });
+	const child = spawn(process.execPath, [CLI, '--port', '0', '--data', dataDir], {
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
 	let stdout = '';
 	child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 	for (let i = 0; i < 600 && !stdout.includes('\n'); i++) {
@@ -36,7 +38,9 @@ async function startCli(dataDir: string): Promise<{ child: ChildProcess; ready: 
 }
 
 function exited(child: ChildProcess): Promise<void> {
-	return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+	return child.exitCode !== null || child.signalCode !== null
+		? Promise.resolve()
+		: new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 describe('hardening: durability across SIGKILL', function () {
@@ -62,11 +66,19 @@ describe('hardening: durability across SIGKILL', function () {
 		const first = await startCli(dataDir);
 		children.push(first.child);
 		const clientOf = (ready: Ready): MultipostingClient =>
-			new MultipostingClient({ baseUrl: ready.baseUrl, timeoutMs: 10_000, credentials: { apiKey: ready.apiKey, username: ready.username, password: ready.password } });
+			new MultipostingClient({
+				baseUrl: ready.baseUrl,
+				timeoutMs: 10_000,
+				credentials: { apiKey: ready.apiKey, username: ready.username, password: ready.password },
+			});
 		let client = clientOf(first.ready);
 		const adverts = await client.getAdvertPaged({ sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 50 });
 		const advert = adverts.Adverts!.find((a) => (a.Applications ?? 0) > 0)!;
-		const applications = await client.getApplicationsPaged({ sAdvertID: String(advert.AdvertID), CurrentPage: 1, RowsPerPage: 1 });
+		const applications = await client.getApplicationsPaged({
+			sAdvertID: String(advert.AdvertID),
+			CurrentPage: 1,
+			RowsPerPage: 1,
+		});
 		const application = applications.Applications![0];
 
 		const acknowledgedAdverts: { identifier: string; id: number }[] = [];
@@ -79,10 +91,17 @@ describe('hardening: durability across SIGKILL', function () {
 				try {
 					if (i % 2 === 0) {
 						const identifier = `DUR-${w}-${i}`;
-						const created = await client.addAdvert({ sAdvertIdentifier: identifier, sJobTitle: `Durable ${w}/${i}` });
+						const created = await client.addAdvert({
+							sAdvertIdentifier: identifier,
+							sJobTitle: `Durable ${w}/${i}`,
+						});
 						acknowledgedAdverts.push({ identifier, id: created.AdvertID! });
 					} else {
-						const note = await client.addAdvertCandidateNote({ sAdvertID: String(advert.AdvertID), sAdvertCandidateID: String(application.AdvertCandidateID), sBody: `durable ${w}/${i}` });
+						const note = await client.addAdvertCandidateNote({
+							sAdvertID: String(advert.AdvertID),
+							sAdvertCandidateID: String(application.AdvertCandidateID),
+							sBody: `durable ${w}/${i}`,
+						});
 						acknowledgedNotes.push(note.AdvertCandidateNoteID!);
 					}
 				} catch {
@@ -97,7 +116,10 @@ describe('hardening: durability across SIGKILL', function () {
 		await exited(first.child);
 		await writers;
 		await client.close();
-		assert.ok(acknowledgedAdverts.length >= 5 && acknowledgedNotes.length >= 5, `writes acknowledged before the kill: ${acknowledgedAdverts.length} adverts, ${acknowledgedNotes.length} notes`);
+		assert.ok(
+			acknowledgedAdverts.length >= 5 && acknowledgedNotes.length >= 5,
+			`writes acknowledged before the kill: ${acknowledgedAdverts.length} adverts, ${acknowledgedNotes.length} notes`,
+		);
 
 		const second = await startCli(dataDir);
 		children.push(second.child);
@@ -107,13 +129,30 @@ describe('hardening: durability across SIGKILL', function () {
 			for await (const item of client.items('GetAdvertPaged', { sSearchDays: '-1' }, { rowsPerPage: 500 })) {
 				if (item.AdvertIdentifier?.startsWith('DUR-')) found.set(item.AdvertIdentifier, item.AdvertID!);
 			}
-			const lost = acknowledgedAdverts.filter((advertWrite) => found.get(advertWrite.identifier) !== advertWrite.id);
+			const lost = acknowledgedAdverts.filter(
+				(advertWrite) => found.get(advertWrite.identifier) !== advertWrite.id,
+			);
 			assert.deepEqual(lost, [], 'every acknowledged AddAdvert survived');
 			// A new note after the restart gets an id above every acknowledged one: none was rolled back.
-			const after = await client.addAdvertCandidateNote({ sAdvertID: String(advert.AdvertID), sAdvertCandidateID: String(application.AdvertCandidateID), sBody: 'after restart' });
-			assert.ok(after.AdvertCandidateNoteID! > Math.max(...acknowledgedNotes), 'acknowledged notes are still there');
-			const reread = await client.getApplicationsPaged({ sAdvertID: String(advert.AdvertID), AdvertCandidateIDAsCSV: String(application.AdvertCandidateID), CurrentPage: 1, RowsPerPage: 1 });
-			assert.ok(Date.parse(reread.Applications![0].LastNoteDate!) >= Math.floor(started / 1000) * 1000, 'LastNoteDate reflects the notes');
+			const after = await client.addAdvertCandidateNote({
+				sAdvertID: String(advert.AdvertID),
+				sAdvertCandidateID: String(application.AdvertCandidateID),
+				sBody: 'after restart',
+			});
+			assert.ok(
+				after.AdvertCandidateNoteID! > Math.max(...acknowledgedNotes),
+				'acknowledged notes are still there',
+			);
+			const reread = await client.getApplicationsPaged({
+				sAdvertID: String(advert.AdvertID),
+				AdvertCandidateIDAsCSV: String(application.AdvertCandidateID),
+				CurrentPage: 1,
+				RowsPerPage: 1,
+			});
+			assert.ok(
+				Date.parse(reread.Applications![0].LastNoteDate!) >= Math.floor(started / 1000) * 1000,
+				'LastNoteDate reflects the notes',
+			);
 		} finally {
 			await client.close();
 			second.child.kill('SIGTERM');
@@ -124,7 +163,10 @@ describe('hardening: durability across SIGKILL', function () {
 		try {
 			const row = db.get('PRAGMA integrity_check') as Record<string, unknown>;
 			assert.equal(Object.values(row)[0], 'ok');
-			const notes = db.get('SELECT count(*) AS n FROM note WHERE id IN (' + acknowledgedNotes.map(() => '?').join(',') + ')', acknowledgedNotes) as { n: number };
+			const notes = db.get(
+				'SELECT count(*) AS n FROM note WHERE id IN (' + acknowledgedNotes.map(() => '?').join(',') + ')',
+				acknowledgedNotes,
+			) as { n: number };
 			assert.equal(notes.n, acknowledgedNotes.length, 'every acknowledged note row is in the file');
 		} finally {
 			db.close();

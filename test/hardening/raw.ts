@@ -15,7 +15,13 @@ export interface RawCall {
 }
 
 /** Encodes `params` as they are, sends them and decodes the answer. */
-export async function callRaw(emulator: RunningEmulator, binding: BindingName, operation: OperationName, params: AnyParams, deadlineMs = 15_000): Promise<RawCall> {
+export async function callRaw(
+	emulator: RunningEmulator,
+	binding: BindingName,
+	operation: OperationName,
+	params: AnyParams,
+	deadlineMs = 15_000,
+): Promise<RawCall> {
 	const ctx = { namespace: emulator.namespace, endpointPath: DEFAULT_ENDPOINT_PATHS[OPERATIONS[operation].endpoint] };
 	const codec = getBinding(binding);
 	const encoded = codec.encodeRequest(operation, params, ctx);
@@ -26,9 +32,14 @@ export async function callRaw(emulator: RunningEmulator, binding: BindingName, o
 		deadlineMs,
 	});
 	const headers: Record<string, string | undefined> = {};
-	for (const [name, value] of Object.entries(response.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+	for (const [name, value] of Object.entries(response.headers))
+		headers[name] = Array.isArray(value) ? value.join(', ') : value;
 	try {
-		const decoded = codec.decodeResponse(operation, { status: response.status, headers, body: new TextEncoder().encode(response.body) }, ctx);
+		const decoded = codec.decodeResponse(
+			operation,
+			{ status: response.status, headers, body: new TextEncoder().encode(response.body) },
+			ctx,
+		);
 		return { status: response.status, decoded, text: response.body, ms: response.ms };
 	} catch (decodeError) {
 		return { status: response.status, decodeError, text: response.body, ms: response.ms };
@@ -37,6 +48,7 @@ export async function callRaw(emulator: RunningEmulator, binding: BindingName, o
 
 /** The fault of a raw call, or a failure message when it was not a fault. */
 export function faultOf(call: RawCall): { code: string; subcode?: string; message: string } {
-	if (!call.decoded || call.decoded.ok) throw new Error(`expected a fault, got HTTP ${call.status}: ${call.text.slice(0, 300)}`);
+	if (!call.decoded || call.decoded.ok)
+		throw new Error(`expected a fault, got HTTP ${call.status}: ${call.text.slice(0, 300)}`);
 	return call.decoded.fault;
 }

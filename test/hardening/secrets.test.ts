@@ -56,12 +56,20 @@ describe('hardening: secrets stay secret', function () {
 		const exchanges: Exchange[] = [];
 		const client = new MultipostingClient({
 			baseUrl: emulator.baseUrl,
-			credentials: { apiKey: emulator.demo.apiKey, username: emulator.demo.username, password: emulator.demo.password },
+			credentials: {
+				apiKey: emulator.demo.apiKey,
+				username: emulator.demo.username,
+				password: emulator.demo.password,
+			},
 			onExchange: (exchange) => exchanges.push(exchange),
 		});
 		const wrongPassword = new MultipostingClient({
 			baseUrl: emulator.baseUrl,
-			credentials: { apiKey: emulator.demo.apiKey, username: emulator.demo.username, password: 'wrong-secret-password' },
+			credentials: {
+				apiKey: emulator.demo.apiKey,
+				username: emulator.demo.username,
+				password: 'wrong-secret-password',
+			},
 			onExchange: (exchange) => exchanges.push(exchange),
 		});
 		try {
@@ -74,18 +82,34 @@ describe('hardening: secrets stay secret', function () {
 				);
 				assertNoSecret(failed.message, [...secrets, 'wrong-secret-password'], `${binding} error message`);
 				assert.ok(failed.exchange);
-				assertNoSecret(exchangeText(failed.exchange), [...secrets, 'wrong-secret-password'], `${binding} error exchange`);
+				assertNoSecret(
+					exchangeText(failed.exchange),
+					[...secrets, 'wrong-secret-password'],
+					`${binding} error exchange`,
+				);
 			}
 		} finally {
 			await client.close();
 			await wrongPassword.close();
 		}
 		assert.equal(exchanges.length, 12);
-		for (const exchange of exchanges) assertNoSecret(exchangeText(exchange), [...secrets, 'wrong-secret-password'], `${exchange.binding} ${exchange.operation} exchange`);
+		for (const exchange of exchanges)
+			assertNoSecret(
+				exchangeText(exchange),
+				[...secrets, 'wrong-secret-password'],
+				`${exchange.binding} ${exchange.operation} exchange`,
+			);
 	});
 
 	it('the access log entries and their formatted lines carry no parameters', async () => {
-		const client = new MultipostingClient({ baseUrl: emulator.baseUrl, credentials: { apiKey: emulator.demo.apiKey, username: emulator.demo.username, password: emulator.demo.password } });
+		const client = new MultipostingClient({
+			baseUrl: emulator.baseUrl,
+			credentials: {
+				apiKey: emulator.demo.apiKey,
+				username: emulator.demo.username,
+				password: emulator.demo.password,
+			},
+		});
 		try {
 			for (const binding of BINDING_NAMES) await client.userList({}, { binding });
 		} finally {
@@ -99,13 +123,25 @@ describe('hardening: secrets stay secret', function () {
 	});
 
 	it('UserList returns no password field', async () => {
-		const client = new MultipostingClient({ baseUrl: emulator.baseUrl, credentials: { apiKey: emulator.demo.apiKey, username: emulator.demo.username, password: emulator.demo.password } });
+		const client = new MultipostingClient({
+			baseUrl: emulator.baseUrl,
+			credentials: {
+				apiKey: emulator.demo.apiKey,
+				username: emulator.demo.username,
+				password: emulator.demo.password,
+			},
+		});
 		try {
 			for (const binding of BINDING_NAMES) {
 				const { result, exchange } = await client.callWithExchange('UserList', {}, { binding, redact: false });
 				assert.ok(result.length > 5);
-				for (const user of result) assert.ok(user.Password === undefined || user.Password === '', `${user.Username} has no password`);
-				assertNoSecret(decoder.decode(exchange.response!.body), ['sandbox-password', 'scrypt$'], `${binding} UserList response`);
+				for (const user of result)
+					assert.ok(user.Password === undefined || user.Password === '', `${user.Username} has no password`);
+				assertNoSecret(
+					decoder.decode(exchange.response!.body),
+					['sandbox-password', 'scrypt$'],
+					`${binding} UserList response`,
+				);
 			}
 		} finally {
 			await client.close();
@@ -114,18 +150,31 @@ describe('hardening: secrets stay secret', function () {
 
 	it('the CLI writes no secret to stderr, even for GET requests with credentials in the query', async () => {
 		const dataDir = mkdtempSync(join(tmpdir(), 'mp-secrets-'));
-		const child = spawn(process.execPath, [join(__dirname, '../../src/emulator/cli.js'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(
+			process.execPath,
+			[join(__dirname, '../../src/emulator/cli.js'), '--port', '0', '--data', dataDir],
+			{ stdio: ['ignore', 'pipe', 'pipe'] },
+		);
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		try {
 			for (let i = 0; i < 600 && !stdout.includes('\n'); i++) await delay(100);
-			const ready = JSON.parse(stdout.split('\n')[0]) as { postingUrl: string; adminUrl: string; apiKey: string; password: string };
+			const ready = JSON.parse(stdout.split('\n')[0]) as {
+				postingUrl: string;
+				adminUrl: string;
+				apiKey: string;
+				password: string;
+			};
 			const query = `sAPIKey=${ready.apiKey}&sUsername=demo.admin&sPassword=${ready.password}`;
-			await fetch(`${ready.adminUrl}/UserList?${query}&sStartOrganisation=&sUserIdentifier=&sCultureID=`).then((r) => r.text());
+			await fetch(`${ready.adminUrl}/UserList?${query}&sStartOrganisation=&sUserIdentifier=&sCultureID=`).then(
+				(r) => r.text(),
+			);
 			await fetch(`${ready.postingUrl}/GetCurrency?sAPIKey=${ready.apiKey}&sCultureID=`).then((r) => r.text());
-			await fetch(`${ready.adminUrl}/UserList?sAPIKey=${ready.apiKey}&sUsername=demo.admin&sPassword=wrong-secret-password`).then((r) => r.text());
+			await fetch(
+				`${ready.adminUrl}/UserList?sAPIKey=${ready.apiKey}&sUsername=demo.admin&sPassword=wrong-secret-password`,
+			).then((r) => r.text());
 			for (let i = 0; i < 50 && stderr.split('\n').filter(Boolean).length < 3; i++) await delay(100);
 			assert.ok(stderr.split('\n').filter(Boolean).length >= 3, `three access log lines: ${stderr}`);
 			assertNoSecret(stderr, [...secrets, 'wrong-secret-password'], 'CLI stderr');
@@ -137,12 +186,32 @@ describe('hardening: secrets stay secret', function () {
 	});
 
 	it('saved request files and curl snippets refer to secrets by placeholder', () => {
-		const values = { apiKey: 'sandbox-api-key', username: 'demo.admin', password: 'sandbox-password', culture: 'en-GB' };
-		const file = serializeRequestFile({ operation: 'UserList', binding: 'soap11', params: { sAPIKey: values.apiKey, sUsername: values.username, sPassword: values.password } } as never, values);
+		const values = {
+			apiKey: 'sandbox-api-key',
+			username: 'demo.admin',
+			password: 'sandbox-password',
+			culture: 'en-GB',
+		};
+		const file = serializeRequestFile(
+			{
+				operation: 'UserList',
+				binding: 'soap11',
+				params: { sAPIKey: values.apiKey, sUsername: values.username, sPassword: values.password },
+			} as never,
+			values,
+		);
 		assertNoSecret(file, secrets, 'request file');
-		const target = { baseUrl: 'http://127.0.0.1:1', namespace: 'http://127.0.0.1:1/', paths: { posting: '/SOAP/Posting.asmx', administration: '/SOAP/Administration.asmx' } };
+		const target = {
+			baseUrl: 'http://127.0.0.1:1',
+			namespace: 'http://127.0.0.1:1/',
+			paths: { posting: '/SOAP/Posting.asmx', administration: '/SOAP/Administration.asmx' },
+		};
 		for (const binding of BINDING_NAMES) {
-			const params = { sAPIKey: CONNECTION_PLACEHOLDERS.apiKey, sUsername: CONNECTION_PLACEHOLDERS.username, sPassword: CONNECTION_PLACEHOLDERS.password };
+			const params = {
+				sAPIKey: CONNECTION_PLACEHOLDERS.apiKey,
+				sUsername: CONNECTION_PLACEHOLDERS.username,
+				sPassword: CONNECTION_PLACEHOLDERS.password,
+			};
 			const curl = curlForForm('UserList', binding, params, target as never, values);
 			assertNoSecret(curl, secrets, `${binding} curl snippet`);
 			assert.match(curl, /\$MP_API_KEY/);

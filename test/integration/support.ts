@@ -19,13 +19,23 @@ export function startSandbox(options: EmulatorOptions = {}): Promise<RunningEmul
 }
 
 /** A client of the sandbox logged in as the demo administrator unless told otherwise. */
-export function clientFor(emulator: RunningEmulator, binding: BindingName = 'soap11', credentials: Partial<Credentials> = {}, timeoutMs = 15_000): MultipostingClient {
+export function clientFor(
+	emulator: RunningEmulator,
+	binding: BindingName = 'soap11',
+	credentials: Partial<Credentials> = {},
+	timeoutMs = 15_000,
+): MultipostingClient {
 	return new MultipostingClient({
 		baseUrl: emulator.baseUrl,
 		namespace: emulator.namespace,
 		binding,
 		timeoutMs,
-		credentials: { apiKey: emulator.demo.apiKey, username: emulator.demo.username, password: emulator.demo.password, ...credentials },
+		credentials: {
+			apiKey: emulator.demo.apiKey,
+			username: emulator.demo.username,
+			password: emulator.demo.password,
+			...credentials,
+		},
 	});
 }
 
@@ -37,16 +47,37 @@ export interface RawResponse {
 }
 
 /** One raw HTTP request with a hard deadline; resolves with the whole answer. */
-export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string | number>; body?: string | Uint8Array; deadlineMs?: number } = {}): Promise<RawResponse> {
+export function rawRequest(
+	url: string,
+	options: {
+		method?: string;
+		headers?: Record<string, string | number>;
+		body?: string | Uint8Array;
+		deadlineMs?: number;
+	} = {},
+): Promise<RawResponse> {
 	const started = Date.now();
 	return new Promise((resolve, reject) => {
-		const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8'), ms: Date.now() - started }));
-			res.on('error', reject);
-		});
-		req.setTimeout(options.deadlineMs ?? 15_000, () => req.destroy(new Error(`no answer within ${options.deadlineMs ?? 15_000} ms`)));
+		const req = httpRequest(
+			url,
+			{ method: options.method ?? 'GET', headers: options.headers, agent: false },
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (chunk: Buffer) => chunks.push(chunk));
+				res.on('end', () =>
+					resolve({
+						status: res.statusCode ?? 0,
+						headers: res.headers,
+						body: Buffer.concat(chunks).toString('utf8'),
+						ms: Date.now() - started,
+					}),
+				);
+				res.on('error', reject);
+			},
+		);
+		req.setTimeout(options.deadlineMs ?? 15_000, () =>
+			req.destroy(new Error(`no answer within ${options.deadlineMs ?? 15_000} ms`)),
+		);
 		req.on('error', reject);
 		req.end(options.body === undefined ? undefined : Buffer.from(options.body));
 	});
@@ -56,7 +87,13 @@ export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
 
 /** A SOAP envelope around an operation element in namespace `ns`, with raw inner XML. */
-export function envelope(version: '1.1' | '1.2', operation: string, ns: string, inner: string, prolog = '<?xml version="1.0" encoding="utf-8"?>'): string {
+export function envelope(
+	version: '1.1' | '1.2',
+	operation: string,
+	ns: string,
+	inner: string,
+	prolog = '<?xml version="1.0" encoding="utf-8"?>',
+): string {
 	return `${prolog}<soap:Envelope xmlns:soap="${version === '1.1' ? SOAP11_NS : SOAP12_NS}"><soap:Body><${operation} xmlns="${ns}">${inner}</${operation}></soap:Body></soap:Envelope>`;
 }
 

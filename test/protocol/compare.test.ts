@@ -1,9 +1,21 @@
 import * as assert from 'node:assert/strict';
-import { compareOutcomes, diffLines, diffStats, diffValues, formatDifference, normaliseResult } from '../../src/protocol/compare';
+import {
+	compareOutcomes,
+	diffLines,
+	diffStats,
+	diffValues,
+	formatDifference,
+	normaliseResult,
+} from '../../src/protocol/compare';
 
 describe('binding comparison', () => {
 	it('normalises key order, undefined fields, bytes and dates', () => {
-		const left = normaliseResult({ b: 1, a: undefined, c: new Uint8Array([104, 105]), d: new Date(Date.UTC(2024, 0, 2)) });
+		const left = normaliseResult({
+			b: 1,
+			a: undefined,
+			c: new Uint8Array([104, 105]),
+			d: new Date(Date.UTC(2024, 0, 2)),
+		});
 		assert.deepEqual(left, { b: 1, c: 'base64:aGk=', d: '2024-01-02T00:00:00.000Z' });
 		assert.deepEqual(JSON.stringify(normaliseResult({ z: 1, y: { b: 2, a: 1 } })), '{"y":{"a":1,"b":2},"z":1}');
 	});
@@ -15,8 +27,14 @@ describe('binding comparison', () => {
 	});
 
 	it('reports extra list items, type changes and nested records', () => {
-		const differences = diffValues(normaliseResult({ Adverts: [{ AdvertID: 1 }], PageCount: 1 }), normaliseResult({ Adverts: [{ AdvertID: 1 }, { AdvertID: 2 }], PageCount: '1' }));
-		assert.deepEqual(differences.map(formatDifference), ['Adverts[1]: absent vs record {AdvertID}', 'PageCount: 1 vs "1"']);
+		const differences = diffValues(
+			normaliseResult({ Adverts: [{ AdvertID: 1 }], PageCount: 1 }),
+			normaliseResult({ Adverts: [{ AdvertID: 1 }, { AdvertID: 2 }], PageCount: '1' }),
+		);
+		assert.deepEqual(differences.map(formatDifference), [
+			'Adverts[1]: absent vs record {AdvertID}',
+			'PageCount: 1 vs "1"',
+		]);
 		assert.deepEqual(diffValues(normaliseResult({ a: [1, 2] }), normaliseResult({ a: [1, 2] })), []);
 	});
 
@@ -28,7 +46,11 @@ describe('binding comparison', () => {
 			deepB = { x: deepB };
 		}
 		assert.equal(diffValues(normaliseResult(deepA), normaliseResult(deepB)).length, 1);
-		const many = diffValues(normaliseResult(Array.from({ length: 100 }, (_, i) => i)), normaliseResult(Array.from({ length: 100 }, (_, i) => -i - 1)), 10);
+		const many = diffValues(
+			normaliseResult(Array.from({ length: 100 }, (_, i) => i)),
+			normaliseResult(Array.from({ length: 100 }, (_, i) => -i - 1)),
+			10,
+		);
 		assert.equal(many.length, 10);
 	});
 
@@ -40,14 +62,25 @@ describe('binding comparison', () => {
 			['httpPost', { kind: 'fault', code: 'Client', subcode: 'InvalidParameter', message: 'bad' }],
 		]);
 		assert.equal(comparison.baseline, 'soap11');
-		assert.deepEqual(comparison.differences.map((d) => [d.key, d.equal]), [['soap12', true], ['httpGet', false], ['httpPost', false]]);
+		assert.deepEqual(
+			comparison.differences.map((d) => [d.key, d.equal]),
+			[
+				['soap12', true],
+				['httpGet', false],
+				['httpPost', false],
+			],
+		);
 		assert.deepEqual(comparison.differences[1].differences.map(formatDifference), ['[0].Value: "GBP" vs "EUR"']);
-		assert.deepEqual(comparison.differences[2].differences.map(formatDifference), ['(root): list of 1 vs record {fault}']);
+		assert.deepEqual(comparison.differences[2].differences.map(formatDifference), [
+			'(root): list of 1 vs record {fault}',
+		]);
 		const faults = compareOutcomes([
 			['soap11', { kind: 'fault', code: 'Client', subcode: 'InvalidParameter', message: 'bad' }],
 			['soap12', { kind: 'fault', code: 'Client', message: 'bad' }],
 		]);
-		assert.deepEqual(faults.differences[0].differences.map(formatDifference), ['fault.subcode: "InvalidParameter" vs absent']);
+		assert.deepEqual(faults.differences[0].differences.map(formatDifference), [
+			'fault.subcode: "InvalidParameter" vs absent',
+		]);
 	});
 
 	it('diffs lines with a longest common subsequence', () => {
@@ -60,7 +93,10 @@ describe('binding comparison', () => {
 			{ kind: 'same', text: 'd' },
 		]);
 		assert.deepEqual(diffStats(lines), { same: 3, removed: 1, added: 1 });
-		assert.deepEqual(diffLines('same\r\ntext', 'same\ntext').map((line) => line.kind), ['same', 'same']);
+		assert.deepEqual(
+			diffLines('same\r\ntext', 'same\ntext').map((line) => line.kind),
+			['same', 'same'],
+		);
 	});
 
 	it('falls back to removed-then-added for huge changed regions', () => {

@@ -32,20 +32,28 @@ describe('request files (.mpreq)', () => {
 			operation: 'UserFeedsAndQuotaWithDestinations',
 			binding: 'soap12',
 			endpoint: 'posting',
-			params: { Destinations: ['108', 'Totaljobs'], sPassword: '{{connection.password}}', sCultureID: 'en-GB', sAPIKey: '{{connection.apiKey}}' },
+			params: {
+				Destinations: ['108', 'Totaljobs'],
+				sPassword: '{{connection.password}}',
+				sCultureID: 'en-GB',
+				sAPIKey: '{{connection.apiKey}}',
+			},
 		});
-		assert.equal(text, [
-			REQUEST_FILE_HEADER,
-			'operation: UserFeedsAndQuotaWithDestinations',
-			'binding: soap12',
-			'endpoint: posting',
-			'param.sCultureID: en-GB',
-			'param.sAPIKey: {{connection.apiKey}}',
-			'param.sPassword: {{connection.password}}',
-			'param.Destinations: 108',
-			'param.Destinations: Totaljobs',
-			'',
-		].join('\n'));
+		assert.equal(
+			text,
+			[
+				REQUEST_FILE_HEADER,
+				'operation: UserFeedsAndQuotaWithDestinations',
+				'binding: soap12',
+				'endpoint: posting',
+				'param.sCultureID: en-GB',
+				'param.sAPIKey: {{connection.apiKey}}',
+				'param.sPassword: {{connection.password}}',
+				'param.Destinations: 108',
+				'param.Destinations: Totaljobs',
+				'',
+			].join('\n'),
+		);
 	});
 
 	it('round-trips typed values, awkward strings and a raw request', () => {
@@ -53,41 +61,85 @@ describe('request files (.mpreq)', () => {
 			operation: 'GetApplicationsPaged',
 			binding: 'httpPost',
 			endpoint: 'posting',
-			params: { sAdvertID: '12', CurrentPage: 1, RowsPerPage: 50, OrderBy: ' padded ', sAdvertReference: 'two\nlines', sUsername: '"quoted"', sStartOrganisation: '' },
-			raw: { method: 'POST', target: '/SOAP/Posting.asmx/GetApplicationsPaged', headers: [['Content-Type', 'application/x-www-form-urlencoded']], body: 'sAPIKey={{connection.apiKey}}&CurrentPage=1\n\nsecond line' },
+			params: {
+				sAdvertID: '12',
+				CurrentPage: 1,
+				RowsPerPage: 50,
+				OrderBy: ' padded ',
+				sAdvertReference: 'two\nlines',
+				sUsername: '"quoted"',
+				sStartOrganisation: '',
+			},
+			raw: {
+				method: 'POST',
+				target: '/SOAP/Posting.asmx/GetApplicationsPaged',
+				headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+				body: 'sAPIKey={{connection.apiKey}}&CurrentPage=1\n\nsecond line',
+			},
 		};
 		assert.deepEqual(parseRequestFile(serializeRequestFile(doc)), doc);
 	});
 
 	it('round-trips any string values of any operation (property)', () => {
-		fc.assert(fc.property(fc.constantFrom(...OPERATION_NAMES), fc.array(fc.string(), { maxLength: 3 }), fc.string(), (operation: OperationName, list, text) => {
-			const params: RequestDocument['params'] = {};
-			for (const param of OPERATIONS[operation].params) {
-				if (param.role === 'apiKey' || param.role === 'password') params[param.name] = CONNECTION_PLACEHOLDERS[param.role];
-				else if (param.type === 'string[]') params[param.name] = list.length > 0 ? list : ['x'];
-				else if (param.type === 'int') params[param.name] = 7;
-				else if (param.type === 'boolean') params[param.name] = false;
-				else params[param.name] = text;
-			}
-			const doc: RequestDocument = { operation, binding: 'soap11', endpoint: OPERATIONS[operation].endpoint, params };
-			assert.deepEqual(parseRequestFile(serializeRequestFile(doc)), doc);
-		}), { numRuns: 200 });
+		fc.assert(
+			fc.property(
+				fc.constantFrom(...OPERATION_NAMES),
+				fc.array(fc.string(), { maxLength: 3 }),
+				fc.string(),
+				(operation: OperationName, list, text) => {
+					const params: RequestDocument['params'] = {};
+					for (const param of OPERATIONS[operation].params) {
+						if (param.role === 'apiKey' || param.role === 'password')
+							params[param.name] = CONNECTION_PLACEHOLDERS[param.role];
+						else if (param.type === 'string[]') params[param.name] = list.length > 0 ? list : ['x'];
+						else if (param.type === 'int') params[param.name] = 7;
+						else if (param.type === 'boolean') params[param.name] = false;
+						else params[param.name] = text;
+					}
+					const doc: RequestDocument = {
+						operation,
+						binding: 'soap11',
+						endpoint: OPERATIONS[operation].endpoint,
+						params,
+					};
+					assert.deepEqual(parseRequestFile(serializeRequestFile(doc)), doc);
+				},
+			),
+			{ numRuns: 200 },
+		);
 	});
 
 	it('never writes a secret: credential params become placeholders and secrets anywhere are replaced', () => {
-		const text = serializeRequestFile({
-			operation: 'ApplicationScore',
-			binding: 'httpGet',
-			endpoint: 'posting',
-			params: { sAPIKey: API_KEY, sPassword: PASSWORD, sUsername: 'demo.admin', sAdvertID: '1', sScore: `S${API_KEY}` },
-			raw: {
-				method: 'GET',
-				target: `/SOAP/Posting.asmx/ApplicationScore?sAPIKey=${encodeURIComponent(API_KEY)}&sPassword=${new URLSearchParams({ v: PASSWORD }).toString().slice(2)}`,
-				headers: [['X-Key', API_KEY]],
-				body: `<sAPIKey>k3y&amp;&lt;&quot;secret&quot;&gt;+/=</sAPIKey><sPassword>${PASSWORD}</sPassword>`,
+		const text = serializeRequestFile(
+			{
+				operation: 'ApplicationScore',
+				binding: 'httpGet',
+				endpoint: 'posting',
+				params: {
+					sAPIKey: API_KEY,
+					sPassword: PASSWORD,
+					sUsername: 'demo.admin',
+					sAdvertID: '1',
+					sScore: `S${API_KEY}`,
+				},
+				raw: {
+					method: 'GET',
+					target: `/SOAP/Posting.asmx/ApplicationScore?sAPIKey=${encodeURIComponent(API_KEY)}&sPassword=${new URLSearchParams({ v: PASSWORD }).toString().slice(2)}`,
+					headers: [['X-Key', API_KEY]],
+					body: `<sAPIKey>k3y&amp;&lt;&quot;secret&quot;&gt;+/=</sAPIKey><sPassword>${PASSWORD}</sPassword>`,
+				},
 			},
-		}, { apiKey: API_KEY, password: PASSWORD });
-		for (const form of [API_KEY, PASSWORD, encodeURIComponent(API_KEY), encodeURIComponent(PASSWORD), 'k3y&amp;', 'p@ss word', 'p%40ss']) {
+			{ apiKey: API_KEY, password: PASSWORD },
+		);
+		for (const form of [
+			API_KEY,
+			PASSWORD,
+			encodeURIComponent(API_KEY),
+			encodeURIComponent(PASSWORD),
+			'k3y&amp;',
+			'p@ss word',
+			'p%40ss',
+		]) {
 			assert.ok(!text.includes(form), `the file contains ${form}:\n${text}`);
 		}
 		assert.match(text, /param\.sAPIKey: \{\{connection\.apiKey\}\}/);
@@ -98,26 +150,38 @@ describe('request files (.mpreq)', () => {
 	});
 
 	it('reads hand-written files: comments, blank lines, any order, defaults for binding and endpoint', () => {
-		const doc = parseRequestFile('# my request\n\nparam.sCultureID: en\r\noperation: GetCurrency\r\n# the key comes from the connection\nparam.sAPIKey: {{connection.apiKey}}\n');
-		assert.deepEqual(doc, { operation: 'GetCurrency', binding: 'soap11', endpoint: 'posting', params: { sCultureID: 'en', sAPIKey: '{{connection.apiKey}}' } });
+		const doc = parseRequestFile(
+			'# my request\n\nparam.sCultureID: en\r\noperation: GetCurrency\r\n# the key comes from the connection\nparam.sAPIKey: {{connection.apiKey}}\n',
+		);
+		assert.deepEqual(doc, {
+			operation: 'GetCurrency',
+			binding: 'soap11',
+			endpoint: 'posting',
+			params: { sCultureID: 'en', sAPIKey: '{{connection.apiKey}}' },
+		});
 	});
 
 	it('reports every problem of a hand-written file with its line number', () => {
-		const issues = issuesOf([
-			'# Multiposting request',
-			'operation: GetApplicationsPaged',
-			'binding: soap13',
-			'endpoint: administration',
-			'param.CurrentPage: one',
-			'param.RowsPerPage: 99999999999',
-			'param.sNope: 1',
-			'this line has no colon',
-			'colour: blue',
-			'param.sAdvertID: 1',
-			'param.sAdvertID: 2',
-			'param.OrderBy: "unterminated',
-		].join('\n'));
-		assert.deepEqual(issues.map((issue) => issue.line), [3, 4, 5, 6, 7, 8, 9, 11, 12]);
+		const issues = issuesOf(
+			[
+				'# Multiposting request',
+				'operation: GetApplicationsPaged',
+				'binding: soap13',
+				'endpoint: administration',
+				'param.CurrentPage: one',
+				'param.RowsPerPage: 99999999999',
+				'param.sNope: 1',
+				'this line has no colon',
+				'colour: blue',
+				'param.sAdvertID: 1',
+				'param.sAdvertID: 2',
+				'param.OrderBy: "unterminated',
+			].join('\n'),
+		);
+		assert.deepEqual(
+			issues.map((issue) => issue.line),
+			[3, 4, 5, 6, 7, 8, 9, 11, 12],
+		);
 		assert.match(issues[0].message, /unknown binding "soap13"/);
 		assert.match(issues[1].message, /belongs to the posting endpoint/);
 		assert.match(issues[2].message, /CurrentPage must be a whole number/);
@@ -131,29 +195,53 @@ describe('request files (.mpreq)', () => {
 
 	it('requires an operation and rejects unknown ones', () => {
 		assert.match(issuesOf('binding: soap11\n')[0].message, /names no operation/);
-		assert.match(issuesOf('operation: ApplicationScore\nparam.sScoreAsJobOwner: yes\n')[0].message, /sScoreAsJobOwner must be true or false/);
+		assert.match(
+			issuesOf('operation: ApplicationScore\nparam.sScoreAsJobOwner: yes\n')[0].message,
+			/sScoreAsJobOwner must be true or false/,
+		);
 		const unknown = issuesOf('operation: GetEverything\n');
-		assert.deepEqual(unknown.map((issue) => issue.line), [2 - 1]);
+		assert.deepEqual(
+			unknown.map((issue) => issue.line),
+			[2 - 1],
+		);
 		assert.match(unknown[0].message, /unknown operation "GetEverything"/);
 	});
 
 	it('reports malformed raw requests with the line in the file', () => {
 		const issues = issuesOf('operation: GetCurrency\n---\nPOST\n');
-		assert.deepEqual(issues.map((issue) => issue.line), [3]);
+		assert.deepEqual(
+			issues.map((issue) => issue.line),
+			[3],
+		);
 		assert.match(issues[0].message, /request line/);
 		const headerIssues = issuesOf('operation: GetCurrency\n---\nPOST /x HTTP/1.1\nContent-Type text/xml\n\n<a/>\n');
-		assert.deepEqual(headerIssues.map((issue) => issue.line), [4]);
+		assert.deepEqual(
+			headerIssues.map((issue) => issue.line),
+			[4],
+		);
 	});
 
 	it('keeps a raw body byte for byte, malformed or not', () => {
-		const raw = parseRawHttpRequest('POST /SOAP/Posting.asmx HTTP/1.1\nContent-Type: text/xml\n\n<soap:Envelope><unclosed>\n  spaced  ');
+		const raw = parseRawHttpRequest(
+			'POST /SOAP/Posting.asmx HTTP/1.1\nContent-Type: text/xml\n\n<soap:Envelope><unclosed>\n  spaced  ',
+		);
 		assert.equal(raw.body, '<soap:Envelope><unclosed>\n  spaced  ');
 		assert.deepEqual(raw.headers, [['Content-Type', 'text/xml']]);
 	});
 
 	it('substitutes placeholders with an encoder and turns secrets back into placeholders', () => {
 		const values = { apiKey: 'a b', culture: 'en-GB' };
-		assert.equal(substitutePlaceholders('k={{connection.apiKey}}&c={{connection.culture}}&p={{connection.password}}', values, encodeURIComponent), 'k=a%20b&c=en-GB&p=');
-		assert.equal(replaceSecretsWithPlaceholders('x=a%20b y=a+b z=a b', { apiKey: 'a b' }), 'x={{connection.apiKey}} y={{connection.apiKey}} z={{connection.apiKey}}');
+		assert.equal(
+			substitutePlaceholders(
+				'k={{connection.apiKey}}&c={{connection.culture}}&p={{connection.password}}',
+				values,
+				encodeURIComponent,
+			),
+			'k=a%20b&c=en-GB&p=',
+		);
+		assert.equal(
+			replaceSecretsWithPlaceholders('x=a%20b y=a+b z=a b', { apiKey: 'a b' }),
+			'x={{connection.apiKey}} y={{connection.apiKey}} z={{connection.apiKey}}',
+		);
 	});
 });

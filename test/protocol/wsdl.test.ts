@@ -12,13 +12,17 @@ const LOCATION = 'http://127.0.0.1:8080/SOAP/Posting.asmx';
 type Node = Record<string, unknown>;
 
 function list(value: unknown): Node[] {
-	return value === undefined ? [] : (Array.isArray(value) ? value : [value]) as Node[];
+	return value === undefined ? [] : ((Array.isArray(value) ? value : [value]) as Node[]);
 }
 
 function parse(endpoint: Endpoint, location = LOCATION): Node {
 	const text = generateWsdl(endpoint, { namespace: NS, location });
 	assert.equal(XMLValidator.validate(text), true);
-	const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (_name, _path, _leaf, isAttribute) => !isAttribute });
+	const parser = new XMLParser({
+		ignoreAttributes: false,
+		attributeNamePrefix: '@',
+		isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
+	});
 	return list((parser.parse(text) as Node)['wsdl:definitions'])[0];
 }
 
@@ -52,16 +56,32 @@ describe('generateWsdl', () => {
 		const portTypes = list(defs['wsdl:portType']).map((p) => p['@name']);
 		assert.deepEqual(portTypes, ['PostingSoap', 'PostingHttpGet', 'PostingHttpPost']);
 		for (const portType of list(defs['wsdl:portType'])) {
-			assert.deepEqual(list(portType['wsdl:operation']).map((o) => o['@name']), names);
+			assert.deepEqual(
+				list(portType['wsdl:operation']).map((o) => o['@name']),
+				names,
+			);
 		}
 		const bindings = list(defs['wsdl:binding']);
-		assert.deepEqual(bindings.map((b) => [b['@name'], b['@type']]), [
-			['PostingSoap', 'tns:PostingSoap'], ['PostingSoap12', 'tns:PostingSoap'], ['PostingHttpGet', 'tns:PostingHttpGet'], ['PostingHttpPost', 'tns:PostingHttpPost'],
-		]);
-		for (const binding of bindings) assert.deepEqual(list(binding['wsdl:operation']).map((o) => o['@name']), names);
+		assert.deepEqual(
+			bindings.map((b) => [b['@name'], b['@type']]),
+			[
+				['PostingSoap', 'tns:PostingSoap'],
+				['PostingSoap12', 'tns:PostingSoap'],
+				['PostingHttpGet', 'tns:PostingHttpGet'],
+				['PostingHttpPost', 'tns:PostingHttpPost'],
+			],
+		);
+		for (const binding of bindings)
+			assert.deepEqual(
+				list(binding['wsdl:operation']).map((o) => o['@name']),
+				names,
+			);
 		assert.equal(first(bindings[2], 'http:binding')['@verb'], 'GET');
 		assert.equal(first(bindings[3], 'http:binding')['@verb'], 'POST');
-		const postInput = first(first(named(bindings[3]['wsdl:operation'], 'GetCurrency'), 'wsdl:input'), 'mime:content');
+		const postInput = first(
+			first(named(bindings[3]['wsdl:operation'], 'GetCurrency'), 'wsdl:input'),
+			'mime:content',
+		);
 		assert.equal(postInput['@type'], 'application/x-www-form-urlencoded');
 		assert.ok(first(named(bindings[2]['wsdl:operation'], 'GetCurrency'), 'wsdl:input')['http:urlEncoded']);
 	});
@@ -71,7 +91,10 @@ describe('generateWsdl', () => {
 		assert.equal(first(soap11, 'soap:binding')['@transport'], 'http://schemas.xmlsoap.org/soap/http');
 		for (const name of names) {
 			assert.equal(first(named(soap11['wsdl:operation'], name), 'soap:operation')['@soapAction'], `${NS}${name}`);
-			assert.equal(first(named(soap12['wsdl:operation'], name), 'soap12:operation')['@soapAction'], `${NS}${name}`);
+			assert.equal(
+				first(named(soap12['wsdl:operation'], name), 'soap12:operation')['@soapAction'],
+				`${NS}${name}`,
+			);
 			assert.equal(first(named(soap11['wsdl:operation'], name), 'soap:operation')['@style'], 'document');
 		}
 	});
@@ -79,38 +102,97 @@ describe('generateWsdl', () => {
 	it('writes request elements with parameters in catalogue order: strings minOccurs 0, int and boolean minOccurs 1', () => {
 		for (const name of names) {
 			const elements = sequenceOf(named(schema['s:element'], name));
-			assert.deepEqual(elements.map((e) => e['@name']), OPERATIONS[name].params.map((p) => p.name), name);
+			assert.deepEqual(
+				elements.map((e) => e['@name']),
+				OPERATIONS[name].params.map((p) => p.name),
+				name,
+			);
 		}
 		const score = sequenceOf(named(schema['s:element'], 'ApplicationScore'));
-		assert.deepEqual(score.map((e) => [e['@name'], e['@type'], e['@minOccurs']]).slice(-2), [['sScore', 's:string', '0'], ['sScoreAsJobOwner', 's:boolean', '1']]);
+		assert.deepEqual(score.map((e) => [e['@name'], e['@type'], e['@minOccurs']]).slice(-2), [
+			['sScore', 's:string', '0'],
+			['sScoreAsJobOwner', 's:boolean', '1'],
+		]);
 		const paged = sequenceOf(named(schema['s:element'], 'GetApplicationsPaged'));
-		assert.deepEqual(paged.filter((e) => e['@type'] === 's:int').map((e) => [e['@name'], e['@minOccurs'], e['@maxOccurs']]), [['CurrentPage', '1', '1'], ['RowsPerPage', '1', '1']]);
-		const destinations = named(sequenceOf(named(schema['s:element'], 'UserFeedsAndQuotaWithDestinations')), 'Destinations');
+		assert.deepEqual(
+			paged.filter((e) => e['@type'] === 's:int').map((e) => [e['@name'], e['@minOccurs'], e['@maxOccurs']]),
+			[
+				['CurrentPage', '1', '1'],
+				['RowsPerPage', '1', '1'],
+			],
+		);
+		const destinations = named(
+			sequenceOf(named(schema['s:element'], 'UserFeedsAndQuotaWithDestinations')),
+			'Destinations',
+		);
 		assert.equal(destinations['@type'], 'tns:ArrayOfString');
-		const arrayOfString = sequenceOf({ 's:complexType': [named(schema['s:complexType'], 'ArrayOfString')] } as Node);
-		assert.deepEqual(arrayOfString.map((e) => [e['@name'], e['@maxOccurs']]), [['string', 'unbounded']]);
+		const arrayOfString = sequenceOf({
+			's:complexType': [named(schema['s:complexType'], 'ArrayOfString')],
+		} as Node);
+		assert.deepEqual(
+			arrayOfString.map((e) => [e['@name'], e['@maxOccurs']]),
+			[['string', 'unbounded']],
+		);
 	});
 
 	it('writes response wrappers with the soapResult element, including the paged exceptions', () => {
 		const currency = sequenceOf(named(schema['s:element'], 'GetCurrencyResponse'));
-		assert.deepEqual(currency.map((e) => [e['@name'], e['@type']]), [['GetCurrencyResult', 'tns:ArrayOfGetValue']]);
+		assert.deepEqual(
+			currency.map((e) => [e['@name'], e['@type']]),
+			[['GetCurrencyResult', 'tns:ArrayOfGetValue']],
+		);
 		const paged = sequenceOf(named(schema['s:element'], 'GetApplicationsPagedResponse'));
-		assert.deepEqual(paged.map((e) => [e['@name'], e['@type']]), [['ApplicationPaged', 'tns:ApplicationPaged']]);
+		assert.deepEqual(
+			paged.map((e) => [e['@name'], e['@type']]),
+			[['ApplicationPaged', 'tns:ApplicationPaged']],
+		);
 	});
 
 	it('writes record types with fields in order, nillable dates, attributes and list types', () => {
 		const application = named(schema['s:complexType'], 'APIApplication');
 		const fields = list(first(application, 's:sequence')['s:element']);
-		assert.deepEqual(fields.map((f) => f['@name']).slice(0, 3), ['SchemaIdentifier', 'AdvertCandidateID', 'AdvertID']);
-		assert.deepEqual(named(fields, 'ApplicationDate'), { '@minOccurs': '1', '@maxOccurs': '1', '@name': 'ApplicationDate', '@nillable': 'true', '@type': 's:dateTime' });
-		assert.deepEqual(named(fields, 'FeedName'), { '@minOccurs': '0', '@maxOccurs': '1', '@name': 'FeedName', '@type': 's:string' });
-		assert.deepEqual(named(fields, 'EmailBody'), { '@minOccurs': '0', '@maxOccurs': '1', '@name': 'EmailBody', '@nillable': 'true', '@type': 'tns:APIDocument' });
+		assert.deepEqual(fields.map((f) => f['@name']).slice(0, 3), [
+			'SchemaIdentifier',
+			'AdvertCandidateID',
+			'AdvertID',
+		]);
+		assert.deepEqual(named(fields, 'ApplicationDate'), {
+			'@minOccurs': '1',
+			'@maxOccurs': '1',
+			'@name': 'ApplicationDate',
+			'@nillable': 'true',
+			'@type': 's:dateTime',
+		});
+		assert.deepEqual(named(fields, 'FeedName'), {
+			'@minOccurs': '0',
+			'@maxOccurs': '1',
+			'@name': 'FeedName',
+			'@type': 's:string',
+		});
+		assert.deepEqual(named(fields, 'EmailBody'), {
+			'@minOccurs': '0',
+			'@maxOccurs': '1',
+			'@name': 'EmailBody',
+			'@nillable': 'true',
+			'@type': 'tns:APIDocument',
+		});
 		const document = named(schema['s:complexType'], 'APIDocument');
-		assert.deepEqual(list(document['s:attribute']).map((a) => a['@name']), ['FileName', 'DocumentType', 'EncodingType', 'DocumentSource', 'DocumentFormat']);
+		assert.deepEqual(
+			list(document['s:attribute']).map((a) => a['@name']),
+			['FileName', 'DocumentType', 'EncodingType', 'DocumentSource', 'DocumentFormat'],
+		);
 		const advertPaged = list(first(named(schema['s:complexType'], 'AdvertPaged'), 's:sequence')['s:element']);
 		assert.equal(named(advertPaged, 'Adverts')['@type'], 'tns:ArrayOfAPIAdvert');
 		const items = list(first(named(schema['s:complexType'], 'ArrayOfAPIAdvert'), 's:sequence')['s:element']);
-		assert.deepEqual(items, [{ '@minOccurs': '0', '@maxOccurs': 'unbounded', '@name': 'APIAdvert', '@nillable': 'true', '@type': 'tns:Advert' }]);
+		assert.deepEqual(items, [
+			{
+				'@minOccurs': '0',
+				'@maxOccurs': 'unbounded',
+				'@name': 'APIAdvert',
+				'@nillable': 'true',
+				'@type': 'tns:Advert',
+			},
+		]);
 	});
 
 	it('declares the global roots of HTTP GET and POST answers', () => {
@@ -120,22 +202,36 @@ describe('generateWsdl', () => {
 		}
 		const admin = parse('administration', 'http://h/SOAP/Administration.asmx');
 		const adminSchema = first(first(admin, 'wsdl:types'), 's:schema');
-		assert.deepEqual(named(adminSchema['s:element'], 'ArrayOfCUser'), { '@name': 'ArrayOfCUser', '@nillable': 'true', '@type': 'tns:ArrayOfCUser' });
+		assert.deepEqual(named(adminSchema['s:element'], 'ArrayOfCUser'), {
+			'@name': 'ArrayOfCUser',
+			'@nillable': 'true',
+			'@type': 'tns:ArrayOfCUser',
+		});
 	});
 
 	it('declares SOAP, HttpGet and HttpPost messages with string parts in parameter order', () => {
 		const getIn = named(defs['wsdl:message'], 'AddAdvertHttpGetIn');
-		assert.deepEqual(list(getIn['wsdl:part']).map((p) => p['@name']), OPERATIONS.AddAdvert.params.map((p) => p.name));
+		assert.deepEqual(
+			list(getIn['wsdl:part']).map((p) => p['@name']),
+			OPERATIONS.AddAdvert.params.map((p) => p.name),
+		);
 		assert.ok(list(getIn['wsdl:part']).every((p) => p['@type'] === 's:string'));
-		assert.deepEqual(list(named(defs['wsdl:message'], 'GetCurrencyHttpPostOut')['wsdl:part']), [{ '@name': 'Body', '@element': 'tns:ArrayOfGetValue' }]);
-		assert.deepEqual(list(named(defs['wsdl:message'], 'GetCurrencySoapIn')['wsdl:part']), [{ '@name': 'parameters', '@element': 'tns:GetCurrency' }]);
+		assert.deepEqual(list(named(defs['wsdl:message'], 'GetCurrencyHttpPostOut')['wsdl:part']), [
+			{ '@name': 'Body', '@element': 'tns:ArrayOfGetValue' },
+		]);
+		assert.deepEqual(list(named(defs['wsdl:message'], 'GetCurrencySoapIn')['wsdl:part']), [
+			{ '@name': 'parameters', '@element': 'tns:GetCurrency' },
+		]);
 	});
 
 	it('has one service with four ports at the location', () => {
 		const service = first(defs, 'wsdl:service');
 		assert.equal(service['@name'], 'Posting');
 		const ports = list(service['wsdl:port']);
-		assert.deepEqual(ports.map((p) => p['@name']), ['PostingSoap', 'PostingSoap12', 'PostingHttpGet', 'PostingHttpPost']);
+		assert.deepEqual(
+			ports.map((p) => p['@name']),
+			['PostingSoap', 'PostingSoap12', 'PostingHttpGet', 'PostingHttpPost'],
+		);
 		assert.equal(first(ports[0], 'soap:address')['@location'], LOCATION);
 		assert.equal(first(ports[1], 'soap12:address')['@location'], LOCATION);
 		assert.equal(first(ports[2], 'http:address')['@location'], LOCATION);
@@ -167,23 +263,38 @@ describe('generateWsdl with node-soap against the emulator', () => {
 		assert.deepEqual(Object.keys(description.Posting), ['PostingSoap', 'PostingSoap12']);
 		assert.deepEqual(Object.keys(description.Posting.PostingSoap), operationsOf('posting'));
 
-		const [currency] = (await client['GetCurrencyAsync']({ sCultureID: 'en', sAPIKey: API_KEY })) as [Record<string, Record<string, unknown[]>>];
-		assert.deepEqual(currency.GetCurrencyResult.GetValue.map((row) => (row as Record<string, unknown>)['Value']), ['GBP', 'EUR']);
+		const [currency] = (await client['GetCurrencyAsync']({ sCultureID: 'en', sAPIKey: API_KEY })) as [
+			Record<string, Record<string, unknown[]>>,
+		];
+		assert.deepEqual(
+			currency.GetCurrencyResult.GetValue.map((row) => (row as Record<string, unknown>)['Value']),
+			['GBP', 'EUR'],
+		);
 
 		const [score] = (await client['ApplicationScoreAsync']({
-			sCultureID: 'en', sAPIKey: API_KEY, sUsername: 'demo', sPassword: 'secret-pw', sAdvertID: '1', sAdvertCandidateID: '2', sScore: 'S', sScoreAsJobOwner: false,
+			sCultureID: 'en',
+			sAPIKey: API_KEY,
+			sUsername: 'demo',
+			sPassword: 'secret-pw',
+			sAdvertID: '1',
+			sAdvertCandidateID: '2',
+			sScore: 'S',
+			sScoreAsJobOwner: false,
 		})) as [Record<string, Record<string, unknown>>];
 		assert.deepEqual(score.ApplicationScoreResult, { Success: true });
 	});
 
 	it('surfaces the emulator fault to node-soap as a soap:Client fault', async () => {
 		const client = await soap.createClientAsync(emulator.postingWsdl);
-		await assert.rejects(client['GetCurrencyAsync']({ sAPIKey: 'wrong' }) as Promise<unknown>, (error: { root?: { Envelope?: { Body?: { Fault?: { faultcode?: string; faultstring?: string } } } } }) => {
-			const fault = error.root?.Envelope?.Body?.Fault;
-			assert.equal(fault?.faultcode, 'soap:Client');
-			assert.equal(fault?.faultstring, 'Invalid API key.');
-			return true;
-		});
+		await assert.rejects(
+			client['GetCurrencyAsync']({ sAPIKey: 'wrong' }) as Promise<unknown>,
+			(error: { root?: { Envelope?: { Body?: { Fault?: { faultcode?: string; faultstring?: string } } } } }) => {
+				const fault = error.root?.Envelope?.Body?.Fault;
+				assert.equal(fault?.faultcode, 'soap:Client');
+				assert.equal(fault?.faultstring, 'Invalid API key.');
+				return true;
+			},
+		);
 	});
 });
 
@@ -197,18 +308,37 @@ describe('generateWsdl with node-soap against the emulator sandbox', () => {
 	it('reads currencies, finds an application and scores it through the generated proxy', async () => {
 		const { apiKey, username, password } = emulator.demo;
 		const client = await soap.createClientAsync(emulator.postingWsdl);
-		const [currency] = (await client['GetCurrencyAsync']({ sCultureID: 'en', sAPIKey: apiKey })) as [{ GetCurrencyResult: { GetValue: { Value: string }[] } }];
+		const [currency] = (await client['GetCurrencyAsync']({ sCultureID: 'en', sAPIKey: apiKey })) as [
+			{ GetCurrencyResult: { GetValue: { Value: string }[] } },
+		];
 		assert.ok(currency.GetCurrencyResult.GetValue.some((row) => row.Value === 'GBP'));
 
 		const [page] = (await client['GetApplicationsPagedAsync']({
-			sCultureID: 'en', sAPIKey: apiKey, sUsername: username, sApplicationStartDateTime: '2000-01-01 00:00:00', CurrentPage: 1, RowsPerPage: 1,
-		})) as [{ ApplicationPaged: { Applications: { APIApplication: { AdvertID: number; AdvertCandidateID: number }[] } } }];
+			sCultureID: 'en',
+			sAPIKey: apiKey,
+			sUsername: username,
+			sApplicationStartDateTime: '2000-01-01 00:00:00',
+			CurrentPage: 1,
+			RowsPerPage: 1,
+		})) as [
+			{
+				ApplicationPaged: {
+					Applications: { APIApplication: { AdvertID: number; AdvertCandidateID: number }[] };
+				};
+			},
+		];
 		const application = page.ApplicationPaged.Applications.APIApplication[0];
 		assert.equal(typeof application.AdvertCandidateID, 'number', 'node-soap typed the int from the WSDL');
 
 		const [score] = (await client['ApplicationScoreAsync']({
-			sCultureID: 'en', sAPIKey: apiKey, sUsername: username, sPassword: password,
-			sAdvertID: String(application.AdvertID), sAdvertCandidateID: String(application.AdvertCandidateID), sScore: 'S', sScoreAsJobOwner: false,
+			sCultureID: 'en',
+			sAPIKey: apiKey,
+			sUsername: username,
+			sPassword: password,
+			sAdvertID: String(application.AdvertID),
+			sAdvertCandidateID: String(application.AdvertCandidateID),
+			sScore: 'S',
+			sScoreAsJobOwner: false,
 		})) as [{ ApplicationScoreResult: { Success: boolean } }];
 		assert.deepEqual(score.ApplicationScoreResult, { Success: true });
 	});

@@ -24,20 +24,25 @@ function setup(): { doc: Document; window: JSDOM['window']; ctx: DocumentContext
 function assertPanelDomIsInert(root: Element): void {
 	for (const element of [root, ...Array.from(root.querySelectorAll('*'))]) {
 		assert.equal(element.hasAttribute('style'), false, `${element.localName} has a style attribute`);
-		for (const attribute of Array.from(element.attributes)) assert.ok(!/^on/i.test(attribute.name), `${element.localName} has ${attribute.name}`);
+		for (const attribute of Array.from(element.attributes))
+			assert.ok(!/^on/i.test(attribute.name), `${element.localName} has ${attribute.name}`);
 		assert.notEqual(element.localName, 'script');
 		assert.notEqual(element.localName, 'a');
 	}
 }
 
-const HOSTILE_BODY = '<h1 onclick="document.title=1">Hello</h1><script>document.title="pwned";parent.postMessage("x","*")</script>'
-	+ '<img src="https://tracker.example/p.gif" onerror="alert(1)"><a href="https://jobs.example/apply">Apply</a><a href="javascript:alert(1)">x</a>'
-	+ '<style>@import url(https://evil.example/a.css)</style><svg><script>alert(1)</script></svg>';
+const HOSTILE_BODY =
+	'<h1 onclick="document.title=1">Hello</h1><script>document.title="pwned";parent.postMessage("x","*")</script>' +
+	'<img src="https://tracker.example/p.gif" onerror="alert(1)"><a href="https://jobs.example/apply">Apply</a><a href="javascript:alert(1)">x</a>' +
+	'<style>@import url(https://evil.example/a.css)</style><svg><script>alert(1)</script></svg>';
 
 describe('webview rendering', function () {
 	it('puts hostile HTML only into an iframe with an empty sandbox, sanitised, under a locked-down CSP', function () {
 		const { doc, ctx, posted } = setup();
-		const view: DocumentView = { kind: 'html', html: { html: HOSTILE_BODY, truncated: false, totalChars: HOSTILE_BODY.length } };
+		const view: DocumentView = {
+			kind: 'html',
+			html: { html: HOSTILE_BODY, truncated: false, totalChars: HOSTILE_BODY.length },
+		};
 		const root = renderDocumentView(ctx, 'emailBody', view);
 		doc.body.appendChild(root);
 		const frames = root.querySelectorAll('iframe');
@@ -46,7 +51,10 @@ describe('webview rendering', function () {
 		assert.equal(frame.getAttribute('sandbox'), '');
 		assert.ok(!/allow-/.test(frame.getAttribute('sandbox') ?? ''));
 		const srcdoc = frame.getAttribute('srcdoc') ?? '';
-		assert.match(srcdoc, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">/);
+		assert.match(
+			srcdoc,
+			/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">/,
+		);
 		const inner = new JSDOM(srcdoc).window.document;
 		assert.equal(inner.querySelectorAll('script,svg,style:not(head style),a,img,link').length, 0, srcdoc);
 		assert.equal(inner.querySelector('h1')?.textContent, 'Hello');
@@ -55,7 +63,10 @@ describe('webview rendering', function () {
 		assert.equal(inner.querySelectorAll('.mp-blocked-image').length, 1);
 		// The link is listed below the frame as a button that only asks the host.
 		const linkButtons = Array.from(root.querySelectorAll<HTMLButtonElement>('.mp-link-button'));
-		assert.deepEqual(linkButtons.map((b) => b.textContent), ['https://jobs.example/apply']);
+		assert.deepEqual(
+			linkButtons.map((b) => b.textContent),
+			['https://jobs.example/apply'],
+		);
 		linkButtons[0].click();
 		assert.deepEqual(posted, [{ type: 'openLink', url: 'https://jobs.example/apply' }]);
 		assert.match(root.textContent ?? '', /1 remote image was blocked/);
@@ -64,18 +75,34 @@ describe('webview rendering', function () {
 
 	it('shows more of a cut HTML document when the host sends a longer prefix', function () {
 		const { ctx, posted } = setup();
-		const root = renderDocumentView(ctx, 'emailBody', { kind: 'html', html: { html: '<p>first</p>', truncated: true, totalChars: 5000 } });
-		const more = Array.from(root.querySelectorAll('button')).find((b) => b.textContent === 'Show more of this document')!;
+		const root = renderDocumentView(ctx, 'emailBody', {
+			kind: 'html',
+			html: { html: '<p>first</p>', truncated: true, totalChars: 5000 },
+		});
+		const more = Array.from(root.querySelectorAll('button')).find(
+			(b) => b.textContent === 'Show more of this document',
+		)!;
 		more.click();
 		assert.deepEqual(posted.at(-1), { type: 'showMore', tab: 'emailBody', part: undefined, offset: 12 });
-		ctx.updaters.get(updaterKey('emailBody'))!.html!({ html: '<p>first</p><p>second</p>', truncated: false, totalChars: 5000 });
+		ctx.updaters.get(updaterKey('emailBody'))!.html!({
+			html: '<p>first</p><p>second</p>',
+			truncated: false,
+			totalChars: 5000,
+		});
 		assert.match(root.querySelector('iframe')!.getAttribute('srcdoc')!, /second/);
-		assert.equal(Array.from(root.querySelectorAll('button')).some((b) => b.textContent === 'Show more of this document'), false);
+		assert.equal(
+			Array.from(root.querySelectorAll('button')).some((b) => b.textContent === 'Show more of this document'),
+			false,
+		);
 	});
 
 	it('shows text as text, appends further slices, and offers Save as…', function () {
 		const { ctx, posted } = setup();
-		const root = renderDocumentView(ctx, 'attachment', { kind: 'text', fileName: 'cv.txt', slice: { text: '<script>alert(1)</script>', offset: 0, totalChars: 40 } });
+		const root = renderDocumentView(ctx, 'attachment', {
+			kind: 'text',
+			fileName: 'cv.txt',
+			slice: { text: '<script>alert(1)</script>', offset: 0, totalChars: 40 },
+		});
 		assert.equal(root.querySelector('pre')?.textContent, '<script>alert(1)</script>');
 		assert.equal(root.querySelectorAll('script').length, 0);
 		const buttons = Array.from(root.querySelectorAll('button'));
@@ -92,15 +119,35 @@ describe('webview rendering', function () {
 
 	it('renders a CV with the raw XML one click away, and shows the raw XML at once when the CV was refused', function () {
 		const { ctx } = setup();
-		const cv = { name: 'Ada <b>Lovelace</b>', contact: [{ label: 'Email', value: 'ada@example.com' }], summary: '', experience: [{ title: 'Programmer', organisation: 'AE', period: '1842', description: '' }], education: [], skills: ['Maths'], languages: [] };
-		const good = renderDocumentView(ctx, 'parsed', { kind: 'cv', cv, raw: { text: '<Resume/>', offset: 0, totalChars: 9 }, rawIsPretty: true });
+		const cv = {
+			name: 'Ada <b>Lovelace</b>',
+			contact: [{ label: 'Email', value: 'ada@example.com' }],
+			summary: '',
+			experience: [{ title: 'Programmer', organisation: 'AE', period: '1842', description: '' }],
+			education: [],
+			skills: ['Maths'],
+			languages: [],
+		};
+		const good = renderDocumentView(ctx, 'parsed', {
+			kind: 'cv',
+			cv,
+			raw: { text: '<Resume/>', offset: 0, totalChars: 9 },
+			rawIsPretty: true,
+		});
 		assert.equal(good.querySelector('h2')?.textContent, 'Ada <b>Lovelace</b>');
 		assert.equal(good.querySelectorAll('b').length, 0);
 		const raw = good.querySelector<HTMLElement>('.mp-raw')!;
 		assert.equal(raw.hidden, true);
-		Array.from(good.querySelectorAll('button')).find((b) => b.textContent === 'Show raw XML')!.click();
+		Array.from(good.querySelectorAll('button'))
+			.find((b) => b.textContent === 'Show raw XML')!
+			.click();
 		assert.equal(raw.hidden, false);
-		const refused = renderDocumentView(ctx, 'parsed', { kind: 'cv', problem: 'The parsed data was refused: it contains a DOCTYPE', raw: { text: '<!DOCTYPE x>', offset: 0, totalChars: 12 }, rawIsPretty: false });
+		const refused = renderDocumentView(ctx, 'parsed', {
+			kind: 'cv',
+			problem: 'The parsed data was refused: it contains a DOCTYPE',
+			raw: { text: '<!DOCTYPE x>', offset: 0, totalChars: 12 },
+			rawIsPretty: false,
+		});
 		assert.match(refused.textContent ?? '', /refused: it contains a DOCTYPE/);
 		assert.equal(refused.querySelector<HTMLElement>('.mp-raw')!.hidden, false);
 	});
@@ -109,11 +156,33 @@ describe('webview rendering', function () {
 		const { ctx, posted } = setup();
 		const root = renderDocumentView(ctx, 'email', {
 			kind: 'email',
-			headers: [{ label: 'Subject', value: 'Hi <img src=x onerror=alert(1)>' }, { label: 'X-Mailer', value: 'm' }],
+			headers: [
+				{ label: 'Subject', value: 'Hi <img src=x onerror=alert(1)>' },
+				{ label: 'X-Mailer', value: 'm' },
+			],
 			parts: [
-				{ index: 0, contentType: 'text/plain', size: 2, body: { kind: 'text', slice: { text: 'hi', offset: 0, totalChars: 2 } } },
-				{ index: 1, contentType: 'text/html', size: 30, body: { kind: 'html', html: { html: '<p onclick=x()>hi</p><script>x</script>', truncated: false, totalChars: 30 } } },
-				{ index: 2, contentType: 'application/pdf', fileName: 'cv.pdf', size: 100, body: { kind: 'attachment' } },
+				{
+					index: 0,
+					contentType: 'text/plain',
+					size: 2,
+					body: { kind: 'text', slice: { text: 'hi', offset: 0, totalChars: 2 } },
+				},
+				{
+					index: 1,
+					contentType: 'text/html',
+					size: 30,
+					body: {
+						kind: 'html',
+						html: { html: '<p onclick=x()>hi</p><script>x</script>', truncated: false, totalChars: 30 },
+					},
+				},
+				{
+					index: 2,
+					contentType: 'application/pdf',
+					fileName: 'cv.pdf',
+					size: 100,
+					body: { kind: 'attachment' },
+				},
 			],
 		});
 		assert.equal(root.querySelectorAll('img').length, 0);
@@ -129,16 +198,39 @@ describe('webview rendering', function () {
 	it('draws the advert counters as an SVG bar chart sized by attributes, not styles', function () {
 		const { doc } = setup();
 		const posted: AdvertToHostMessage[] = [];
-		const view = buildAdvertView({ AdvertID: 7, AdvertTitle: 'Nurse <script>', Applications: 40, Viewed: 20, Suitable: 10, MaybeSuitable: 5, Unsuitable: 0, InterviewConfirmed: 2 }, { tracking: [{ PostingID: 1, FeedID: 3, FeedName: 'Board', ErrorLevel: 'Error', Response: '<html>500</html>' }] });
+		const view = buildAdvertView(
+			{
+				AdvertID: 7,
+				AdvertTitle: 'Nurse <script>',
+				Applications: 40,
+				Viewed: 20,
+				Suitable: 10,
+				MaybeSuitable: 5,
+				Unsuitable: 0,
+				InterviewConfirmed: 2,
+			},
+			{
+				tracking: [
+					{ PostingID: 1, FeedID: 3, FeedName: 'Board', ErrorLevel: 'Error', Response: '<html>500</html>' },
+				],
+			},
+		);
 		const root = renderAdvert(doc, view, (m) => posted.push(m));
 		assert.equal(root.querySelector('h1')?.textContent, 'Nurse <script>');
 		const bars = Array.from(root.querySelectorAll('rect.mp-chart-bar'));
 		assert.equal(bars.length, 9);
-		assert.deepEqual(bars.slice(0, 5).map((b) => b.getAttribute('width')), ['260', '130', '65', '33', '0']);
+		assert.deepEqual(
+			bars.slice(0, 5).map((b) => b.getAttribute('width')),
+			['260', '130', '65', '33', '0'],
+		);
 		assert.match(bars[0].getAttribute('class') ?? '', /counter-total/);
 		assert.match(root.querySelector('table')?.textContent ?? '', /<html>500<\/html>/);
-		Array.from(root.querySelectorAll('button')).find((b) => b.textContent === 'Express post…')!.click();
-		Array.from(root.querySelectorAll('button')).find((b) => b.textContent === 'Copy reference')!.click();
+		Array.from(root.querySelectorAll('button'))
+			.find((b) => b.textContent === 'Express post…')!
+			.click();
+		Array.from(root.querySelectorAll('button'))
+			.find((b) => b.textContent === 'Copy reference')!
+			.click();
 		assert.deepEqual(posted, [{ type: 'expressPost' }, { type: 'copy', field: 'advertReference' }]);
 		assertPanelDomIsInert(root);
 	});
@@ -146,18 +238,46 @@ describe('webview rendering', function () {
 	it('makes application actions buttons that post the shared action names', function () {
 		const { doc } = setup();
 		const posted: ApplicationToHostMessage[] = [];
-		const header = renderHeader(doc, { advertId: 1, advertCandidateId: 2, title: 'A', subtitle: '', badges: [], groups: [], processingMessages: '' }, (m) => posted.push(m));
-		for (const label of ['Score…', 'Progress…', 'Add note…', 'Tag…', 'Partner tag…']) Array.from(header.querySelectorAll('button')).find((b) => b.textContent === label)!.click();
-		assert.deepEqual(posted.map((m) => (m.type === 'action' ? m.action : m.type)), ['score', 'progress', 'note', 'tag', 'partnerTag']);
+		const header = renderHeader(
+			doc,
+			{
+				advertId: 1,
+				advertCandidateId: 2,
+				title: 'A',
+				subtitle: '',
+				badges: [],
+				groups: [],
+				processingMessages: '',
+			},
+			(m) => posted.push(m),
+		);
+		for (const label of ['Score…', 'Progress…', 'Add note…', 'Tag…', 'Partner tag…'])
+			Array.from(header.querySelectorAll('button'))
+				.find((b) => b.textContent === label)!
+				.click();
+		assert.deepEqual(
+			posted.map((m) => (m.type === 'action' ? m.action : m.type)),
+			['score', 'progress', 'note', 'tag', 'partnerTag'],
+		);
 	});
 
 	it('implements the tabs pattern: roving tabindex and arrow, Home and End keys', function () {
 		const { doc, window } = setup();
 		const selected: string[] = [];
-		const tabs = createTabs(doc, 't', [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }, { id: 'c', label: 'C' }], (id) => selected.push(id));
+		const tabs = createTabs(
+			doc,
+			't',
+			[
+				{ id: 'a', label: 'A' },
+				{ id: 'b', label: 'B' },
+				{ id: 'c', label: 'C' },
+			],
+			(id) => selected.push(id),
+		);
 		doc.body.append(tabs.element, tabs.panel);
 		tabs.select('a');
-		const key = (k: string) => tabs.element.dispatchEvent(new window.KeyboardEvent('keydown', { key: k, bubbles: true }));
+		const key = (k: string) =>
+			tabs.element.dispatchEvent(new window.KeyboardEvent('keydown', { key: k, bubbles: true }));
 		key('ArrowRight');
 		key('ArrowRight');
 		key('ArrowRight');
@@ -166,7 +286,14 @@ describe('webview rendering', function () {
 		key('Home');
 		assert.deepEqual(selected, ['a', 'b', 'c', 'a', 'c', 'c', 'a']);
 		const buttons = Array.from(tabs.element.querySelectorAll('[role="tab"]'));
-		assert.deepEqual(buttons.map((b) => [b.getAttribute('aria-selected'), (b as HTMLElement).tabIndex]), [['true', 0], ['false', -1], ['false', -1]]);
+		assert.deepEqual(
+			buttons.map((b) => [b.getAttribute('aria-selected'), (b as HTMLElement).tabIndex]),
+			[
+				['true', 0],
+				['false', -1],
+				['false', -1],
+			],
+		);
 		assert.equal(doc.activeElement, buttons[0]);
 		assert.equal(tabs.element.getAttribute('role'), 'tablist');
 		assert.equal(tabs.panel.getAttribute('aria-labelledby'), 't-tab-a');

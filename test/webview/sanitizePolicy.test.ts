@@ -2,10 +2,18 @@ import * as assert from 'node:assert/strict';
 import createDOMPurify from 'dompurify';
 import { JSDOM } from 'jsdom';
 import { loadDocument } from '../../src/extension/panels/documents/documents';
-import { BLOCKED_IMAGE_TEXT, cleanStyle, frameDocument, FRAME_CSP, sanitizeHtml } from '../../src/webview/common/sanitizePolicy';
+import {
+	BLOCKED_IMAGE_TEXT,
+	cleanStyle,
+	frameDocument,
+	FRAME_CSP,
+	sanitizeHtml,
+} from '../../src/webview/common/sanitizePolicy';
 
 // The webview runs this policy with the browser's DOMPurify; here the same module runs over jsdom.
-const purify = createDOMPurify(new JSDOM('<!DOCTYPE html><body></body>').window as unknown as Parameters<typeof createDOMPurify>[0]);
+const purify = createDOMPurify(
+	new JSDOM('<!DOCTYPE html><body></body>').window as unknown as Parameters<typeof createDOMPurify>[0],
+);
 const sanitize = (html: string, limit?: number) => sanitizeHtml(purify, html, limit);
 
 /** Parses sanitised output so assertions look at the DOM, not at string spellings. */
@@ -31,7 +39,8 @@ const HOSTILE: Record<string, string> = {
 	dataLink: '<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">data</a>',
 	styleUrl: '<div style="background:url(https://evil.example/t.png);color:red">x</div>',
 	styleEscaped: '<div style="background:u\\72l(https://evil.example/t.png)">x</div>',
-	styleElement: '<style>@import url(https://evil.example/a.css); body{background:url(https://evil.example/b.png)}</style><p>t</p>',
+	styleElement:
+		'<style>@import url(https://evil.example/a.css); body{background:url(https://evil.example/b.png)}</style><p>t</p>',
 	svgScript: '<svg onload=alert(1)><script>alert(1)</script><image href="https://evil.example/i.png"/></svg>',
 	svgForeign: '<svg><foreignObject><iframe src="https://evil.example"></iframe></foreignObject></svg>',
 	iframe: '<iframe src="https://evil.example"></iframe><object data="https://evil.example/o"></object><embed src="https://evil.example/e">',
@@ -52,11 +61,25 @@ describe('email HTML sanitising policy (DOMPurify over jsdom)', function () {
 		it(`neutralises hostile input: ${name}`, function () {
 			const safe = sanitize(html);
 			const doc = dom(safe.html);
-			assert.equal(doc.querySelectorAll('script,style,iframe,object,embed,form,input,button,svg,math,link,meta,base,video,source,template,a,area').length, 0, safe.html);
+			assert.equal(
+				doc.querySelectorAll(
+					'script,style,iframe,object,embed,form,input,button,svg,math,link,meta,base,video,source,template,a,area',
+				).length,
+				0,
+				safe.html,
+			);
 			for (const attribute of allAttributes(doc)) {
 				assert.ok(!/^on/i.test(attribute.name), `event handler ${attribute.name} kept: ${safe.html}`);
-				assert.ok(!['href', 'action', 'formaction', 'background', 'srcset', 'poster', 'xlink:href'].includes(attribute.name), `${attribute.name} kept: ${safe.html}`);
-				assert.ok(!/url\s*\(|javascript:|evil\.example|tracker\.example/i.test(attribute.value), `${attribute.name}=${attribute.value} kept`);
+				assert.ok(
+					!['href', 'action', 'formaction', 'background', 'srcset', 'poster', 'xlink:href'].includes(
+						attribute.name,
+					),
+					`${attribute.name} kept: ${safe.html}`,
+				);
+				assert.ok(
+					!/url\s*\(|javascript:|evil\.example|tracker\.example/i.test(attribute.value),
+					`${attribute.name}=${attribute.value} kept`,
+				);
 				if (attribute.name === 'src') assert.match(attribute.value, /^data:image\//);
 			}
 			assert.ok(!/evil\.example|tracker\.example/.test(doc.body.innerHTML.replace(/>[^<]*</g, '><')), safe.html);
@@ -64,7 +87,9 @@ describe('email HTML sanitising policy (DOMPurify over jsdom)', function () {
 	}
 
 	it('rewrites links into non-navigating elements and lists only http/https/mailto targets', function () {
-		const safe = sanitize('<a href="https://jobs.example/apply?x=1&amp;y=2">Apply</a> <a href="mailto:hr@example.com">Mail</a> <a href="javascript:alert(1)">Bad</a> <a href="https://jobs.example/apply?x=1&amp;y=2">Again</a> <a href="ftp://files.example/">FTP</a>');
+		const safe = sanitize(
+			'<a href="https://jobs.example/apply?x=1&amp;y=2">Apply</a> <a href="mailto:hr@example.com">Mail</a> <a href="javascript:alert(1)">Bad</a> <a href="https://jobs.example/apply?x=1&amp;y=2">Again</a> <a href="ftp://files.example/">FTP</a>',
+		);
 		assert.deepEqual(safe.links, ['https://jobs.example/apply?x=1&y=2', 'mailto:hr@example.com']);
 		const doc = dom(safe.html);
 		assert.equal(doc.querySelectorAll('a').length, 0);
@@ -77,17 +102,24 @@ describe('email HTML sanitising policy (DOMPurify over jsdom)', function () {
 
 	it('replaces remote images with a "remote image blocked" element and keeps inline data: pictures', function () {
 		const png = 'data:image/png;base64,iVBORw0KGgo=';
-		const safe = sanitize(`<img src="https://tracker.example/p.gif"><img src="${png}" alt="logo"><img src="data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=">`);
+		const safe = sanitize(
+			`<img src="https://tracker.example/p.gif"><img src="${png}" alt="logo"><img src="data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=">`,
+		);
 		assert.equal(safe.blockedImages, 2);
 		const doc = dom(safe.html);
-		assert.deepEqual(Array.from(doc.querySelectorAll('img')).map((i) => i.getAttribute('src')), [png]);
+		assert.deepEqual(
+			Array.from(doc.querySelectorAll('img')).map((i) => i.getAttribute('src')),
+			[png],
+		);
 		const blocked = Array.from(doc.querySelectorAll('.mp-blocked-image'));
 		assert.equal(blocked.length, 2);
 		assert.equal(blocked[0].getAttribute('aria-label'), BLOCKED_IMAGE_TEXT);
 	});
 
 	it('keeps harmless formatting and style declarations', function () {
-		const safe = sanitize('<p style="color: red; font-weight: bold">Hello <b>there</b></p><ul><li>one</li></ul><table><tr><td>c</td></tr></table>');
+		const safe = sanitize(
+			'<p style="color: red; font-weight: bold">Hello <b>there</b></p><ul><li>one</li></ul><table><tr><td>c</td></tr></table>',
+		);
 		const doc = dom(safe.html);
 		assert.equal(doc.querySelector('p')?.getAttribute('style'), 'color: red; font-weight: bold');
 		assert.equal(doc.querySelector('b')?.textContent, 'there');
@@ -131,7 +163,8 @@ describe('email HTML sanitising policy (DOMPurify over jsdom)', function () {
 	});
 
 	it('hands a hostile email body to the webview as a capped HTML prefix, never as text with markup lost', async function () {
-		const body = '<html><body><h1>Hi</h1><script>document.title="owned"</script><a href="https://jobs.example/">jobs</a></body></html>';
+		const body =
+			'<html><body><h1>Hi</h1><script>document.title="owned"</script><a href="https://jobs.example/">jobs</a></body></html>';
 		const loaded = await loadDocument('emailBody', { Document: body });
 		assert.equal(loaded.view.kind, 'html');
 		if (loaded.view.kind !== 'html') return;
@@ -144,6 +177,7 @@ describe('email HTML sanitising policy (DOMPurify over jsdom)', function () {
 	it('shows a plain-text body as text, never as HTML', async function () {
 		const loaded = await loadDocument('emailBody', { Document: 'Dear team, 1 < 2 and <script> is just text here' });
 		assert.equal(loaded.view.kind, 'text');
-		if (loaded.view.kind === 'text') assert.equal(loaded.view.slice.text, 'Dear team, 1 < 2 and <script> is just text here');
+		if (loaded.view.kind === 'text')
+			assert.equal(loaded.view.slice.text, 'Dear team, 1 < 2 and <script> is just text here');
 	});
 });

@@ -17,7 +17,10 @@ export interface ApplicationCallbackPayload {
 	ApplicationDate: string;
 	FeedID: number;
 	/** How to fetch the application: the operation and its parameters (add sAPIKey). */
-	fetch: { operation: 'GetApplicationsPaged'; parameters: { sAdvertID: string; AdvertCandidateIDAsCSV: string; CurrentPage: number; RowsPerPage: number } };
+	fetch: {
+		operation: 'GetApplicationsPaged';
+		parameters: { sAdvertID: string; AdvertCandidateIDAsCSV: string; CurrentPage: number; RowsPerPage: number };
+	};
 }
 
 /** What the event log hears about callbacks. `target` is origin + path: query strings may hold secrets. */
@@ -45,7 +48,13 @@ export const DEFAULT_CALLBACK_RETRY_DELAYS_MS: readonly number[] = [1_000, 4_000
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** The notification for a new application. */
-export function applicationCreatedPayload(application: { advertId: number; advertCandidateId: number; advertIdentifier: string | null; appliedAt: string; feedId: number }): ApplicationCallbackPayload {
+export function applicationCreatedPayload(application: {
+	advertId: number;
+	advertCandidateId: number;
+	advertIdentifier: string | null;
+	appliedAt: string;
+	feedId: number;
+}): ApplicationCallbackPayload {
 	return {
 		event: 'application.created',
 		AdvertID: application.advertId,
@@ -55,7 +64,12 @@ export function applicationCreatedPayload(application: { advertId: number; adver
 		FeedID: application.feedId,
 		fetch: {
 			operation: 'GetApplicationsPaged',
-			parameters: { sAdvertID: String(application.advertId), AdvertCandidateIDAsCSV: String(application.advertCandidateId), CurrentPage: 1, RowsPerPage: 1 },
+			parameters: {
+				sAdvertID: String(application.advertId),
+				AdvertCandidateIDAsCSV: String(application.advertCandidateId),
+				CurrentPage: 1,
+				RowsPerPage: 1,
+			},
 		},
 	};
 }
@@ -85,11 +99,25 @@ export class CallbackNotifier {
 		try {
 			url = new URL(callbackUrl);
 		} catch {
-			this.emit({ kind: 'callback', target: '(invalid URL)', advertCandidateId: payload.AdvertCandidateID, attempt: 0, outcome: 'refused', error: 'not a URL' });
+			this.emit({
+				kind: 'callback',
+				target: '(invalid URL)',
+				advertCandidateId: payload.AdvertCandidateID,
+				attempt: 0,
+				outcome: 'refused',
+				error: 'not a URL',
+			});
 			return;
 		}
 		if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-			this.emit({ kind: 'callback', target: url.protocol, advertCandidateId: payload.AdvertCandidateID, attempt: 0, outcome: 'refused', error: 'only http and https are called' });
+			this.emit({
+				kind: 'callback',
+				target: url.protocol,
+				advertCandidateId: payload.AdvertCandidateID,
+				attempt: 0,
+				outcome: 'refused',
+				error: 'only http and https are called',
+			});
 			return;
 		}
 		if (this.stopped) return;
@@ -126,7 +154,12 @@ export class CallbackNotifier {
 		const body = Buffer.from(JSON.stringify(payload), 'utf8');
 		const tries = this.retryDelaysMs.length + 1;
 		for (let attempt = 1; attempt <= tries && !this.stopped; attempt++) {
-			const base = { kind: 'callback' as const, target: logTarget(url), advertCandidateId: payload.AdvertCandidateID, attempt };
+			const base = {
+				kind: 'callback' as const,
+				target: logTarget(url),
+				advertCandidateId: payload.AdvertCandidateID,
+				attempt,
+			};
 			try {
 				const status = await this.post(url, body);
 				if (status >= 200 && status < 300) {
@@ -135,7 +168,11 @@ export class CallbackNotifier {
 				}
 				this.emit({ ...base, outcome: attempt === tries ? 'gave-up' : 'failed', status });
 			} catch (error) {
-				this.emit({ ...base, outcome: attempt === tries ? 'gave-up' : 'failed', error: error instanceof Error ? error.message : String(error) });
+				this.emit({
+					...base,
+					outcome: attempt === tries ? 'gave-up' : 'failed',
+					error: error instanceof Error ? error.message : String(error),
+				});
 			}
 			if (attempt < tries) await this.wait(this.retryDelaysMs[attempt - 1]);
 		}
@@ -159,12 +196,19 @@ export class CallbackNotifier {
 			const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
 			const request = send(url, {
 				method: 'POST',
-				headers: { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length, 'user-agent': 'MultipostingSandbox/1 (callback)' },
+				headers: {
+					'content-type': 'application/json; charset=utf-8',
+					'content-length': body.length,
+					'user-agent': 'MultipostingSandbox/1 (callback)',
+				},
 				timeout: this.timeoutMs,
 			});
 			this.requests.add(request);
 			// An overall deadline: the socket timeout alone does not bound a trickling response.
-			const deadline = setTimeout(() => request.destroy(new Error(`timed out after ${this.timeoutMs} ms`)), this.timeoutMs);
+			const deadline = setTimeout(
+				() => request.destroy(new Error(`timed out after ${this.timeoutMs} ms`)),
+				this.timeoutMs,
+			);
 			deadline.unref();
 			const finish = (): void => {
 				clearTimeout(deadline);

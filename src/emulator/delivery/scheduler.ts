@@ -45,12 +45,25 @@ function mix(id: number, seed: number): number {
 }
 
 /** The job board's answer to a delivery: deterministic per posting id, seed and feed. */
-export function deliveryOutcome(postingId: number, feedId: number, seed: number, flakyFeedIds: readonly number[]): { statusId: number; errorLevel: string; response: string } {
+export function deliveryOutcome(
+	postingId: number,
+	feedId: number,
+	seed: number,
+	flakyFeedIds: readonly number[],
+): { statusId: number; errorLevel: string; response: string } {
 	const hash = mix(postingId, seed);
 	if (flakyFeedIds.includes(feedId) && hash % 3 === 0) {
-		return { statusId: DELIVERY_STATUS.Failed, errorLevel: 'Error', response: DELIVERY_ERRORS[hash % DELIVERY_ERRORS.length] };
+		return {
+			statusId: DELIVERY_STATUS.Failed,
+			errorLevel: 'Error',
+			response: DELIVERY_ERRORS[hash % DELIVERY_ERRORS.length],
+		};
 	}
-	return { statusId: DELIVERY_STATUS.Delivered, errorLevel: 'None', response: `Delivered: job board reference ${100000 + (hash % 900000)}.` };
+	return {
+		statusId: DELIVERY_STATUS.Delivered,
+		errorLevel: 'None',
+		response: `Delivered: job board reference ${100000 + (hash % 900000)}.`,
+	};
 }
 
 export class DeliveryScheduler {
@@ -88,11 +101,25 @@ export class DeliveryScheduler {
 		const scheduled = postAt.getTime() > now.getTime();
 		const postedAt = toStoredDate(scheduled ? postAt : now);
 		// Rounded up to a whole second (stored precision), so a posting is never delivered early.
-		const dueAt = toStoredDate(new Date(Math.ceil(((scheduled ? postAt.getTime() : now.getTime()) + this.deliveryDelayMs) / 1000) * 1000));
+		const dueAt = toStoredDate(
+			new Date(Math.ceil(((scheduled ? postAt.getTime() : now.getTime()) + this.deliveryDelayMs) / 1000) * 1000),
+		);
 		const expires = toStoredDate(new Date((scheduled ? postAt.getTime() : now.getTime()) + POSTING_LIFETIME_MS));
 		return feedIds.map((feedId) => {
-			const postingId = this.store.insertPendingPosting({ advertId, feedId, userId, postedAt, estimatedExpireAt: expires, dueAt });
-			this.store.addTrackingLog(postingId, toStoredDate(now), 'Pending', scheduled ? `Scheduled: goes out at ${postedAt}.` : 'Queued for delivery.');
+			const postingId = this.store.insertPendingPosting({
+				advertId,
+				feedId,
+				userId,
+				postedAt,
+				estimatedExpireAt: expires,
+				dueAt,
+			});
+			this.store.addTrackingLog(
+				postingId,
+				toStoredDate(now),
+				'Pending',
+				scheduled ? `Scheduled: goes out at ${postedAt}.` : 'Queued for delivery.',
+			);
 			return postingId;
 		});
 	}
@@ -106,8 +133,22 @@ export class DeliveryScheduler {
 			for (const posting of due) {
 				const outcome = deliveryOutcome(posting.id, posting.feedId, this.seed, this.flakyFeedIds);
 				// The board answers at the due time, which may be earlier than now when the clock jumped.
-				this.store.recordDelivery({ postingId: posting.id, advertId: posting.advertId, statusId: outcome.statusId, at: posting.dueAt, errorLevel: outcome.errorLevel, response: outcome.response, postedAt: posting.postedAt });
-				this.options.onDelivery?.({ postingId: posting.id, advertId: posting.advertId, feedId: posting.feedId, statusId: outcome.statusId, response: outcome.response });
+				this.store.recordDelivery({
+					postingId: posting.id,
+					advertId: posting.advertId,
+					statusId: outcome.statusId,
+					at: posting.dueAt,
+					errorLevel: outcome.errorLevel,
+					response: outcome.response,
+					postedAt: posting.postedAt,
+				});
+				this.options.onDelivery?.({
+					postingId: posting.id,
+					advertId: posting.advertId,
+					feedId: posting.feedId,
+					statusId: outcome.statusId,
+					response: outcome.response,
+				});
 				delivered++;
 			}
 			if (due.length < BATCH) return delivered;

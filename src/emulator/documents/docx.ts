@@ -31,11 +31,12 @@ function paragraphXml(paragraph: DocxParagraph): string {
 /** A .docx file with these paragraphs. */
 export function createDocx(paragraphs: readonly DocxParagraph[]): Uint8Array {
 	const encoder = new TextEncoder();
-	const document = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
-		+ '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>'
-		+ paragraphs.map(paragraphXml).join('')
-		+ '<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>'
-		+ '</w:body></w:document>';
+	const document =
+		'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
+		'<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>' +
+		paragraphs.map(paragraphXml).join('') +
+		'<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>' +
+		'</w:body></w:document>';
 	return writeZip([
 		{ name: '[Content_Types].xml', data: encoder.encode(CONTENT_TYPES) },
 		{ name: '_rels/.rels', data: encoder.encode(PACKAGE_RELS) },

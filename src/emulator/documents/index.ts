@@ -39,10 +39,16 @@ export interface ApplicationDocuments {
 export function cvSections(facts: ResumeFacts): { heading: string; lines: string[] }[] {
 	return [
 		{ heading: `${facts.firstName} ${facts.lastName}`, lines: [`${facts.email} | ${facts.phone}`, facts.address] },
-		{ heading: 'Profile', lines: [`${facts.jobTitle} with experience since ${facts.startYear}, currently at ${facts.employer}.`] },
+		{
+			heading: 'Profile',
+			lines: [`${facts.jobTitle} with experience since ${facts.startYear}, currently at ${facts.employer}.`],
+		},
 		{
 			heading: 'Experience',
-			lines: [`${facts.startYear} - present: ${facts.jobTitle}, ${facts.employer}`, `${facts.graduationYear} - ${facts.startYear}: ${facts.previousTitle}, ${facts.previousEmployer}`],
+			lines: [
+				`${facts.startYear} - present: ${facts.jobTitle}, ${facts.employer}`,
+				`${facts.graduationYear} - ${facts.startYear}: ${facts.previousTitle}, ${facts.previousEmployer}`,
+			],
 		},
 		{ heading: 'Education', lines: [`${facts.graduationYear}: ${facts.degree}, ${facts.school}`] },
 		{ heading: 'Skills', lines: [facts.skills.join(', ')] },
@@ -60,9 +66,17 @@ export function createCv(facts: ResumeFacts, format: CvFormat): GeneratedAttachm
 	const baseName = cvBaseName(facts);
 	if (format === 'pdf') {
 		const lines = sections.flatMap((section) => [section.heading.toUpperCase(), ...section.lines, '']);
-		return { fileName: `${baseName}.pdf`, contentType: 'application/pdf', format, bytes: createPdf(lines, `CV of ${facts.firstName} ${facts.lastName}`) };
+		return {
+			fileName: `${baseName}.pdf`,
+			contentType: 'application/pdf',
+			format,
+			bytes: createPdf(lines, `CV of ${facts.firstName} ${facts.lastName}`),
+		};
 	}
-	const paragraphs: DocxParagraph[] = sections.flatMap((section) => [{ text: section.heading, heading: true }, ...section.lines.map((text) => ({ text }))]);
+	const paragraphs: DocxParagraph[] = sections.flatMap((section) => [
+		{ text: section.heading, heading: true },
+		...section.lines.map((text) => ({ text })),
+	]);
 	return { fileName: `${baseName}.docx`, contentType: DOCX_CONTENT_TYPE, format, bytes: createDocx(paragraphs) };
 }
 
@@ -77,7 +91,11 @@ export interface EmailFacts {
 }
 
 /** The attachment, HR-XML and email of one application. */
-export function createApplicationDocuments(facts: ResumeFacts, format: CvFormat, email: EmailFacts): ApplicationDocuments {
+export function createApplicationDocuments(
+	facts: ResumeFacts,
+	format: CvFormat,
+	email: EmailFacts,
+): ApplicationDocuments {
 	const encoder = new TextEncoder();
 	const attachment = createCv(facts, format);
 	const message = createMimeEmail({
@@ -90,5 +108,10 @@ export function createApplicationDocuments(facts: ResumeFacts, format: CvFormat,
 		html: email.html,
 		attachment,
 	});
-	return { attachment, parsed: encoder.encode(createHrXml(facts)), parsedFileName: `${cvBaseName(facts)}.xml`, email: encoder.encode(message) };
+	return {
+		attachment,
+		parsed: encoder.encode(createHrXml(facts)),
+		parsedFileName: `${cvBaseName(facts)}.xml`,
+		email: encoder.encode(message),
+	};
 }

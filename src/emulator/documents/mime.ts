@@ -28,11 +28,16 @@ function headerText(text: string): string {
 
 /** A quoted MIME parameter value; non-ASCII file names are replaced by a safe ASCII form. */
 function parameterValue(text: string): string {
-	return `"${text.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/["\\\r\n]/g, '_')}"`;
+	return `"${text
+		.normalize('NFD')
+		.replace(/[^\x20-\x7e]/g, '')
+		.replace(/["\\\r\n]/g, '_')}"`;
 }
 
 function base64Lines(bytes: Uint8Array): string {
-	return Buffer.from(bytes).toString('base64').replace(/.{76}(?=.)/g, '$&\r\n');
+	return Buffer.from(bytes)
+		.toString('base64')
+		.replace(/.{76}(?=.)/g, '$&\r\n');
 }
 
 /** The message as text with CRLF line ends. The HTML part is base64 so that no line is too long. */

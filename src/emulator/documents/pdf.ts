@@ -22,7 +22,8 @@ function pdfString(line: string): string {
 /** A PDF showing the lines of text, split over as many A4 pages as needed. */
 export function createPdf(lines: readonly string[], title = 'Document'): Uint8Array {
 	const pages: string[][] = [];
-	for (let start = 0; start < Math.max(lines.length, 1); start += LINES_PER_PAGE) pages.push(lines.slice(start, start + LINES_PER_PAGE));
+	for (let start = 0; start < Math.max(lines.length, 1); start += LINES_PER_PAGE)
+		pages.push(lines.slice(start, start + LINES_PER_PAGE));
 	// Objects: 1 catalog, 2 pages, 3 font, 4 info, then per page: page, contents.
 	const pageObjectIds = pages.map((_, index) => 5 + index * 2);
 	const objects: string[] = [
@@ -32,8 +33,17 @@ export function createPdf(lines: readonly string[], title = 'Document'): Uint8Ar
 		`<< /Title ${pdfString(title)} /Producer (Multiposting Sandbox) >>`,
 	];
 	for (const [index, pageLines] of pages.entries()) {
-		const content = ['BT', '/F1 11 Tf', '14 TL', '56 786 Td', ...pageLines.map((line) => `${pdfString(line)} Tj T*`), 'ET'].join('\n');
-		objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents ${pageObjectIds[index] + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`);
+		const content = [
+			'BT',
+			'/F1 11 Tf',
+			'14 TL',
+			'56 786 Td',
+			...pageLines.map((line) => `${pdfString(line)} Tj T*`),
+			'ET',
+		].join('\n');
+		objects.push(
+			`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents ${pageObjectIds[index] + 1} 0 R /Resources << /Font << /F1 3 0 R >> >> >>`,
+		);
 		objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
 	}
 	// Every character is ASCII, so string length equals byte offset.

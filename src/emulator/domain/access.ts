@@ -25,9 +25,11 @@ export interface SearchScope {
 
 export function authenticateKey(store: Store, params: AnyParams): KeyScope {
 	const apiKey = text(params, 'sAPIKey');
-	if (apiKey === undefined) throw FaultError.client('AuthenticationFailed', 'sAPIKey is missing. Give the API key of your connection.');
+	if (apiKey === undefined)
+		throw FaultError.client('AuthenticationFailed', 'sAPIKey is missing. Give the API key of your connection.');
 	const organisation = store.organisationForApiKey(apiKey);
-	if (!organisation) throw FaultError.client('AuthenticationFailed', 'sAPIKey is not valid. Check the API key of your connection.');
+	if (!organisation)
+		throw FaultError.client('AuthenticationFailed', 'sAPIKey is not valid. Check the API key of your connection.');
 	return { organisation, organisationIds: store.subtreeIds(organisation.id) };
 }
 
@@ -46,17 +48,26 @@ const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAA
 
 /** Authenticates sUsername + sPassword and checks the user is inside the key's subtree. */
 export function authenticateUser(store: Store, key: KeyScope, params: AnyParams): UserRow {
-	if (text(params, 'sUsername') === undefined) throw FaultError.client('MissingParameter', 'sUsername is required: give the login name.');
-	if (text(params, 'sPassword') === undefined) throw FaultError.client('MissingParameter', 'sPassword is required: give the password of sUsername.');
+	if (text(params, 'sUsername') === undefined)
+		throw FaultError.client('MissingParameter', 'sUsername is required: give the login name.');
+	if (text(params, 'sPassword') === undefined)
+		throw FaultError.client('MissingParameter', 'sPassword is required: give the password of sUsername.');
 	const user = checkLogin(store, params);
-	if (!user) throw FaultError.client('AuthenticationFailed', 'sUsername or sPassword is not valid. Check the login of your connection.');
+	if (!user)
+		throw FaultError.client(
+			'AuthenticationFailed',
+			'sUsername or sPassword is not valid. Check the login of your connection.',
+		);
 	assertUserInKeyScope(key, user);
 	return user;
 }
 
 export function assertUserInKeyScope(key: KeyScope, user: UserRow): void {
 	if (!key.organisationIds.includes(user.organisationId)) {
-		throw FaultError.client('AccessDenied', `User '${user.username}' does not belong to the organisation of this API key.`);
+		throw FaultError.client(
+			'AccessDenied',
+			`User '${user.username}' does not belong to the organisation of this API key.`,
+		);
 	}
 }
 
@@ -65,9 +76,15 @@ export function isAdministrator(user: UserRow): boolean {
 }
 
 /** An organisation by id or identifier that must lie inside `allowed`. */
-export function resolveOrganisation(store: Store, allowed: readonly number[], value: string, parameter: string): OrganisationRow {
+export function resolveOrganisation(
+	store: Store,
+	allowed: readonly number[],
+	value: string,
+	parameter: string,
+): OrganisationRow {
 	const organisation = store.findOrganisation(value);
-	if (!organisation) throw FaultError.client('NotFound', `${parameter} '${value}' is not a known organisation id or identifier.`);
+	if (!organisation)
+		throw FaultError.client('NotFound', `${parameter} '${value}' is not a known organisation id or identifier.`);
 	if (!allowed.includes(organisation.id)) {
 		throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
 	}
@@ -75,10 +92,17 @@ export function resolveOrganisation(store: Store, allowed: readonly number[], va
 }
 
 /** A user by id, identifier or username whose organisation must lie inside `allowed`. */
-export function resolveUser(store: Store, allowed: readonly number[], value: string, parameter: string, byUsername = false): UserRow {
+export function resolveUser(
+	store: Store,
+	allowed: readonly number[],
+	value: string,
+	parameter: string,
+	byUsername = false,
+): UserRow {
 	const user = byUsername ? store.findUserByUsername(value) : store.findUser(value);
 	if (!user) throw FaultError.client('NotFound', `${parameter} '${value}' is not a known user.`);
-	if (!allowed.includes(user.organisationId)) throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
+	if (!allowed.includes(user.organisationId))
+		throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
 	return user;
 }
 
@@ -90,7 +114,9 @@ export function searchScope(store: Store, key: KeyScope, params: AnyParams): Sea
 	let organisationIds = key.organisationIds;
 	const start = text(params, 'sStartOrganisation');
 	if (start !== undefined) {
-		organisationIds = store.subtreeIds(resolveOrganisation(store, key.organisationIds, start, 'sStartOrganisation').id);
+		organisationIds = store.subtreeIds(
+			resolveOrganisation(store, key.organisationIds, start, 'sStartOrganisation').id,
+		);
 	}
 	const username = text(params, 'sUsername');
 	const userIdentifier = text(params, 'sUserIdentifier');
@@ -99,7 +125,10 @@ export function searchScope(store: Store, key: KeyScope, params: AnyParams): Sea
 	if (userIdentifier !== undefined) {
 		const byIdentifier = resolveUser(store, key.organisationIds, userIdentifier, 'sUserIdentifier');
 		if (user && user.id !== byIdentifier.id) {
-			throw FaultError.client('InvalidParameter', 'sUsername and sUserIdentifier name different users; give only one of them.');
+			throw FaultError.client(
+				'InvalidParameter',
+				'sUsername and sUserIdentifier name different users; give only one of them.',
+			);
 		}
 		user = byIdentifier;
 	}
@@ -107,7 +136,11 @@ export function searchScope(store: Store, key: KeyScope, params: AnyParams): Sea
 }
 
 /** Whether a user may see an advert: its owner, or an administrator of an organisation above it. */
-export function userSeesAdvert(store: Store, user: UserRow, advert: { userId: number; organisationId: number }): boolean {
+export function userSeesAdvert(
+	store: Store,
+	user: UserRow,
+	advert: { userId: number; organisationId: number },
+): boolean {
 	if (advert.userId === user.id) return true;
 	return isAdministrator(user) && store.subtreeIds(user.organisationId).includes(advert.organisationId);
 }

@@ -1,36 +1,184 @@
 /** Word lists and document builders of the demo data. Pure functions of their arguments. */
 
 export const FIRST_NAMES = [
-	'Olivia', 'Liam', 'Amara', 'Noah', 'Sofia', 'Mateo', 'Aisha', 'Kenji', 'Priya', 'Lukas', 'Chloé', 'Oluwaseun', 'Mei', 'Santiago', 'Fatima',
-	'Jakub', 'Ingrid', 'Rahul', 'Zainab', 'Hiroshi', 'Emma', 'Tomás', 'Leila', 'Finn', 'Anya', 'Diego', 'Yasmin', 'Niamh', 'Kwame', 'Elif',
-	'Björn', 'Camille', 'Arjun', 'Siobhán', 'Wei', 'Gabriela', 'Omar', 'Freya', 'Dmitri', 'Nomvula', 'José', 'Hannah', 'Ravi', 'Aoife', 'Yusuf',
-	'Maja', 'Chen', 'Isabella', 'Kofi', 'Zoë',
+	'Olivia',
+	'Liam',
+	'Amara',
+	'Noah',
+	'Sofia',
+	'Mateo',
+	'Aisha',
+	'Kenji',
+	'Priya',
+	'Lukas',
+	'Chloé',
+	'Oluwaseun',
+	'Mei',
+	'Santiago',
+	'Fatima',
+	'Jakub',
+	'Ingrid',
+	'Rahul',
+	'Zainab',
+	'Hiroshi',
+	'Emma',
+	'Tomás',
+	'Leila',
+	'Finn',
+	'Anya',
+	'Diego',
+	'Yasmin',
+	'Niamh',
+	'Kwame',
+	'Elif',
+	'Björn',
+	'Camille',
+	'Arjun',
+	'Siobhán',
+	'Wei',
+	'Gabriela',
+	'Omar',
+	'Freya',
+	'Dmitri',
+	'Nomvula',
+	'José',
+	'Hannah',
+	'Ravi',
+	'Aoife',
+	'Yusuf',
+	'Maja',
+	'Chen',
+	'Isabella',
+	'Kofi',
+	'Zoë',
 ] as const;
 
 export const LAST_NAMES = [
-	'Smith', 'Okafor', 'García', 'Nakamura', 'Patel', 'Müller', 'Dubois', 'Kowalski', 'Nguyen', "O'Brien", 'Rossi', 'Andersson', 'Mensah', 'Kim',
-	'Fernández', 'Hassan', 'Ivanova', 'Jones', 'Singh', 'Van der Berg', 'Papadopoulos', 'Yılmaz', 'Chowdhury', 'MacLeod', 'Silva', 'Cohen',
-	'Haddad', 'Lindqvist', 'Adeyemi', 'Wang', 'Murphy', 'Novak', 'Khan', 'Schmidt', 'López', 'Takahashi', 'Williams', 'Nowak', 'Sato', 'Brown',
+	'Smith',
+	'Okafor',
+	'García',
+	'Nakamura',
+	'Patel',
+	'Müller',
+	'Dubois',
+	'Kowalski',
+	'Nguyen',
+	"O'Brien",
+	'Rossi',
+	'Andersson',
+	'Mensah',
+	'Kim',
+	'Fernández',
+	'Hassan',
+	'Ivanova',
+	'Jones',
+	'Singh',
+	'Van der Berg',
+	'Papadopoulos',
+	'Yılmaz',
+	'Chowdhury',
+	'MacLeod',
+	'Silva',
+	'Cohen',
+	'Haddad',
+	'Lindqvist',
+	'Adeyemi',
+	'Wang',
+	'Murphy',
+	'Novak',
+	'Khan',
+	'Schmidt',
+	'López',
+	'Takahashi',
+	'Williams',
+	'Nowak',
+	'Sato',
+	'Brown',
 ] as const;
 
 export const JOB_TITLES: readonly (readonly [title: string, industry: string])[] = [
-	['Software Engineer', 'IT'], ['Senior Software Engineer', 'IT'], ['Frontend Developer', 'IT'], ['Data Analyst', 'IT'], ['DevOps Engineer', 'IT'],
-	['IT Support Technician', 'IT'], ['Registered Nurse', 'Healthcare'], ['Care Assistant', 'Healthcare'], ['Pharmacist', 'Healthcare'],
-	['Physiotherapist', 'Healthcare'], ['Accountant', 'Finance'], ['Payroll Administrator', 'Finance'], ['Financial Analyst', 'Finance'],
-	['Credit Controller', 'Finance'], ['Sales Executive', 'Sales'], ['Account Manager', 'Sales'], ['Business Development Manager', 'Sales'],
-	['Warehouse Operative', 'Logistics'], ['HGV Driver', 'Logistics'], ['Supply Chain Planner', 'Logistics'], ['Chef de Partie', 'Hospitality'],
-	['Restaurant Manager', 'Hospitality'], ['Receptionist', 'Administration'], ['Office Manager', 'Administration'], ['Project Manager', 'Construction'],
-	['Site Engineer', 'Construction'], ['Quantity Surveyor', 'Construction'], ['Electrician', 'Engineering'], ['Mechanical Engineer', 'Engineering'],
-	['Marketing Manager', 'Marketing'], ['Content Writer', 'Marketing'], ['HR Advisor', 'Human Resources'], ['Recruitment Consultant', 'Human Resources'],
-	['Primary School Teacher', 'Education'], ['Teaching Assistant', 'Education'], ['Customer Service Advisor', 'Customer Service'],
-	['Call Centre Team Leader', 'Customer Service'], ['Solicitor', 'Legal'], ['Paralegal', 'Legal'], ['Graphic Designer', 'Creative'],
+	['Software Engineer', 'IT'],
+	['Senior Software Engineer', 'IT'],
+	['Frontend Developer', 'IT'],
+	['Data Analyst', 'IT'],
+	['DevOps Engineer', 'IT'],
+	['IT Support Technician', 'IT'],
+	['Registered Nurse', 'Healthcare'],
+	['Care Assistant', 'Healthcare'],
+	['Pharmacist', 'Healthcare'],
+	['Physiotherapist', 'Healthcare'],
+	['Accountant', 'Finance'],
+	['Payroll Administrator', 'Finance'],
+	['Financial Analyst', 'Finance'],
+	['Credit Controller', 'Finance'],
+	['Sales Executive', 'Sales'],
+	['Account Manager', 'Sales'],
+	['Business Development Manager', 'Sales'],
+	['Warehouse Operative', 'Logistics'],
+	['HGV Driver', 'Logistics'],
+	['Supply Chain Planner', 'Logistics'],
+	['Chef de Partie', 'Hospitality'],
+	['Restaurant Manager', 'Hospitality'],
+	['Receptionist', 'Administration'],
+	['Office Manager', 'Administration'],
+	['Project Manager', 'Construction'],
+	['Site Engineer', 'Construction'],
+	['Quantity Surveyor', 'Construction'],
+	['Electrician', 'Engineering'],
+	['Mechanical Engineer', 'Engineering'],
+	['Marketing Manager', 'Marketing'],
+	['Content Writer', 'Marketing'],
+	['HR Advisor', 'Human Resources'],
+	['Recruitment Consultant', 'Human Resources'],
+	['Primary School Teacher', 'Education'],
+	['Teaching Assistant', 'Education'],
+	['Customer Service Advisor', 'Customer Service'],
+	['Call Centre Team Leader', 'Customer Service'],
+	['Solicitor', 'Legal'],
+	['Paralegal', 'Legal'],
+	['Graphic Designer', 'Creative'],
 ];
 
-export const UK_CITIES = ['London', 'Manchester', 'Leeds', 'Bristol', 'Birmingham', 'Glasgow', 'Edinburgh', 'Liverpool', 'Cardiff', 'Sheffield', 'Nottingham', 'Remote'] as const;
+export const UK_CITIES = [
+	'London',
+	'Manchester',
+	'Leeds',
+	'Bristol',
+	'Birmingham',
+	'Glasgow',
+	'Edinburgh',
+	'Liverpool',
+	'Cardiff',
+	'Sheffield',
+	'Nottingham',
+	'Remote',
+] as const;
 
-export const STREETS = ['High Street', 'Station Road', 'Church Lane', 'Victoria Road', 'Mill Lane', 'Park Avenue', 'Queen Street', 'King Street'] as const;
+export const STREETS = [
+	'High Street',
+	'Station Road',
+	'Church Lane',
+	'Victoria Road',
+	'Mill Lane',
+	'Park Avenue',
+	'Queen Street',
+	'King Street',
+] as const;
 
-export const SKILLS = ['Communication', 'Teamwork', 'Excel', 'SQL', 'TypeScript', 'Customer care', 'Leadership', 'Scheduling', 'Negotiation', 'Python', 'Forklift licence', 'Food hygiene'] as const;
+export const SKILLS = [
+	'Communication',
+	'Teamwork',
+	'Excel',
+	'SQL',
+	'TypeScript',
+	'Customer care',
+	'Leadership',
+	'Scheduling',
+	'Negotiation',
+	'Python',
+	'Forklift licence',
+	'Food hygiene',
+] as const;
 
 /** Job board replies for failed deliveries. */
 export const DELIVERY_ERRORS = [
@@ -100,7 +248,13 @@ export function emailBodyHtml(person: Person, jobTitle: string, hostile: string 
 	].join('\n');
 }
 
-export function cvText(person: Person, jobTitle: string, skills: readonly string[], employer: string, years: number): string {
+export function cvText(
+	person: Person,
+	jobTitle: string,
+	skills: readonly string[],
+	employer: string,
+	years: number,
+): string {
 	return [
 		`${person.firstName} ${person.lastName}`,
 		`${person.email} | ${person.phone}`,
@@ -121,7 +275,9 @@ export function cvText(person: Person, jobTitle: string, skills: readonly string
 /** A minimal, valid one-page PDF showing the lines of text (byte offsets computed for the xref table). */
 export function minimalPdf(lines: readonly string[]): Uint8Array {
 	const safe = (line: string) => line.replace(/[^\x20-\x7e]/g, '?').replace(/([\\()])/g, '\\$1');
-	const content = ['BT', '/F1 11 Tf', '50 790 Td', '14 TL', ...lines.map((line) => `(${safe(line)}) '`), 'ET'].join('\n');
+	const content = ['BT', '/F1 11 Tf', '50 790 Td', '14 TL', ...lines.map((line) => `(${safe(line)}) '`), 'ET'].join(
+		'\n',
+	);
 	const objects = [
 		'<< /Type /Catalog /Pages 2 0 R >>',
 		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -142,7 +298,14 @@ export function minimalPdf(lines: readonly string[]): Uint8Array {
 }
 
 /** A minimal HR-XML Candidate with contact, experience, education and skills. */
-export function hrXml(person: Person, jobTitle: string, skills: readonly string[], employer: string, years: number, school: string): string {
+export function hrXml(
+	person: Person,
+	jobTitle: string,
+	skills: readonly string[],
+	employer: string,
+	years: number,
+	school: string,
+): string {
 	const e = escapeXml;
 	return `<?xml version="1.0" encoding="UTF-8"?>
 <Candidate xmlns="http://ns.hr-xml.org/2006-02-28">
@@ -177,7 +340,14 @@ ${skills.map((skill) => `        <Competency name="${e(skill)}"/>`).join('\n')}
 }
 
 /** The full email (MIME, multipart) with the HTML body and the attachment. */
-export function mimeEmail(person: Person, to: string, subject: string, date: Date, html: string, attachment: { fileName: string; contentType: string; bytes: Uint8Array }): string {
+export function mimeEmail(
+	person: Person,
+	to: string,
+	subject: string,
+	date: Date,
+	html: string,
+	attachment: { fileName: string; contentType: string; bytes: Uint8Array },
+): string {
 	const boundary = `=_sandbox_${person.lastName.length}${person.firstName.length}`;
 	const base64 = Buffer.from(attachment.bytes).toString('base64').replace(/.{76}/g, '$&\r\n');
 	return [

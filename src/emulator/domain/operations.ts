@@ -4,7 +4,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Advert, AnyParams, APIApplication, APIPosting, OperationName, ResultOf } from '../../protocol/catalogue';
-import { ADVERT_STATUS, DELIVERY_STATUS, OPERATIONS, PARTNER_TAGS, RANKING, SCORE_LETTERS, VALUE_SETS } from '../../protocol/catalogue';
+import {
+	ADVERT_STATUS,
+	DELIVERY_STATUS,
+	OPERATIONS,
+	PARTNER_TAGS,
+	RANKING,
+	SCORE_LETTERS,
+	VALUE_SETS,
+} from '../../protocol/catalogue';
 import { renderDateText } from '../../protocol/codecs/scalars';
 import { FaultError } from '../../protocol/faults';
 import { ADVERT_ORDER_FIELDS, APPLICATION_ORDER_FIELDS, parseOrderBy, type OrderTerm } from '../store/ordering';
@@ -23,7 +31,21 @@ import {
 	type KeyScope,
 } from './access';
 import type { RequestContext } from './context';
-import { checkRules, csv, dateTime, flag, httpUrl, id, includeFlag, integer, numericCsv, paging, requiredId, requiredText, text } from './params';
+import {
+	checkRules,
+	csv,
+	dateTime,
+	flag,
+	httpUrl,
+	id,
+	includeFlag,
+	integer,
+	numericCsv,
+	paging,
+	requiredId,
+	requiredText,
+	text,
+} from './params';
 import {
 	advertRecord,
 	advertValueRecord,
@@ -101,7 +123,11 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		if (!tokens) return undefined;
 		return tokens.map((token) => {
 			const feed = store.findFeed(token);
-			if (!feed) throw FaultError.client('InvalidParameter', `${parameter}: '${token}' is not a known FeedID or FeedIdentifier.`);
+			if (!feed)
+				throw FaultError.client(
+					'InvalidParameter',
+					`${parameter}: '${token}' is not a known FeedID or FeedIdentifier.`,
+				);
 			return feed.id;
 		});
 	};
@@ -117,7 +143,8 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			identifier: text(params, 'sAdvertIdentifier'),
 			reference: text(params, 'sAdvertReference'),
 			// An AdvertID names one advert exactly, so the search window does not apply to it.
-			since: searchDays === -1 || advertId !== undefined ? undefined : toStoredDate(daysBefore(ctx.now, searchDays)),
+			since:
+				searchDays === -1 || advertId !== undefined ? undefined : toStoredDate(daysBefore(ctx.now, searchDays)),
 			statusIds: numericCsv(params, 'sAdvertStatusIDs') ?? [ADVERT_STATUS.Created, ADVERT_STATUS.ToAuthorise],
 			hideScheduledAfter: flag(params, 'sHideFutureJobs') ? toStoredDate(ctx.now) : undefined,
 			lastScoreSince: dateTime(params, 'sLastScoreDate'),
@@ -125,7 +152,8 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		};
 	};
 
-	const advertOrder = (params: AnyParams): OrderTerm<keyof typeof ADVERT_ORDER_FIELDS>[] => orderTerms(params, ADVERT_ORDER_FIELDS);
+	const advertOrder = (params: AnyParams): OrderTerm<keyof typeof ADVERT_ORDER_FIELDS>[] =>
+		orderTerms(params, ADVERT_ORDER_FIELDS);
 
 	/**
 	 * Records made from kept (frozen) advert rows and counters, by row: the store hands out new objects
@@ -147,7 +175,11 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 	const advertsWithValues = (rows: readonly AdvertRow[], params: AnyParams) => {
 		const feedIds = resolveFeeds(csv(params, 'DestinationsAsCSV'), 'DestinationsAsCSV');
 		// Values of the advert itself (FeedID 0) stay when filtering by feed.
-		const values = store.advertValues(rows.map((row) => row.id), csv(params, 'FieldIDsAsCSV'), feedIds ? [0, ...feedIds] : undefined);
+		const values = store.advertValues(
+			rows.map((row) => row.id),
+			csv(params, 'FieldIDsAsCSV'),
+			feedIds ? [0, ...feedIds] : undefined,
+		);
 		return advertRecords(rows).map((advert) => ({
 			Advert: advert,
 			AdvertValues: values.filter((value) => value.advertId === advert.AdvertID).map(advertValueRecord),
@@ -166,19 +198,31 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		}
 		const application = pair ? pair.application : store.applicationState(applicationId);
 		if (!application || application.advertId !== advertId) {
-			throw FaultError.client('NotFound', `sAdvertCandidateID ${applicationId} is not an application to sAdvertID ${advertId}. Give the AdvertID the application belongs to.`);
+			throw FaultError.client(
+				'NotFound',
+				`sAdvertCandidateID ${applicationId} is not an application to sAdvertID ${advertId}. Give the AdvertID the application belongs to.`,
+			);
 		}
 		if (!asJobOwner && !userSeesAdvert(store, user, advert)) {
-			throw FaultError.client('AccessDenied', `User '${user.username}' cannot see advert ${advertId}. Act as the job owner or log in as its owner or an administrator above it.`);
+			throw FaultError.client(
+				'AccessDenied',
+				`User '${user.username}' cannot see advert ${advertId}. Act as the job owner or log in as its owner or an administrator above it.`,
+			);
 		}
 		return { advert, application, actorId: asJobOwner ? advert.userId : user.id };
 	};
 
 	/** The user or organisation an administration operation acts for (login user by default). */
-	const adminTarget = (params: AnyParams, key: KeyScope, login: UserRow): { user?: UserRow; organisationId: number } => {
+	const adminTarget = (
+		params: AnyParams,
+		key: KeyScope,
+		login: UserRow,
+	): { user?: UserRow; organisationId: number } => {
 		const organisationValue = text(params, 'sOrganisationIdentifier');
 		const userValue = text(params, 'sUserIdentifier');
-		const loginScope = store.subtreeIds(login.organisationId).filter((orgId) => key.organisationIds.includes(orgId));
+		const loginScope = store
+			.subtreeIds(login.organisationId)
+			.filter((orgId) => key.organisationIds.includes(orgId));
 		if (userValue !== undefined) {
 			const user = resolveUser(store, loginScope, userValue, 'sUserIdentifier');
 			if (user.id !== login.id && !isAdministrator(login)) throw notAdministrator(login);
@@ -209,8 +253,13 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		GetAdvertWithValuesPaged: guarded('GetAdvertWithValuesPaged', (params, ctx, key) => {
 			const search = adverts(params, ctx, key);
 			const page = paging(params, maxPageSize);
-			const result = store.searchAdverts(search, advertOrder(params), { offset: page.offset, limit: page.rowsPerPage });
-			return Object.assign(pageInfo(result.total, page), { AdvertWithValues: advertsWithValues(result.rows, params) });
+			const result = store.searchAdverts(search, advertOrder(params), {
+				offset: page.offset,
+				limit: page.rowsPerPage,
+			});
+			return Object.assign(pageInfo(result.total, page), {
+				AdvertWithValues: advertsWithValues(result.rows, params),
+			});
 		}),
 
 		GetAdvertWithValues: guarded('GetAdvertWithValues', (params, ctx, key) => {
@@ -221,24 +270,46 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		GetAdvertPaged: guarded('GetAdvertPaged', (params, ctx, key) => {
 			const search = adverts(params, ctx, key);
 			const page = paging(params, maxPageSize);
-			const result = store.searchAdverts(search, advertOrder(params), { offset: page.offset, limit: page.rowsPerPage });
+			const result = store.searchAdverts(search, advertOrder(params), {
+				offset: page.offset,
+				limit: page.rowsPerPage,
+			});
 			return Object.assign(pageInfo(result.total, page), { Adverts: advertRecords(result.rows) });
 		}),
 
 		ExpressPostAdvert: guarded('ExpressPostAdvert', (params, ctx, key) => {
-			if (!['sAdvertID', 'sAdvertIdentifier', 'sAdvertReference'].some((name) => text(params, name) !== undefined)) {
-				throw FaultError.client('MissingParameter', 'Give sAdvertID, sAdvertIdentifier or sAdvertReference to choose the advert to post again.');
+			if (
+				!['sAdvertID', 'sAdvertIdentifier', 'sAdvertReference'].some((name) => text(params, name) !== undefined)
+			) {
+				throw FaultError.client(
+					'MissingParameter',
+					'Give sAdvertID, sAdvertIdentifier or sAdvertReference to choose the advert to post again.',
+				);
 			}
-			const search = { ...adverts(params, ctx, key), statusIds: [ADVERT_STATUS.Created, ADVERT_STATUS.ToAuthorise] };
+			const search = {
+				...adverts(params, ctx, key),
+				statusIds: [ADVERT_STATUS.Created, ADVERT_STATUS.ToAuthorise],
+			};
 			// Several instances may match; the most recently posted one is posted again.
 			const advert = store.searchAdverts(search, [], { offset: 0, limit: 1 }).rows[0];
-			if (!advert) throw FaultError.client('NotFound', 'No advert matches the given sAdvertID, sAdvertIdentifier or sAdvertReference within sSearchDays and your scope.');
+			if (!advert)
+				throw FaultError.client(
+					'NotFound',
+					'No advert matches the given sAdvertID, sAdvertIdentifier or sAdvertReference within sSearchDays and your scope.',
+				);
 			const previous = store.postedFeedIds(advert.id);
-			if (previous.length === 0) throw FaultError.client('InvalidParameter', `Advert ${advert.id} has never been posted, so it cannot be express posted. Complete its posting first.`);
+			if (previous.length === 0)
+				throw FaultError.client(
+					'InvalidParameter',
+					`Advert ${advert.id} has never been posted, so it cannot be express posted. Complete its posting first.`,
+				);
 			const requested = resolveFeeds(csv(params, 'DestinationsAsCSV'), 'DestinationsAsCSV');
 			const notPosted = (requested ?? []).filter((feedId) => !previous.includes(feedId));
 			if (notPosted.length > 0) {
-				throw FaultError.client('InvalidParameter', `DestinationsAsCSV: advert ${advert.id} was never posted to feed ${notPosted.join(', ')}; express posting only repeats earlier postings (${previous.join(', ')}).`);
+				throw FaultError.client(
+					'InvalidParameter',
+					`DestinationsAsCSV: advert ${advert.id} was never posted to feed ${notPosted.join(', ')}; express posting only repeats earlier postings (${previous.join(', ')}).`,
+				);
 			}
 			const feedIds = requested ? [...new Set(requested)] : previous;
 			const now = toStoredDate(ctx.now);
@@ -256,7 +327,11 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 					});
 					store.addTrackingLog(postingId, now, 'Pending', 'Express post queued for delivery.');
 					store.addTrackingLog(postingId, now, 'None', 'Delivered: the job board accepted the advert.');
-					return { sPostDate: renderDateText(now), sEstimatedExpireDate: renderDateText(expires), sCorrectDate: renderDateText(now) };
+					return {
+						sPostDate: renderDateText(now),
+						sEstimatedExpireDate: renderDateText(expires),
+						sCorrectDate: renderDateText(now),
+					};
 				});
 				store.markAdvertDelivered(advert.id, now, now, DELIVERY_STATUS.Delivered);
 				return created;
@@ -272,14 +347,21 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			if (destinations) {
 				const available = new Set(store.userFeedQuotas(user).map((row) => row.id));
 				const unavailable = destinations.filter((feedId) => !available.has(feedId));
-				if (unavailable.length > 0) throw FaultError.client('InvalidParameter', `DestinationsAsCSV: feed ${unavailable.join(', ')} is not configured for user '${user.username}'.`);
+				if (unavailable.length > 0)
+					throw FaultError.client(
+						'InvalidParameter',
+						`DestinationsAsCSV: feed ${unavailable.join(', ')} is not configured for user '${user.username}'.`,
+					);
 			}
 			const location = lookupLocation(fields.primaryLocation ?? undefined);
 			const identifier = fields.identifier ?? undefined;
 			if (location.coordinates) [fields.latitude, fields.longitude] = location.coordinates;
 			const onDuplicate = (text(params, 'sOnDuplicate') ?? 'duplicate').toLowerCase();
 			if (!VALUE_SETS.onDuplicate.values.some((choice) => choice.value === onDuplicate)) {
-				throw FaultError.client('InvalidParameter', `sOnDuplicate must be one of duplicate, ignore, update, error; got '${text(params, 'sOnDuplicate')}'.`);
+				throw FaultError.client(
+					'InvalidParameter',
+					`sOnDuplicate must be one of duplicate, ignore, update, error; got '${text(params, 'sOnDuplicate')}'.`,
+				);
 			}
 			const userScope = store.subtreeIds(user.organisationId);
 			const result = (advert: AdvertRow) => ({
@@ -294,16 +376,27 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				let existing: AdvertRow | undefined;
 				if (existingId !== undefined) {
 					existing = store.advertById(existingId);
-					if (!existing || !key.organisationIds.includes(existing.organisationId) || !userSeesAdvert(store, user, existing)) {
-						throw FaultError.client('NotFound', `sAdvertID ${existingId} is not an advert user '${user.username}' can update.`);
+					if (
+						!existing ||
+						!key.organisationIds.includes(existing.organisationId) ||
+						!userSeesAdvert(store, user, existing)
+					) {
+						throw FaultError.client(
+							'NotFound',
+							`sAdvertID ${existingId} is not an advert user '${user.username}' can update.`,
+						);
 					}
 				} else if (identifier !== undefined && onDuplicate !== 'duplicate') {
-					const searchDays = integer(params, 'sSearchDays', { min: -1, max: MAX_SEARCH_DAYS }) ?? DEFAULT_SEARCH_DAYS;
+					const searchDays =
+						integer(params, 'sSearchDays', { min: -1, max: MAX_SEARCH_DAYS }) ?? DEFAULT_SEARCH_DAYS;
 					const since = searchDays === -1 ? undefined : toStoredDate(daysBefore(ctx.now, searchDays));
 					const duplicate = store.advertsWithIdentifier(identifier, userScope, since)[0];
 					if (duplicate && onDuplicate === 'ignore') return result(duplicate);
 					if (duplicate && onDuplicate === 'error') {
-						throw FaultError.client('Duplicate', `An advert with identifier '${identifier}' already exists (AdvertID ${duplicate.id}). Use sOnDuplicate=update to change it or duplicate to create another instance.`);
+						throw FaultError.client(
+							'Duplicate',
+							`An advert with identifier '${identifier}' already exists (AdvertID ${duplicate.id}). Use sOnDuplicate=update to change it or duplicate to create another instance.`,
+						);
 					}
 					existing = duplicate;
 				}
@@ -331,7 +424,11 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const scope = searchScope(store, key, params);
 			const advertId = requiredId(params, 'sAdvertID');
 			const advert = store.advertById(advertId);
-			if (!advert || !scope.organisationIds.includes(advert.organisationId) || (scope.userId !== undefined && advert.userId !== scope.userId)) {
+			if (
+				!advert ||
+				!scope.organisationIds.includes(advert.organisationId) ||
+				(scope.userId !== undefined && advert.userId !== scope.userId)
+			) {
 				throw FaultError.client('NotFound', `sAdvertID ${advertId} is not an advert within your scope.`);
 			}
 			const postingId = id(params, 'sPostingID');
@@ -345,14 +442,26 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		CandidateTagPartner: guarded('CandidateTagPartner', (params, ctx, key) => {
 			const raw = requiredText(params, 'PartnerTag', `one of ${PARTNER_TAGS.join(', ')}`);
 			const tag = PARTNER_TAGS.find((value) => value.toLowerCase() === raw.toLowerCase());
-			if (!tag) throw FaultError.client('InvalidParameter', `PartnerTag must be one of ${PARTNER_TAGS.join(', ')}; got '${raw}'.`);
-			return tagCandidates(store, key, params, tag, ctx, (candidateId, at) => store.setPartnerTag(candidateId, tag, at));
+			if (!tag)
+				throw FaultError.client(
+					'InvalidParameter',
+					`PartnerTag must be one of ${PARTNER_TAGS.join(', ')}; got '${raw}'.`,
+				);
+			return tagCandidates(store, key, params, tag, ctx, (candidateId, at) =>
+				store.setPartnerTag(candidateId, tag, at),
+			);
 		}),
 
 		CandidateTag: guarded('CandidateTag', (params, ctx, key) => {
 			const tag = requiredText(params, 'Tag', 'a short phrase such as Reviewed');
-			if (tag.length > MAX_TAG_LENGTH) throw FaultError.client('InvalidParameter', `Tag must be at most ${MAX_TAG_LENGTH} characters; got ${tag.length}.`);
-			return tagCandidates(store, key, params, tag, ctx, (candidateId, at) => store.addCandidateTag(candidateId, tag, at));
+			if (tag.length > MAX_TAG_LENGTH)
+				throw FaultError.client(
+					'InvalidParameter',
+					`Tag must be at most ${MAX_TAG_LENGTH} characters; got ${tag.length}.`,
+				);
+			return tagCandidates(store, key, params, tag, ctx, (candidateId, at) =>
+				store.addCandidateTag(candidateId, tag, at),
+			);
 		}),
 
 		QueryJobTitle: guarded('QueryJobTitle', (params) => {
@@ -370,17 +479,33 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		GetLoginURL: guarded('GetLoginURL', (params, ctx, key) => {
 			const returnUrl = text(params, 'returnUrl');
 			if (returnUrl !== undefined && (!returnUrl.startsWith('/') || returnUrl.startsWith('//'))) {
-				throw FaultError.client('InvalidParameter', `returnUrl must be a path on the service starting with '/', e.g. /adverts; got '${returnUrl}'.`);
+				throw FaultError.client(
+					'InvalidParameter',
+					`returnUrl must be a path on the service starting with '/', e.g. /adverts; got '${returnUrl}'.`,
+				);
 			}
 			// ASMX style: a failed login is an answer (LoginSuccess false), not a fault.
 			const user = checkLogin(store, params);
 			if (!user) return { LoginSuccess: false, LoginMessage: 'The username or password is not valid.' };
 			if (!key.organisationIds.includes(user.organisationId)) {
-				return { UserID: user.id, OrganisationID: user.organisationId, LoginSuccess: false, LoginMessage: 'This user does not belong to the organisation of the API key.' };
+				return {
+					UserID: user.id,
+					OrganisationID: user.organisationId,
+					LoginSuccess: false,
+					LoginMessage: 'This user does not belong to the organisation of the API key.',
+				};
 			}
 			const token = randomBytes(24).toString('base64url');
 			const expiresAt = new Date(ctx.now.getTime() + loginUrlTtlMs);
-			store.transaction(() => store.createLoginToken(token, user.id, returnUrl ?? null, text(params, 'sRedirectDomain') ?? null, toStoredDate(expiresAt)));
+			store.transaction(() =>
+				store.createLoginToken(
+					token,
+					user.id,
+					returnUrl ?? null,
+					text(params, 'sRedirectDomain') ?? null,
+					toStoredDate(expiresAt),
+				),
+			);
 			return {
 				UserID: user.id,
 				OrganisationID: user.organisationId,
@@ -396,7 +521,10 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const user = authenticateUser(store, key, params);
 			const letter = requiredText(params, 'sScore', 'S, M, U, F or N').toUpperCase();
 			if (!Object.prototype.hasOwnProperty.call(SCORE_LETTERS, letter)) {
-				throw FaultError.client('InvalidParameter', `sScore must be S (suitable), M (maybe), U (unsuitable), F (favourite) or N (none); got '${letter}'.`);
+				throw FaultError.client(
+					'InvalidParameter',
+					`sScore must be S (suitable), M (maybe), U (unsuitable), F (favourite) or N (none); got '${letter}'.`,
+				);
 			}
 			const asJobOwner = flag(params, 'sScoreAsJobOwner');
 			// Read and write in one transaction: the score builds on the flags it read.
@@ -416,27 +544,47 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const user = authenticateUser(store, key, params);
 			const body = requiredText(params, 'sBody', 'the text of the note');
 			const subject = text(params, 'sSubject') ?? '';
-			if (subject.length > MAX_NOTE_SUBJECT_LENGTH) throw FaultError.client('InvalidParameter', `sSubject must be at most ${MAX_NOTE_SUBJECT_LENGTH} characters.`);
-			if (body.length > MAX_NOTE_BODY_LENGTH) throw FaultError.client('InvalidParameter', `sBody must be at most ${MAX_NOTE_BODY_LENGTH} characters.`);
+			if (subject.length > MAX_NOTE_SUBJECT_LENGTH)
+				throw FaultError.client(
+					'InvalidParameter',
+					`sSubject must be at most ${MAX_NOTE_SUBJECT_LENGTH} characters.`,
+				);
+			if (body.length > MAX_NOTE_BODY_LENGTH)
+				throw FaultError.client(
+					'InvalidParameter',
+					`sBody must be at most ${MAX_NOTE_BODY_LENGTH} characters.`,
+				);
 			const { application } = applicationTarget(params, key, user, false);
-			const noteId = store.transaction(() => store.addNote(application.id, user.id, subject, body, toStoredDate(ctx.now)));
+			const noteId = store.transaction(() =>
+				store.addNote(application.id, user.id, subject, body, toStoredDate(ctx.now)),
+			);
 			return { AdvertCandidateNoteID: noteId };
 		}),
 
 		ApplicationProgress: guarded('ApplicationProgress', (params, ctx, key) => {
 			const user = authenticateUser(store, key, params);
 			const progressId = integer(params, 'sProgressID');
-			if (progressId === undefined) throw FaultError.client('MissingParameter', 'sProgressID is required: give a numeric ProgressID.');
+			if (progressId === undefined)
+				throw FaultError.client('MissingParameter', 'sProgressID is required: give a numeric ProgressID.');
 			const progress = store.progressById(progressId);
 			if (!progress) {
-				const known = store.progressList().map((p) => `${p.id} ${p.name}`).join(', ');
-				throw FaultError.client('InvalidParameter', `sProgressID ${progressId} is not a progress of this account. Use one of: ${known}.`);
+				const known = store
+					.progressList()
+					.map((p) => `${p.id} ${p.name}`)
+					.join(', ');
+				throw FaultError.client(
+					'InvalidParameter',
+					`sProgressID ${progressId} is not a progress of this account. Use one of: ${known}.`,
+				);
 			}
 			const asJobOwner = flag(params, 'sProgressAsJobOwner');
 			// Read and write in one transaction: the interview status builds on the one read.
 			store.transaction(() => {
 				const { application, actorId } = applicationTarget(params, key, user, asJobOwner);
-				const interview = progressId === INTERVIEW_PROGRESS_ID && application.interviewStatus === null ? 'Pending' : application.interviewStatus;
+				const interview =
+					progressId === INTERVIEW_PROGRESS_ID && application.interviewStatus === null
+						? 'Pending'
+						: application.interviewStatus;
 				store.progressApplication(application.id, progressId, interview, actorId, toStoredDate(ctx.now));
 			});
 			return { Success: true };
@@ -448,12 +596,19 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const appliedFrom = dateTime(params, 'sApplicationStartDateTime');
 			const appliedTo = dateTime(params, 'sApplicationEndDateTime');
 			if (appliedFrom && appliedTo && appliedFrom > appliedTo) {
-				throw FaultError.client('InvalidParameter', 'sApplicationStartDateTime is after sApplicationEndDateTime; give the earlier date first.');
+				throw FaultError.client(
+					'InvalidParameter',
+					'sApplicationStartDateTime is after sApplicationEndDateTime; give the earlier date first.',
+				);
 			}
 			const progressIds = numericCsv(params, 'ProgressIDAsCSV');
 			const knownProgress = new Set(store.progressList().map((p) => p.id));
 			const unknownProgress = (progressIds ?? []).filter((pid) => !knownProgress.has(pid));
-			if (unknownProgress.length > 0) throw FaultError.client('InvalidParameter', `ProgressIDAsCSV: ${unknownProgress.join(', ')} is not a ProgressID of this account.`);
+			if (unknownProgress.length > 0)
+				throw FaultError.client(
+					'InvalidParameter',
+					`ProgressIDAsCSV: ${unknownProgress.join(', ')} is not a ProgressID of this account.`,
+				);
 			const result = store.searchApplications(
 				{
 					organisationIds: scope.organisationIds,
@@ -480,27 +635,42 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				email: includeFlag(params, 'boolIncludeEmail'),
 			});
 			const documents = new Map<number, Map<string, DocumentRow>>();
-			for (const doc of store.documents(result.rows.map((row) => row.id), kinds)) {
+			for (const doc of store.documents(
+				result.rows.map((row) => row.id),
+				kinds,
+			)) {
 				const forApplication = documents.get(doc.applicationId) ?? new Map<string, DocumentRow>();
 				forApplication.set(doc.kind, doc);
 				documents.set(doc.applicationId, forApplication);
 			}
-			const applications: APIApplication[] = result.rows.map((row) => applicationRecord(row, documents.get(row.id) ?? new Map()));
+			const applications: APIApplication[] = result.rows.map((row) =>
+				applicationRecord(row, documents.get(row.id) ?? new Map()),
+			);
 			return Object.assign(pageInfo(result.total, page), { Applications: applications });
 		}),
 
 		UserList: guarded('UserList', (params, _ctx, key) => {
 			const login = authenticateUser(store, key, params);
-			const loginScope = store.subtreeIds(login.organisationId).filter((orgId) => key.organisationIds.includes(orgId));
+			const loginScope = store
+				.subtreeIds(login.organisationId)
+				.filter((orgId) => key.organisationIds.includes(orgId));
 			const userValue = text(params, 'sUserIdentifier');
 			if (userValue !== undefined) {
-				const user = resolveUser(store, isAdministrator(login) ? loginScope : [login.organisationId], userValue, 'sUserIdentifier');
+				const user = resolveUser(
+					store,
+					isAdministrator(login) ? loginScope : [login.organisationId],
+					userValue,
+					'sUserIdentifier',
+				);
 				if (user.id !== login.id && !isAdministrator(login)) throw notAdministrator(login);
 				return user.active === 1 ? [userRecord(user)] : [];
 			}
 			if (!isAdministrator(login)) throw notAdministrator(login);
 			const start = text(params, 'sStartOrganisation');
-			const organisationIds = start === undefined ? loginScope : store.subtreeIds(resolveOrganisation(store, loginScope, start, 'sStartOrganisation').id);
+			const organisationIds =
+				start === undefined
+					? loginScope
+					: store.subtreeIds(resolveOrganisation(store, loginScope, start, 'sStartOrganisation').id);
 			return store.activeUsersIn(organisationIds).map(userRecord);
 		}),
 
@@ -512,13 +682,20 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				.map(feedQuotaRecord);
 		}),
 
-		GetWeeksToAdvertise: guarded('GetWeeksToAdvertise', (params, _ctx, key) => lookupRecords(store, 'weeks', params, key)),
+		GetWeeksToAdvertise: guarded('GetWeeksToAdvertise', (params, _ctx, key) =>
+			lookupRecords(store, 'weeks', params, key),
+		),
 
 		FeedList: guarded('FeedList', (params, _ctx, key) => {
 			const login = authenticateUser(store, key, params);
 			const search = text(params, 'sFeedNameSearch')?.toLowerCase();
 			return feedQuotasOf(adminTarget(params, key, login))
-				.filter((row) => search === undefined || row.name.toLowerCase().includes(search) || row.identifier.toLowerCase().includes(search))
+				.filter(
+					(row) =>
+						search === undefined ||
+						row.name.toLowerCase().includes(search) ||
+						row.identifier.toLowerCase().includes(search),
+				)
 				.map((row) => ({ FeedID: row.id, FeedIdentifier: row.identifier, FeedName: row.name }));
 		}),
 	};
@@ -526,7 +703,10 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 }
 
 function notAdministrator(user: UserRow): FaultError {
-	return FaultError.client('AccessDenied', `User '${user.username}' is not an administrator (UserRoleID 1); only administrators may act for other users or organisations.`);
+	return FaultError.client(
+		'AccessDenied',
+		`User '${user.username}' is not an administrator (UserRoleID 1); only administrators may act for other users or organisations.`,
+	);
 }
 
 /**
@@ -542,7 +722,10 @@ function orderTerms<F extends string>(params: AnyParams, allowed: Readonly<Recor
 	if (orderBy === undefined) return [];
 	const terms = parseOrderBy(orderBy, allowed);
 	if (!terms) {
-		throw FaultError.client('InvalidParameter', `OrderBy '${orderBy}' is not supported. Use "<Field> asc|desc" with a field from: ${Object.keys(allowed).join(', ')}.`);
+		throw FaultError.client(
+			'InvalidParameter',
+			`OrderBy '${orderBy}' is not supported. Use "<Field> asc|desc" with a field from: ${Object.keys(allowed).join(', ')}.`,
+		);
 	}
 	return terms;
 }
@@ -554,7 +737,10 @@ function rankings(items: string[] | undefined): number[] | undefined {
 	return items.map((item) => {
 		const code = /^\d+$/.test(item) ? Number(item) : byName.get(item.toLowerCase());
 		if (code === undefined || !codes.has(code)) {
-			throw FaultError.client('InvalidParameter', `RankingAsCSV: '${item}' is not a ranking. Use Unranked (0), Unsuitable (1), MaybeSuitable (2) or Suitable (4).`);
+			throw FaultError.client(
+				'InvalidParameter',
+				`RankingAsCSV: '${item}' is not a ranking. Use Unranked (0), Unsuitable (1), MaybeSuitable (2) or Suitable (4).`,
+			);
 		}
 		return code;
 	});
@@ -564,7 +750,8 @@ function closedChoice(params: AnyParams, name: string, allowed: readonly string[
 	const value = text(params, name);
 	if (value === undefined) return undefined;
 	const match = allowed.find((choice) => choice.toLowerCase() === value.toLowerCase());
-	if (!match) throw FaultError.client('InvalidParameter', `${name} must be one of ${allowed.join(', ')}; got '${value}'.`);
+	if (!match)
+		throw FaultError.client('InvalidParameter', `${name} must be one of ${allowed.join(', ')}; got '${value}'.`);
 	return match;
 }
 
@@ -581,11 +768,17 @@ function advertFields(params: AnyParams): AdvertFields {
 	const salaryFrom = decimalText(params, 'sSalaryFrom');
 	const salaryTo = decimalText(params, 'sSalaryTo');
 	if (salaryFrom !== undefined && salaryTo !== undefined && Number(salaryFrom) > Number(salaryTo)) {
-		throw FaultError.client('InvalidParameter', `sSalaryFrom (${salaryFrom}) is higher than sSalaryTo (${salaryTo}).`);
+		throw FaultError.client(
+			'InvalidParameter',
+			`sSalaryFrom (${salaryFrom}) is higher than sSalaryTo (${salaryTo}).`,
+		);
 	}
 	const currency = text(params, 'sSalaryCurrency')?.toUpperCase();
 	if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
-		throw FaultError.client('InvalidParameter', `sSalaryCurrency must be a 3-letter ISO 4217 code such as GBP, EUR or USD; got '${currency}'.`);
+		throw FaultError.client(
+			'InvalidParameter',
+			`sSalaryCurrency must be a 3-letter ISO 4217 code such as GBP, EUR or USD; got '${currency}'.`,
+		);
 	}
 	const contactEmail = text(params, 'sContactEmail');
 	if (contactEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contactEmail)) {
@@ -594,16 +787,33 @@ function advertFields(params: AnyParams): AdvertFields {
 	const statusId = integer(params, 'sAdvertStatusID');
 	const statuses: number[] = Object.values(ADVERT_STATUS);
 	if (statusId !== undefined && !statuses.includes(statusId)) {
-		throw FaultError.client('InvalidParameter', `sAdvertStatusID must be one of ${Object.entries(ADVERT_STATUS).map(([name, code]) => `${code} (${name})`).join(', ')}; got ${statusId}.`);
+		throw FaultError.client(
+			'InvalidParameter',
+			`sAdvertStatusID must be one of ${Object.entries(ADVERT_STATUS)
+				.map(([name, code]) => `${code} (${name})`)
+				.join(', ')}; got ${statusId}.`,
+		);
 	}
 	const iframe = text(params, 'sIframe') === undefined ? undefined : flag(params, 'sIframe') ? 1 : 0;
 	return {
 		identifier: text(params, 'sAdvertIdentifier'),
 		reference: text(params, 'sAdvertReference'),
 		title: text(params, 'sJobTitle'),
-		jobType: closedChoice(params, 'sJobType', VALUE_SETS.jobType.values.map((choice) => choice.value)),
-		jobHours: closedChoice(params, 'sJobHours', VALUE_SETS.jobHours.values.map((choice) => choice.value)),
-		salaryPer: closedChoice(params, 'sSalaryPer', VALUE_SETS.salaryPer.values.map((choice) => choice.value)),
+		jobType: closedChoice(
+			params,
+			'sJobType',
+			VALUE_SETS.jobType.values.map((choice) => choice.value),
+		),
+		jobHours: closedChoice(
+			params,
+			'sJobHours',
+			VALUE_SETS.jobHours.values.map((choice) => choice.value),
+		),
+		salaryPer: closedChoice(
+			params,
+			'sSalaryPer',
+			VALUE_SETS.salaryPer.values.map((choice) => choice.value),
+		),
 		primaryLocation: text(params, 'sPrimaryLocation'),
 		industry: text(params, 'sIndustry'),
 		salaryFrom,
@@ -625,7 +835,8 @@ function advertFields(params: AnyParams): AdvertFields {
 function lookupLocation(location: string | undefined): { coordinates?: [string, string]; log: string } {
 	if (location === undefined) return { log: 'No sPrimaryLocation given; no location lookup.' };
 	const known = KNOWN_LOCATIONS[location.trim().toLowerCase()];
-	if (!known || known[0] === '') return { log: `Location '${location}' was not found; latitude and longitude left empty.` };
+	if (!known || known[0] === '')
+		return { log: `Location '${location}' was not found; latitude and longitude left empty.` };
 	return { coordinates: [known[0], known[1]], log: `Location '${location}' resolved to ${known[0]}, ${known[1]}.` };
 }
 
@@ -645,7 +856,14 @@ function lookupRecords(store: Store, list: 'currency' | 'weeks', params: AnyPara
  * Tags every candidate with the email inside the key's organisations (candidates are per
  * organisation). Success is false, with nothing changed, when no such candidate exists.
  */
-function tagCandidates(store: Store, key: KeyScope, params: AnyParams, tag: string, ctx: RequestContext, apply: (candidateId: number, at: string) => void) {
+function tagCandidates(
+	store: Store,
+	key: KeyScope,
+	params: AnyParams,
+	tag: string,
+	ctx: RequestContext,
+	apply: (candidateId: number, at: string) => void,
+) {
 	const email = requiredText(params, 'sCandidateEmail', "the candidate's email address");
 	const candidates = store.candidatesByEmail(email, key.organisationIds);
 	if (candidates.length === 0) {

@@ -30,13 +30,21 @@ export function requiredText(params: AnyParams, name: string, what = 'a value'):
 }
 
 /** A whole number within bounds. */
-export function integer(params: AnyParams, name: string, bounds: { min?: number; max?: number } = {}): number | undefined {
+export function integer(
+	params: AnyParams,
+	name: string,
+	bounds: { min?: number; max?: number } = {},
+): number | undefined {
 	if (!isGiven(params, name)) return undefined;
 	const raw = params[name];
-	const value = typeof raw === 'number' ? raw : /^[+-]?\d{1,10}$/.test(String(raw).trim()) ? Number(String(raw).trim()) : NaN;
-	if (!Number.isSafeInteger(value)) throw FaultError.client('InvalidParameter', `${name} must be a whole number; got '${String(raw)}'.`);
-	if (bounds.min !== undefined && value < bounds.min) throw FaultError.client('InvalidParameter', `${name} must be at least ${bounds.min}; got ${value}.`);
-	if (bounds.max !== undefined && value > bounds.max) throw FaultError.client('InvalidParameter', `${name} must be at most ${bounds.max}; got ${value}.`);
+	const value =
+		typeof raw === 'number' ? raw : /^[+-]?\d{1,10}$/.test(String(raw).trim()) ? Number(String(raw).trim()) : NaN;
+	if (!Number.isSafeInteger(value))
+		throw FaultError.client('InvalidParameter', `${name} must be a whole number; got '${String(raw)}'.`);
+	if (bounds.min !== undefined && value < bounds.min)
+		throw FaultError.client('InvalidParameter', `${name} must be at least ${bounds.min}; got ${value}.`);
+	if (bounds.max !== undefined && value > bounds.max)
+		throw FaultError.client('InvalidParameter', `${name} must be at most ${bounds.max}; got ${value}.`);
 	return value;
 }
 
@@ -77,8 +85,14 @@ export const MAX_LIST_ITEMS = 1000;
 export function csv(params: AnyParams, name: string): string[] | undefined {
 	const raw = params[name];
 	if (!isGiven(params, name)) return undefined;
-	const items = (Array.isArray(raw) ? raw : String(raw).split(',')).map((item) => item.trim()).filter((item) => item !== '');
-	if (items.length > MAX_LIST_ITEMS) throw FaultError.client('InvalidParameter', `${name} may hold at most ${MAX_LIST_ITEMS} values; got ${items.length}.`);
+	const items = (Array.isArray(raw) ? raw : String(raw).split(','))
+		.map((item) => item.trim())
+		.filter((item) => item !== '');
+	if (items.length > MAX_LIST_ITEMS)
+		throw FaultError.client(
+			'InvalidParameter',
+			`${name} may hold at most ${MAX_LIST_ITEMS} values; got ${items.length}.`,
+		);
 	return items.length > 0 ? items : undefined;
 }
 
@@ -88,7 +102,10 @@ export function numericCsv(params: AnyParams, name: string): number[] | undefine
 	if (!items) return undefined;
 	return items.map((item) => {
 		if (!/^\d{1,10}$/.test(item) || !Number.isSafeInteger(Number(item))) {
-			throw FaultError.client('InvalidParameter', `${name} must be comma-separated numbers; '${item}' is not a number.`);
+			throw FaultError.client(
+				'InvalidParameter',
+				`${name} must be comma-separated numbers; '${item}' is not a number.`,
+			);
 		}
 		return Number(item);
 	});
@@ -100,7 +117,10 @@ export function dateTime(params: AnyParams, name: string): string | undefined {
 	if (raw === undefined) return undefined;
 	const date = parseLooseDateTime(raw);
 	if (!date) {
-		throw FaultError.client('InvalidParameter', `${name} is not a date and time: '${raw}'. Use yyyy-MM-d HH:mm:ss (UTC), e.g. 2026-11-02 10:15:00.`);
+		throw FaultError.client(
+			'InvalidParameter',
+			`${name} is not a date and time: '${raw}'. Use yyyy-MM-d HH:mm:ss (UTC), e.g. 2026-11-02 10:15:00.`,
+		);
 	}
 	return toStoredDate(date);
 }
@@ -111,11 +131,13 @@ export function checkRules(rules: readonly OperationRule[] | undefined, params: 
 		switch (rule.kind) {
 			case 'required': {
 				const missing = rule.params.filter((name) => !isGiven(params, name));
-				if (missing.length > 0) throw FaultError.client('MissingParameter', `${rule.message} Missing: ${missing.join(', ')}.`);
+				if (missing.length > 0)
+					throw FaultError.client('MissingParameter', `${rule.message} Missing: ${missing.join(', ')}.`);
 				break;
 			}
 			case 'anyOf':
-				if (!rule.params.some((name) => isGiven(params, name))) throw FaultError.client('MissingFilter', rule.message);
+				if (!rule.params.some((name) => isGiven(params, name)))
+					throw FaultError.client('MissingFilter', rule.message);
 				break;
 			case 'minLength': {
 				const value = text(params, rule.param) ?? '';
@@ -131,7 +153,10 @@ export function paging(params: AnyParams, maxPageSize: number): { page: number; 
 	const page = Math.max(integer(params, 'CurrentPage', { min: 0 }) ?? 1, 1);
 	const rowsPerPage = integer(params, 'RowsPerPage') ?? maxPageSize;
 	if (rowsPerPage < 1 || rowsPerPage > maxPageSize) {
-		throw FaultError.client('InvalidParameter', `RowsPerPage must be between 1 and ${maxPageSize} (the maximum page size); got ${rowsPerPage}.`);
+		throw FaultError.client(
+			'InvalidParameter',
+			`RowsPerPage must be between 1 and ${maxPageSize} (the maximum page size); got ${rowsPerPage}.`,
+		);
 	}
 	return { page, rowsPerPage, offset: (page - 1) * rowsPerPage };
 }

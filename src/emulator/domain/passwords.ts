@@ -24,9 +24,20 @@ function cacheKey(password: string, stored: string): string {
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64). The salt may be given for reproducible demo data. */
-export function hashPassword(password: string, salt: Uint8Array = randomBytes(16), cost = DEFAULT_PASSWORD_COST): string {
+export function hashPassword(
+	password: string,
+	salt: Uint8Array = randomBytes(16),
+	cost = DEFAULT_PASSWORD_COST,
+): string {
 	const hash = scryptSync(password, salt, KEY_LENGTH, { N: cost, r: BLOCK_SIZE, p: PARALLELISM });
-	return ['scrypt', cost, BLOCK_SIZE, PARALLELISM, Buffer.from(salt).toString('base64'), hash.toString('base64')].join('$');
+	return [
+		'scrypt',
+		cost,
+		BLOCK_SIZE,
+		PARALLELISM,
+		Buffer.from(salt).toString('base64'),
+		hash.toString('base64'),
+	].join('$');
 }
 
 /** Constant-time check of a password against a stored hash; false for any malformed hash. */
@@ -36,7 +47,11 @@ export function verifyPassword(password: string, stored: string): boolean {
 	const [scheme, n, r, p, salt, hash] = stored.split('$');
 	if (scheme !== 'scrypt' || !salt || !hash) return false;
 	const expected = Buffer.from(hash, 'base64');
-	const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+	const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, {
+		N: Number(n),
+		r: Number(r),
+		p: Number(p),
+	});
 	const ok = actual.length === expected.length && timingSafeEqual(actual, expected);
 	if (ok) {
 		if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.values().next().value as string);

@@ -11,7 +11,16 @@ import type {
 } from '../../protocol/catalogue';
 import { DOCUMENT_TYPE, RANKING } from '../../protocol/catalogue';
 import { renderDateText } from '../../protocol/codecs/scalars';
-import type { AdvertRow, AdvertStats, AdvertValueRow, ApplicationRow, DocumentRow, FeedQuotaRow, TrackingLogRow, UserRow } from '../store/types';
+import type {
+	AdvertRow,
+	AdvertStats,
+	AdvertValueRow,
+	ApplicationRow,
+	DocumentRow,
+	FeedQuotaRow,
+	TrackingLogRow,
+	UserRow,
+} from '../store/types';
 
 /** SchemaIdentifier written on Advert, APIAdvertValue and APIApplication records (meaning not published). */
 export const SCHEMA_IDENTIFIER = 'MultipostingSandbox/1';
@@ -292,5 +301,12 @@ export function userRecord(row: UserRow): CUser {
 }
 
 export function trackingLogRecord(row: TrackingLogRow): AdvertTrackingLog {
-	return { PostingID: row.postingId, FeedID: row.feedId, FeedName: row.feedName, DeliveryDate: row.deliveredAt, ErrorLevel: row.errorLevel, Response: row.response };
+	return {
+		PostingID: row.postingId,
+		FeedID: row.feedId,
+		FeedName: row.feedName,
+		DeliveryDate: row.deliveredAt,
+		ErrorLevel: row.errorLevel,
+		Response: row.response,
+	};
 }

@@ -24,7 +24,11 @@ import { KNOWN_LOCATIONS } from './operations';
 import { hashPassword } from './passwords';
 
 /** Sandbox-only credentials of the demo administrator. Never use them for a real service. */
-export const DEMO_CREDENTIALS = { apiKey: 'sandbox-api-key', username: 'demo.admin', password: 'sandbox-password' } as const;
+export const DEMO_CREDENTIALS = {
+	apiKey: 'sandbox-api-key',
+	username: 'demo.admin',
+	password: 'sandbox-password',
+} as const;
 /** Every seeded user has this sandbox-only password. */
 export const DEMO_PASSWORD = DEMO_CREDENTIALS.password;
 /** A key of a second, unrelated organisation tree (Globex), for trying out scoping. */
@@ -75,7 +79,8 @@ class Random {
 	sample<T>(items: readonly T[], count: number): T[] {
 		const pool = [...items];
 		const result: T[] = [];
-		while (result.length < count && pool.length > 0) result.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]);
+		while (result.length < count && pool.length > 0)
+			result.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]);
 		return result;
 	}
 	bytes(length: number): Uint8Array {
@@ -100,19 +105,136 @@ const ORGANISATIONS = [
 ] as const;
 
 const USERS = [
-	{ id: 1, org: 1, username: 'demo.admin', role: USER_ROLE.Administrator, first: 'Dana', last: 'Whitfield', position: 'Group Talent Director', active: 1 },
-	{ id: 2, org: 2, username: 'north.admin', role: USER_ROLE.Administrator, first: 'Callum', last: 'Fraser', position: 'Regional Manager North', active: 1 },
-	{ id: 3, org: 3, username: 'south.admin', role: USER_ROLE.Administrator, first: 'Priya', last: 'Raman', position: 'Regional Manager South', active: 1 },
-	{ id: 4, org: 4, username: 'manchester.recruiter', role: USER_ROLE.User, first: 'Tom', last: 'Ashworth', position: 'Senior Recruiter', active: 1 },
-	{ id: 5, org: 4, username: 'manchester.assistant', role: USER_ROLE.User, first: 'Ngozi', last: 'Eze', position: 'Recruitment Assistant', active: 1 },
-	{ id: 6, org: 5, username: 'leeds.recruiter', role: USER_ROLE.User, first: 'Hannah', last: 'Brooks', position: 'Recruiter', active: 1 },
-	{ id: 7, org: 6, username: 'london.recruiter', role: USER_ROLE.User, first: 'Marco', last: 'Bianchi', position: 'Senior Recruiter', active: 1 },
-	{ id: 8, org: 6, username: 'london.hiring', role: USER_ROLE.User, first: 'Grace', last: 'Liu', position: 'Hiring Manager', active: 1 },
-	{ id: 9, org: 7, username: 'bristol.recruiter', role: USER_ROLE.User, first: 'Owen', last: 'Price', position: 'Recruiter', active: 1 },
-	{ id: 10, org: 1, username: 'group.user', role: USER_ROLE.User, first: 'Sam', last: 'Okoro', position: 'Talent Partner', active: 1 },
-	{ id: 11, org: 8, username: 'globex.admin', role: USER_ROLE.Administrator, first: 'Klara', last: 'Hoffmann', position: 'Head of Talent', active: 1 },
-	{ id: 12, org: 9, username: 'berlin.recruiter', role: USER_ROLE.User, first: 'Jonas', last: 'Weber', position: 'Recruiter', active: 1 },
-	{ id: 13, org: 4, username: 'former.recruiter', role: USER_ROLE.User, first: 'Rita', last: 'Moss', position: 'Recruiter (left)', active: 0 },
+	{
+		id: 1,
+		org: 1,
+		username: 'demo.admin',
+		role: USER_ROLE.Administrator,
+		first: 'Dana',
+		last: 'Whitfield',
+		position: 'Group Talent Director',
+		active: 1,
+	},
+	{
+		id: 2,
+		org: 2,
+		username: 'north.admin',
+		role: USER_ROLE.Administrator,
+		first: 'Callum',
+		last: 'Fraser',
+		position: 'Regional Manager North',
+		active: 1,
+	},
+	{
+		id: 3,
+		org: 3,
+		username: 'south.admin',
+		role: USER_ROLE.Administrator,
+		first: 'Priya',
+		last: 'Raman',
+		position: 'Regional Manager South',
+		active: 1,
+	},
+	{
+		id: 4,
+		org: 4,
+		username: 'manchester.recruiter',
+		role: USER_ROLE.User,
+		first: 'Tom',
+		last: 'Ashworth',
+		position: 'Senior Recruiter',
+		active: 1,
+	},
+	{
+		id: 5,
+		org: 4,
+		username: 'manchester.assistant',
+		role: USER_ROLE.User,
+		first: 'Ngozi',
+		last: 'Eze',
+		position: 'Recruitment Assistant',
+		active: 1,
+	},
+	{
+		id: 6,
+		org: 5,
+		username: 'leeds.recruiter',
+		role: USER_ROLE.User,
+		first: 'Hannah',
+		last: 'Brooks',
+		position: 'Recruiter',
+		active: 1,
+	},
+	{
+		id: 7,
+		org: 6,
+		username: 'london.recruiter',
+		role: USER_ROLE.User,
+		first: 'Marco',
+		last: 'Bianchi',
+		position: 'Senior Recruiter',
+		active: 1,
+	},
+	{
+		id: 8,
+		org: 6,
+		username: 'london.hiring',
+		role: USER_ROLE.User,
+		first: 'Grace',
+		last: 'Liu',
+		position: 'Hiring Manager',
+		active: 1,
+	},
+	{
+		id: 9,
+		org: 7,
+		username: 'bristol.recruiter',
+		role: USER_ROLE.User,
+		first: 'Owen',
+		last: 'Price',
+		position: 'Recruiter',
+		active: 1,
+	},
+	{
+		id: 10,
+		org: 1,
+		username: 'group.user',
+		role: USER_ROLE.User,
+		first: 'Sam',
+		last: 'Okoro',
+		position: 'Talent Partner',
+		active: 1,
+	},
+	{
+		id: 11,
+		org: 8,
+		username: 'globex.admin',
+		role: USER_ROLE.Administrator,
+		first: 'Klara',
+		last: 'Hoffmann',
+		position: 'Head of Talent',
+		active: 1,
+	},
+	{
+		id: 12,
+		org: 9,
+		username: 'berlin.recruiter',
+		role: USER_ROLE.User,
+		first: 'Jonas',
+		last: 'Weber',
+		position: 'Recruiter',
+		active: 1,
+	},
+	{
+		id: 13,
+		org: 4,
+		username: 'former.recruiter',
+		role: USER_ROLE.User,
+		first: 'Rita',
+		last: 'Moss',
+		position: 'Recruiter (left)',
+		active: 0,
+	},
 ] as const;
 
 /** Feeds configured per organisation (inherited by the organisations below). */
@@ -125,13 +247,31 @@ const ORGANISATION_FEEDS: Readonly<Record<number, readonly number[]>> = {
 const USER_FEEDS: Readonly<Record<number, readonly number[]>> = { 7: [108, 102], 4: [103] };
 
 const CURRENCIES = [
-	['GBP', 'Pound sterling'], ['EUR', 'Euro'], ['USD', 'US dollar'], ['AUD', 'Australian dollar'], ['CAD', 'Canadian dollar'],
-	['CHF', 'Swiss franc'], ['SEK', 'Swedish krona'], ['PLN', 'Polish złoty'],
+	['GBP', 'Pound sterling'],
+	['EUR', 'Euro'],
+	['USD', 'US dollar'],
+	['AUD', 'Australian dollar'],
+	['CAD', 'Canadian dollar'],
+	['CHF', 'Swiss franc'],
+	['SEK', 'Swedish krona'],
+	['PLN', 'Polish złoty'],
 ] as const;
 const WEEKS = [1, 2, 3, 4, 6, 8] as const;
 
-const PREVIOUS_EMPLOYERS = ['Litware Inc', 'Adventure Works', 'Proseware', 'Woodgrove Bank', 'Lucerne Publishing'] as const;
-const DEGREES = ['BSc Computer Science', 'BA Business Studies', 'MSc Data Science', 'BEng Mechanical Engineering', 'BA History'] as const;
+const PREVIOUS_EMPLOYERS = [
+	'Litware Inc',
+	'Adventure Works',
+	'Proseware',
+	'Woodgrove Bank',
+	'Lucerne Publishing',
+] as const;
+const DEGREES = [
+	'BSc Computer Science',
+	'BA Business Studies',
+	'MSc Data Science',
+	'BEng Mechanical Engineering',
+	'BA History',
+] as const;
 
 /** Applications per seeding transaction. */
 const SEED_BATCH = 10_000;
@@ -163,35 +303,66 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 	const sharedPasswordHash = hashPassword(DEMO_PASSWORD, random.bytes(16), options.passwordCost);
 	let applicationTotal = 0;
 
-	interface PostedAdvert { id: number; orgId: number; ownerId: number; title: string; ownerEmail: string; postings: { id: number; feedId: number; postedAt: number }[] }
+	interface PostedAdvert {
+		id: number;
+		orgId: number;
+		ownerId: number;
+		title: string;
+		ownerEmail: string;
+		postings: { id: number; feedId: number; postedAt: number }[];
+	}
 	const posted: PostedAdvert[] = [];
 	const identifiersByOrg = new Map<number, string[]>();
 
 	store.bulkLoad((prepare) => {
-		const insertOrganisation = prepare('INSERT INTO organisation (id, identifier, name, parent_id, parsing_enabled) VALUES (?, ?, ?, ?, ?)');
-		for (const org of ORGANISATIONS) insertOrganisation([org.id, org.identifier, org.name, org.parent, org.parsing]);
+		const insertOrganisation = prepare(
+			'INSERT INTO organisation (id, identifier, name, parent_id, parsing_enabled) VALUES (?, ?, ?, ?, ?)',
+		);
+		for (const org of ORGANISATIONS)
+			insertOrganisation([org.id, org.identifier, org.name, org.parent, org.parsing]);
 
 		const insertKey = prepare('INSERT INTO api_key (key_hash, organisation_id, label) VALUES (?, ?, ?)');
 		insertKey([hashSecret(DEMO_CREDENTIALS.apiKey), 1, 'Sandbox key of Acme Recruitment Group']);
 		insertKey([hashSecret(NORTH_API_KEY), 2, 'Sandbox key of Acme North']);
 		insertKey([hashSecret(OTHER_TREE_API_KEY), 8, 'Sandbox key of Globex Staffing']);
 
-		const insertUser = prepare(`INSERT INTO app_user (id, organisation_id, identifier, username, password_hash, role_id, active, first_name, last_name,
+		const insertUser =
+			prepare(`INSERT INTO app_user (id, organisation_id, identifier, username, password_hash, role_id, active, first_name, last_name,
 			email, applications_email, phone, mobile, fax, position, culture_id, website, address1, address2, address3, state, country, post_code, notification_flags)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 		USERS.forEach((user) => {
 			const org = ORGANISATIONS.find((o) => o.id === user.org);
 			const domain = user.org >= 8 ? 'globex.example' : 'acme-recruitment.example';
 			insertUser([
-				user.id, user.org, `U${String(user.id).padStart(4, '0')}`, user.username, sharedPasswordHash, user.role, user.active,
-				user.first, user.last, `${user.username}@${domain}`, `applications+${user.username}@${domain}`,
-				`+44 161 555 ${String(1000 + user.id * 37).slice(-4)}`, `+44 7700 900${String(100 + user.id).slice(-3)}`, null, user.position,
-				user.org >= 8 ? 'de-DE' : 'en-GB', `https://${domain}`, `${user.id * 3} ${random.pick(STREETS)}`, org?.name ?? null, null,
-				null, user.org >= 8 ? 'DE' : 'GB', user.org >= 8 ? '10115' : `M${user.id} 1AB`, random.int(0, 127),
+				user.id,
+				user.org,
+				`U${String(user.id).padStart(4, '0')}`,
+				user.username,
+				sharedPasswordHash,
+				user.role,
+				user.active,
+				user.first,
+				user.last,
+				`${user.username}@${domain}`,
+				`applications+${user.username}@${domain}`,
+				`+44 161 555 ${String(1000 + user.id * 37).slice(-4)}`,
+				`+44 7700 900${String(100 + user.id).slice(-3)}`,
+				null,
+				user.position,
+				user.org >= 8 ? 'de-DE' : 'en-GB',
+				`https://${domain}`,
+				`${user.id * 3} ${random.pick(STREETS)}`,
+				org?.name ?? null,
+				null,
+				null,
+				user.org >= 8 ? 'DE' : 'GB',
+				user.org >= 8 ? '10115' : `M${user.id} 1AB`,
+				random.int(0, 127),
 			]);
 		});
 
-		const insertFeed = prepare(`INSERT INTO feed (id, identifier, name, short_description, logo_url, home_page_url, contact_name, contact_phone, contact_email,
+		const insertFeed =
+			prepare(`INSERT INTO feed (id, identifier, name, short_description, logo_url, home_page_url, contact_name, contact_phone, contact_email,
 			culture_id, feed_type_id, free, cost, cost_type_id, html_support, description_min_length, description_max_length, support_delete, support_fix,
 			upload_times, visibility, live_date, special_handling) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 		const feedCosts = new Map<number, string>();
@@ -200,50 +371,103 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 			const cost = free ? '0.00' : `${random.int(3, 40) * 5}.00`;
 			feedCosts.set(feedId, cost);
 			insertFeed([
-				feedId, identifier, name, `${name}: job board for ${feedId === 115 ? 'healthcare' : 'all sectors'}.`, `https://logos.sandbox.example/${identifier.toLowerCase()}.png`,
-				homePage, `${name} Support`, `+44 20 7946 0${String(feedId).slice(-3)}`, `support@${identifier.toLowerCase()}.example`, feedId === 112 ? 'de-DE' : 'en-GB',
-				random.int(1, 3), free, cost, random.chance(0.7) ? 1 : 2, random.pick(['Full', 'Basic', 'None']), random.pick([0, 100, 250]), random.pick([4000, 8000, 20000]),
-				random.chance(0.8) ? 1 : 0, random.chance(0.5) ? 1 : 0, '02:00,14:00', 1, atFuture(now - random.int(400, 3000) * DAY_MS), random.chance(0.1) ? 1 : 0,
+				feedId,
+				identifier,
+				name,
+				`${name}: job board for ${feedId === 115 ? 'healthcare' : 'all sectors'}.`,
+				`https://logos.sandbox.example/${identifier.toLowerCase()}.png`,
+				homePage,
+				`${name} Support`,
+				`+44 20 7946 0${String(feedId).slice(-3)}`,
+				`support@${identifier.toLowerCase()}.example`,
+				feedId === 112 ? 'de-DE' : 'en-GB',
+				random.int(1, 3),
+				free,
+				cost,
+				random.chance(0.7) ? 1 : 2,
+				random.pick(['Full', 'Basic', 'None']),
+				random.pick([0, 100, 250]),
+				random.pick([4000, 8000, 20000]),
+				random.chance(0.8) ? 1 : 0,
+				random.chance(0.5) ? 1 : 0,
+				'02:00,14:00',
+				1,
+				atFuture(now - random.int(400, 3000) * DAY_MS),
+				random.chance(0.1) ? 1 : 0,
 			]);
 		}
 
-		const insertQuota = prepare(`INSERT INTO feed_quota (feed_id, organisation_id, user_id, currency_id, effective_quota, postings, slots, spend, postings_forward,
+		const insertQuota =
+			prepare(`INSERT INTO feed_quota (feed_id, organisation_id, user_id, currency_id, effective_quota, postings, slots, spend, postings_forward,
 			default_selected, force_selected, restricted, auth1, auth2, auth3, auth4, auth5, auth_notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 		const quota = (feedId: number, organisationId: number | null, userId: number | null) => {
 			const postings = random.int(2, 40) * 5;
 			insertQuota([
-				feedId, organisationId, userId, organisationId !== null && organisationId >= 8 ? 'EUR' : 'GBP', String(postings), String(postings), String(random.int(1, 10)),
-				`${postings * 40}.00`, String(random.int(0, 5)), random.chance(0.3) ? 1 : 0, random.chance(0.05) ? 1 : 0, random.chance(0.1) ? 1 : 0,
-				`sandbox-account-${feedId}-${organisationId ?? `u${userId}`}`, `sandbox-secret-${random.int(1000, 9999)}`, null, null, null, 'Sandbox credentials; not valid on any real job board.',
+				feedId,
+				organisationId,
+				userId,
+				organisationId !== null && organisationId >= 8 ? 'EUR' : 'GBP',
+				String(postings),
+				String(postings),
+				String(random.int(1, 10)),
+				`${postings * 40}.00`,
+				String(random.int(0, 5)),
+				random.chance(0.3) ? 1 : 0,
+				random.chance(0.05) ? 1 : 0,
+				random.chance(0.1) ? 1 : 0,
+				`sandbox-account-${feedId}-${organisationId ?? `u${userId}`}`,
+				`sandbox-secret-${random.int(1000, 9999)}`,
+				null,
+				null,
+				null,
+				'Sandbox credentials; not valid on any real job board.',
 			]);
 		};
-		for (const [orgId, feedIds] of Object.entries(ORGANISATION_FEEDS)) for (const feedId of feedIds) quota(feedId, Number(orgId), null);
-		for (const [userId, feedIds] of Object.entries(USER_FEEDS)) for (const feedId of feedIds) quota(feedId, null, Number(userId));
+		for (const [orgId, feedIds] of Object.entries(ORGANISATION_FEEDS))
+			for (const feedId of feedIds) quota(feedId, Number(orgId), null);
+		for (const [userId, feedIds] of Object.entries(USER_FEEDS))
+			for (const feedId of feedIds) quota(feedId, null, Number(userId));
 
 		const insertProgress = prepare('INSERT INTO progress (id, name) VALUES (?, ?)');
 		for (const progress of DEFAULT_PROGRESS) insertProgress([progress.id, progress.name]);
-		const insertLookup = prepare('INSERT INTO lookup_value (list, field_id, value, description, sort_order) VALUES (?, ?, ?, ?, ?)');
+		const insertLookup = prepare(
+			'INSERT INTO lookup_value (list, field_id, value, description, sort_order) VALUES (?, ?, ?, ?, ?)',
+		);
 		CURRENCIES.forEach(([code, name], index) => insertLookup(['currency', index + 1, code, name, index + 1]));
-		WEEKS.forEach((weeks, index) => insertLookup(['weeks', weeks, String(weeks), weeks === 1 ? '1 week' : `${weeks} weeks`, index + 1]));
-		const insertJobTitle = prepare('INSERT INTO job_title (title, industry, description, popularity) VALUES (?, ?, ?, ?)');
-		for (const [title, industry] of JOB_TITLES) insertJobTitle([title, industry, `${title} (${industry})`, random.int(1, 100)]);
+		WEEKS.forEach((weeks, index) =>
+			insertLookup(['weeks', weeks, String(weeks), weeks === 1 ? '1 week' : `${weeks} weeks`, index + 1]),
+		);
+		const insertJobTitle = prepare(
+			'INSERT INTO job_title (title, industry, description, popularity) VALUES (?, ?, ?, ?)',
+		);
+		for (const [title, industry] of JOB_TITLES)
+			insertJobTitle([title, industry, `${title} (${industry})`, random.int(1, 100)]);
 
 		// Adverts, postings, tracking logs and extra values.
-		const insertAdvert = prepare(`INSERT INTO advert (id, user_id, organisation_id, identifier, reference, status_id, title, job_type, job_hours, primary_location,
+		const insertAdvert =
+			prepare(`INSERT INTO advert (id, user_id, organisation_id, identifier, reference, status_id, title, job_type, job_hours, primary_location,
 			industry, salary_from, salary_to, salary_currency, salary_per, salary_benefits, salary_hide, contact_name, contact_email, job_description, application_url,
 			source, latitude, longitude, completion_token, created_at, scheduled_post_at, last_post_date, last_delivery_date, last_delivery_status_id)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-		const insertPosting = prepare(`INSERT INTO posting (advert_id, feed_id, user_id, posted_at, estimated_expire_at, corrected_at, delivery_status_id, delivered_at)
+		const insertPosting =
+			prepare(`INSERT INTO posting (advert_id, feed_id, user_id, posted_at, estimated_expire_at, corrected_at, delivery_status_id, delivered_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-		const insertLog = prepare('INSERT INTO tracking_log (posting_id, delivered_at, error_level, response) VALUES (?, ?, ?, ?)');
-		const insertValue = prepare('INSERT INTO advert_value (advert_id, feed_id, field_id, field_identifier, value, values_json) VALUES (?, ?, ?, ?, ?, ?)');
+		const insertLog = prepare(
+			'INSERT INTO tracking_log (posting_id, delivered_at, error_level, response) VALUES (?, ?, ?, ?)',
+		);
+		const insertValue = prepare(
+			'INSERT INTO advert_value (advert_id, feed_id, field_id, field_identifier, value, values_json) VALUES (?, ?, ?, ?, ?, ?)',
+		);
 
 		const activeUsers = USERS.filter((user) => user.active === 1);
 		const acmeUsers = activeUsers.filter((user) => user.org < 8);
 		const globexUsers = activeUsers.filter((user) => user.org >= 8);
 		const feedsFor = (user: (typeof USERS)[number]): number[] => {
 			const chain = user.org >= 8 ? [8] : [1];
-			const set = new Set<number>([...chain.flatMap((orgId) => ORGANISATION_FEEDS[orgId] ?? []), ...(USER_FEEDS[user.id] ?? [])]);
+			const set = new Set<number>([
+				...chain.flatMap((orgId) => ORGANISATION_FEEDS[orgId] ?? []),
+				...(USER_FEEDS[user.id] ?? []),
+			]);
 			return [...set];
 		};
 
@@ -253,12 +477,16 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 			const createdAt = now - random.int(0, 120) * DAY_MS - random.int(0, 23) * HOUR_MS;
 			const future = random.chance(0.04);
 			const roll = random.float();
-			const status = roll < 0.06 ? ADVERT_STATUS.Deleted : roll < 0.09 ? ADVERT_STATUS.ToAuthorise : ADVERT_STATUS.Created;
+			const status =
+				roll < 0.06 ? ADVERT_STATUS.Deleted : roll < 0.09 ? ADVERT_STATUS.ToAuthorise : ADVERT_STATUS.Created;
 			const city = user.org >= 8 ? random.pick(['Berlin', 'Munich']) : random.pick(UK_CITIES);
 			const coordinates = KNOWN_LOCATIONS[city.toLowerCase()];
 			const known = identifiersByOrg.get(user.org) ?? [];
 			// About one advert in ten is another instance of an earlier advert (same AdvertIdentifier).
-			const identifier = known.length > 0 && random.chance(0.1) ? random.pick(known) : `${user.org >= 8 ? 'GLX' : 'ACME'}-${1000 + index}`;
+			const identifier =
+				known.length > 0 && random.chance(0.1)
+					? random.pick(known)
+					: `${user.org >= 8 ? 'GLX' : 'ACME'}-${1000 + index}`;
 			known.push(identifier);
 			identifiersByOrg.set(user.org, known);
 			const salaryFrom = random.int(18, 70) * 1000;
@@ -280,26 +508,66 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 				}
 			}
 			insertAdvert([
-				advertId, user.id, user.org, identifier, `REF/${new Date(createdAt).getUTCFullYear()}/${String(index).padStart(4, '0')}`, status, title,
-				random.pick(['P', 'P', 'C', 'T']), random.pick(['F', 'F', 'P']), city, industry, String(salaryFrom), String(salaryFrom + random.int(2, 15) * 1000),
-				user.org >= 8 ? 'EUR' : 'GBP', 'Y', random.pick(['Pension, 25 days holiday', 'Company car', 'Private healthcare', 'Hybrid working']), random.chance(0.1) ? 1 : 0,
-				`${user.first} ${user.last}`, `${user.username}@${user.org >= 8 ? 'globex.example' : 'acme-recruitment.example'}`,
+				advertId,
+				user.id,
+				user.org,
+				identifier,
+				`REF/${new Date(createdAt).getUTCFullYear()}/${String(index).padStart(4, '0')}`,
+				status,
+				title,
+				random.pick(['P', 'P', 'C', 'T']),
+				random.pick(['F', 'F', 'P']),
+				city,
+				industry,
+				String(salaryFrom),
+				String(salaryFrom + random.int(2, 15) * 1000),
+				user.org >= 8 ? 'EUR' : 'GBP',
+				'Y',
+				random.pick(['Pension, 25 days holiday', 'Company car', 'Private healthcare', 'Hybrid working']),
+				random.chance(0.1) ? 1 : 0,
+				`${user.first} ${user.last}`,
+				`${user.username}@${user.org >= 8 ? 'globex.example' : 'acme-recruitment.example'}`,
 				`<p>We are looking for a <strong>${title}</strong> to join our team in ${city}.</p><ul><li>${random.pick(SKILLS)}</li><li>${random.pick(SKILLS)}</li></ul>`,
-				random.chance(0.2) ? `https://careers.sandbox.example/jobs/${advertId}` : null, random.pick(['API', 'API', 'Web']),
-				coordinates && coordinates[0] !== '' ? coordinates[0] : null, coordinates && coordinates[1] !== '' ? coordinates[1] : null, random.token(),
-				at(createdAt), scheduled === null ? null : atFuture(scheduled), null, null, 0,
+				random.chance(0.2) ? `https://careers.sandbox.example/jobs/${advertId}` : null,
+				random.pick(['API', 'API', 'Web']),
+				coordinates && coordinates[0] !== '' ? coordinates[0] : null,
+				coordinates && coordinates[1] !== '' ? coordinates[1] : null,
+				random.token(),
+				at(createdAt),
+				scheduled === null ? null : atFuture(scheduled),
+				null,
+				null,
+				0,
 			]);
 			for (const pending of pendingPostings) {
 				const deliveredAt = pending.postedAt + random.int(1, 30) * 60_000;
 				const expires = pending.postedAt + 28 * DAY_MS;
-				const deliveryStatus = pending.failed ? DELIVERY_STATUS.Failed : expires < now ? DELIVERY_STATUS.Expired : DELIVERY_STATUS.Delivered;
-				const postingId = insertPosting([advertId, pending.feedId, user.id, at(pending.postedAt), atFuture(expires), pending.failed ? null : at(deliveredAt), deliveryStatus, at(deliveredAt)]);
+				const deliveryStatus = pending.failed
+					? DELIVERY_STATUS.Failed
+					: expires < now
+						? DELIVERY_STATUS.Expired
+						: DELIVERY_STATUS.Delivered;
+				const postingId = insertPosting([
+					advertId,
+					pending.feedId,
+					user.id,
+					at(pending.postedAt),
+					atFuture(expires),
+					pending.failed ? null : at(deliveredAt),
+					deliveryStatus,
+					at(deliveredAt),
+				]);
 				insertLog([postingId, at(pending.postedAt), 'Pending', 'Queued for delivery.']);
 				insertLog([
-					postingId, at(deliveredAt), pending.failed ? 'Error' : 'None',
-					pending.failed ? random.pick(DELIVERY_ERRORS) : `Delivered: job board reference ${random.int(100000, 999999)}.`,
+					postingId,
+					at(deliveredAt),
+					pending.failed ? 'Error' : 'None',
+					pending.failed
+						? random.pick(DELIVERY_ERRORS)
+						: `Delivered: job board reference ${random.int(100000, 999999)}.`,
 				]);
-				if (!pending.failed) postings.push({ id: postingId, feedId: pending.feedId, postedAt: pending.postedAt });
+				if (!pending.failed)
+					postings.push({ id: postingId, feedId: pending.feedId, postedAt: pending.postedAt });
 				lastPost = Math.max(lastPost ?? 0, pending.postedAt);
 				lastDelivery = Math.max(lastDelivery ?? 0, deliveredAt);
 				lastStatus = deliveryStatus;
@@ -316,7 +584,14 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 				insertValue([advertId, feedId, feedId * 10 + 2, `${feedIdentifier}Duration`, '28', null]);
 			}
 			if (postings.length > 0) {
-				posted.push({ id: advertId, orgId: user.org, ownerId: user.id, title, ownerEmail: `applications+${user.username}@example.com`, postings });
+				posted.push({
+					id: advertId,
+					orgId: user.org,
+					ownerId: user.id,
+					title,
+					ownerEmail: `applications+${user.username}@example.com`,
+					postings,
+				});
 			}
 		}
 	});
@@ -328,19 +603,29 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 	for (let batchStart = 1; batchStart <= applicationCount && posted.length > 0; batchStart += SEED_BATCH) {
 		const batchEnd = Math.min(applicationCount, batchStart + SEED_BATCH - 1);
 		store.bulkLoad((prepare) => {
-			const insertCandidate = prepare(`INSERT INTO candidate (organisation_id, email, first_name, last_name, home_phone, work_phone, mobile_phone, address)
+			const insertCandidate =
+				prepare(`INSERT INTO candidate (organisation_id, email, first_name, last_name, home_phone, work_phone, mobile_phone, address)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-			const insertApplication = prepare(`INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, viewed, ranking, favourite, score_extra,
+			const insertApplication =
+				prepare(`INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, viewed, ranking, favourite, score_extra,
 				archived, progress_id, interview_status, processing_messages, last_score_date, last_scored_by, last_progress_date, last_progressed_by, last_note_date)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-			const insertDocument = prepare(`INSERT INTO application_document (application_id, kind, file_name, encoding_type, document_source, document_format, text, bytes)
+			const insertDocument =
+				prepare(`INSERT INTO application_document (application_id, kind, file_name, encoding_type, document_source, document_format, text, bytes)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-			const insertNote = prepare('INSERT INTO note (application_id, user_id, subject, body, created_at) VALUES (?, ?, ?, ?, ?)');
-			const insertTag = prepare('INSERT OR IGNORE INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, ?, ?, ?)');
+			const insertNote = prepare(
+				'INSERT INTO note (application_id, user_id, subject, body, created_at) VALUES (?, ?, ?, ?, ?)',
+			);
+			const insertTag = prepare(
+				'INSERT OR IGNORE INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, ?, ?, ?)',
+			);
 			for (let index = batchStart; index <= batchEnd; index++) {
 				const advert = random.pick(posted);
 				const posting = random.pick(advert.postings);
-				const appliedAt = Math.min(now - random.int(0, 59) * 60_000, posting.postedAt + random.int(10, 30 * 24 * 60) * 60_000);
+				const appliedAt = Math.min(
+					now - random.int(0, 59) * 60_000,
+					posting.postedAt + random.int(10, 30 * 24 * 60) * 60_000,
+				);
 				const existing = candidatesByOrg.get(advert.orgId) ?? [];
 				let candidate: { id: number; person: Person };
 				if (existing.length > 0 && random.chance(0.12)) {
@@ -348,7 +633,11 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 				} else {
 					const firstName = random.pick(FIRST_NAMES);
 					const lastName = random.pick(LAST_NAMES);
-					const ascii = (text: string) => text.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+					const ascii = (text: string) =>
+						text
+							.normalize('NFD')
+							.replace(/[^A-Za-z]/g, '')
+							.toLowerCase();
 					const person: Person = {
 						firstName,
 						lastName,
@@ -356,21 +645,52 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 						phone: `+44 7${random.int(100, 999)} ${random.int(100000, 999999)}`,
 						address: `${random.int(1, 200)} ${random.pick(STREETS)}, ${random.pick(UK_CITIES)}`,
 					};
-					const candidateId = insertCandidate([advert.orgId, person.email, firstName, lastName, random.chance(0.3) ? `+44 1${random.int(100, 999)} ${random.int(100000, 999999)}` : null,
-						random.chance(0.2) ? `+44 20 ${random.int(1000, 9999)} ${random.int(1000, 9999)}` : null, person.phone, person.address]);
+					const candidateId = insertCandidate([
+						advert.orgId,
+						person.email,
+						firstName,
+						lastName,
+						random.chance(0.3) ? `+44 1${random.int(100, 999)} ${random.int(100000, 999999)}` : null,
+						random.chance(0.2) ? `+44 20 ${random.int(1000, 9999)} ${random.int(1000, 9999)}` : null,
+						person.phone,
+						person.address,
+					]);
 					candidate = { id: candidateId, person };
 					// The pool of returning candidates is bounded so that memory stays flat at any size.
 					if (existing.length < CANDIDATE_POOL) existing.push(candidate);
 					candidatesByOrg.set(advert.orgId, existing);
-					if (random.chance(0.05)) insertTag([candidateId, 'tag', random.pick(['Reviewed', 'Ignore', 'Shortlist', 'Do not contact']), at(appliedAt)]);
-					if (random.chance(0.03)) insertTag([candidateId, 'partner', random.pick(['PartnerNotReviewed', 'PartnerAccepted', 'PartnerRejected', 'PartnerSubscribed', 'PartnerBarred']), at(appliedAt)]);
+					if (random.chance(0.05))
+						insertTag([
+							candidateId,
+							'tag',
+							random.pick(['Reviewed', 'Ignore', 'Shortlist', 'Do not contact']),
+							at(appliedAt),
+						]);
+					if (random.chance(0.03))
+						insertTag([
+							candidateId,
+							'partner',
+							random.pick([
+								'PartnerNotReviewed',
+								'PartnerAccepted',
+								'PartnerRejected',
+								'PartnerSubscribed',
+								'PartnerBarred',
+							]),
+							at(appliedAt),
+						]);
 				}
 				const rankingRoll = random.float();
 				const ranking = rankingRoll < 0.45 ? 0 : rankingRoll < 0.6 ? 1 : rankingRoll < 0.8 ? 2 : 4;
 				const favourite = random.chance(0.05) ? 1 : 0;
 				const progressRoll = random.float();
 				const progressId = progressRoll < 0.55 ? 1 : random.int(2, 7);
-				const interview = progressId === 4 ? random.pick(['Pending', 'Confirmed', 'CannotAttend', 'Declined']) : progressId === 5 || progressId === 6 ? 'Confirmed' : null;
+				const interview =
+					progressId === 4
+						? random.pick(['Pending', 'Confirmed', 'CannotAttend', 'Declined'])
+						: progressId === 5 || progressId === 6
+							? 'Confirmed'
+							: null;
 				// Actions happen between the application and now.
 				const later = () => at(appliedAt + Math.floor(random.float() * Math.max(now - appliedAt, 0)));
 				const scoredAt = ranking !== 0 || favourite ? later() : null;
@@ -379,47 +699,156 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 				const notedAt = hasNote ? later() : null;
 				const ownerId = advert.ownerId;
 				const applicationId = insertApplication([
-					advert.id, candidate.id, posting.id, posting.feedId, at(appliedAt), ranking !== 0 || random.chance(0.5) ? 1 : 0, ranking, favourite, random.int(0, 100),
-					random.chance(0.04) ? 1 : 0, progressId, interview, random.chance(0.03) ? 'Attachment could not be parsed: the PDF is password protected.' : null,
-					scoredAt, scoredAt ? ownerId : null, progressedAt, progressedAt ? ownerId : null, notedAt,
+					advert.id,
+					candidate.id,
+					posting.id,
+					posting.feedId,
+					at(appliedAt),
+					ranking !== 0 || random.chance(0.5) ? 1 : 0,
+					ranking,
+					favourite,
+					random.int(0, 100),
+					random.chance(0.04) ? 1 : 0,
+					progressId,
+					interview,
+					random.chance(0.03) ? 'Attachment could not be parsed: the PDF is password protected.' : null,
+					scoredAt,
+					scoredAt ? ownerId : null,
+					progressedAt,
+					progressedAt ? ownerId : null,
+					notedAt,
 				]);
 				applicationTotal++;
-				if (hasNote && notedAt) insertNote([applicationId, ownerId, 'Phone screen', `Spoke to ${candidate.person.firstName}; available in ${random.int(1, 8)} weeks.`, notedAt]);
+				if (hasNote && notedAt)
+					insertNote([
+						applicationId,
+						ownerId,
+						'Phone screen',
+						`Spoke to ${candidate.person.firstName}; available in ${random.int(1, 8)} weeks.`,
+						notedAt,
+					]);
 
 				// Past the first DOCUMENTED_APPLICATIONS, applications carry no documents: large accounts stay a reasonable file.
 				if (index <= DOCUMENTED_APPLICATIONS) {
 					const skills = random.sample(SKILLS, 4);
-					const employer = random.pick(['Northwind Ltd', 'Contoso plc', 'Fabrikam GmbH', 'Tailspin Toys', 'Wide World Importers', 'Blue Yonder Airlines']);
+					const employer = random.pick([
+						'Northwind Ltd',
+						'Contoso plc',
+						'Fabrikam GmbH',
+						'Tailspin Toys',
+						'Wide World Importers',
+						'Blue Yonder Airlines',
+					]);
 					const years = random.int(1, 15);
-					const hostile = index % 12 === 0 ? HOSTILE_FRAGMENTS[(index / 12) % HOSTILE_FRAGMENTS.length] : undefined;
+					const hostile =
+						index % 12 === 0 ? HOSTILE_FRAGMENTS[(index / 12) % HOSTILE_FRAGMENTS.length] : undefined;
 					const html = emailBodyHtml(candidate.person, advert.title, hostile);
-					const school = random.pick(['University of Leeds', 'TU Berlin', 'University of Lagos', 'Universidad de Chile']);
+					const school = random.pick([
+						'University of Leeds',
+						'TU Berlin',
+						'University of Lagos',
+						'Universidad de Chile',
+					]);
 					// PDF and DOCX alternate with plain text; the extra facts come from the index so the random sequence stays as before.
 					const format = index % 3 === 0 ? 'pdf' : index % 3 === 1 ? 'docx' : 'txt';
 					const facts: ResumeFacts = {
-						...candidate.person, countryCode: advert.orgId >= 8 ? 'DE' : 'GB', jobTitle: advert.title, employer, startYear: 2026 - years,
-						previousEmployer: PREVIOUS_EMPLOYERS[index % PREVIOUS_EMPLOYERS.length], previousTitle: `Junior ${advert.title}`, school,
-						degree: DEGREES[index % DEGREES.length], graduationYear: 2026 - years - 2 - (index % 6), skills,
+						...candidate.person,
+						countryCode: advert.orgId >= 8 ? 'DE' : 'GB',
+						jobTitle: advert.title,
+						employer,
+						startYear: 2026 - years,
+						previousEmployer: PREVIOUS_EMPLOYERS[index % PREVIOUS_EMPLOYERS.length],
+						previousTitle: `Junior ${advert.title}`,
+						school,
+						degree: DEGREES[index % DEGREES.length],
+						graduationYear: 2026 - years - 2 - (index % 6),
+						skills,
 					};
 					const documents = createApplicationDocuments(facts, format === 'txt' ? 'pdf' : format, {
-						to: advert.ownerEmail, subject: `Application: ${advert.title}`, date: new Date(Math.min(appliedAt, now)), html, messageId: `seed-${options.seed}-${index}`,
+						to: advert.ownerEmail,
+						subject: `Application: ${advert.title}`,
+						date: new Date(Math.min(appliedAt, now)),
+						html,
+						messageId: `seed-${options.seed}-${index}`,
 					});
-					let attachment = documents.attachment as { fileName: string; contentType: string; bytes: Uint8Array; format: string };
+					let attachment = documents.attachment as {
+						fileName: string;
+						contentType: string;
+						bytes: Uint8Array;
+						format: string;
+					};
 					let email = documents.email;
 					if (format === 'txt') {
-						attachment = { fileName: `${cvBaseName(facts)}.txt`, contentType: 'text/plain', bytes: encoder.encode(cvText(candidate.person, advert.title, skills, employer, years)), format: 'txt' };
-						email = encoder.encode(createMimeEmail({ fromName: `${facts.firstName} ${facts.lastName}`, fromAddress: facts.email, to: advert.ownerEmail, subject: `Application: ${advert.title}`,
-							date: new Date(Math.min(appliedAt, now)), id: `seed-${options.seed}-${index}`, html, attachment }));
+						attachment = {
+							fileName: `${cvBaseName(facts)}.txt`,
+							contentType: 'text/plain',
+							bytes: encoder.encode(cvText(candidate.person, advert.title, skills, employer, years)),
+							format: 'txt',
+						};
+						email = encoder.encode(
+							createMimeEmail({
+								fromName: `${facts.firstName} ${facts.lastName}`,
+								fromAddress: facts.email,
+								to: advert.ownerEmail,
+								subject: `Application: ${advert.title}`,
+								date: new Date(Math.min(appliedAt, now)),
+								id: `seed-${options.seed}-${index}`,
+								html,
+								attachment,
+							}),
+						);
 					}
 					const parsed = documents.parsed;
 					const baseName = cvBaseName(facts);
-					insertDocument([applicationId, DOCUMENT_TYPE.EmailBody, 'body.html', 'UTF-8', 'Email', 'html', html, null]);
-					insertDocument([applicationId, DOCUMENT_TYPE.Attachment, attachment.fileName, 'binary', 'Email', attachment.format, null, attachment.bytes]);
-					insertDocument([applicationId, DOCUMENT_TYPE.Parsed, `${baseName}.xml`, 'UTF-8', 'Parser', 'HR-XML', null, parsed]);
-					insertDocument([applicationId, DOCUMENT_TYPE.Email, 'application.eml', 'UTF-8', 'Email', 'eml', null, email]);
+					insertDocument([
+						applicationId,
+						DOCUMENT_TYPE.EmailBody,
+						'body.html',
+						'UTF-8',
+						'Email',
+						'html',
+						html,
+						null,
+					]);
+					insertDocument([
+						applicationId,
+						DOCUMENT_TYPE.Attachment,
+						attachment.fileName,
+						'binary',
+						'Email',
+						attachment.format,
+						null,
+						attachment.bytes,
+					]);
+					insertDocument([
+						applicationId,
+						DOCUMENT_TYPE.Parsed,
+						`${baseName}.xml`,
+						'UTF-8',
+						'Parser',
+						'HR-XML',
+						null,
+						parsed,
+					]);
+					insertDocument([
+						applicationId,
+						DOCUMENT_TYPE.Email,
+						'application.eml',
+						'UTF-8',
+						'Email',
+						'eml',
+						null,
+						email,
+					]);
 				}
 			}
 		});
 	}
-	return { organisations: ORGANISATIONS.length, users: USERS.length, feeds: FEEDS.length, adverts: advertCount, applications: applicationTotal };
+	return {
+		organisations: ORGANISATIONS.length,
+		users: USERS.length,
+		feeds: FEEDS.length,
+		adverts: advertCount,
+		applications: applicationTotal,
+	};
 }

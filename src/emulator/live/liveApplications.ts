@@ -45,7 +45,8 @@ export class LiveApplications {
 		private readonly options: LiveOptions = {},
 	) {
 		const rate = options.ratePerMinute ?? DEFAULT_LIVE_RATE_PER_MINUTE;
-		if (!Number.isFinite(rate) || rate <= 0) throw new RangeError('The live rate must be a positive number of applications per minute.');
+		if (!Number.isFinite(rate) || rate <= 0)
+			throw new RangeError('The live rate must be a positive number of applications per minute.');
 		this.intervalMs = 60_000 / rate;
 		this.random = mulberry32((options.seed ?? 1) ^ 0x5eed);
 	}
@@ -82,13 +83,19 @@ export class LiveApplications {
 	 * undefined when no advert is live (posted and delivered).
 	 */
 	arrive(advertId?: number, at: Date = this.clock.now()): ArrivedApplication | undefined {
-		const targets = this.store.liveAdvertTargets(advertId === undefined ? 500 : 100_000).filter((target) => advertId === undefined || target.advertId === advertId);
+		const targets = this.store
+			.liveAdvertTargets(advertId === undefined ? 500 : 100_000)
+			.filter((target) => advertId === undefined || target.advertId === advertId);
 		if (targets.length === 0) return undefined;
 		const target = this.pick(targets);
 		this.counter++;
 		const firstName = this.pick(FIRST_NAMES);
 		const lastName = this.pick(LAST_NAMES);
-		const ascii = (text: string): string => text.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+		const ascii = (text: string): string =>
+			text
+				.normalize('NFD')
+				.replace(/[^A-Za-z]/g, '')
+				.toLowerCase();
 		const appliedAt = toStoredDate(at);
 		const person = {
 			firstName,
@@ -97,25 +104,98 @@ export class LiveApplications {
 			phone: `+44 7700 9${String(Math.floor(this.random() * 100000)).padStart(5, '0')}`,
 			address: `${1 + Math.floor(this.random() * 200)} ${this.pick(STREETS)}, ${this.pick(UK_CITIES)}`,
 		};
-		const skills = [this.pick(SKILLS), this.pick(SKILLS), this.pick(SKILLS)].filter((skill, index, all) => all.indexOf(skill) === index);
+		const skills = [this.pick(SKILLS), this.pick(SKILLS), this.pick(SKILLS)].filter(
+			(skill, index, all) => all.indexOf(skill) === index,
+		);
 		const startYear = 2026 - 1 - Math.floor(this.random() * 12);
 		const facts: ResumeFacts = {
-			...person, countryCode: 'GB', jobTitle: target.title, employer: this.pick(['Northwind Ltd', 'Contoso plc', 'Fabrikam GmbH']), startYear,
-			previousEmployer: 'Adventure Works', previousTitle: `Junior ${target.title}`, school: this.pick(['University of Leeds', 'University of Bristol', 'TU Berlin']),
-			degree: 'BSc', graduationYear: startYear - 2, skills,
+			...person,
+			countryCode: 'GB',
+			jobTitle: target.title,
+			employer: this.pick(['Northwind Ltd', 'Contoso plc', 'Fabrikam GmbH']),
+			startYear,
+			previousEmployer: 'Adventure Works',
+			previousTitle: `Junior ${target.title}`,
+			school: this.pick(['University of Leeds', 'University of Bristol', 'TU Berlin']),
+			degree: 'BSc',
+			graduationYear: startYear - 2,
+			skills,
 		};
 		const html = emailBodyHtml(person, target.title, undefined);
 		const format = this.random() < 0.5 ? 'pdf' : 'docx';
 		const arrived = this.store.transaction(() => {
-			const candidateId = this.store.upsertCandidate({ organisationId: target.organisationId, email: person.email, firstName, lastName, mobilePhone: person.phone, address: person.address });
-			const id = this.store.insertNewApplication({ advertId: target.advertId, candidateId, postingId: target.postingId, feedId: target.feedId, appliedAt, scoreExtra: Math.floor(this.random() * 101) });
-			const documents = createApplicationDocuments(facts, format, { to: target.ownerEmail ?? 'applications@sandbox.example', subject: `Application: ${target.title}`, date: at, html, messageId: `live-${id}` });
-			this.store.insertDocument({ applicationId: id, kind: DOCUMENT_TYPE.EmailBody, fileName: 'body.html', encodingType: 'UTF-8', documentSource: 'Email', documentFormat: 'html', text: html, bytes: null });
-			this.store.insertDocument({ applicationId: id, kind: DOCUMENT_TYPE.Attachment, fileName: documents.attachment.fileName, encodingType: 'binary', documentSource: 'Email', documentFormat: documents.attachment.format, text: null, bytes: documents.attachment.bytes });
-			this.store.insertDocument({ applicationId: id, kind: DOCUMENT_TYPE.Parsed, fileName: documents.parsedFileName, encodingType: 'UTF-8', documentSource: 'Parser', documentFormat: 'HR-XML', text: null, bytes: documents.parsed });
-			this.store.insertDocument({ applicationId: id, kind: DOCUMENT_TYPE.Email, fileName: 'application.eml', encodingType: 'UTF-8', documentSource: 'Email', documentFormat: 'eml', text: null, bytes: documents.email });
+			const candidateId = this.store.upsertCandidate({
+				organisationId: target.organisationId,
+				email: person.email,
+				firstName,
+				lastName,
+				mobilePhone: person.phone,
+				address: person.address,
+			});
+			const id = this.store.insertNewApplication({
+				advertId: target.advertId,
+				candidateId,
+				postingId: target.postingId,
+				feedId: target.feedId,
+				appliedAt,
+				scoreExtra: Math.floor(this.random() * 101),
+			});
+			const documents = createApplicationDocuments(facts, format, {
+				to: target.ownerEmail ?? 'applications@sandbox.example',
+				subject: `Application: ${target.title}`,
+				date: at,
+				html,
+				messageId: `live-${id}`,
+			});
+			this.store.insertDocument({
+				applicationId: id,
+				kind: DOCUMENT_TYPE.EmailBody,
+				fileName: 'body.html',
+				encodingType: 'UTF-8',
+				documentSource: 'Email',
+				documentFormat: 'html',
+				text: html,
+				bytes: null,
+			});
+			this.store.insertDocument({
+				applicationId: id,
+				kind: DOCUMENT_TYPE.Attachment,
+				fileName: documents.attachment.fileName,
+				encodingType: 'binary',
+				documentSource: 'Email',
+				documentFormat: documents.attachment.format,
+				text: null,
+				bytes: documents.attachment.bytes,
+			});
+			this.store.insertDocument({
+				applicationId: id,
+				kind: DOCUMENT_TYPE.Parsed,
+				fileName: documents.parsedFileName,
+				encodingType: 'UTF-8',
+				documentSource: 'Parser',
+				documentFormat: 'HR-XML',
+				text: null,
+				bytes: documents.parsed,
+			});
+			this.store.insertDocument({
+				applicationId: id,
+				kind: DOCUMENT_TYPE.Email,
+				fileName: 'application.eml',
+				encodingType: 'UTF-8',
+				documentSource: 'Email',
+				documentFormat: 'eml',
+				text: null,
+				bytes: documents.email,
+			});
 			const advert = this.store.advertById(target.advertId);
-			const created: ArrivedApplication = { advertCandidateId: id, advertId: target.advertId, advertIdentifier: advert?.identifier ?? null, feedId: target.feedId, appliedAt, callbackUrl: target.callbackUrl };
+			const created: ArrivedApplication = {
+				advertCandidateId: id,
+				advertId: target.advertId,
+				advertIdentifier: advert?.identifier ?? null,
+				feedId: target.feedId,
+				appliedAt,
+				callbackUrl: target.callbackUrl,
+			};
 			return created;
 		});
 		// Reported only once committed, so a callback receiver can already fetch it.

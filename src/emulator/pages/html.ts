@@ -3,7 +3,12 @@ import { randomBytes } from 'node:crypto';
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+	return text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#39;');
 }
 
 /** A fresh nonce for one page answer. */
@@ -31,8 +36,10 @@ a:focus { outline: 2px solid #0b5cad; outline-offset: 2px; }
 
 /** A complete page. `title` is text; `body` is HTML built by the caller from escaped pieces. */
 export function renderPage(title: string, body: string, nonce: string): string {
-	return '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-		+ '<meta name="viewport" content="width=device-width, initial-scale=1">'
-		+ `<title>${escapeHtml(title)}</title><style nonce="${escapeHtml(nonce)}">${STYLE}</style></head>`
-		+ `<body><main>${body}</main></body></html>`;
+	return (
+		'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
+		'<meta name="viewport" content="width=device-width, initial-scale=1">' +
+		`<title>${escapeHtml(title)}</title><style nonce="${escapeHtml(nonce)}">${STYLE}</style></head>` +
+		`<body><main>${body}</main></body></html>`
+	);
 }

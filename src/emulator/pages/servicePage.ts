@@ -5,7 +5,14 @@
  */
 import { getBinding } from '../../protocol/bindings';
 import { BINDING_LABELS, BINDING_NAMES, type EncodedRequest } from '../../protocol/bindings/types';
-import { OPERATIONS, operationsOf, type AnyParams, type Endpoint, type OperationName, type ParamSpec } from '../../protocol/catalogue';
+import {
+	OPERATIONS,
+	operationsOf,
+	type AnyParams,
+	type Endpoint,
+	type OperationName,
+	type ParamSpec,
+} from '../../protocol/catalogue';
 import { escapeHtml, renderPage } from './html';
 
 /** What the pages need to know about the running emulator. */
@@ -16,7 +23,10 @@ export interface PageContext {
 	paths: Readonly<Record<Endpoint, string>>;
 }
 
-const ENDPOINT_TITLES: Readonly<Record<Endpoint, string>> = { posting: 'Posting endpoint', administration: 'Administration endpoint' };
+const ENDPOINT_TITLES: Readonly<Record<Endpoint, string>> = {
+	posting: 'Posting endpoint',
+	administration: 'Administration endpoint',
+};
 
 function paramType(param: ParamSpec): string {
 	return param.type === 'string[]' ? `list of ${param.itemElement ?? 'string'}` : param.type;
@@ -24,7 +34,10 @@ function paramType(param: ParamSpec): string {
 
 function paramTable(params: readonly ParamSpec[]): string {
 	if (params.length === 0) return '<p>No parameters.</p>';
-	const rows = params.map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(paramType(p))}</td><td>${escapeHtml(p.doc ?? '')}</td></tr>`);
+	const rows = params.map(
+		(p) =>
+			`<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(paramType(p))}</td><td>${escapeHtml(p.doc ?? '')}</td></tr>`,
+	);
 	return `<table><caption class="note">Parameters, in order</caption><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
@@ -33,14 +46,17 @@ export function renderServicePage(endpoint: Endpoint, page: PageContext, nonce: 
 	const path = page.paths[endpoint];
 	const sections = operationsOf(endpoint).map((name) => {
 		const op = OPERATIONS[name];
-		return `<section aria-labelledby="op-${escapeHtml(name)}"><h2 id="op-${escapeHtml(name)}"><a href="${escapeHtml(`${path}?op=${name}`)}">${escapeHtml(name)}</a></h2>`
-			+ `<p>${escapeHtml(op.doc)}</p>${paramTable(op.params)}</section>`;
+		return (
+			`<section aria-labelledby="op-${escapeHtml(name)}"><h2 id="op-${escapeHtml(name)}"><a href="${escapeHtml(`${path}?op=${name}`)}">${escapeHtml(name)}</a></h2>` +
+			`<p>${escapeHtml(op.doc)}</p>${paramTable(op.params)}</section>`
+		);
 	});
-	const body = `<h1>${escapeHtml(ENDPOINT_TITLES[endpoint])} (sandbox)</h1>`
-		+ `<p>The following operations are supported. For a formal definition, see the <a href="${escapeHtml(`${path}?WSDL`)}">service description (WSDL)</a>.</p>`
-		+ `<p class="note">XML namespace: <code>${escapeHtml(page.namespace)}</code>. Endpoint: <code>${escapeHtml(page.baseUrl + path)}</code>.</p>`
-		+ `<p><a href="/">All endpoints</a></p>`
-		+ sections.join('');
+	const body =
+		`<h1>${escapeHtml(ENDPOINT_TITLES[endpoint])} (sandbox)</h1>` +
+		`<p>The following operations are supported. For a formal definition, see the <a href="${escapeHtml(`${path}?WSDL`)}">service description (WSDL)</a>.</p>` +
+		`<p class="note">XML namespace: <code>${escapeHtml(page.namespace)}</code>. Endpoint: <code>${escapeHtml(page.baseUrl + path)}</code>.</p>` +
+		`<p><a href="/">All endpoints</a></p>` +
+		sections.join('');
 	return renderPage(`${ENDPOINT_TITLES[endpoint]} - Multiposting sandbox`, body, nonce);
 }
 
@@ -48,7 +64,14 @@ export function renderServicePage(endpoint: Endpoint, page: PageContext, nonce: 
 function placeholders(operation: OperationName): AnyParams {
 	const params: AnyParams = {};
 	for (const param of OPERATIONS[operation].params) {
-		params[param.name] = param.type === 'int' ? 0 : param.type === 'boolean' ? true : param.type === 'string[]' ? ['string', 'string'] : 'string';
+		params[param.name] =
+			param.type === 'int'
+				? 0
+				: param.type === 'boolean'
+					? true
+					: param.type === 'string[]'
+						? ['string', 'string']
+						: 'string';
 	}
 	return params;
 }
@@ -98,16 +121,19 @@ export function renderOperationPage(operation: OperationName, page: PageContext,
 	const ctx = { namespace: page.namespace, endpointPath: path };
 	const samples = BINDING_NAMES.map((binding) => {
 		const request = getBinding(binding).encodeRequest(operation, placeholders(operation), ctx);
-		return `<section aria-labelledby="b-${binding}"><h2 id="b-${binding}">${escapeHtml(BINDING_LABELS[binding])}</h2>`
-			+ '<p>A sample request; replace the placeholders with real values.</p>'
-			+ `<pre>${escapeHtml(requestText(request, host))}</pre></section>`;
+		return (
+			`<section aria-labelledby="b-${binding}"><h2 id="b-${binding}">${escapeHtml(BINDING_LABELS[binding])}</h2>` +
+			'<p>A sample request; replace the placeholders with real values.</p>' +
+			`<pre>${escapeHtml(requestText(request, host))}</pre></section>`
+		);
 	});
 	const result = op.result.kind === 'list' ? `list of ${op.result.record}` : op.result.record;
-	const body = `<h1>${escapeHtml(operation)}</h1>`
-		+ `<p><a href="${escapeHtml(path)}">Back to all operations of the ${escapeHtml(ENDPOINT_TITLES[op.endpoint].toLowerCase())}</a></p>`
-		+ `<p>${escapeHtml(op.doc)}</p>${paramTable(op.params)}`
-		+ `<p>Result: <code>${escapeHtml(result)}</code>; SOAP element <code>${escapeHtml(op.soapResult)}</code>, HTTP GET/POST root <code>${escapeHtml(op.httpRoot)}</code>.</p>`
-		+ samples.join('');
+	const body =
+		`<h1>${escapeHtml(operation)}</h1>` +
+		`<p><a href="${escapeHtml(path)}">Back to all operations of the ${escapeHtml(ENDPOINT_TITLES[op.endpoint].toLowerCase())}</a></p>` +
+		`<p>${escapeHtml(op.doc)}</p>${paramTable(op.params)}` +
+		`<p>Result: <code>${escapeHtml(result)}</code>; SOAP element <code>${escapeHtml(op.soapResult)}</code>, HTTP GET/POST root <code>${escapeHtml(op.httpRoot)}</code>.</p>` +
+		samples.join('');
 	return renderPage(`${operation} - Multiposting sandbox`, body, nonce);
 }
 
@@ -115,12 +141,15 @@ export function renderOperationPage(operation: OperationName, page: PageContext,
 export function renderIndexPage(page: PageContext, nonce: string): string {
 	const items = (Object.keys(page.paths) as Endpoint[]).map((endpoint) => {
 		const path = page.paths[endpoint];
-		return `<li><a href="${escapeHtml(path)}">${escapeHtml(ENDPOINT_TITLES[endpoint])}</a> (<code>${escapeHtml(path)}</code>, `
-			+ `${operationsOf(endpoint).length} operations) - <a href="${escapeHtml(`${path}?WSDL`)}">WSDL</a></li>`;
+		return (
+			`<li><a href="${escapeHtml(path)}">${escapeHtml(ENDPOINT_TITLES[endpoint])}</a> (<code>${escapeHtml(path)}</code>, ` +
+			`${operationsOf(endpoint).length} operations) - <a href="${escapeHtml(`${path}?WSDL`)}">WSDL</a></li>`
+		);
 	});
-	const body = '<h1>Multiposting sandbox</h1>'
-		+ '<p>A local emulator of the job advert multiposting service. It answers SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST on both endpoints.</p>'
-		+ `<ul>${items.join('')}</ul>`
-		+ `<p class="note">XML namespace: <code>${escapeHtml(page.namespace)}</code></p>`;
+	const body =
+		'<h1>Multiposting sandbox</h1>' +
+		'<p>A local emulator of the job advert multiposting service. It answers SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST on both endpoints.</p>' +
+		`<ul>${items.join('')}</ul>` +
+		`<p class="note">XML namespace: <code>${escapeHtml(page.namespace)}</code></p>`;
 	return renderPage('Multiposting sandbox', body, nonce);
 }

@@ -12,14 +12,14 @@ export type Route =
 	| { kind: 'servicePage'; endpoint: Endpoint }
 	| { kind: 'operationPage'; endpoint: Endpoint; operation: OperationName }
 	| {
-		kind: 'call';
-		endpoint: Endpoint;
-		binding: BindingName;
-		/** Path after the endpoint path: '' for SOAP, '/<Operation>' for GET and POST. */
-		subPath: string;
-		/** Raw query string without '?'. */
-		query: string;
-	};
+			kind: 'call';
+			endpoint: Endpoint;
+			binding: BindingName;
+			/** Path after the endpoint path: '' for SOAP, '/<Operation>' for GET and POST. */
+			subPath: string;
+			/** Raw query string without '?'. */
+			query: string;
+	  };
 
 const ALLOWED = ['GET', 'POST'] as const;
 
@@ -60,7 +60,10 @@ function basesOf(paths: Readonly<Record<Endpoint, string>>): readonly EndpointBa
 }
 
 /** The endpoint a path belongs to, matched ignoring case as IIS does, and the rest of the path. */
-function matchEndpoint(path: string, paths: Readonly<Record<Endpoint, string>>): { endpoint: Endpoint; subPath: string } | undefined {
+function matchEndpoint(
+	path: string,
+	paths: Readonly<Record<Endpoint, string>>,
+): { endpoint: Endpoint; subPath: string } | undefined {
 	const lower = path.toLowerCase();
 	for (const { endpoint, base, baseWithSlash } of basesOf(paths)) {
 		if (lower === base || lower.startsWith(baseWithSlash)) {
@@ -95,7 +98,12 @@ function safeDecode(text: string): string {
  * Decides the route of a request from its method, target (split by splitTarget) and Content-Type;
  * throws HttpError for 404/405/415.
  */
-export function route(method: string, { path, query }: { path: string; query: string }, contentType: string | undefined, paths: Readonly<Record<Endpoint, string>>): Route {
+export function route(
+	method: string,
+	{ path, query }: { path: string; query: string },
+	contentType: string | undefined,
+	paths: Readonly<Record<Endpoint, string>>,
+): Route {
 	if (path === '/' || path === '') {
 		if (method !== 'GET') throw methodNotAllowed(method, ['GET']);
 		return { kind: 'index' };
@@ -126,7 +134,8 @@ export function route(method: string, { path, query }: { path: string; query: st
 	}
 
 	if (method === 'GET') return { kind: 'call', endpoint, binding: 'httpGet', subPath, query };
-	if (type !== 'application/x-www-form-urlencoded') throw unsupportedMediaType('application/x-www-form-urlencoded', contentType);
+	if (type !== 'application/x-www-form-urlencoded')
+		throw unsupportedMediaType('application/x-www-form-urlencoded', contentType);
 	return { kind: 'call', endpoint, binding: 'httpPost', subPath, query };
 }
 

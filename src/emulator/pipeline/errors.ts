@@ -52,7 +52,13 @@ export function malformedRequest(message: string): HttpError {
 
 /** 413: the body is larger than the limit. */
 export function requestTooLarge(limit: number): HttpError {
-	return new HttpError(413, clientFault('RequestTooLarge', `Request body exceeds the limit of ${limit} bytes.`), {}, false, true);
+	return new HttpError(
+		413,
+		clientFault('RequestTooLarge', `Request body exceeds the limit of ${limit} bytes.`),
+		{},
+		false,
+		true,
+	);
 }
 
 /** 415: the Content-Type does not fit the binding addressed. */
@@ -63,7 +69,12 @@ export function unsupportedMediaType(expected: string, got: string | undefined):
 
 /** 405 with the Allow header. */
 export function methodNotAllowed(method: string, allow: readonly string[]): HttpError {
-	return new HttpError(405, clientFault('MalformedRequest', `Method ${method} is not allowed here.`), { Allow: allow.join(', ') }, true);
+	return new HttpError(
+		405,
+		clientFault('MalformedRequest', `Method ${method} is not allowed here.`),
+		{ Allow: allow.join(', ') },
+		true,
+	);
 }
 
 /** 404: no endpoint or page at this path. */
@@ -82,7 +93,11 @@ export function timeout(): HttpError {
 }
 
 /** The fault sent for an internal failure: fixed text, never the error itself. */
-export const INTERNAL_FAULT: Fault = Object.freeze({ code: 'Server', subcode: 'InternalError', message: 'Server was unable to process request.' });
+export const INTERNAL_FAULT: Fault = Object.freeze({
+	code: 'Server',
+	subcode: 'InternalError',
+	message: 'Server was unable to process request.',
+});
 
 /** What to answer for a thrown value, and whether it is an internal failure to log. */
 export interface ClassifiedError {
@@ -97,10 +112,23 @@ export interface ClassifiedError {
 /** Sorts any thrown value into caller error, fixed-status error or internal failure. */
 export function classifyError(error: unknown): ClassifiedError {
 	if (error instanceof HttpError) {
-		return { status: error.status, fault: error.fault, headers: error.headers, plainText: error.plainText, closeConnection: error.closeConnection, internal: false };
+		return {
+			status: error.status,
+			fault: error.fault,
+			headers: error.headers,
+			plainText: error.plainText,
+			closeConnection: error.closeConnection,
+			internal: false,
+		};
 	}
 	if (error instanceof FaultError) {
-		return { fault: error.fault, headers: {}, plainText: false, closeConnection: false, internal: error.fault.code === 'Server' };
+		return {
+			fault: error.fault,
+			headers: {},
+			plainText: false,
+			closeConnection: false,
+			internal: error.fault.code === 'Server',
+		};
 	}
 	return { fault: INTERNAL_FAULT, headers: {}, plainText: false, closeConnection: false, internal: true };
 }

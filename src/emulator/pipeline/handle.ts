@@ -4,7 +4,12 @@ import type { RequestContext } from '../domain/context';
 import type { OperationHandlers } from '../domain/operations';
 
 /** Runs the handler; caller errors come back as thrown FaultErrors, anything else is internal. */
-export function invokeHandler(handlers: OperationHandlers, operation: OperationName, params: AnyParams, ctx: RequestContext): unknown {
+export function invokeHandler(
+	handlers: OperationHandlers,
+	operation: OperationName,
+	params: AnyParams,
+	ctx: RequestContext,
+): unknown {
 	const handler = handlers[operation] as (params: AnyParams, ctx: RequestContext) => unknown;
 	return handler(params, ctx);
 }

@@ -14,7 +14,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getBinding } from '../../protocol/bindings';
 import { MalformedXmlError } from '../../protocol/bindings/soap';
-import type { BindingName, CodecContext, DecodedRequest, EncodedResponse, ReceivedRequest } from '../../protocol/bindings/types';
+import type {
+	BindingName,
+	CodecContext,
+	DecodedRequest,
+	EncodedResponse,
+	ReceivedRequest,
+} from '../../protocol/bindings/types';
 import { OPERATIONS, type Endpoint } from '../../protocol/catalogue';
 import type { Fault } from '../../protocol/faults';
 import { createNonce, pageCsp } from '../pages/html';
@@ -50,19 +56,34 @@ function send(state: RequestState, res: ServerResponse, answer: EncodedResponse,
 }
 
 /** A fault in the format of the binding, or as plain text when no binding applies. */
-function faultAnswer(config: PipelineConfig, state: RequestState, fault: Fault, status: number | undefined, plainText: boolean): EncodedResponse {
+function faultAnswer(
+	config: PipelineConfig,
+	state: RequestState,
+	fault: Fault,
+	status: number | undefined,
+	plainText: boolean,
+): EncodedResponse {
 	if (state.binding && state.endpoint && !plainText) {
 		const encoded = getBinding(state.binding).encodeFault(fault, codecContext(config, state.endpoint));
 		return status === undefined ? encoded : Object.assign({}, encoded, { status });
 	}
-	return { status: status ?? 500, headers: { 'content-type': TEXT_PLAIN }, body: new TextEncoder().encode(fault.message) };
+	return {
+		status: status ?? 500,
+		headers: { 'content-type': TEXT_PLAIN },
+		body: new TextEncoder().encode(fault.message),
+	};
 }
 
 function sendError(config: PipelineConfig, state: RequestState, res: ServerResponse, error: unknown): void {
 	const classified = classifyError(error);
 	if (classified.internal) state.error = error;
 	const answer = faultAnswer(config, state, classified.fault, classified.status, classified.plainText);
-	send(state, res, Object.assign({}, answer, { headers: Object.assign({}, answer.headers, classified.headers) }), classified.closeConnection);
+	send(
+		state,
+		res,
+		Object.assign({}, answer, { headers: Object.assign({}, answer.headers, classified.headers) }),
+		classified.closeConnection,
+	);
 }
 
 function pageContext(config: PipelineConfig): PageContext {
@@ -72,11 +93,24 @@ function pageContext(config: PipelineConfig): PageContext {
 function sendPage(state: RequestState, res: ServerResponse, render: (nonce: string) => string): void {
 	const nonce = createNonce();
 	const body = new TextEncoder().encode(render(nonce));
-	send(state, res, { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': pageCsp(nonce), 'cache-control': 'no-store' }, body });
+	send(state, res, {
+		status: 200,
+		headers: {
+			'content-type': 'text/html; charset=utf-8',
+			'content-security-policy': pageCsp(nonce),
+			'cache-control': 'no-store',
+		},
+		body,
+	});
 }
 
 /** Serves the pages and the WSDL; these never read a body. */
-function serveDocument(config: PipelineConfig, state: RequestState, res: ServerResponse, target: Exclude<Route, { kind: 'call' }>): void {
+function serveDocument(
+	config: PipelineConfig,
+	state: RequestState,
+	res: ServerResponse,
+	target: Exclude<Route, { kind: 'call' }>,
+): void {
 	switch (target.kind) {
 		case 'index':
 			return sendPage(state, res, (nonce) => renderIndexPage(pageContext(config), nonce));
@@ -85,26 +119,47 @@ function serveDocument(config: PipelineConfig, state: RequestState, res: ServerR
 		case 'operationPage':
 			return sendPage(state, res, (nonce) => renderOperationPage(target.operation, pageContext(config), nonce));
 		case 'wsdl':
-			return send(state, res, { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: new TextEncoder().encode(config.wsdl[target.endpoint]) });
+			return send(state, res, {
+				status: 200,
+				headers: { 'content-type': 'text/xml; charset=utf-8' },
+				body: new TextEncoder().encode(config.wsdl[target.endpoint]),
+			});
 	}
 }
 
 /** Steps 2 to 7 of an operation call. */
-async function serveCall(config: PipelineConfig, state: RequestState, req: IncomingMessage, res: ServerResponse, target: CallRoute): Promise<void> {
+async function serveCall(
+	config: PipelineConfig,
+	state: RequestState,
+	req: IncomingMessage,
+	res: ServerResponse,
+	target: CallRoute,
+): Promise<void> {
 	const { endpoint, binding } = target;
 	const ctx = codecContext(config, endpoint);
 	// 2. lookup (GET/POST): before reading, so an unknown operation costs nothing.
-	if (binding === 'httpGet' || binding === 'httpPost') state.operation = lookupPathOperation(target.subPath, endpoint, ctx.endpointPath);
+	if (binding === 'httpGet' || binding === 'httpPost')
+		state.operation = lookupPathOperation(target.subPath, endpoint, ctx.endpointPath);
 	// 3. read, capped.
 	const body = await readBody(req, config.maxRequestBytes);
 	if (state.done) return;
 	// 4. decode; the binding's one XML pass refuses unsafe or broken XML.
-	const decoded = decodeRequest(binding, { method: state.method, subPath: target.subPath, query: target.query, headers: receivedHeaders(req), body }, ctx);
+	const decoded = decodeRequest(
+		binding,
+		{ method: state.method, subPath: target.subPath, query: target.query, headers: receivedHeaders(req), body },
+		ctx,
+	);
 	// 5. check.
-	if (OPERATIONS[decoded.operation].endpoint !== endpoint) throw unknownOperation(decoded.operation, ctx.endpointPath);
+	if (OPERATIONS[decoded.operation].endpoint !== endpoint)
+		throw unknownOperation(decoded.operation, ctx.endpointPath);
 	state.operation = decoded.operation;
 	// 6. handle.
-	const result = invokeHandler(config.handlers, decoded.operation, decoded.params, { endpoint, binding, baseUrl: config.baseUrl, now: new Date() });
+	const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
+		endpoint,
+		binding,
+		baseUrl: config.baseUrl,
+		now: new Date(),
+	});
 	// 7. encode.
 	send(state, res, getBinding(binding).encodeResponse(decoded.operation, result, ctx));
 }
@@ -133,7 +188,8 @@ export function receivedHeaders(req: Pick<IncomingMessage, 'headers'>): Record<s
 
 function joinListHeaders(headers: IncomingMessage['headers']): Record<string, string | undefined> {
 	const joined: Record<string, string | undefined> = {};
-	for (const [name, value] of Object.entries(headers)) joined[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+	for (const [name, value] of Object.entries(headers))
+		joined[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
 	return joined;
 }
 
@@ -188,7 +244,9 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 				state.error = fatal;
 				if (!res.headersSent && !res.destroyed) {
 					state.done = true;
-					res.writeHead(500, { 'content-type': TEXT_PLAIN, connection: 'close' }).end('Server was unable to process request.');
+					res.writeHead(500, { 'content-type': TEXT_PLAIN, connection: 'close' }).end(
+						'Server was unable to process request.',
+					);
 				} else {
 					res.destroy();
 				}

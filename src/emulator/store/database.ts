@@ -28,7 +28,9 @@ export function openDatabase(path: string | ':memory:'): Database {
 
 /** The highest migration applied to this database (0 for a new file). */
 export function schemaVersion(db: Database): number {
-	db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+	db.exec(
+		'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)',
+	);
 	const row = db.get('SELECT max(version) AS version FROM schema_version') as { version: number | null } | null;
 	return row?.version ?? 0;
 }

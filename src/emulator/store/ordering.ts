@@ -59,11 +59,17 @@ export const DEFAULT_APPLICATION_ORDER =
  * Parses "Field [asc|desc][, Field [asc|desc]]…" (case-insensitive) against a whitelist. Returns
  * undefined when a field or direction is not allowed.
  */
-export function parseOrderBy<F extends string>(text: string, allowed: Readonly<Record<F, string>>): OrderTerm<F>[] | undefined {
+export function parseOrderBy<F extends string>(
+	text: string,
+	allowed: Readonly<Record<F, string>>,
+): OrderTerm<F>[] | undefined {
 	const byLowerName = new Map(Object.keys(allowed).map((name) => [name.toLowerCase(), name as F]));
 	const terms: OrderTerm<F>[] = [];
 	for (const part of text.split(',')) {
-		const words = part.trim().split(/\s+/).filter((word) => word !== '');
+		const words = part
+			.trim()
+			.split(/\s+/)
+			.filter((word) => word !== '');
 		if (words.length === 0 || words.length > 2) return undefined;
 		const field = byLowerName.get(words[0].toLowerCase());
 		const direction = (words[1] ?? 'asc').toLowerCase();
@@ -74,7 +80,11 @@ export function parseOrderBy<F extends string>(text: string, allowed: Readonly<R
 }
 
 /** The ORDER BY expression for whitelisted terms, with the id as a tie-breaker so paging is stable. */
-export function orderClause<F extends string>(terms: readonly OrderTerm<F>[], allowed: Readonly<Record<F, string>>, tieBreaker: string): string {
+export function orderClause<F extends string>(
+	terms: readonly OrderTerm<F>[],
+	allowed: Readonly<Record<F, string>>,
+	tieBreaker: string,
+): string {
 	const parts = terms.map((term) => `${allowed[term.field]} ${term.descending ? 'DESC' : 'ASC'}`);
 	return [...parts, tieBreaker].join(', ');
 }

@@ -347,17 +347,18 @@ export class Store {
 	// Users
 
 	findUserByUsername(username: string): UserRow | undefined {
-		return this.remember(`user:${username}`, () => this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.username = ?`, [username]));
+		return this.remember(`user:${username}`, () =>
+			this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.username = ?`, [username]),
+		);
 	}
 
 	/** A user by numeric UserID or string UserIdentifier. */
 	findUser(idOrIdentifier: string): UserRow | undefined {
 		const id = asNumericId(idOrIdentifier);
-		return this.one<UserRow>(`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.id = ? OR u.identifier = ? ORDER BY u.id = ? DESC LIMIT 1`, [
-			id ?? -1,
-			idOrIdentifier,
-			id ?? -1,
-		]);
+		return this.one<UserRow>(
+			`SELECT ${USER_COLUMNS} FROM app_user u WHERE u.id = ? OR u.identifier = ? ORDER BY u.id = ? DESC LIMIT 1`,
+			[id ?? -1, idOrIdentifier, id ?? -1],
+		);
 	}
 
 	userById(id: number): UserRow | undefined {
@@ -377,11 +378,10 @@ export class Store {
 	/** A feed by numeric FeedID or FeedIdentifier (case-insensitive). */
 	findFeed(idOrIdentifier: string): FeedRow | undefined {
 		const id = asNumericId(idOrIdentifier.trim());
-		return this.one<FeedRow>(`SELECT ${FEED_COLUMNS} FROM feed f WHERE f.id = ? OR f.identifier = ? ORDER BY f.id = ? DESC LIMIT 1`, [
-			id ?? -1,
-			idOrIdentifier.trim(),
-			id ?? -1,
-		]);
+		return this.one<FeedRow>(
+			`SELECT ${FEED_COLUMNS} FROM feed f WHERE f.id = ? OR f.identifier = ? ORDER BY f.id = ? DESC LIMIT 1`,
+			[id ?? -1, idOrIdentifier.trim(), id ?? -1],
+		);
 	}
 
 	/**
@@ -399,9 +399,10 @@ export class Store {
 
 	/** The feeds of a user: the user's own quota rows, then the organisation's (inherited) for other feeds. */
 	userFeedQuotas(user: UserRow): FeedQuotaRow[] {
-		const own = this.sql.all(`SELECT ${QUOTA_COLUMNS} FROM feed_quota q JOIN feed f ON f.id = q.feed_id WHERE q.user_id = ?`, [
-			user.id,
-		]) as unknown as FeedQuotaRow[];
+		const own = this.sql.all(
+			`SELECT ${QUOTA_COLUMNS} FROM feed_quota q JOIN feed f ON f.id = q.feed_id WHERE q.user_id = ?`,
+			[user.id],
+		) as unknown as FeedQuotaRow[];
 		const ownFeeds = new Set(own.map((row) => row.id));
 		const inherited = this.organisationFeedQuotas(user.organisationId).filter((row) => !ownFeeds.has(row.id));
 		return [...own, ...inherited].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
@@ -409,7 +410,10 @@ export class Store {
 
 	/** Postings a user made per feed (quota use). */
 	postingsUsedByUser(userId: number): Map<number, number> {
-		const rows = this.sql.all('SELECT feed_id AS feedId, count(*) AS used FROM posting WHERE user_id = ? GROUP BY feed_id', [userId]) as {
+		const rows = this.sql.all(
+			'SELECT feed_id AS feedId, count(*) AS used FROM posting WHERE user_id = ? GROUP BY feed_id',
+			[userId],
+		) as {
 			feedId: number;
 			used: number;
 		}[];
@@ -424,20 +428,34 @@ export class Store {
 
 	/** Who owns an advert: enough to check access without reading the whole row. */
 	advertOwnership(id: number): Pick<AdvertRow, 'id' | 'userId' | 'organisationId'> | undefined {
-		return this.one(`SELECT id, user_id AS userId, organisation_id AS organisationId FROM advert WHERE id = ?`, [id]);
+		return this.one(`SELECT id, user_id AS userId, organisation_id AS organisationId FROM advert WHERE id = ?`, [
+			id,
+		]);
 	}
 
 	/** One page of adverts matching the search, and the total count. */
-	searchAdverts(search: AdvertSearch, order: readonly OrderTerm<AdvertOrderField>[], window?: PageWindow): Page<AdvertRow> {
+	searchAdverts(
+		search: AdvertSearch,
+		order: readonly OrderTerm<AdvertOrderField>[],
+		window?: PageWindow,
+	): Page<AdvertRow> {
 		const { where, values } = advertWhere(search);
 		const orderBy = order.length > 0 ? orderClause(order, ADVERT_ORDER_FIELDS, 'a.id DESC') : DEFAULT_ADVERT_ORDER;
 		const limit = window ? ' LIMIT ? OFFSET ?' : '';
 		// The query orders and pages ids only; the rows come from those kept since the last write.
-		const ids = this.sql.all(
-			`SELECT a.id FROM advert a WHERE ${where} ORDER BY ${orderBy}${limit}`,
-			window ? [...values, window.limit, window.offset] : values,
-		).map((row) => row.id as number);
-		const total = pageTotal(ids.length, window, () => (this.sql.get(`SELECT count(*) AS total FROM advert a WHERE ${where}`, values) as { total: number }).total);
+		const ids = this.sql
+			.all(
+				`SELECT a.id FROM advert a WHERE ${where} ORDER BY ${orderBy}${limit}`,
+				window ? [...values, window.limit, window.offset] : values,
+			)
+			.map((row) => row.id as number);
+		const total = pageTotal(
+			ids.length,
+			window,
+			() =>
+				(this.sql.get(`SELECT count(*) AS total FROM advert a WHERE ${where}`, values) as { total: number })
+					.total,
+		);
 		return { total, rows: this.advertRows(ids) };
 	}
 
@@ -447,7 +465,10 @@ export class Store {
 		const missing = ids.filter((id) => !this.adverts.has(id));
 		for (let i = 0; i < missing.length; i += 500) {
 			const chunk = missing.slice(i, i + 500);
-			const rows = this.sql.allJson<AdvertRow>(`SELECT ${ADVERT_JSON} FROM advert a WHERE a.id IN (${placeholders(chunk.length)})`, chunk);
+			const rows = this.sql.allJson<AdvertRow>(
+				`SELECT ${ADVERT_JSON} FROM advert a WHERE a.id IN (${placeholders(chunk.length)})`,
+				chunk,
+			);
 			for (const row of rows) this.adverts.set(row.id, Object.freeze(row));
 		}
 		const out: AdvertRow[] = [];
@@ -468,7 +489,11 @@ export class Store {
 	}
 
 	/** Adverts of these organisations with this identifier, posted or created at or after `since`, newest first; deleted ones excluded. */
-	advertsWithIdentifier(identifier: string, organisationIds: readonly number[], since: string | undefined): AdvertRow[] {
+	advertsWithIdentifier(
+		identifier: string,
+		organisationIds: readonly number[],
+		since: string | undefined,
+	): AdvertRow[] {
 		return this.searchAdverts({ organisationIds, identifier, since, statusIds: [0, 16] }, []).rows;
 	}
 
@@ -499,9 +524,26 @@ export class Store {
 	}
 
 	/** Creates an advert and returns its id. */
-	insertAdvert(advert: AdvertFields & { userId: number; organisationId: number; completionToken: string; createdAt: string; source: string }): number {
-		const fields = Object.keys(ADVERT_FIELD_COLUMNS).filter((key) => advert[key as keyof AdvertFields] !== undefined) as (keyof AdvertFields)[];
-		const columns = ['user_id', 'organisation_id', 'completion_token', 'created_at', 'source', ...fields.map((key) => ADVERT_FIELD_COLUMNS[key])];
+	insertAdvert(
+		advert: AdvertFields & {
+			userId: number;
+			organisationId: number;
+			completionToken: string;
+			createdAt: string;
+			source: string;
+		},
+	): number {
+		const fields = Object.keys(ADVERT_FIELD_COLUMNS).filter(
+			(key) => advert[key as keyof AdvertFields] !== undefined,
+		) as (keyof AdvertFields)[];
+		const columns = [
+			'user_id',
+			'organisation_id',
+			'completion_token',
+			'created_at',
+			'source',
+			...fields.map((key) => ADVERT_FIELD_COLUMNS[key]),
+		];
 		const values: SqlValue[] = [
 			advert.userId,
 			advert.organisationId,
@@ -510,31 +552,46 @@ export class Store {
 			advert.source,
 			...fields.map((key) => advert[key] ?? null),
 		];
-		return Number(this.sql.run(`INSERT INTO advert (${columns.join(', ')}) VALUES (${placeholders(values.length)})`, values).lastInsertRowid);
+		return Number(
+			this.sql.run(`INSERT INTO advert (${columns.join(', ')}) VALUES (${placeholders(values.length)})`, values)
+				.lastInsertRowid,
+		);
 	}
 
 	/** Changes the given fields of an advert; undefined fields stay as they are. */
 	updateAdvert(id: number, changes: AdvertFields): void {
-		const fields = Object.keys(ADVERT_FIELD_COLUMNS).filter((key) => changes[key as keyof AdvertFields] !== undefined) as (keyof AdvertFields)[];
+		const fields = Object.keys(ADVERT_FIELD_COLUMNS).filter(
+			(key) => changes[key as keyof AdvertFields] !== undefined,
+		) as (keyof AdvertFields)[];
 		if (fields.length === 0) return;
 		const assignments = fields.map((key) => `${ADVERT_FIELD_COLUMNS[key]} = ?`).join(', ');
-		this.sql.run(`UPDATE advert SET ${assignments} WHERE id = ?`, [...fields.map((key) => changes[key] ?? null), id]);
+		this.sql.run(`UPDATE advert SET ${assignments} WHERE id = ?`, [
+			...fields.map((key) => changes[key] ?? null),
+			id,
+		]);
 	}
 
 	/** Replaces the feeds chosen for an advert. */
 	setAdvertDestinations(advertId: number, feedIds: readonly number[]): void {
 		this.sql.run('DELETE FROM advert_destination WHERE advert_id = ?', [advertId]);
-		for (const feedId of feedIds) this.sql.run('INSERT INTO advert_destination (advert_id, feed_id) VALUES (?, ?)', [advertId, feedId]);
+		for (const feedId of feedIds)
+			this.sql.run('INSERT INTO advert_destination (advert_id, feed_id) VALUES (?, ?)', [advertId, feedId]);
 	}
 
 	advertDestinations(advertId: number): number[] {
-		return (this.sql.all('SELECT feed_id AS feedId FROM advert_destination WHERE advert_id = ? ORDER BY feed_id', [advertId]) as { feedId: number }[]).map(
-			(row) => row.feedId,
-		);
+		return (
+			this.sql.all('SELECT feed_id AS feedId FROM advert_destination WHERE advert_id = ? ORDER BY feed_id', [
+				advertId,
+			]) as { feedId: number }[]
+		).map((row) => row.feedId);
 	}
 
 	/** Extra values of these adverts, optionally limited to fields (FieldID or FieldIdentifier) and feeds. */
-	advertValues(advertIds: readonly number[], fields: readonly string[] | undefined, feedIds: readonly number[] | undefined): AdvertValueRow[] {
+	advertValues(
+		advertIds: readonly number[],
+		fields: readonly string[] | undefined,
+		feedIds: readonly number[] | undefined,
+	): AdvertValueRow[] {
 		if (advertIds.length === 0) return [];
 		let sql = `SELECT advert_id AS advertId, feed_id AS feedId, field_id AS fieldId, field_identifier AS fieldIdentifier, value, values_json AS valuesJson
 			FROM advert_value WHERE advert_id IN (${placeholders(advertIds.length)})`;
@@ -555,9 +612,11 @@ export class Store {
 
 	/** Feeds an advert has been posted to before. */
 	postedFeedIds(advertId: number): number[] {
-		return (this.sql.all('SELECT DISTINCT feed_id AS feedId FROM posting WHERE advert_id = ? ORDER BY feed_id', [advertId]) as { feedId: number }[]).map(
-			(row) => row.feedId,
-		);
+		return (
+			this.sql.all('SELECT DISTINCT feed_id AS feedId FROM posting WHERE advert_id = ? ORDER BY feed_id', [
+				advertId,
+			]) as { feedId: number }[]
+		).map((row) => row.feedId);
 	}
 
 	insertPosting(posting: NewPosting): number {
@@ -565,7 +624,16 @@ export class Store {
 			this.sql.run(
 				`INSERT INTO posting (advert_id, feed_id, user_id, posted_at, estimated_expire_at, corrected_at, delivery_status_id, delivered_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-				[posting.advertId, posting.feedId, posting.userId, posting.postedAt, posting.estimatedExpireAt, posting.deliveredAt, posting.deliveryStatusId, posting.deliveredAt],
+				[
+					posting.advertId,
+					posting.feedId,
+					posting.userId,
+					posting.postedAt,
+					posting.estimatedExpireAt,
+					posting.deliveredAt,
+					posting.deliveryStatusId,
+					posting.deliveredAt,
+				],
 			).lastInsertRowid,
 		);
 	}
@@ -579,21 +647,28 @@ export class Store {
 	}
 
 	addTrackingLog(postingId: number, deliveredAt: string, errorLevel: string, response: string): void {
-		this.sql.run('INSERT INTO tracking_log (posting_id, delivered_at, error_level, response) VALUES (?, ?, ?, ?)', [postingId, deliveredAt, errorLevel, response]);
+		this.sql.run('INSERT INTO tracking_log (posting_id, delivered_at, error_level, response) VALUES (?, ?, ?, ?)', [
+			postingId,
+			deliveredAt,
+			errorLevel,
+			response,
+		]);
 	}
 
 	/** Records the outcome of a delivery on the advert. */
 	markAdvertDelivered(advertId: number, postedAt: string, deliveredAt: string, deliveryStatusId: number): void {
-		this.sql.run('UPDATE advert SET last_post_date = ?, last_delivery_date = ?, last_delivery_status_id = ? WHERE id = ?', [
-			postedAt,
-			deliveredAt,
-			deliveryStatusId,
-			advertId,
-		]);
+		this.sql.run(
+			'UPDATE advert SET last_post_date = ?, last_delivery_date = ?, last_delivery_status_id = ? WHERE id = ?',
+			[postedAt, deliveredAt, deliveryStatusId, advertId],
+		);
 	}
 
 	/** Tracking log rows of an advert's postings, oldest first. */
-	trackingLogs(advertId: number, postingId: number | undefined, feedIds: readonly number[] | undefined): TrackingLogRow[] {
+	trackingLogs(
+		advertId: number,
+		postingId: number | undefined,
+		feedIds: readonly number[] | undefined,
+	): TrackingLogRow[] {
 		let sql = `SELECT t.id, t.posting_id AS postingId, p.feed_id AS feedId, f.name AS feedName, t.delivered_at AS deliveredAt,
 				t.error_level AS errorLevel, t.response
 			FROM tracking_log t JOIN posting p ON p.id = t.posting_id JOIN feed f ON f.id = p.feed_id WHERE p.advert_id = ?`;
@@ -619,14 +694,34 @@ export class Store {
 	 * keys, and every join left out is a lookup saved per matching row. The joins left out never drop
 	 * a row (NOT NULL foreign keys, enforced), so the ids and the total are those of the full join.
 	 */
-	searchApplications(search: ApplicationSearch, order: readonly OrderTerm<ApplicationOrderField>[], window: PageWindow): Page<ApplicationRow> {
+	searchApplications(
+		search: ApplicationSearch,
+		order: readonly OrderTerm<ApplicationOrderField>[],
+		window: PageWindow,
+	): Page<ApplicationRow> {
 		const { where, values } = applicationWhere(search);
-		const orderBy = order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;
-		const from = /\bc\./.test(orderBy) ? `${APPLICATION_SEARCH_FROM} JOIN candidate c ON c.id = ap.candidate_id` : APPLICATION_SEARCH_FROM;
+		const orderBy =
+			order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;
+		const from = /\bc\./.test(orderBy)
+			? `${APPLICATION_SEARCH_FROM} JOIN candidate c ON c.id = ap.candidate_id`
+			: APPLICATION_SEARCH_FROM;
 		const ids = this.sql
-			.all(`SELECT ap.id ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [...values, window.limit, window.offset])
+			.all(`SELECT ap.id ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
+				...values,
+				window.limit,
+				window.offset,
+			])
 			.map((row) => row.id as number);
-		const total = pageTotal(ids.length, window, () => (this.sql.get(`SELECT count(*) AS total ${APPLICATION_SEARCH_FROM} WHERE ${where}`, values) as { total: number }).total);
+		const total = pageTotal(
+			ids.length,
+			window,
+			() =>
+				(
+					this.sql.get(`SELECT count(*) AS total ${APPLICATION_SEARCH_FROM} WHERE ${where}`, values) as {
+						total: number;
+					}
+				).total,
+		);
 		return { total, rows: this.applicationRows(ids) };
 	}
 
@@ -635,7 +730,10 @@ export class Store {
 		const byId = new Map<number, ApplicationRow>();
 		for (let start = 0; start < ids.length; start += ROWS_PER_IN_LIST) {
 			const chunk = ids.slice(start, start + ROWS_PER_IN_LIST);
-			const rows = this.sql.allJson<ApplicationRow>(`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ap.id IN (${placeholders(chunk.length)})`, chunk);
+			const rows = this.sql.allJson<ApplicationRow>(
+				`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ap.id IN (${placeholders(chunk.length)})`,
+				chunk,
+			);
 			for (const row of rows) byId.set(row.id, row);
 		}
 		const rows: ApplicationRow[] = [];
@@ -647,7 +745,9 @@ export class Store {
 	}
 
 	applicationById(id: number): ApplicationRow | undefined {
-		return this.sql.allJson<ApplicationRow>(`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ap.id = ?`, [id])[0];
+		return this.sql.allJson<ApplicationRow>(`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ap.id = ?`, [
+			id,
+		])[0];
 	}
 
 	/**
@@ -657,8 +757,21 @@ export class Store {
 	applicationOfAdvert(
 		applicationId: number,
 		advertId: number,
-	): { application: Pick<ApplicationRow, 'id' | 'advertId' | 'ranking' | 'favourite' | 'interviewStatus'>; advert: Pick<AdvertRow, 'id' | 'userId' | 'organisationId'> } | undefined {
-		const row = this.one<{ id: number; advertId: number; ranking: number; favourite: number; interviewStatus: string | null; userId: number; organisationId: number }>(
+	):
+		| {
+				application: Pick<ApplicationRow, 'id' | 'advertId' | 'ranking' | 'favourite' | 'interviewStatus'>;
+				advert: Pick<AdvertRow, 'id' | 'userId' | 'organisationId'>;
+		  }
+		| undefined {
+		const row = this.one<{
+			id: number;
+			advertId: number;
+			ranking: number;
+			favourite: number;
+			interviewStatus: string | null;
+			userId: number;
+			organisationId: number;
+		}>(
 			`SELECT ap.id, ap.advert_id AS advertId, ap.ranking, ap.favourite, ap.interview_status AS interviewStatus, a.user_id AS userId, a.organisation_id AS organisationId
 			FROM application ap JOIN advert a ON a.id = ap.advert_id WHERE ap.id = ?`,
 			[applicationId],
@@ -666,13 +779,21 @@ export class Store {
 		// Compared here, not in SQL: with both ids in the WHERE the planner scans the advert's applications.
 		if (row === undefined || row.advertId !== advertId) return undefined;
 		return {
-			application: { id: row.id, advertId: row.advertId, ranking: row.ranking, favourite: row.favourite, interviewStatus: row.interviewStatus },
+			application: {
+				id: row.id,
+				advertId: row.advertId,
+				ranking: row.ranking,
+				favourite: row.favourite,
+				interviewStatus: row.interviewStatus,
+			},
 			advert: { id: row.advertId, userId: row.userId, organisationId: row.organisationId },
 		};
 	}
 
 	/** What an application action changes, without the joins of the full row. */
-	applicationState(id: number): Pick<ApplicationRow, 'id' | 'advertId' | 'ranking' | 'favourite' | 'interviewStatus'> | undefined {
+	applicationState(
+		id: number,
+	): Pick<ApplicationRow, 'id' | 'advertId' | 'ranking' | 'favourite' | 'interviewStatus'> | undefined {
 		return this.one(
 			'SELECT id, advert_id AS advertId, ranking, favourite, interview_status AS interviewStatus FROM application WHERE id = ?',
 			[id],
@@ -692,17 +813,20 @@ export class Store {
 
 	/** Sets ranking and favourite flags and records who scored and when. */
 	scoreApplication(id: number, ranking: number, favourite: boolean, byUserId: number, at: string): void {
-		this.sql.run('UPDATE application SET ranking = ?, favourite = ?, viewed = 1, last_score_date = ?, last_scored_by = ? WHERE id = ?', [
-			ranking,
-			favourite ? 1 : 0,
-			at,
-			byUserId,
-			id,
-		]);
+		this.sql.run(
+			'UPDATE application SET ranking = ?, favourite = ?, viewed = 1, last_score_date = ?, last_scored_by = ? WHERE id = ?',
+			[ranking, favourite ? 1 : 0, at, byUserId, id],
+		);
 	}
 
 	/** Sets the progress; moving to Interview starts a pending interview. */
-	progressApplication(id: number, progressId: number, interviewStatus: string | null, byUserId: number, at: string): void {
+	progressApplication(
+		id: number,
+		progressId: number,
+		interviewStatus: string | null,
+		byUserId: number,
+		at: string,
+	): void {
 		this.sql.run(
 			'UPDATE application SET progress_id = ?, interview_status = ?, viewed = 1, last_progress_date = ?, last_progressed_by = ? WHERE id = ?',
 			[progressId, interviewStatus, at, byUserId, id],
@@ -712,17 +836,20 @@ export class Store {
 	/** Adds a note and returns its id (AdvertCandidateNoteID). */
 	addNote(applicationId: number, userId: number, subject: string, body: string, at: string): number {
 		const id = Number(
-			this.sql.run('INSERT INTO note (application_id, user_id, subject, body, created_at) VALUES (?, ?, ?, ?, ?)', [applicationId, userId, subject, body, at])
-				.lastInsertRowid,
+			this.sql.run(
+				'INSERT INTO note (application_id, user_id, subject, body, created_at) VALUES (?, ?, ?, ?, ?)',
+				[applicationId, userId, subject, body, at],
+			).lastInsertRowid,
 		);
 		this.sql.run('UPDATE application SET last_note_date = ? WHERE id = ?', [at, applicationId]);
 		return id;
 	}
 
 	notesOf(applicationId: number): { id: number; userId: number; subject: string; body: string; createdAt: string }[] {
-		return this.sql.all('SELECT id, user_id AS userId, subject, body, created_at AS createdAt FROM note WHERE application_id = ? ORDER BY id', [
-			applicationId,
-		]) as unknown as { id: number; userId: number; subject: string; body: string; createdAt: string }[];
+		return this.sql.all(
+			'SELECT id, user_id AS userId, subject, body, created_at AS createdAt FROM note WHERE application_id = ? ORDER BY id',
+			[applicationId],
+		) as unknown as { id: number; userId: number; subject: string; body: string; createdAt: string }[];
 	}
 
 	progressById(id: number): { id: number; name: string } | undefined {
@@ -746,17 +873,26 @@ export class Store {
 
 	/** Adds a free tag (kept once per candidate). */
 	addCandidateTag(candidateId: number, tag: string, at: string): void {
-		this.sql.run("INSERT OR IGNORE INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, 'tag', ?, ?)", [candidateId, tag, at]);
+		this.sql.run(
+			"INSERT OR IGNORE INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, 'tag', ?, ?)",
+			[candidateId, tag, at],
+		);
 	}
 
 	/** Sets the candidate's partner tag, replacing the previous one. */
 	setPartnerTag(candidateId: number, tag: string, at: string): void {
 		this.sql.run("DELETE FROM candidate_tag WHERE candidate_id = ? AND kind = 'partner'", [candidateId]);
-		this.sql.run("INSERT INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, 'partner', ?, ?)", [candidateId, tag, at]);
+		this.sql.run("INSERT INTO candidate_tag (candidate_id, kind, tag, created_at) VALUES (?, 'partner', ?, ?)", [
+			candidateId,
+			tag,
+			at,
+		]);
 	}
 
 	candidateTags(candidateId: number): { kind: string; tag: string }[] {
-		return this.sql.all('SELECT kind, tag FROM candidate_tag WHERE candidate_id = ? ORDER BY kind, tag', [candidateId]) as unknown as {
+		return this.sql.all('SELECT kind, tag FROM candidate_tag WHERE candidate_id = ? ORDER BY kind, tag', [
+			candidateId,
+		]) as unknown as {
 			kind: string;
 			tag: string;
 		}[];
@@ -780,20 +916,26 @@ export class Store {
 			values.push(industry);
 		}
 		values.push(`${escapeLike(text)}%`, limit);
-		return this.sql.all(`${sql} ORDER BY (title LIKE ? ESCAPE '\\') DESC, popularity DESC, title LIMIT ?`, values) as unknown as JobTitleRow[];
+		return this.sql.all(
+			`${sql} ORDER BY (title LIKE ? ESCAPE '\\') DESC, popularity DESC, title LIMIT ?`,
+			values,
+		) as unknown as JobTitleRow[];
 	}
 
 	// Login tokens
 
 	/** Stores a one-time login token (only its hash). */
-	createLoginToken(token: string, userId: number, returnUrl: string | null, redirectDomain: string | null, expiresAt: string): void {
-		this.sql.run('INSERT INTO login_token (token_hash, user_id, return_url, redirect_domain, expires_at) VALUES (?, ?, ?, ?, ?)', [
-			hashSecret(token),
-			userId,
-			returnUrl,
-			redirectDomain,
-			expiresAt,
-		]);
+	createLoginToken(
+		token: string,
+		userId: number,
+		returnUrl: string | null,
+		redirectDomain: string | null,
+		expiresAt: string,
+	): void {
+		this.sql.run(
+			'INSERT INTO login_token (token_hash, user_id, return_url, redirect_domain, expires_at) VALUES (?, ?, ?, ?, ?)',
+			[hashSecret(token), userId, returnUrl, redirectDomain, expiresAt],
+		);
 	}
 
 	/**
@@ -813,7 +955,9 @@ export class Store {
 
 	/** An advert by the token of its completion URL (for the completion page). */
 	advertByCompletionToken(token: string): AdvertRow | undefined {
-		return this.sql.allJson<AdvertRow>(`SELECT ${ADVERT_JSON} FROM advert a WHERE a.completion_token = ?`, [token])[0];
+		return this.sql.allJson<AdvertRow>(`SELECT ${ADVERT_JSON} FROM advert a WHERE a.completion_token = ?`, [
+			token,
+		])[0];
 	}
 
 	// Delivery over time, completion and live applications
@@ -824,7 +968,14 @@ export class Store {
 			this.sql.run(
 				`INSERT INTO posting (advert_id, feed_id, user_id, posted_at, estimated_expire_at, corrected_at, delivery_status_id, delivered_at, due_at)
 				VALUES (?, ?, ?, ?, ?, NULL, 1, NULL, ?)`,
-				[posting.advertId, posting.feedId, posting.userId, posting.postedAt, posting.estimatedExpireAt, posting.dueAt],
+				[
+					posting.advertId,
+					posting.feedId,
+					posting.userId,
+					posting.postedAt,
+					posting.estimatedExpireAt,
+					posting.dueAt,
+				],
 			).lastInsertRowid,
 		);
 	}
@@ -840,14 +991,28 @@ export class Store {
 
 	/** The earliest due date of a pending posting, if any. */
 	nextDueAt(): string | undefined {
-		const row = this.one<{ dueAt: string | null }>('SELECT min(due_at) AS dueAt FROM posting WHERE delivery_status_id = 1', []);
+		const row = this.one<{ dueAt: string | null }>(
+			'SELECT min(due_at) AS dueAt FROM posting WHERE delivery_status_id = 1',
+			[],
+		);
 		return row?.dueAt ?? undefined;
 	}
 
 	/** Records a delivery outcome on the posting, its tracking log and its advert, in one transaction. */
-	recordDelivery(delivery: { postingId: number; advertId: number; statusId: number; at: string; errorLevel: string; response: string; postedAt: string }): void {
+	recordDelivery(delivery: {
+		postingId: number;
+		advertId: number;
+		statusId: number;
+		at: string;
+		errorLevel: string;
+		response: string;
+		postedAt: string;
+	}): void {
 		this.transaction(() => {
-			this.sql.run('UPDATE posting SET delivery_status_id = ?, delivered_at = ? WHERE id = ? AND delivery_status_id = 1', [delivery.statusId, delivery.at, delivery.postingId]);
+			this.sql.run(
+				'UPDATE posting SET delivery_status_id = ?, delivered_at = ? WHERE id = ? AND delivery_status_id = 1',
+				[delivery.statusId, delivery.at, delivery.postingId],
+			);
 			this.addTrackingLog(delivery.postingId, delivery.at, delivery.errorLevel, delivery.response);
 			this.sql.run(
 				`UPDATE advert SET last_delivery_date = ?, last_delivery_status_id = ?,
@@ -864,7 +1029,11 @@ export class Store {
 
 	/** When the advert's posting was completed, or undefined. */
 	advertCompletedAt(advertId: number): string | undefined {
-		return this.one<{ completedAt: string | null }>('SELECT completed_at AS completedAt FROM advert WHERE id = ?', [advertId])?.completedAt ?? undefined;
+		return (
+			this.one<{ completedAt: string | null }>('SELECT completed_at AS completedAt FROM advert WHERE id = ?', [
+				advertId,
+			])?.completedAt ?? undefined
+		);
 	}
 
 	/** Postings of an advert, oldest first. */
@@ -878,10 +1047,19 @@ export class Store {
 	}
 
 	/** Postings of adverts in these organisations, newest first, with a total (web interface). */
-	postingsPage(organisationIds: readonly number[], window: PageWindow, userId?: number): Page<PostingRow & { feedName: string; advertTitle: string }> {
+	postingsPage(
+		organisationIds: readonly number[],
+		window: PageWindow,
+		userId?: number,
+	): Page<PostingRow & { feedName: string; advertTitle: string }> {
 		const where = `a.organisation_id IN (${placeholders(organisationIds.length)})${userId === undefined ? '' : ' AND a.user_id = ?'}`;
 		const scope: SqlValue[] = userId === undefined ? [...organisationIds] : [...organisationIds, userId];
-		const total = (this.sql.get(`SELECT count(*) AS total FROM posting p JOIN advert a ON a.id = p.advert_id WHERE ${where}`, scope) as { total: number }).total;
+		const total = (
+			this.sql.get(
+				`SELECT count(*) AS total FROM posting p JOIN advert a ON a.id = p.advert_id WHERE ${where}`,
+				scope,
+			) as { total: number }
+		).total;
 		const rows = this.sql.all(
 			`SELECT p.id, p.advert_id AS advertId, p.feed_id AS feedId, f.name AS feedName, a.title AS advertTitle, p.user_id AS userId, p.posted_at AS postedAt,
 				p.estimated_expire_at AS estimatedExpireAt, p.corrected_at AS correctedAt, p.delivery_status_id AS deliveryStatusId, p.delivered_at AS deliveredAt
@@ -903,31 +1081,75 @@ export class Store {
 	}
 
 	/** Inserts a candidate (or finds the one with this email in the organisation) and returns its id. */
-	upsertCandidate(candidate: { organisationId: number; email: string; firstName: string; lastName: string; mobilePhone: string; address: string }): number {
-		const existing = this.one<{ id: number }>('SELECT id FROM candidate WHERE organisation_id = ? AND email = ?', [candidate.organisationId, candidate.email]);
+	upsertCandidate(candidate: {
+		organisationId: number;
+		email: string;
+		firstName: string;
+		lastName: string;
+		mobilePhone: string;
+		address: string;
+	}): number {
+		const existing = this.one<{ id: number }>('SELECT id FROM candidate WHERE organisation_id = ? AND email = ?', [
+			candidate.organisationId,
+			candidate.email,
+		]);
 		if (existing) return existing.id;
 		return Number(
-			this.sql.run('INSERT INTO candidate (organisation_id, email, first_name, last_name, mobile_phone, address) VALUES (?, ?, ?, ?, ?, ?)', [
-				candidate.organisationId, candidate.email, candidate.firstName, candidate.lastName, candidate.mobilePhone, candidate.address,
-			]).lastInsertRowid,
+			this.sql.run(
+				'INSERT INTO candidate (organisation_id, email, first_name, last_name, mobile_phone, address) VALUES (?, ?, ?, ?, ?, ?)',
+				[
+					candidate.organisationId,
+					candidate.email,
+					candidate.firstName,
+					candidate.lastName,
+					candidate.mobilePhone,
+					candidate.address,
+				],
+			).lastInsertRowid,
 		);
 	}
 
 	/** Inserts a new (unranked, progress New) application and returns its id (AdvertCandidateID). */
-	insertNewApplication(application: { advertId: number; candidateId: number; postingId: number; feedId: number; appliedAt: string; scoreExtra: number }): number {
+	insertNewApplication(application: {
+		advertId: number;
+		candidateId: number;
+		postingId: number;
+		feedId: number;
+		appliedAt: string;
+		scoreExtra: number;
+	}): number {
 		return Number(
-			this.sql.run('INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, score_extra) VALUES (?, ?, ?, ?, ?, ?)', [
-				application.advertId, application.candidateId, application.postingId, application.feedId, application.appliedAt, application.scoreExtra,
-			]).lastInsertRowid,
+			this.sql.run(
+				'INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, score_extra) VALUES (?, ?, ?, ?, ?, ?)',
+				[
+					application.advertId,
+					application.candidateId,
+					application.postingId,
+					application.feedId,
+					application.appliedAt,
+					application.scoreExtra,
+				],
+			).lastInsertRowid,
 		);
 	}
 
 	/** Stores one document of an application (kind from DOCUMENT_TYPE). */
-	insertDocument(document: Omit<DocumentRow, 'text' | 'bytes'> & { text: string | null; bytes: Uint8Array | null }): void {
+	insertDocument(
+		document: Omit<DocumentRow, 'text' | 'bytes'> & { text: string | null; bytes: Uint8Array | null },
+	): void {
 		this.sql.run(
 			`INSERT INTO application_document (application_id, kind, file_name, encoding_type, document_source, document_format, text, bytes)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			[document.applicationId, document.kind, document.fileName, document.encodingType, document.documentSource, document.documentFormat, document.text, document.bytes],
+			[
+				document.applicationId,
+				document.kind,
+				document.fileName,
+				document.encodingType,
+				document.documentSource,
+				document.documentFormat,
+				document.text,
+				document.bytes,
+			],
 		);
 	}
 
@@ -935,8 +1157,27 @@ export class Store {
 	clearAll(): void {
 		this.identity.clear();
 		this.transaction(() => {
-			for (const table of ['login_token', 'candidate_tag', 'note', 'application_document', 'application', 'candidate', 'tracking_log', 'posting', 'advert_value',
-				'advert_destination', 'advert', 'feed_quota', 'feed', 'api_key', 'app_user', 'organisation', 'progress', 'lookup_value', 'job_title'] as const) {
+			for (const table of [
+				'login_token',
+				'candidate_tag',
+				'note',
+				'application_document',
+				'application',
+				'candidate',
+				'tracking_log',
+				'posting',
+				'advert_value',
+				'advert_destination',
+				'advert',
+				'feed_quota',
+				'feed',
+				'api_key',
+				'app_user',
+				'organisation',
+				'progress',
+				'lookup_value',
+				'job_title',
+			] as const) {
 				this.sql.run(`DELETE FROM ${table}`);
 			}
 		});
@@ -965,9 +1206,25 @@ export class Store {
 
 	/** Row counts per table (diagnostics and tests). */
 	counts(): Record<string, number> {
-		const tables = ['organisation', 'app_user', 'api_key', 'feed', 'feed_quota', 'advert', 'posting', 'tracking_log', 'candidate', 'application', 'application_document', 'note', 'candidate_tag', 'advert_value'] as const;
+		const tables = [
+			'organisation',
+			'app_user',
+			'api_key',
+			'feed',
+			'feed_quota',
+			'advert',
+			'posting',
+			'tracking_log',
+			'candidate',
+			'application',
+			'application_document',
+			'note',
+			'candidate_tag',
+			'advert_value',
+		] as const;
 		const result: Record<string, number> = {};
-		for (const table of tables) result[table] = (this.sql.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n;
+		for (const table of tables)
+			result[table] = (this.sql.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n;
 		return result;
 	}
 
@@ -1019,7 +1276,8 @@ function nearestPerFeed(rows: FeedQuotaRow[], distance: (row: FeedQuotaRow) => n
 function organisationClause(column: string, ids: readonly number[]): { clause: string; values: SqlValue[] } {
 	let consecutive = ids.length > 2;
 	for (let i = 1; consecutive && i < ids.length; i++) consecutive = ids[i] === ids[0] + i;
-	if (consecutive && Number.isSafeInteger(ids[0])) return { clause: `${column} BETWEEN ? AND ?`, values: [ids[0], ids[ids.length - 1]] };
+	if (consecutive && Number.isSafeInteger(ids[0]))
+		return { clause: `${column} BETWEEN ? AND ?`, values: [ids[0], ids[ids.length - 1]] };
 	return { clause: `${column} IN (${placeholders(ids.length)})`, values: [...ids] };
 }
 
@@ -1074,7 +1332,8 @@ function applicationWhere(search: ApplicationSearch): { where: string; values: S
 		clauses.push(clause);
 		values.push(...clauseValues);
 	};
-	const addIn = (column: string, list: readonly number[]) => add(`${column} IN (${placeholders(list.length)})`, ...(list.length > 0 ? list : [-1]));
+	const addIn = (column: string, list: readonly number[]) =>
+		add(`${column} IN (${placeholders(list.length)})`, ...(list.length > 0 ? list : [-1]));
 	if (search.userId !== undefined) add('a.user_id = ?', search.userId);
 	if (search.advertId !== undefined) add('ap.advert_id = ?', search.advertId);
 	if (search.advertIdentifier !== undefined) add('a.identifier = ? COLLATE NOCASE', search.advertIdentifier);

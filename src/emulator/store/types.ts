@@ -122,9 +122,28 @@ export interface AdvertRow {
 export type AdvertFields = Partial<
 	Pick<
 		AdvertRow,
-		| 'identifier' | 'reference' | 'statusId' | 'title' | 'jobType' | 'jobHours' | 'primaryLocation' | 'industry'
-		| 'salaryFrom' | 'salaryTo' | 'salaryCurrency' | 'salaryPer' | 'salaryBenefits' | 'contactName' | 'contactEmail'
-		| 'jobDescription' | 'applicationUrl' | 'callbackUrl' | 'latitude' | 'longitude' | 'redirectDomain' | 'iframe'
+		| 'identifier'
+		| 'reference'
+		| 'statusId'
+		| 'title'
+		| 'jobType'
+		| 'jobHours'
+		| 'primaryLocation'
+		| 'industry'
+		| 'salaryFrom'
+		| 'salaryTo'
+		| 'salaryCurrency'
+		| 'salaryPer'
+		| 'salaryBenefits'
+		| 'contactName'
+		| 'contactEmail'
+		| 'jobDescription'
+		| 'applicationUrl'
+		| 'callbackUrl'
+		| 'latitude'
+		| 'longitude'
+		| 'redirectDomain'
+		| 'iframe'
 		| 'scheduledPostAt'
 	>
 >;

@@ -50,7 +50,8 @@ export class SessionStore {
 
 /** A return URL is followed only when it is a path on this origin (no scheme, no `//host`, no backslash). */
 export function safeReturnPath(returnUrl: string | null | undefined): string {
-	if (!returnUrl || !returnUrl.startsWith('/') || returnUrl.startsWith('//') || /[\\\s]/.test(returnUrl)) return '/web/';
+	if (!returnUrl || !returnUrl.startsWith('/') || returnUrl.startsWith('//') || /[\\\s]/.test(returnUrl))
+		return '/web/';
 	try {
 		const resolved = new URL(returnUrl, 'http://sandbox.invalid');
 		return resolved.host === 'sandbox.invalid' ? `${resolved.pathname}${resolved.search}${resolved.hash}` : '/web/';
@@ -68,12 +69,24 @@ function cookieValue(req: IncomingMessage, name: string): string | undefined {
 }
 
 /** GET /login/<token>. */
-export function handleLogin(req: IncomingMessage, res: ServerResponse, context: WebContext, sessions: SessionStore, token: string): void {
-	if (req.method !== 'GET' && req.method !== 'HEAD') return sendMessage(res, 405, 'Method not allowed', 'Open the login link with GET.');
+export function handleLogin(
+	req: IncomingMessage,
+	res: ServerResponse,
+	context: WebContext,
+	sessions: SessionStore,
+	token: string,
+): void {
+	if (req.method !== 'GET' && req.method !== 'HEAD')
+		return sendMessage(res, 405, 'Method not allowed', 'Open the login link with GET.');
 	const now = context.wallNow();
 	const login = token ? context.store.consumeLoginToken(token, toStoredDate(now)) : undefined;
 	if (!login) {
-		return sendMessage(res, 410, 'Login link used or expired', 'This login link was already used or has expired. Ask the application for a new one (GetLoginURL); each link signs in once within 5 minutes.');
+		return sendMessage(
+			res,
+			410,
+			'Login link used or expired',
+			'This login link was already used or has expired. Ask the application for a new one (GetLoginURL); each link signs in once within 5 minutes.',
+		);
 	}
 	const session = sessions.create(login.userId, now.getTime());
 	redirect(res, safeReturnPath(login.returnUrl), {
@@ -94,13 +107,17 @@ function nav(current: string): { label: string; href: string; current: boolean }
 
 /** The organisations whose adverts the user sees, and whether only their own adverts. */
 function scopeOf(context: WebContext, user: UserRow): { organisationIds: readonly number[]; userId?: number } {
-	return user.roleId === USER_ROLE.Administrator ? { organisationIds: context.store.subtreeIds(user.organisationId) } : { organisationIds: [user.organisationId], userId: user.id };
+	return user.roleId === USER_ROLE.Administrator
+		? { organisationIds: context.store.subtreeIds(user.organisationId) }
+		: { organisationIds: [user.organisationId], userId: user.id };
 }
 
 function table(caption: string, headers: readonly string[], rows: readonly (readonly string[])[]): string {
 	if (rows.length === 0) return `<p>No ${escapeHtml(caption.toLowerCase())} yet.</p>`;
-	return `<table><caption>${escapeHtml(caption)}</caption><thead><tr>${headers.map((header) => `<th scope="col">${escapeHtml(header)}</th>`).join('')}</tr></thead>`
-		+ `<tbody>${rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+	return (
+		`<table><caption>${escapeHtml(caption)}</caption><thead><tr>${headers.map((header) => `<th scope="col">${escapeHtml(header)}</th>`).join('')}</tr></thead>` +
+		`<tbody>${rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('')}</tbody></table>`
+	);
 }
 
 function pager(path: string, page: number, total: number): string {
@@ -111,11 +128,20 @@ function pager(path: string, page: number, total: number): string {
 }
 
 /** GET /web/... for a signed-in user. */
-export function handleWeb(req: IncomingMessage, res: ServerResponse, context: WebContext, sessions: SessionStore, path: string, query: URLSearchParams): void {
-	if (req.method !== 'GET' && req.method !== 'HEAD') return sendMessage(res, 405, 'Method not allowed', 'The web interface is read-only.');
+export function handleWeb(
+	req: IncomingMessage,
+	res: ServerResponse,
+	context: WebContext,
+	sessions: SessionStore,
+	path: string,
+	query: URLSearchParams,
+): void {
+	if (req.method !== 'GET' && req.method !== 'HEAD')
+		return sendMessage(res, 405, 'Method not allowed', 'The web interface is read-only.');
 	const userId = sessions.userOf(cookieValue(req, SESSION_COOKIE), context.wallNow().getTime());
 	const user = userId === undefined ? undefined : context.store.userById(userId);
-	if (!user) return sendMessage(res, 401, 'Sign in first', 'Open a login link from GetLoginURL to use the web interface.');
+	if (!user)
+		return sendMessage(res, 401, 'Sign in first', 'Open a login link from GetLoginURL to use the web interface.');
 	const scope = scopeOf(context, user);
 	const pageNumber = Math.max(Math.min(Number.parseInt(query.get('page') ?? '1', 10) || 1, 1_000_000), 1);
 	const window = { offset: (pageNumber - 1) * WEB_PAGE_SIZE, limit: WEB_PAGE_SIZE };
@@ -123,26 +149,48 @@ export function handleWeb(req: IncomingMessage, res: ServerResponse, context: We
 	if (route === '/web') {
 		const adverts = context.store.searchAdverts({ ...scope }, [], { offset: 0, limit: 1 }).total;
 		const applications = context.store.searchApplications({ ...scope }, [], { offset: 0, limit: 1 }).total;
-		const main = `<h1>Welcome, ${escapeHtml(user.firstName)} ${escapeHtml(user.lastName)}</h1>`
-			+ `<dl class="facts"><dt>Username</dt><dd>${escapeHtml(user.username)}</dd><dt>Role</dt><dd>${user.roleId === USER_ROLE.Administrator ? 'Administrator' : 'User'}</dd>`
-			+ `<dt>Adverts</dt><dd>${adverts}</dd><dt>Applications</dt><dd>${applications}</dd></dl>`;
+		const main =
+			`<h1>Welcome, ${escapeHtml(user.firstName)} ${escapeHtml(user.lastName)}</h1>` +
+			`<dl class="facts"><dt>Username</dt><dd>${escapeHtml(user.username)}</dd><dt>Role</dt><dd>${user.roleId === USER_ROLE.Administrator ? 'Administrator' : 'User'}</dd>` +
+			`<dt>Adverts</dt><dd>${adverts}</dd><dt>Applications</dt><dd>${applications}</dd></dl>`;
 		return sendPage(res, 200, { title: 'Account', main, nav: nav('/web/') });
 	}
 	if (route === '/web/adverts') {
 		const page = context.store.searchAdverts({ ...scope }, [], window);
-		const rows = page.rows.map((advert) => [String(advert.id), advert.title, advert.reference ?? '', advert.primaryLocation ?? '', advert.lastPostDate ? toDisplayDate(advert.lastPostDate) : 'Not posted', DELIVERY_LABELS[advert.lastDeliveryStatusId] ?? '']);
+		const rows = page.rows.map((advert) => [
+			String(advert.id),
+			advert.title,
+			advert.reference ?? '',
+			advert.primaryLocation ?? '',
+			advert.lastPostDate ? toDisplayDate(advert.lastPostDate) : 'Not posted',
+			DELIVERY_LABELS[advert.lastDeliveryStatusId] ?? '',
+		]);
 		const main = `<h1>Adverts</h1>${table('Adverts', ['AdvertID', 'Title', 'Reference', 'Location', 'Last posted', 'Last delivery'], rows)}${pager('/web/adverts', pageNumber, page.total)}`;
 		return sendPage(res, 200, { title: 'Adverts', main, nav: nav('/web/adverts') });
 	}
 	if (route === '/web/postings') {
 		const page = context.store.postingsPage(scope.organisationIds, window, scope.userId);
-		const rows = page.rows.map((posting) => [String(posting.id), posting.advertTitle, posting.feedName, toDisplayDate(posting.postedAt), DELIVERY_LABELS[posting.deliveryStatusId] ?? '', posting.deliveredAt ? toDisplayDate(posting.deliveredAt) : '']);
+		const rows = page.rows.map((posting) => [
+			String(posting.id),
+			posting.advertTitle,
+			posting.feedName,
+			toDisplayDate(posting.postedAt),
+			DELIVERY_LABELS[posting.deliveryStatusId] ?? '',
+			posting.deliveredAt ? toDisplayDate(posting.deliveredAt) : '',
+		]);
 		const main = `<h1>Postings</h1>${table('Postings', ['Posting', 'Advert', 'Job board', 'Posted', 'Delivery', 'Delivered'], rows)}${pager('/web/postings', pageNumber, page.total)}`;
 		return sendPage(res, 200, { title: 'Postings', main, nav: nav('/web/postings') });
 	}
 	if (route === '/web/applications') {
 		const page = context.store.searchApplications({ ...scope }, [], window);
-		const rows = page.rows.map((application) => [String(application.id), `${application.firstName} ${application.lastName}`, application.advertTitle, application.feedName, toDisplayDate(application.appliedAt), application.progressName]);
+		const rows = page.rows.map((application) => [
+			String(application.id),
+			`${application.firstName} ${application.lastName}`,
+			application.advertTitle,
+			application.feedName,
+			toDisplayDate(application.appliedAt),
+			application.progressName,
+		]);
 		const main = `<h1>Applications</h1>${table('Applications', ['AdvertCandidateID', 'Candidate', 'Advert', 'Job board', 'Applied', 'Progress'], rows)}${pager('/web/applications', pageNumber, page.total)}`;
 		return sendPage(res, 200, { title: 'Applications', main, nav: nav('/web/applications') });
 	}

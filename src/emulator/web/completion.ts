@@ -21,7 +21,8 @@ interface OfferedFeed {
 
 /** The description length a feed counts: tags removed unless the feed takes full HTML. */
 export function descriptionLength(description: string, htmlSupport: string): number {
-	const text = htmlSupport === 'Full' ? description : description.replace(/<[^>]*>/g, '').replace(/&[a-z#0-9]+;/gi, ' ');
+	const text =
+		htmlSupport === 'Full' ? description : description.replace(/<[^>]*>/g, '').replace(/&[a-z#0-9]+;/gi, ' ');
 	return [...text].length;
 }
 
@@ -38,32 +39,48 @@ function offeredFeeds(context: WebContext, advert: AdvertRow): OfferedFeed[] | u
 			used: used.get(feed.id) ?? 0,
 			quota: Number(feed.effectiveQuota) || 0,
 			forced: feed.forceSelected === 1,
-			preselected: feed.forceSelected === 1 || (destinations.size > 0 ? destinations.has(feed.id) : feed.defaultSelected === 1),
+			preselected:
+				feed.forceSelected === 1 ||
+				(destinations.size > 0 ? destinations.has(feed.id) : feed.defaultSelected === 1),
 		}));
 }
 
 /** Problems with a choice of feeds; empty when it can be posted. */
-export function validateChoice(advert: AdvertRow, chosen: readonly OfferedFeed[]): { feedId?: number; message: string }[] {
+export function validateChoice(
+	advert: AdvertRow,
+	chosen: readonly OfferedFeed[],
+): { feedId?: number; message: string }[] {
 	const problems: { feedId?: number; message: string }[] = [];
 	if (chosen.length === 0) problems.push({ message: 'Choose at least one job board.' });
 	const description = advert.jobDescription ?? '';
 	for (const offer of chosen) {
 		const length = descriptionLength(description, offer.feed.htmlSupport);
 		if (length < offer.feed.descriptionMinLength) {
-			problems.push({ feedId: offer.feed.id, message: `${offer.feed.name}: the job description is too short (${length} characters; at least ${offer.feed.descriptionMinLength}).` });
+			problems.push({
+				feedId: offer.feed.id,
+				message: `${offer.feed.name}: the job description is too short (${length} characters; at least ${offer.feed.descriptionMinLength}).`,
+			});
 		}
 		if (offer.feed.descriptionMaxLength > 0 && length > offer.feed.descriptionMaxLength) {
-			problems.push({ feedId: offer.feed.id, message: `${offer.feed.name}: the job description is too long (${length} characters; at most ${offer.feed.descriptionMaxLength}).` });
+			problems.push({
+				feedId: offer.feed.id,
+				message: `${offer.feed.name}: the job description is too long (${length} characters; at most ${offer.feed.descriptionMaxLength}).`,
+			});
 		}
 		if (offer.used >= offer.quota) {
-			problems.push({ feedId: offer.feed.id, message: `${offer.feed.name}: the posting quota is used up (${offer.used} of ${offer.quota}).` });
+			problems.push({
+				feedId: offer.feed.id,
+				message: `${offer.feed.name}: the posting quota is used up (${offer.used} of ${offer.quota}).`,
+			});
 		}
 	}
 	return problems;
 }
 
 function advertFacts(advert: AdvertRow): string {
-	const salary = advert.salaryFrom ? `${advert.salaryFrom}${advert.salaryTo ? ` - ${advert.salaryTo}` : ''} ${advert.salaryCurrency ?? ''} per ${advert.salaryPer ?? ''}` : 'Not given';
+	const salary = advert.salaryFrom
+		? `${advert.salaryFrom}${advert.salaryTo ? ` - ${advert.salaryTo}` : ''} ${advert.salaryCurrency ?? ''} per ${advert.salaryPer ?? ''}`
+		: 'Not given';
 	const rows: [string, string][] = [
 		['Job title', advert.title],
 		['Reference', advert.reference ?? ''],
@@ -74,8 +91,10 @@ function advertFacts(advert: AdvertRow): string {
 		['Contact', `${advert.contactName ?? ''} ${advert.contactEmail ? `<${advert.contactEmail}>` : ''}`],
 		['Post date', advert.scheduledPostAt ? `${toDisplayDate(advert.scheduledPostAt)} UTC (scheduled)` : 'Now'],
 	];
-	return `<dl class="facts">${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`
-		+ `<h2>Job description</h2><div class="description">${escapeHtml(advert.jobDescription ?? '')}</div>`;
+	return (
+		`<dl class="facts">${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>` +
+		`<h2>Job description</h2><div class="description">${escapeHtml(advert.jobDescription ?? '')}</div>`
+	);
 }
 
 function feedRow(offer: OfferedFeed, checked: boolean, descriptionChars: number): string {
@@ -85,41 +104,90 @@ function feedRow(offer: OfferedFeed, checked: boolean, descriptionChars: number)
 	const limits = `Description ${feed.descriptionMinLength}-${feed.descriptionMaxLength} characters (this advert: ${descriptionChars}); HTML support: ${feed.htmlSupport}`;
 	const quota = `Quota: ${offer.used} of ${offer.quota} postings used, ${remaining} left; cost ${feed.free ? 'free' : `${feed.cost} ${feed.currencyId}`}`;
 	// A disabled checkbox is not submitted: a forced feed is always added on the server.
-	return `<div class="feed"><input type="checkbox" name="feed" value="${feed.id}" id="${id}"${checked || offer.forced ? ' checked' : ''}${offer.forced ? ' disabled' : ''} aria-describedby="${id}-info">`
-		+ `<label for="${id}"><strong>${escapeHtml(feed.name)}</strong>${offer.forced ? ' (always posted)' : ''}`
-		+ `<small id="${id}-info">${escapeHtml(feed.shortDescription)} ${escapeHtml(quota)}. ${escapeHtml(limits)}.</small></label></div>`;
+	return (
+		`<div class="feed"><input type="checkbox" name="feed" value="${feed.id}" id="${id}"${checked || offer.forced ? ' checked' : ''}${offer.forced ? ' disabled' : ''} aria-describedby="${id}-info">` +
+		`<label for="${id}"><strong>${escapeHtml(feed.name)}</strong>${offer.forced ? ' (always posted)' : ''}` +
+		`<small id="${id}-info">${escapeHtml(feed.shortDescription)} ${escapeHtml(quota)}. ${escapeHtml(limits)}.</small></label></div>`
+	);
 }
 
-function renderForm(res: ServerResponse, context: WebContext, advert: AdvertRow, offers: OfferedFeed[], status: number, problems: { feedId?: number; message: string }[], chosen?: ReadonlySet<number>): void {
+function renderForm(
+	res: ServerResponse,
+	context: WebContext,
+	advert: AdvertRow,
+	offers: OfferedFeed[],
+	status: number,
+	problems: { feedId?: number; message: string }[],
+	chosen?: ReadonlySet<number>,
+): void {
 	const framed = advert.iframe === 1;
-	const errors = problems.length === 0 ? '' : `<div class="errors" role="alert" tabindex="-1" id="errors"><h2>The posting was not completed</h2><ul>${problems
-		.map((problem) => `<li>${problem.feedId ? `<a href="#feed-${problem.feedId}">${escapeHtml(problem.message)}</a>` : escapeHtml(problem.message)}</li>`)
-		.join('')}</ul></div>`;
+	const errors =
+		problems.length === 0
+			? ''
+			: `<div class="errors" role="alert" tabindex="-1" id="errors"><h2>The posting was not completed</h2><ul>${problems
+					.map(
+						(problem) =>
+							`<li>${problem.feedId ? `<a href="#feed-${problem.feedId}">${escapeHtml(problem.message)}</a>` : escapeHtml(problem.message)}</li>`,
+					)
+					.join('')}</ul></div>`;
 	const action = `/complete-posting/${encodeURIComponent(advert.completionToken)}`;
-	const feeds = offers.length === 0
-		? '<p>No job boards are configured for this user.</p>'
-		: offers.map((offer) => feedRow(offer, chosen ? chosen.has(offer.feed.id) : offer.preselected, descriptionLength(advert.jobDescription ?? '', offer.feed.htmlSupport))).join('');
-	const main = `<h1>Complete your posting</h1>${errors}${advertFacts(advert)}`
-		+ `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(csrfToken(context.secret, `complete:${advert.completionToken}`))}">`
-		+ `<fieldset><legend>Job boards</legend>${feeds}</fieldset><p><button type="submit">Confirm and post</button></p></form>`;
+	const feeds =
+		offers.length === 0
+			? '<p>No job boards are configured for this user.</p>'
+			: offers
+					.map((offer) =>
+						feedRow(
+							offer,
+							chosen ? chosen.has(offer.feed.id) : offer.preselected,
+							descriptionLength(advert.jobDescription ?? '', offer.feed.htmlSupport),
+						),
+					)
+					.join('');
+	const main =
+		`<h1>Complete your posting</h1>${errors}${advertFacts(advert)}` +
+		`<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(csrfToken(context.secret, `complete:${advert.completionToken}`))}">` +
+		`<fieldset><legend>Job boards</legend>${feeds}</fieldset><p><button type="submit">Confirm and post</button></p></form>`;
 	sendPage(res, status, { title: 'Complete your posting', main, framed });
 }
 
 function renderCompleted(res: ServerResponse, context: WebContext, advert: AdvertRow, completedAt: string): void {
-	const rows = context.store.postingsOf(advert.id).map((posting) => `<tr><td>${posting.id}</td><td>${escapeHtml(posting.feedName)}</td><td>${escapeHtml(toDisplayDate(posting.postedAt))}</td>`
-		+ `<td class="status-${posting.deliveryStatusId}">${escapeHtml(DELIVERY_LABELS[posting.deliveryStatusId] ?? String(posting.deliveryStatusId))}</td></tr>`);
-	const main = `<h1>Posting completed</h1><div class="ok" role="status"><p>Completed at ${escapeHtml(toDisplayDate(completedAt))} UTC. Delivery to the job boards follows; this page shows the current state.</p></div>`
-		+ `<table><caption>Postings of &ldquo;${escapeHtml(advert.title)}&rdquo;</caption><thead><tr><th scope="col">Posting</th><th scope="col">Job board</th><th scope="col">Posted</th><th scope="col">Delivery</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+	const rows = context.store
+		.postingsOf(advert.id)
+		.map(
+			(posting) =>
+				`<tr><td>${posting.id}</td><td>${escapeHtml(posting.feedName)}</td><td>${escapeHtml(toDisplayDate(posting.postedAt))}</td>` +
+				`<td class="status-${posting.deliveryStatusId}">${escapeHtml(DELIVERY_LABELS[posting.deliveryStatusId] ?? String(posting.deliveryStatusId))}</td></tr>`,
+		);
+	const main =
+		`<h1>Posting completed</h1><div class="ok" role="status"><p>Completed at ${escapeHtml(toDisplayDate(completedAt))} UTC. Delivery to the job boards follows; this page shows the current state.</p></div>` +
+		`<table><caption>Postings of &ldquo;${escapeHtml(advert.title)}&rdquo;</caption><thead><tr><th scope="col">Posting</th><th scope="col">Job board</th><th scope="col">Posted</th><th scope="col">Delivery</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 	sendPage(res, 200, { title: 'Posting completed', main, framed: advert.iframe === 1 });
 }
 
 /** Labels of DELIVERY_STATUS. */
-export const DELIVERY_LABELS: Readonly<Record<number, string>> = { 0: 'Not delivered', 1: 'Pending', 2: 'Delivered', 3: 'Failed', 4: 'Expired' };
+export const DELIVERY_LABELS: Readonly<Record<number, string>> = {
+	0: 'Not delivered',
+	1: 'Pending',
+	2: 'Delivered',
+	3: 'Failed',
+	4: 'Expired',
+};
 
 /** Serves GET and POST of /complete-posting/<token>. */
-export async function handleCompletion(req: IncomingMessage, res: ServerResponse, context: WebContext, token: string): Promise<void> {
+export async function handleCompletion(
+	req: IncomingMessage,
+	res: ServerResponse,
+	context: WebContext,
+	token: string,
+): Promise<void> {
 	const advert = token ? context.store.advertByCompletionToken(token) : undefined;
-	if (!advert) return sendMessage(res, 404, 'Posting not found', 'This completion link does not belong to any advert. Check the RedirectUrl returned by AddAdvert.');
+	if (!advert)
+		return sendMessage(
+			res,
+			404,
+			'Posting not found',
+			'This completion link does not belong to any advert. Check the RedirectUrl returned by AddAdvert.',
+		);
 	const offers = offeredFeeds(context, advert);
 	if (!offers) return sendMessage(res, 404, 'Posting not found', 'The owner of this advert no longer exists.');
 	const completedAt = context.store.advertCompletedAt(advert.id);
@@ -127,22 +195,42 @@ export async function handleCompletion(req: IncomingMessage, res: ServerResponse
 		if (completedAt) return renderCompleted(res, context, advert, completedAt);
 		return renderForm(res, context, advert, offers, 200, []);
 	}
-	if (req.method !== 'POST') return sendMessage(res, 405, 'Method not allowed', 'Use GET to view the page and the form to complete it.');
+	if (req.method !== 'POST')
+		return sendMessage(res, 405, 'Method not allowed', 'Use GET to view the page and the form to complete it.');
 	const form = await readForm(req);
 	if (!form) return sendMessage(res, 400, 'Bad request', 'The form could not be read.');
 	if (!isValidCsrf(context.secret, `complete:${advert.completionToken}`, form.get('csrf'))) {
-		return sendMessage(res, 403, 'Form expired', 'This form was not issued for this posting. Open the completion link again.');
+		return sendMessage(
+			res,
+			403,
+			'Form expired',
+			'This form was not issued for this posting. Open the completion link again.',
+		);
 	}
-	if (completedAt) return sendMessage(res, 409, 'Already completed', `This posting was completed at ${completedAt} UTC; it cannot be completed twice.`);
+	if (completedAt)
+		return sendMessage(
+			res,
+			409,
+			'Already completed',
+			`This posting was completed at ${completedAt} UTC; it cannot be completed twice.`,
+		);
 	const submitted = new Set(form.getAll('feed').map(Number).filter(Number.isInteger));
 	const chosen = offers.filter((offer) => offer.forced || submitted.has(offer.feed.id));
 	const unknown = [...submitted].filter((feedId) => !offers.some((offer) => offer.feed.id === feedId));
-	const problems = [...unknown.map((feedId) => ({ message: `Job board ${feedId} is not available to this user.` })), ...validateChoice(advert, chosen)];
+	const problems = [
+		...unknown.map((feedId) => ({ message: `Job board ${feedId} is not available to this user.` })),
+		...validateChoice(advert, chosen),
+	];
 	if (problems.length > 0) return renderForm(res, context, advert, offers, 422, problems, submitted);
 	const now = context.clock.now();
 	const postAt = advert.scheduledPostAt ? new Date(advert.scheduledPostAt) : now;
 	context.store.transaction(() => {
-		context.scheduler.enqueue(advert.id, advert.userId, chosen.map((offer) => offer.feed.id), postAt);
+		context.scheduler.enqueue(
+			advert.id,
+			advert.userId,
+			chosen.map((offer) => offer.feed.id),
+			postAt,
+		);
 		context.store.markAdvertCompleted(advert.id, toStoredDate(now));
 	});
 	redirect(res, `/complete-posting/${encodeURIComponent(advert.completionToken)}`);

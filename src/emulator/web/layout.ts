@@ -62,19 +62,29 @@ a { color: #0b5cad; }
 
 /** A complete page. */
 export function renderWebPage(options: PageOptions, nonce: string): string {
-	const nav = options.nav && options.nav.length > 0
-		? `<nav aria-label="Account"><ul>${options.nav.map((link) => `<li><a href="${escapeHtml(link.href)}"${link.current ? ' aria-current="page"' : ''}>${escapeHtml(link.label)}</a></li>`).join('')}</ul></nav>`
-		: '';
+	const nav =
+		options.nav && options.nav.length > 0
+			? `<nav aria-label="Account"><ul>${options.nav.map((link) => `<li><a href="${escapeHtml(link.href)}"${link.current ? ' aria-current="page"' : ''}>${escapeHtml(link.label)}</a></li>`).join('')}</ul></nav>`
+			: '';
 	const header = options.framed ? '' : `<header><span class="brand">Multiposting Sandbox</span>${nav}</header>`;
-	const footer = options.framed ? '' : '<footer><p>Local sandbox of the multiposting service. Data here is generated and not real.</p></footer>';
-	return '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-		+ '<meta name="viewport" content="width=device-width, initial-scale=1">'
-		+ `<title>${escapeHtml(options.title)} - Multiposting Sandbox</title><style nonce="${escapeHtml(nonce)}">${STYLE}</style></head>`
-		+ `<body><a class="skip" href="#content">Skip to content</a>${header}<main id="content" tabindex="-1">${options.main}</main>${footer}</body></html>`;
+	const footer = options.framed
+		? ''
+		: '<footer><p>Local sandbox of the multiposting service. Data here is generated and not real.</p></footer>';
+	return (
+		'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
+		'<meta name="viewport" content="width=device-width, initial-scale=1">' +
+		`<title>${escapeHtml(options.title)} - Multiposting Sandbox</title><style nonce="${escapeHtml(nonce)}">${STYLE}</style></head>` +
+		`<body><a class="skip" href="#content">Skip to content</a>${header}<main id="content" tabindex="-1">${options.main}</main>${footer}</body></html>`
+	);
 }
 
 /** Sends a page with its security headers. */
-export function sendPage(res: ServerResponse, status: number, options: PageOptions, headers: Record<string, string | string[]> = {}): void {
+export function sendPage(
+	res: ServerResponse,
+	status: number,
+	options: PageOptions,
+	headers: Record<string, string | string[]> = {},
+): void {
 	const nonce = createNonce();
 	const body = Buffer.from(renderWebPage(options, nonce), 'utf8');
 	res.writeHead(status, {

@@ -35,14 +35,24 @@ export class AdvertActionsImpl implements AdvertActions {
 
 	async expressPost(advert: AdvertRef, destinations?: string[]): Promise<boolean> {
 		if (destinations === undefined) {
-			const feeds = await runWithProgress(this.ui, this.services.log, 'Reading your feeds', true, async (signal) =>
-				(await this.services.activeClient()).userFeedsAndQuotaWithDestinations({}, { signal }));
+			const feeds = await runWithProgress(
+				this.ui,
+				this.services.log,
+				'Reading your feeds',
+				true,
+				async (signal) =>
+					(await this.services.activeClient()).userFeedsAndQuotaWithDestinations({}, { signal }),
+			);
 			if (feeds === undefined) {
 				return false;
 			}
 			const choice = await this.ui.pick<'all' | 'pick'>(
 				[
-					{ label: 'All previous destinations', description: 'Deliver again to every job board it was posted to', value: 'all' },
+					{
+						label: 'All previous destinations',
+						description: 'Deliver again to every job board it was posted to',
+						value: 'all',
+					},
 					{ label: 'Choose destinations…', description: `${feeds.length} feeds`, value: 'pick' },
 				],
 				{ title: `Express post advert ${advert.advertId}` },
@@ -51,7 +61,10 @@ export class AdvertActionsImpl implements AdvertActions {
 				return false;
 			}
 			if (choice.value === 'pick') {
-				const picked = await this.ui.pickMany(feedPickItems(feeds), { title: `Express post advert ${advert.advertId}: destinations`, placeholder: 'Pick the job boards' });
+				const picked = await this.ui.pickMany(feedPickItems(feeds), {
+					title: `Express post advert ${advert.advertId}: destinations`,
+					placeholder: 'Pick the job boards',
+				});
 				if (!picked || picked.length === 0) {
 					return false;
 				}
@@ -61,29 +74,57 @@ export class AdvertActionsImpl implements AdvertActions {
 			}
 		}
 		const csv = destinations.filter((d) => d !== ALL_PREVIOUS).join(',');
-		const result = await runWithProgress(this.ui, this.services.log, 'Express posting the advert', false, async (signal) =>
-			(await this.services.activeClient()).expressPostAdvert({ sAdvertID: String(advert.advertId), DestinationsAsCSV: csv || undefined }, { signal }));
+		const result = await runWithProgress(
+			this.ui,
+			this.services.log,
+			'Express posting the advert',
+			false,
+			async (signal) =>
+				(await this.services.activeClient()).expressPostAdvert(
+					{ sAdvertID: String(advert.advertId), DestinationsAsCSV: csv || undefined },
+					{ signal },
+				),
+		);
 		if (!result) {
 			return false;
 		}
 		const postings = result.Postings?.length ?? 0;
 		if (postings === 0) {
-			reportFailure(this.ui, this.services.log, `Advert ${advert.advertId} was not delivered anywhere: it has no previous postings to those destinations.`);
+			reportFailure(
+				this.ui,
+				this.services.log,
+				`Advert ${advert.advertId} was not delivered anywhere: it has no previous postings to those destinations.`,
+			);
 			return false;
 		}
-		void this.ui.info(`Advert ${advert.advertId} will be delivered again to ${postings} job board${postings === 1 ? '' : 's'}.`);
+		void this.ui.info(
+			`Advert ${advert.advertId} will be delivered again to ${postings} job board${postings === 1 ? '' : 's'}.`,
+		);
 		this.services.notifyDataChanged({ advertId: advert.advertId });
 		return true;
 	}
 
 	async openInWebInterface(advert?: AdvertRef): Promise<void> {
-		const result = await runWithProgress(this.ui, this.services.log, 'Getting a login address', false, async (signal) =>
-			(await this.services.activeClient()).getLoginURL(advert ? { returnUrl: `/advert/${advert.advertId}` } : {}, { signal }));
+		const result = await runWithProgress(
+			this.ui,
+			this.services.log,
+			'Getting a login address',
+			false,
+			async (signal) =>
+				(await this.services.activeClient()).getLoginURL(
+					advert ? { returnUrl: `/advert/${advert.advertId}` } : {},
+					{ signal },
+				),
+		);
 		if (!result) {
 			return;
 		}
 		if (!result.LoginSuccess || !result.RedirectUrl) {
-			reportFailure(this.ui, this.services.log, `The service did not log you in: ${result.LoginMessage || 'no reason given'}.`);
+			reportFailure(
+				this.ui,
+				this.services.log,
+				`The service did not log you in: ${result.LoginMessage || 'no reason given'}.`,
+			);
 			return;
 		}
 		let host: string;
@@ -94,10 +135,18 @@ export class AdvertActionsImpl implements AdvertActions {
 			}
 			host = url.host;
 		} catch {
-			reportFailure(this.ui, this.services.log, 'The service returned a login address that is not a web address.');
+			reportFailure(
+				this.ui,
+				this.services.log,
+				'The service returned a login address that is not a web address.',
+			);
 			return;
 		}
-		const open = await this.ui.warnModal(`Open the web interface at ${host}?`, 'The address logs you in; do not share it.', 'Open');
+		const open = await this.ui.warnModal(
+			`Open the web interface at ${host}?`,
+			'The address logs you in; do not share it.',
+			'Open',
+		);
 		if (open === 'Open') {
 			await this.ui.openExternal(result.RedirectUrl);
 		}

@@ -1,5 +1,11 @@
 /** Guided flows over adverts and the account: create an advert, the delivery log, feeds and quota. */
-import { OPERATIONS, VALUE_SETS, type AdvertTrackingLog, type CPostFeed, type ValueSetName } from '../../protocol/catalogue';
+import {
+	OPERATIONS,
+	VALUE_SETS,
+	type AdvertTrackingLog,
+	type CPostFeed,
+	type ValueSetName,
+} from '../../protocol/catalogue';
 import type { AdvertRef, WorkbenchServices } from '../services';
 import type { UiPort } from '../ui/port';
 import { feedPickItems } from './advertActions';
@@ -38,7 +44,9 @@ export function checkAnswer(param: string, text: string, required = false): stri
 		case 'email':
 			return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : 'Enter an email address';
 		case 'dateTime':
-			return /^\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?Z?$/.test(value) ? undefined : 'Use yyyy-MM-dd HH:mm:ss (UTC)';
+			return /^\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?Z?$/.test(value)
+				? undefined
+				: 'Use yyyy-MM-dd HH:mm:ss (UTC)';
 		default:
 			return undefined;
 	}
@@ -54,11 +62,15 @@ export async function createAdvertFlow(services: WorkbenchServices, ui: UiPort):
 		let answer: string | undefined;
 		if (step.param === 'DestinationsAsCSV') {
 			const feeds = await runWithProgress(ui, services.log, 'Reading your feeds', true, async (signal) =>
-				(await services.activeClient()).userFeedsAndQuotaWithDestinations({}, { signal }));
+				(await services.activeClient()).userFeedsAndQuotaWithDestinations({}, { signal }),
+			);
 			if (feeds === undefined) {
 				return undefined;
 			}
-			const picked = await ui.pickMany(feedPickItems(feeds), { ...common, placeholder: 'Pick the job boards (none: decide later in the web interface)' });
+			const picked = await ui.pickMany(feedPickItems(feeds), {
+				...common,
+				placeholder: 'Pick the job boards (none: decide later in the web interface)',
+			});
 			if (picked === undefined) {
 				return undefined;
 			}
@@ -66,13 +78,20 @@ export async function createAdvertFlow(services: WorkbenchServices, ui: UiPort):
 		} else if (spec?.valueSet) {
 			const set = VALUE_SETS[spec.valueSet as ValueSetName];
 			const picked = await ui.pick(
-				[...set.values.map((v) => ({ label: v.label, description: v.value, value: v.value })), { label: 'Leave empty', value: '' }],
+				[
+					...set.values.map((v) => ({ label: v.label, description: v.value, value: v.value })),
+					{ label: 'Leave empty', value: '' },
+				],
 				{ ...common, placeholder: step.prompt },
 			);
 			answer = picked?.value;
 		} else {
 			const required = 'required' in step && step.required;
-			answer = await ui.input({ ...common, prompt: step.prompt, validate: (text) => checkAnswer(step.param, text, required) });
+			answer = await ui.input({
+				...common,
+				prompt: step.prompt,
+				validate: (text) => checkAnswer(step.param, text, required),
+			});
 		}
 		if (answer === undefined) {
 			return undefined;
@@ -81,7 +100,8 @@ export async function createAdvertFlow(services: WorkbenchServices, ui: UiPort):
 	}
 	const params = Object.fromEntries(Object.entries(answers).filter(([, v]) => v !== '')) as Record<string, string>;
 	const result = await runWithProgress(ui, services.log, 'Creating the advert', false, async (signal) =>
-		(await services.activeClient()).addAdvert(params, { signal }));
+		(await services.activeClient()).addAdvert(params, { signal }),
+	);
 	if (!result) {
 		return undefined;
 	}
@@ -89,11 +109,14 @@ export async function createAdvertFlow(services: WorkbenchServices, ui: UiPort):
 	services.notifyDataChanged({ advertId });
 	const message = `Advert ${advertId ?? ''} "${answers.sJobTitle}" was created.`;
 	if (result.RedirectUrl) {
-		void ui.info(`${message} Complete the posting in the web interface.`, 'Open').then(async (choice) => {
-			if (choice === 'Open' && result.RedirectUrl) {
-				await ui.openExternal(result.RedirectUrl);
-			}
-		}, () => undefined);
+		void ui.info(`${message} Complete the posting in the web interface.`, 'Open').then(
+			async (choice) => {
+				if (choice === 'Open' && result.RedirectUrl) {
+					await ui.openExternal(result.RedirectUrl);
+				}
+			},
+			() => undefined,
+		);
 	} else {
 		void ui.info(message);
 	}
@@ -107,7 +130,9 @@ export function formatDeliveryLog(advert: AdvertRef, logs: readonly AdvertTracki
 	}
 	const lines = [`Delivery log of advert ${advert.advertId}`, ''];
 	for (const log of logs) {
-		lines.push(`${log.DeliveryDate ?? '(no date)'}  ${log.FeedName ?? `feed ${log.FeedID}`}  posting ${log.PostingID ?? '?'}  ${log.ErrorLevel ?? ''}`.trimEnd());
+		lines.push(
+			`${log.DeliveryDate ?? '(no date)'}  ${log.FeedName ?? `feed ${log.FeedID}`}  posting ${log.PostingID ?? '?'}  ${log.ErrorLevel ?? ''}`.trimEnd(),
+		);
 		if (log.Response) {
 			lines.push(...log.Response.split(/\r?\n/).map((l) => `    ${l}`));
 		}
@@ -117,7 +142,8 @@ export function formatDeliveryLog(advert: AdvertRef, logs: readonly AdvertTracki
 
 export async function showDeliveryLog(services: WorkbenchServices, ui: UiPort, advert: AdvertRef): Promise<void> {
 	const logs = await runWithProgress(ui, services.log, 'Reading the delivery log', true, async (signal) =>
-		(await services.activeClient()).advertTrackingResponseLog({ sAdvertID: String(advert.advertId) }, { signal }));
+		(await services.activeClient()).advertTrackingResponseLog({ sAdvertID: String(advert.advertId) }, { signal }),
+	);
 	if (logs !== undefined) {
 		await ui.showDocument(formatDeliveryLog(advert, logs), 'plaintext');
 	}
@@ -138,16 +164,18 @@ export function formatFeeds(username: string | undefined, feeds: readonly CPostF
 	for (const f of feeds) {
 		const cost = f.FeedCost !== undefined ? `${f.FeedCost} ${f.CurrencyID ?? ''} per ${f.FeedCostType ?? '?'}` : '';
 		const length = `${f.JobDescriptionMinimumLength ?? 0}–${f.JobDescriptionMaximumLength ?? '∞'}`;
-		lines.push(`| ${[f.FeedName, f.FeedIdentifier, f.EffectiveQuota, f.PostingsUsed, cost, length].map(markdownCell).join(' | ')} |`);
+		lines.push(
+			`| ${[f.FeedName, f.FeedIdentifier, f.EffectiveQuota, f.PostingsUsed, cost, length].map(markdownCell).join(' | ')} |`,
+		);
 	}
 	return `${lines.join('\n')}\n`;
 }
 
 export async function showFeeds(services: WorkbenchServices, ui: UiPort): Promise<void> {
 	const feeds = await runWithProgress(ui, services.log, 'Reading feeds and quota', true, async (signal) =>
-		(await services.activeClient()).userFeedsAndQuotaWithDestinations({}, { signal }));
+		(await services.activeClient()).userFeedsAndQuotaWithDestinations({}, { signal }),
+	);
 	if (feeds !== undefined) {
 		await ui.showDocument(formatFeeds(services.activeConnection().username, feeds), 'markdown');
 	}
 }
-

@@ -14,10 +14,12 @@ export class ApplicationActionsImpl implements ApplicationActions {
 	) {}
 
 	async score(app: ApplicationRef, letter?: string): Promise<boolean> {
-		letter ??= (await this.ui.pick(
-			VALUE_SETS.score.values.map((v) => ({ label: v.value, description: v.label, value: v.value })),
-			{ title: `Score application ${app.advertCandidateId}`, placeholder: 'Pick a score' },
-		))?.value;
+		letter ??= (
+			await this.ui.pick(
+				VALUE_SETS.score.values.map((v) => ({ label: v.value, description: v.label, value: v.value })),
+				{ title: `Score application ${app.advertCandidateId}`, placeholder: 'Pick a score' },
+			)
+		)?.value;
 		if (letter === undefined) {
 			return false;
 		}
@@ -27,22 +29,41 @@ export class ApplicationActionsImpl implements ApplicationActions {
 		}
 		const score = letter;
 		const result = await this.run('Scoring the application', (client, signal) =>
-			client.applicationScore({ sAdvertID: String(app.advertId), sAdvertCandidateID: String(app.advertCandidateId), sScore: score, sScoreAsJobOwner: false }, { signal }));
+			client.applicationScore(
+				{
+					sAdvertID: String(app.advertId),
+					sAdvertCandidateID: String(app.advertCandidateId),
+					sScore: score,
+					sScoreAsJobOwner: false,
+				},
+				{ signal },
+			),
+		);
 		return this.accepted(app, result?.Success, 'The service did not accept the score.');
 	}
 
 	async progress(app: ApplicationRef, progressId?: number): Promise<boolean> {
 		const choices = progressChoices(this.settings.get<unknown>(SETTINGS.progressNames, undefined));
-		progressId ??= (await this.ui.pick(
-			choices.map((c) => ({ label: c.name, description: String(c.id), value: c.id })),
-			{ title: `Progress application ${app.advertCandidateId}`, placeholder: 'Pick the new progress' },
-		))?.value;
+		progressId ??= (
+			await this.ui.pick(
+				choices.map((c) => ({ label: c.name, description: String(c.id), value: c.id })),
+				{ title: `Progress application ${app.advertCandidateId}`, placeholder: 'Pick the new progress' },
+			)
+		)?.value;
 		if (progressId === undefined) {
 			return false;
 		}
 		const id = progressId;
 		const result = await this.run('Progressing the application', (client, signal) =>
-			client.applicationProgress({ sAdvertID: String(app.advertId), sAdvertCandidateID: String(app.advertCandidateId), sProgressID: String(id) }, { signal }));
+			client.applicationProgress(
+				{
+					sAdvertID: String(app.advertId),
+					sAdvertCandidateID: String(app.advertCandidateId),
+					sProgressID: String(id),
+				},
+				{ signal },
+			),
+		);
 		return this.accepted(app, result?.Success, 'The service did not accept the progress.');
 	}
 
@@ -52,7 +73,10 @@ export class ApplicationActionsImpl implements ApplicationActions {
 			return false;
 		}
 		body ??= await this.ui.input({
-			title: 'Add a note', prompt: 'Text of the note', step: 2, totalSteps: 2,
+			title: 'Add a note',
+			prompt: 'Text of the note',
+			step: 2,
+			totalSteps: 2,
 			validate: (text) => (text.trim() === '' ? 'The note needs some text' : undefined),
 		});
 		if (body === undefined) {
@@ -60,14 +84,29 @@ export class ApplicationActionsImpl implements ApplicationActions {
 		}
 		const [s, b] = [subject, body];
 		const result = await this.run('Adding the note', (client, signal) =>
-			client.addAdvertCandidateNote({ sAdvertID: String(app.advertId), sAdvertCandidateID: String(app.advertCandidateId), sSubject: s, sBody: b }, { signal }));
-		return this.accepted(app, result ? (result.AdvertCandidateNoteID ?? 0) > 0 : undefined, 'The service did not store the note.');
+			client.addAdvertCandidateNote(
+				{
+					sAdvertID: String(app.advertId),
+					sAdvertCandidateID: String(app.advertCandidateId),
+					sSubject: s,
+					sBody: b,
+				},
+				{ signal },
+			),
+		);
+		return this.accepted(
+			app,
+			result ? (result.AdvertCandidateNoteID ?? 0) > 0 : undefined,
+			'The service did not store the note.',
+		);
 	}
 
 	async tag(app: ApplicationRef, tag?: string): Promise<boolean> {
 		tag ??= await this.ui.input({
-			title: 'Tag the candidate', prompt: 'A short phrase shown in the recruiter interface, e.g. Reviewed',
-			validate: (text) => (text.trim() === '' ? 'Enter a tag' : text.length > 100 ? 'Keep the tag short' : undefined),
+			title: 'Tag the candidate',
+			prompt: 'A short phrase shown in the recruiter interface, e.g. Reviewed',
+			validate: (text) =>
+				text.trim() === '' ? 'Enter a tag' : text.length > 100 ? 'Keep the tag short' : undefined,
 		});
 		if (tag === undefined) {
 			return false;
@@ -75,38 +114,71 @@ export class ApplicationActionsImpl implements ApplicationActions {
 		const value = tag.trim();
 		const result = await this.run('Tagging the candidate', async (client, signal) => {
 			const candidate = await this.candidateOf(app, signal);
-			return client.candidateTag({ sCandidateEmail: candidate.email, sCandidateFirstName: candidate.firstName, sCandidateLastName: candidate.lastName, Tag: value }, { signal });
+			return client.candidateTag(
+				{
+					sCandidateEmail: candidate.email,
+					sCandidateFirstName: candidate.firstName,
+					sCandidateLastName: candidate.lastName,
+					Tag: value,
+				},
+				{ signal },
+			);
 		});
 		return this.accepted(app, result?.Success, 'The service did not accept the tag.');
 	}
 
 	async partnerTag(app: ApplicationRef, partnerTag?: string): Promise<boolean> {
-		partnerTag ??= (await this.ui.pick(
-			VALUE_SETS.partnerTag.values.map((v) => ({ label: v.label, description: v.value, value: v.value })),
-			{ title: 'Partner tag', placeholder: 'Pick the partner tag' },
-		))?.value;
+		partnerTag ??= (
+			await this.ui.pick(
+				VALUE_SETS.partnerTag.values.map((v) => ({ label: v.label, description: v.value, value: v.value })),
+				{ title: 'Partner tag', placeholder: 'Pick the partner tag' },
+			)
+		)?.value;
 		if (partnerTag === undefined) {
 			return false;
 		}
 		if (!(PARTNER_TAGS as readonly string[]).includes(partnerTag)) {
-			reportFailure(this.ui, this.services.log, `"${partnerTag}" is not a partner tag; use one of ${PARTNER_TAGS.join(', ')}.`);
+			reportFailure(
+				this.ui,
+				this.services.log,
+				`"${partnerTag}" is not a partner tag; use one of ${PARTNER_TAGS.join(', ')}.`,
+			);
 			return false;
 		}
 		const value = partnerTag;
 		const result = await this.run('Setting the partner tag', async (client, signal) => {
 			const candidate = await this.candidateOf(app, signal);
-			return client.candidateTagPartner({ sCandidateEmail: candidate.email, sCandidateFirstName: candidate.firstName, sCandidateLastName: candidate.lastName, PartnerTag: value }, { signal });
+			return client.candidateTagPartner(
+				{
+					sCandidateEmail: candidate.email,
+					sCandidateFirstName: candidate.firstName,
+					sCandidateLastName: candidate.lastName,
+					PartnerTag: value,
+				},
+				{ signal },
+			);
 		});
 		return this.accepted(app, result?.Success, 'The service did not accept the partner tag.');
 	}
 
 	/** The candidate's email and names, from the reference or else looked up by AdvertCandidateID. */
-	private async candidateOf(app: ApplicationRef, signal: AbortSignal): Promise<{ email: string; firstName?: string; lastName?: string }> {
+	private async candidateOf(
+		app: ApplicationRef,
+		signal: AbortSignal,
+	): Promise<{ email: string; firstName?: string; lastName?: string }> {
 		if (app.candidateEmail) {
 			return { email: app.candidateEmail, firstName: app.firstName, lastName: app.lastName };
 		}
 		const client = await this.services.activeClient();
-		const page = await client.getApplicationsPaged({ sAdvertID: String(app.advertId), AdvertCandidateIDAsCSV: String(app.advertCandidateId), CurrentPage: 1, RowsPerPage: 1 }, { signal });
+		const page = await client.getApplicationsPaged(
+			{
+				sAdvertID: String(app.advertId),
+				AdvertCandidateIDAsCSV: String(app.advertCandidateId),
+				CurrentPage: 1,
+				RowsPerPage: 1,
+			},
+			{ signal },
+		);
 		const found: APIApplication | undefined = page.Applications?.[0];
 		if (!found?.EmailAddress) {
 			throw new Error(`application ${app.advertCandidateId} was not found or has no email address`);
@@ -114,8 +186,13 @@ export class ApplicationActionsImpl implements ApplicationActions {
 		return { email: found.EmailAddress, firstName: found.FirstName, lastName: found.LastName };
 	}
 
-	private run<T>(title: string, task: (client: Awaited<ReturnType<WorkbenchServices['activeClient']>>, signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
-		return runWithProgress(this.ui, this.services.log, title, false, async (signal) => task(await this.services.activeClient(), signal));
+	private run<T>(
+		title: string,
+		task: (client: Awaited<ReturnType<WorkbenchServices['activeClient']>>, signal: AbortSignal) => Promise<T>,
+	): Promise<T | undefined> {
+		return runWithProgress(this.ui, this.services.log, title, false, async (signal) =>
+			task(await this.services.activeClient(), signal),
+		);
 	}
 
 	private accepted(app: ApplicationRef, success: boolean | undefined, refusal: string): boolean {

@@ -21,7 +21,11 @@ export function progressChoices(setting: unknown): ProgressChoice[] {
 }
 
 /** The name of a ProgressID, falling back to the text the service sent. */
-export function progressName(choices: readonly ProgressChoice[], id: number | undefined, serviceText?: string): string | undefined {
+export function progressName(
+	choices: readonly ProgressChoice[],
+	id: number | undefined,
+	serviceText?: string,
+): string | undefined {
 	if (id === undefined || id === 0) {
 		return serviceText || undefined;
 	}

@@ -5,7 +5,13 @@ import type { LogPort, UiPort } from '../ui/port';
 export const SHOW_DETAILS = 'Show details';
 
 /** Runs a task under progress; on failure logs it, reports it and resolves to undefined. */
-export async function runWithProgress<T>(ui: UiPort, log: LogPort, title: string, cancellable: boolean, task: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
+export async function runWithProgress<T>(
+	ui: UiPort,
+	log: LogPort,
+	title: string,
+	cancellable: boolean,
+	task: (signal: AbortSignal) => Promise<T>,
+): Promise<T | undefined> {
 	try {
 		return await ui.withProgress(title, cancellable, task);
 	} catch (error) {
@@ -20,9 +26,12 @@ export async function runWithProgress<T>(ui: UiPort, log: LogPort, title: string
 /** Shows an error with a "Show details" button that opens the log; does not wait for the user. */
 export function reportFailure(ui: UiPort, log: LogPort, message: string): void {
 	log.error(message);
-	void ui.error(message, SHOW_DETAILS).then((choice) => {
-		if (choice === SHOW_DETAILS) {
-			ui.showLog();
-		}
-	}, () => undefined);
+	void ui.error(message, SHOW_DETAILS).then(
+		(choice) => {
+			if (choice === SHOW_DETAILS) {
+				ui.showLog();
+			}
+		},
+		() => undefined,
+	);
 }

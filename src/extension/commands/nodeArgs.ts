@@ -11,9 +11,20 @@ export function applicationRefOf(arg: unknown): ApplicationRef | undefined {
 		if (arg.data.kind !== 'application') return undefined;
 		const a = arg.data.application;
 		if (a.AdvertID === undefined || a.AdvertCandidateID === undefined) return undefined;
-		return { advertId: a.AdvertID, advertCandidateId: a.AdvertCandidateID, candidateEmail: a.EmailAddress, firstName: a.FirstName, lastName: a.LastName };
+		return {
+			advertId: a.AdvertID,
+			advertCandidateId: a.AdvertCandidateID,
+			candidateEmail: a.EmailAddress,
+			firstName: a.FirstName,
+			lastName: a.LastName,
+		};
 	}
-	if (typeof arg === 'object' && arg !== null && typeof (arg as ApplicationRef).advertCandidateId === 'number' && typeof (arg as ApplicationRef).advertId === 'number') {
+	if (
+		typeof arg === 'object' &&
+		arg !== null &&
+		typeof (arg as ApplicationRef).advertCandidateId === 'number' &&
+		typeof (arg as ApplicationRef).advertId === 'number'
+	) {
 		return arg as ApplicationRef;
 	}
 	return undefined;

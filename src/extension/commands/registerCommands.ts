@@ -53,30 +53,42 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			return undefined;
 		}
 		const active = store.active().id;
-		const picked = await ui.pick(connections.map((c) => ({
-			label: c.label,
-			description: c.id === active ? 'active' : c.kind === 'sandbox' ? 'built-in emulator' : c.baseUrl,
-			value: c,
-		})), { title: 'Multiposting connections', placeholder });
+		const picked = await ui.pick(
+			connections.map((c) => ({
+				label: c.label,
+				description: c.id === active ? 'active' : c.kind === 'sandbox' ? 'built-in emulator' : c.baseUrl,
+				value: c,
+			})),
+			{ title: 'Multiposting connections', placeholder },
+		);
 		return picked?.value;
 	};
 
-	const register = (id: string, handler: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, handler);
+	const register = (id: string, handler: (...args: unknown[]) => unknown) =>
+		vscode.commands.registerCommand(id, handler);
 
 	return [
 		register(COMMANDS.connectionAdd, async () => {
-			const draft = await connectionWizard(ui, store.stored().map((c) => c.id));
+			const draft = await connectionWizard(
+				ui,
+				store.stored().map((c) => c.id),
+			);
 			if (!draft) return;
 			await store.save(draft.connection, draft.secrets);
 			const choice = await ui.info(`Connection "${draft.connection.label}" saved.`, 'Use it now', 'Test it');
 			if (choice === 'Use it now') await store.setActive(draft.connection.id);
-			if (choice === 'Test it') await vscode.commands.executeCommand(COMMANDS.connectionTest, draft.connection.id);
+			if (choice === 'Test it')
+				await vscode.commands.executeCommand(COMMANDS.connectionTest, draft.connection.id);
 		}),
 		register(COMMANDS.connectionEdit, async (arg) => {
 			const id = typeof arg === 'string' ? arg : (await pickConnection('Connection to edit', false))?.id;
 			const existing = store.stored().find((c) => c.id === id);
 			if (!existing) return;
-			const draft = await connectionWizard(ui, store.stored().map((c) => c.id), { connection: existing, secrets: await store.secretsOf(existing.id) });
+			const draft = await connectionWizard(
+				ui,
+				store.stored().map((c) => c.id),
+				{ connection: existing, secrets: await store.secretsOf(existing.id) },
+			);
 			if (!draft) return;
 			await store.save(draft.connection, draft.secrets);
 			void ui.info(`Connection "${draft.connection.label}" updated.`);
@@ -85,11 +97,20 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			const id = typeof arg === 'string' ? arg : (await pickConnection('Connection to remove', false))?.id;
 			const existing = store.stored().find((c) => c.id === id);
 			if (!existing) return;
-			const answer = await ui.warnModal(`Remove the connection "${existing.label}"?`, 'Its API key and password are deleted from the secret storage.', 'Remove');
+			const answer = await ui.warnModal(
+				`Remove the connection "${existing.label}"?`,
+				'Its API key and password are deleted from the secret storage.',
+				'Remove',
+			);
 			if (answer === 'Remove') await store.remove(existing.id);
 		}),
 		register(COMMANDS.connectionTest, async (arg) => {
-			const connection = typeof arg === 'string' ? store.get(arg) : treeNodeOf(arg)?.data.kind === 'connection' ? store.active() : await pickConnection('Connection to test', true);
+			const connection =
+				typeof arg === 'string'
+					? store.get(arg)
+					: treeNodeOf(arg)?.data.kind === 'connection'
+						? store.active()
+						: await pickConnection('Connection to test', true);
 			if (!connection) return;
 			const result = await runWithProgress(ui, log, `Testing ${connection.label}`, true, async (signal) => {
 				const client = await services.clientFor(connection);
@@ -122,7 +143,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			await sandbox.stop();
 		}),
 		register(COMMANDS.sandboxReset, async () => {
-			const answer = await ui.warnModal('Reset the sandbox?', 'Every change made in the sandbox is lost: it restarts with fresh demo data.', 'Reset');
+			const answer = await ui.warnModal(
+				'Reset the sandbox?',
+				'Every change made in the sandbox is lost: it restarts with fresh demo data.',
+				'Reset',
+			);
 			if (answer !== 'Reset') return;
 			try {
 				await ui.withProgress('Resetting the sandbox', false, () => sandbox.reset());
@@ -159,16 +184,27 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		register(COMMANDS.treeFind, async () => {
 			const query = await askFind(ui);
 			if (!query) return;
-			const results = await runWithProgress(ui, log, 'Searching', true, async (signal) => findItems(await services.activeClient(), query.kind, query.text, signal));
+			const results = await runWithProgress(ui, log, 'Searching', true, async (signal) =>
+				findItems(await services.activeClient(), query.kind, query.text, signal),
+			);
 			if (!results) return;
 			if (results.length === 0) {
 				void ui.info(`Nothing matches ${query.text}.`);
 				return;
 			}
-			const chosen = results.length === 1 ? results[0] : (await ui.pick(results.map((r) => ({ ...findResultLabel(r), value: r })), { title: `${results.length} results` }))?.value;
+			const chosen =
+				results.length === 1
+					? results[0]
+					: (
+							await ui.pick(
+								results.map((r) => ({ ...findResultLabel(r), value: r })),
+								{ title: `${results.length} results` },
+							)
+						)?.value;
 			if (!chosen) return;
 			const node = await runWithProgress(ui, log, 'Locating it in the tree', true, async () =>
-				('advert' in chosen ? model.locateAdvert(chosen.advert) : model.locateApplication(chosen.application)));
+				'advert' in chosen ? model.locateAdvert(chosen.advert) : model.locateApplication(chosen.application),
+			);
 			if (node) {
 				await treeView.reveal(node, { select: true, focus: true, expand: true });
 			} else {
@@ -187,15 +223,16 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		}),
 		register(COMMANDS.applicationAddNote, async (arg) => {
 			const ref = needApplication(arg);
-			if (ref && await services.applications.addNote(ref)) void ui.info(`Note added to application ${ref.advertCandidateId}.`);
+			if (ref && (await services.applications.addNote(ref)))
+				void ui.info(`Note added to application ${ref.advertCandidateId}.`);
 		}),
 		register(COMMANDS.applicationTag, async (arg) => {
 			const ref = needApplication(arg);
-			if (ref && await services.applications.tag(ref)) void ui.info('Candidate tagged.');
+			if (ref && (await services.applications.tag(ref))) void ui.info('Candidate tagged.');
 		}),
 		register(COMMANDS.applicationPartnerTag, async (arg) => {
 			const ref = needApplication(arg);
-			if (ref && await services.applications.partnerTag(ref)) void ui.info('Partner tag set.');
+			if (ref && (await services.applications.partnerTag(ref))) void ui.info('Partner tag set.');
 		}),
 		register(COMMANDS.applicationCopyId, async (arg) => {
 			const ref = needApplication(arg);

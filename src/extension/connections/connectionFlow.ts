@@ -31,7 +31,12 @@ export async function connectionWizard(
 	const title = existing ? `Edit connection ${existing.connection.label}` : 'Add a Multiposting connection';
 	const step = (n: number) => ({ title, step: n, totalSteps: TOTAL_STEPS });
 
-	const baseUrlText = await ui.input({ ...step(1), prompt: 'Address of the service, e.g. https://api.example.com', value: existing?.connection.baseUrl, validate: validateBaseUrl });
+	const baseUrlText = await ui.input({
+		...step(1),
+		prompt: 'Address of the service, e.g. https://api.example.com',
+		value: existing?.connection.baseUrl,
+		validate: validateBaseUrl,
+	});
 	if (baseUrlText === undefined) return undefined;
 	const baseUrl = baseUrlText.trim().replace(/\/+$/, '');
 	if (isInsecureRemoteUrl(baseUrl)) {
@@ -53,7 +58,11 @@ export async function connectionWizard(
 
 	const current = existing?.connection.binding ?? 'soap11';
 	const binding = await ui.pick<BindingName>(
-		BINDING_NAMES.map((name) => ({ label: BINDING_LABELS[name], description: name === current ? 'current' : undefined, value: name })),
+		BINDING_NAMES.map((name) => ({
+			label: BINDING_LABELS[name],
+			description: name === current ? 'current' : undefined,
+			value: name,
+		})),
 		{ ...step(3), placeholder: 'Preferred binding (calls can still choose another)' },
 	);
 	if (!binding) return undefined;
@@ -65,10 +74,18 @@ export async function connectionWizard(
 	});
 	if (culture === undefined) return undefined;
 
-	const startOrganisation = await ui.input({ ...step(5), prompt: 'Start organisation (id or identifier); leave empty for the whole account', value: existing?.connection.startOrganisation ?? '' });
+	const startOrganisation = await ui.input({
+		...step(5),
+		prompt: 'Start organisation (id or identifier); leave empty for the whole account',
+		value: existing?.connection.startOrganisation ?? '',
+	});
 	if (startOrganisation === undefined) return undefined;
 
-	const username = await ui.input({ ...step(6), prompt: 'Username (needed to score, progress, post and list users); may be empty', value: existing?.connection.username ?? '' });
+	const username = await ui.input({
+		...step(6),
+		prompt: 'Username (needed to score, progress, post and list users); may be empty',
+		value: existing?.connection.username ?? '',
+	});
 	if (username === undefined) return undefined;
 
 	const keepApiKey = existing?.secrets?.apiKey !== undefined;
@@ -83,7 +100,9 @@ export async function connectionWizard(
 	const keepPassword = existing?.secrets?.password !== undefined;
 	const password = await ui.input({
 		...step(8),
-		prompt: keepPassword ? 'Password (leave empty to keep the stored one)' : 'Password of the username (may be empty)',
+		prompt: keepPassword
+			? 'Password (leave empty to keep the stored one)'
+			: 'Password of the username (may be empty)',
 		password: true,
 	});
 	if (password === undefined) return undefined;
@@ -121,7 +140,11 @@ export interface ConnectionTestResult {
 }
 
 /** Calls GetCurrency and, with a username, UserList (or UserFeedsAndQuotaWithDestinations for a non-administrator). */
-export async function testConnection(client: MultipostingClient, connection: ConnectionInfo, signal?: AbortSignal): Promise<ConnectionTestResult> {
+export async function testConnection(
+	client: MultipostingClient,
+	connection: ConnectionInfo,
+	signal?: AbortSignal,
+): Promise<ConnectionTestResult> {
 	const lines: string[] = [];
 	try {
 		const currencies = await client.getCurrency({}, { signal });

@@ -60,7 +60,9 @@ export class ConnectionStore {
 	/** Adds or replaces a connection and its secrets. */
 	async save(connection: StoredConnection, secrets: ConnectionSecrets): Promise<void> {
 		const others = this.stored().filter((c) => c.id !== connection.id);
-		const clean: StoredConnection = Object.fromEntries(Object.entries(connection).filter(([, v]) => v !== undefined && v !== '')) as unknown as StoredConnection;
+		const clean: StoredConnection = Object.fromEntries(
+			Object.entries(connection).filter(([, v]) => v !== undefined && v !== ''),
+		) as unknown as StoredConnection;
 		await this.secrets.store(secretKey(connection.id, 'apiKey'), secrets.apiKey);
 		if (secrets.password) {
 			await this.secrets.store(secretKey(connection.id, 'password'), secrets.password);
@@ -72,7 +74,10 @@ export class ConnectionStore {
 	}
 
 	async remove(id: string): Promise<void> {
-		await this.settings.update(SETTINGS.connections, this.stored().filter((c) => c.id !== id));
+		await this.settings.update(
+			SETTINGS.connections,
+			this.stored().filter((c) => c.id !== id),
+		);
 		await this.secrets.delete(secretKey(id, 'apiKey'));
 		await this.secrets.delete(secretKey(id, 'password'));
 		if (this.settings.get<string>(SETTINGS.activeConnection, SANDBOX_CONNECTION_ID) === id) {
@@ -97,9 +102,16 @@ export class ConnectionStore {
 	async credentials(connection: ConnectionInfo): Promise<Credentials> {
 		const secrets = await this.secretsOf(connection.id);
 		if (!secrets) {
-			throw new Error(`No API key is stored for the connection "${connection.label}". Edit the connection to enter it.`);
+			throw new Error(
+				`No API key is stored for the connection "${connection.label}". Edit the connection to enter it.`,
+			);
 		}
-		return { apiKey: secrets.apiKey, password: secrets.password, username: connection.username, culture: connection.culture };
+		return {
+			apiKey: secrets.apiKey,
+			password: secrets.password,
+			username: connection.username,
+			culture: connection.culture,
+		};
 	}
 
 	/** Called when the settings changed outside the store (settings editor, sync). */

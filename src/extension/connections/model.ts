@@ -41,7 +41,11 @@ export function toConnectionInfo(stored: StoredConnection): ConnectionInfo {
 }
 
 /** The Sandbox connection; its address is known once the emulator runs. */
-export function sandboxConnectionInfo(running?: { baseUrl: string; namespace: string; demo: { username: string } }): ConnectionInfo {
+export function sandboxConnectionInfo(running?: {
+	baseUrl: string;
+	namespace: string;
+	demo: { username: string };
+}): ConnectionInfo {
 	return {
 		id: SANDBOX_CONNECTION_ID,
 		label: 'Sandbox',
@@ -60,12 +64,15 @@ export function parseStoredConnections(value: unknown): StoredConnection[] {
 	if (!Array.isArray(value)) {
 		return [];
 	}
-	return value.filter((entry): entry is StoredConnection =>
-		typeof entry === 'object' && entry !== null
-		&& typeof (entry as StoredConnection).id === 'string'
-		&& typeof (entry as StoredConnection).label === 'string'
-		&& typeof (entry as StoredConnection).baseUrl === 'string'
-		&& (entry as StoredConnection).id !== SANDBOX_CONNECTION_ID);
+	return value.filter(
+		(entry): entry is StoredConnection =>
+			typeof entry === 'object' &&
+			entry !== null &&
+			typeof (entry as StoredConnection).id === 'string' &&
+			typeof (entry as StoredConnection).label === 'string' &&
+			typeof (entry as StoredConnection).baseUrl === 'string' &&
+			(entry as StoredConnection).id !== SANDBOX_CONNECTION_ID,
+	);
 }
 
 /** Why a base URL cannot be used, or undefined when it can. */
@@ -103,7 +110,12 @@ export function isInsecureRemoteUrl(text: string): boolean {
 
 /** A new connection id that is not in use. */
 export function newConnectionId(existing: readonly string[], label: string): string {
-	const base = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32) || 'connection';
+	const base =
+		label
+			.toLowerCase()
+			.replace(/[^a-z0-9]+/g, '-')
+			.replace(/^-+|-+$/g, '')
+			.slice(0, 32) || 'connection';
 	let id = base === SANDBOX_CONNECTION_ID ? `${base}-1` : base;
 	for (let n = 2; existing.includes(id); n++) {
 		id = `${base}-${n}`;

@@ -40,7 +40,9 @@ function bodyText(body: Uint8Array | undefined): string {
 		return '(empty)';
 	}
 	const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-	return text.length > BODY_LIMIT ? `${text.slice(0, BODY_LIMIT)}… (${text.length - BODY_LIMIT} more characters)` : text;
+	return text.length > BODY_LIMIT
+		? `${text.slice(0, BODY_LIMIT)}… (${text.length - BODY_LIMIT} more characters)`
+		: text;
 }
 
 /** The one-line summary of an exchange (the exchange is already redacted by the client). */

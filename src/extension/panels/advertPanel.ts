@@ -8,11 +8,27 @@ import { copyToClipboard, DetailPanel } from './panelBase';
 export const ADVERT_VIEW_TYPE = 'multiposting.advertDetails';
 
 export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMessage> {
-	constructor(services: WorkbenchServices, private ref: AdvertRef, onDisposed: () => void) {
-		super(services, { viewType: ADVERT_VIEW_TYPE, script: 'advert', title: `Advert ${ref.advertId}`, isMessage: isAdvertToHostMessage }, onDisposed);
-		this.subscribe(services.onDidChangeData((change) => {
-			if (change.advertId === ref.advertId && change.advertCandidateId === undefined) void this.load().catch(() => undefined);
-		}));
+	constructor(
+		services: WorkbenchServices,
+		private ref: AdvertRef,
+		onDisposed: () => void,
+	) {
+		super(
+			services,
+			{
+				viewType: ADVERT_VIEW_TYPE,
+				script: 'advert',
+				title: `Advert ${ref.advertId}`,
+				isMessage: isAdvertToHostMessage,
+			},
+			onDisposed,
+		);
+		this.subscribe(
+			services.onDidChangeData((change) => {
+				if (change.advertId === ref.advertId && change.advertCandidateId === undefined)
+					void this.load().catch(() => undefined);
+			}),
+		);
 	}
 
 	protected override async handle(message: AdvertToHostMessage): Promise<void> {
@@ -45,10 +61,16 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 				this.post({ type: 'error', message: `Advert ${this.ref.advertId} was not found on this connection.` });
 				return;
 			}
-			this.ref = { advertId: this.ref.advertId, advertIdentifier: advert.AdvertIdentifier || this.ref.advertIdentifier, advertReference: advert.AdvertReference || this.ref.advertReference };
+			this.ref = {
+				advertId: this.ref.advertId,
+				advertIdentifier: advert.AdvertIdentifier || this.ref.advertIdentifier,
+				advertReference: advert.AdvertReference || this.ref.advertReference,
+			};
 			const warnings: string[] = [];
-			if (values.status === 'rejected') warnings.push(`Extra values could not be loaded: ${reason(values.reason)}`);
-			if (tracking.status === 'rejected') warnings.push(`The delivery log could not be loaded: ${reason(tracking.reason)}`);
+			if (values.status === 'rejected')
+				warnings.push(`Extra values could not be loaded: ${reason(values.reason)}`);
+			if (tracking.status === 'rejected')
+				warnings.push(`The delivery log could not be loaded: ${reason(tracking.reason)}`);
 			const view = buildAdvertView(advert, {
 				values: values.status === 'fulfilled' ? values.value : [],
 				tracking: tracking.status === 'fulfilled' ? tracking.value : [],

@@ -3,7 +3,12 @@
  * the tree through services.applications) and the documents, each fetched only when its tab opens.
  */
 import * as vscode from 'vscode';
-import type { ApplicationAction, ApplicationToHostMessage, DocumentTab, HostToApplicationMessage } from '../../shared/panelMessages';
+import type {
+	ApplicationAction,
+	ApplicationToHostMessage,
+	DocumentTab,
+	HostToApplicationMessage,
+} from '../../shared/panelMessages';
 import { isApplicationToHostMessage, isOpenableUrl } from '../../shared/panelMessages';
 import type { ApplicationRef, WorkbenchServices } from '../services';
 import { loadDocument, moreOf, savable, type LoadedDocument } from './documents/documents';
@@ -15,11 +20,26 @@ export const APPLICATION_VIEW_TYPE = 'multiposting.applicationDetails';
 export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, HostToApplicationMessage> {
 	private readonly documents = new Map<DocumentTab, LoadedDocument>();
 
-	constructor(services: WorkbenchServices, private ref: ApplicationRef, onDisposed: () => void) {
-		super(services, { viewType: APPLICATION_VIEW_TYPE, script: 'application', title: `Application ${ref.advertCandidateId}`, isMessage: isApplicationToHostMessage }, onDisposed);
-		this.subscribe(services.onDidChangeData((change) => {
-			if (change.advertCandidateId === ref.advertCandidateId) void this.loadOverview().catch(() => undefined);
-		}));
+	constructor(
+		services: WorkbenchServices,
+		private ref: ApplicationRef,
+		onDisposed: () => void,
+	) {
+		super(
+			services,
+			{
+				viewType: APPLICATION_VIEW_TYPE,
+				script: 'application',
+				title: `Application ${ref.advertCandidateId}`,
+				isMessage: isApplicationToHostMessage,
+			},
+			onDisposed,
+		);
+		this.subscribe(
+			services.onDidChangeData((change) => {
+				if (change.advertCandidateId === ref.advertCandidateId) void this.loadOverview().catch(() => undefined);
+			}),
+		);
 	}
 
 	protected override async handle(message: ApplicationToHostMessage): Promise<void> {
@@ -39,8 +59,10 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 			case 'showMore': {
 				const loaded = await this.document(message.tab);
 				const more = moreOf(loaded, message.part, message.offset);
-				if (more?.kind === 'text') this.post({ type: 'moreText', tab: message.tab, part: message.part, slice: more.slice });
-				if (more?.kind === 'html') this.post({ type: 'moreHtml', tab: message.tab, part: message.part, html: more.html });
+				if (more?.kind === 'text')
+					this.post({ type: 'moreText', tab: message.tab, part: message.part, slice: more.slice });
+				if (more?.kind === 'html')
+					this.post({ type: 'moreHtml', tab: message.tab, part: message.part, html: more.html });
 				return;
 			}
 			case 'save':
@@ -56,7 +78,10 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 			const page = await client.getApplicationsPaged(applicationQuery(this.ref));
 			const app = page.Applications?.find((a) => a.AdvertCandidateID === this.ref.advertCandidateId);
 			if (!app) {
-				this.post({ type: 'error', message: `Application ${this.ref.advertCandidateId} of advert ${this.ref.advertId} was not found on this connection.` });
+				this.post({
+					type: 'error',
+					message: `Application ${this.ref.advertCandidateId} of advert ${this.ref.advertId} was not found on this connection.`,
+				});
 				return;
 			}
 			this.ref = toApplicationRef(app) ?? this.ref;
@@ -106,13 +131,20 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 	 */
 	private async openLink(url: string): Promise<void> {
 		if (!isOpenableUrl(url)) {
-			this.services.log.warn(`${APPLICATION_VIEW_TYPE}: refused to open a link that is not http, https or mailto`);
-			void vscode.window.showWarningMessage('This link cannot be opened: only http, https and mailto links are opened.');
+			this.services.log.warn(
+				`${APPLICATION_VIEW_TYPE}: refused to open a link that is not http, https or mailto`,
+			);
+			void vscode.window.showWarningMessage(
+				'This link cannot be opened: only http, https and mailto links are opened.',
+			);
 			return;
 		}
 		const choice = await vscode.window.showWarningMessage(
 			'Open this link from the application in your browser?',
-			{ modal: true, detail: `${url}\n\nThe link comes from an untrusted document. Check the address before opening it.` },
+			{
+				modal: true,
+				detail: `${url}\n\nThe link comes from an untrusted document. Check the address before opening it.`,
+			},
 			'Open Link',
 		);
 		if (choice === 'Open Link') await vscode.env.openExternal(vscode.Uri.parse(url, true));

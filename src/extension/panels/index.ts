@@ -31,7 +31,10 @@ export function registerPanels(context: vscode.ExtensionContext, services: Workb
 			if (!ref) return;
 			const open = applications.get(ref.advertCandidateId);
 			if (open) return open.reveal();
-			applications.set(ref.advertCandidateId, new ApplicationPanel(services, ref, () => applications.delete(ref.advertCandidateId)));
+			applications.set(
+				ref.advertCandidateId,
+				new ApplicationPanel(services, ref, () => applications.delete(ref.advertCandidateId)),
+			);
 		}),
 		{ dispose: () => [...adverts.values(), ...applications.values()].forEach((p) => p.dispose()) },
 	);
@@ -40,7 +43,11 @@ export function registerPanels(context: vscode.ExtensionContext, services: Workb
 const ID_PATTERN = /^\s*[1-9]\d{0,9}\s*$/;
 
 async function askAdvertId(): Promise<{ advertId: number } | undefined> {
-	const text = await vscode.window.showInputBox({ title: 'Show advert details', prompt: 'Advert ID', validateInput: (v) => (ID_PATTERN.test(v) ? undefined : 'Enter a numeric AdvertID') });
+	const text = await vscode.window.showInputBox({
+		title: 'Show advert details',
+		prompt: 'Advert ID',
+		validateInput: (v) => (ID_PATTERN.test(v) ? undefined : 'Enter a numeric AdvertID'),
+	});
 	return text ? { advertId: Number(text) } : undefined;
 }
 
@@ -48,7 +55,8 @@ async function askApplication(): Promise<{ advertId: number; advertCandidateId: 
 	const text = await vscode.window.showInputBox({
 		title: 'Show application details',
 		prompt: 'AdvertID/AdvertCandidateID, e.g. 1001/5003',
-		validateInput: (v) => (/^\s*[1-9]\d{0,9}\s*\/\s*[1-9]\d{0,9}\s*$/.test(v) ? undefined : 'Enter AdvertID/AdvertCandidateID'),
+		validateInput: (v) =>
+			/^\s*[1-9]\d{0,9}\s*\/\s*[1-9]\d{0,9}\s*$/.test(v) ? undefined : 'Enter AdvertID/AdvertCandidateID',
 	});
 	if (!text) return undefined;
 	const [advertId, advertCandidateId] = text.split('/').map((s) => Number(s.trim()));

@@ -4,7 +4,16 @@
  */
 import type { Advert, AdvertTrackingLog, APIAdvertWithValues, APIApplication } from '../../protocol/catalogue';
 import { ADVERT_STATUS, DELIVERY_STATUS, SCORE_LETTERS } from '../../protocol/catalogue';
-import type { AdvertView, ApplicationView, CounterBar, DocumentTab, FeedValues, FieldGroup, FieldRow, TrackingEntry } from '../../shared/panelMessages';
+import type {
+	AdvertView,
+	ApplicationView,
+	CounterBar,
+	DocumentTab,
+	FeedValues,
+	FieldGroup,
+	FieldRow,
+	TrackingEntry,
+} from '../../shared/panelMessages';
 import type { AdvertRef, ApplicationRef } from '../services';
 
 type Scalar = string | number | boolean | undefined;
@@ -36,30 +45,60 @@ function nameOf<T extends Record<string, number>>(set: T, id: number | undefined
 }
 
 /** The advert panel's view: field groups, counters, per-feed values and the delivery log. */
-export function buildAdvertView(advert: Advert, extra: { values?: APIAdvertWithValues[]; tracking?: AdvertTrackingLog[]; warnings?: string[] } = {}): AdvertView {
+export function buildAdvertView(
+	advert: Advert,
+	extra: { values?: APIAdvertWithValues[]; tracking?: AdvertTrackingLog[]; warnings?: string[] } = {},
+): AdvertView {
 	const salaryRange = [advert.SalaryFrom, advert.SalaryTo].filter(Boolean).join(' – ');
 	const groups = [
 		group('Job', [
-			['Title', advert.AdvertTitle], ['Type', advert.AdvertType], ['Hours', advert.AdvertHours], ['Industry', advert.Industry],
-			['Identifier', advert.AdvertIdentifier], ['Reference', advert.AdvertReference], ['Advert ID', advert.AdvertID], ['Source', advert.Source],
-			['User ID', advert.UserID], ['Organisation ID', advert.OrganisationID], ['Schema', advert.SchemaIdentifier],
+			['Title', advert.AdvertTitle],
+			['Type', advert.AdvertType],
+			['Hours', advert.AdvertHours],
+			['Industry', advert.Industry],
+			['Identifier', advert.AdvertIdentifier],
+			['Reference', advert.AdvertReference],
+			['Advert ID', advert.AdvertID],
+			['Source', advert.Source],
+			['User ID', advert.UserID],
+			['Organisation ID', advert.OrganisationID],
+			['Schema', advert.SchemaIdentifier],
 		]),
 		group('Salary', [
-			['Range', salaryRange], ['Currency', advert.SalaryCurrency], ['Per', advert.SalaryPer], ['Benefits', advert.SalaryBenefits], ['Hidden', advert.SalaryHide],
+			['Range', salaryRange],
+			['Currency', advert.SalaryCurrency],
+			['Per', advert.SalaryPer],
+			['Benefits', advert.SalaryBenefits],
+			['Hidden', advert.SalaryHide],
 		]),
-		group('Location', [['Primary location', advert.PrimaryLocation], ['Latitude', advert.latitude], ['Longitude', advert.longitude]]),
-		group('Contact', [['Name', advert.ContactName], ['Email', advert.ContactEmail]]),
+		group('Location', [
+			['Primary location', advert.PrimaryLocation],
+			['Latitude', advert.latitude],
+			['Longitude', advert.longitude],
+		]),
+		group('Contact', [
+			['Name', advert.ContactName],
+			['Email', advert.ContactEmail],
+		]),
 		group('Dates', [
-			['Last posted', date(advert.sLastPostDate, advert.LastPostDate)], ['Last delivered', date(advert.sLastDeliveryDate, advert.LastDeliveryDate)],
-			['Last scored', date(advert.sLastScoreDate, advert.LastScoreDate)], ['Last progressed', date(advert.sLastProgressDate, advert.LastProgressDate)],
+			['Last posted', date(advert.sLastPostDate, advert.LastPostDate)],
+			['Last delivered', date(advert.sLastDeliveryDate, advert.LastDeliveryDate)],
+			['Last scored', date(advert.sLastScoreDate, advert.LastScoreDate)],
+			['Last progressed', date(advert.sLastProgressDate, advert.LastProgressDate)],
 		]),
 		group('Status', [
-			['Advert status', nameOf(ADVERT_STATUS, advert.AdvertStatusID)], ['Delivery status', nameOf(DELIVERY_STATUS, advert.LastDeliveryStatusID)],
-			['With status', advert.WithStatus], ['With status “new”', advert.WithStatusNew],
+			['Advert status', nameOf(ADVERT_STATUS, advert.AdvertStatusID)],
+			['Delivery status', nameOf(DELIVERY_STATUS, advert.LastDeliveryStatusID)],
+			['With status', advert.WithStatus],
+			['With status “new”', advert.WithStatusNew],
 		]),
 	].filter((g): g is FieldGroup => g !== undefined);
 
-	const counter = (label: string, value: number | undefined, kind: CounterBar['kind']): CounterBar => ({ label, value: value ?? 0, kind });
+	const counter = (label: string, value: number | undefined, kind: CounterBar['kind']): CounterBar => ({
+		label,
+		value: value ?? 0,
+		kind,
+	});
 	const counters: CounterBar[] = [
 		counter('Applications', advert.Applications, 'total'),
 		counter('Viewed', advert.Viewed, 'viewed'),
@@ -89,7 +128,8 @@ export function buildAdvertView(advert: Advert, extra: { values?: APIAdvertWithV
 export function feedValues(advertId: number | undefined, records: APIAdvertWithValues[]): FeedValues[] {
 	const byFeed = new Map<string, FieldRow[]>();
 	for (const record of records) {
-		if (advertId !== undefined && record.Advert?.AdvertID !== undefined && record.Advert.AdvertID !== advertId) continue;
+		if (advertId !== undefined && record.Advert?.AdvertID !== undefined && record.Advert.AdvertID !== advertId)
+			continue;
 		for (const value of record.AdvertValues ?? []) {
 			const feed = value.FeedID ? `Feed ${value.FeedID}` : 'All feeds';
 			const text = value.Value ?? (value.Values ?? []).join(', ');
@@ -104,7 +144,9 @@ export function feedValues(advertId: number | undefined, records: APIAdvertWithV
 function trackingEntry(log: AdvertTrackingLog): TrackingEntry {
 	return {
 		postingId: format(log.PostingID),
-		feed: log.FeedName ? `${log.FeedName}${log.FeedID !== undefined ? ` (${log.FeedID})` : ''}` : format(log.FeedID),
+		feed: log.FeedName
+			? `${log.FeedName}${log.FeedID !== undefined ? ` (${log.FeedID})` : ''}`
+			: format(log.FeedID),
 		deliveryDate: format(log.DeliveryDate),
 		errorLevel: format(log.ErrorLevel),
 		response: format(log.Response),
@@ -124,24 +166,52 @@ export function scoreLabel(score: number | undefined): string {
 
 /** The application panel's overview. */
 export function buildApplicationView(app: APIApplication): ApplicationView {
-	const name = [app.FirstName, app.LastName].filter(Boolean).join(' ') || app.EmailAddress || `Application ${app.AdvertCandidateID ?? ''}`;
+	const name =
+		[app.FirstName, app.LastName].filter(Boolean).join(' ') ||
+		app.EmailAddress ||
+		`Application ${app.AdvertCandidateID ?? ''}`;
 	const badges = rows([
-		['Score', scoreLabel(app.Score)], ['Ranking', app.Ranking], ['Favourite', app.Favourite],
-		['Progress', app.Progress ? `${app.Progress}${app.ProgressID !== undefined ? ` (${app.ProgressID})` : ''}` : app.ProgressID], ['Viewed', app.Viewed],
+		['Score', scoreLabel(app.Score)],
+		['Ranking', app.Ranking],
+		['Favourite', app.Favourite],
+		[
+			'Progress',
+			app.Progress
+				? `${app.Progress}${app.ProgressID !== undefined ? ` (${app.ProgressID})` : ''}`
+				: app.ProgressID,
+		],
+		['Viewed', app.Viewed],
 	]);
 	const groups = [
 		group('Candidate', [
-			['Name', name], ['Email', app.EmailAddress], ['Home phone', app.HomePhone], ['Work phone', app.WorkPhone], ['Mobile', app.MobilePhone],
-			['Address', app.Address], ['Candidate ID', app.CandidateID],
+			['Name', name],
+			['Email', app.EmailAddress],
+			['Home phone', app.HomePhone],
+			['Work phone', app.WorkPhone],
+			['Mobile', app.MobilePhone],
+			['Address', app.Address],
+			['Candidate ID', app.CandidateID],
 		]),
 		group('Application', [
-			['Application ID', app.AdvertCandidateID], ['Advert', app.AdvertTitle], ['Advert ID', app.AdvertID], ['Advert reference', app.AdvertReference],
-			['Advert identifier', app.AdvertIdentifier], ['Feed', app.FeedName ? `${app.FeedName} (${app.FeedID ?? '?'})` : app.FeedID], ['Posting ID', app.PostingID],
-			['Organisation', app.OrganisationName ? `${app.OrganisationName} (${app.OrganisationID ?? '?'})` : app.OrganisationID], ['User ID', app.UserID], ['Archived', app.Archived],
+			['Application ID', app.AdvertCandidateID],
+			['Advert', app.AdvertTitle],
+			['Advert ID', app.AdvertID],
+			['Advert reference', app.AdvertReference],
+			['Advert identifier', app.AdvertIdentifier],
+			['Feed', app.FeedName ? `${app.FeedName} (${app.FeedID ?? '?'})` : app.FeedID],
+			['Posting ID', app.PostingID],
+			[
+				'Organisation',
+				app.OrganisationName ? `${app.OrganisationName} (${app.OrganisationID ?? '?'})` : app.OrganisationID,
+			],
+			['User ID', app.UserID],
+			['Archived', app.Archived],
 		]),
 		group('Dates', [
-			['Applied', date(app.sApplicationDate, app.ApplicationDate)], ['Last scored', date(app.sLastScoreDate, app.LastScoreDate)],
-			['Last progressed', date(app.sLastProgressDate, app.LastProgressDate)], ['Last note', date(app.sLastNoteDate, app.LastNoteDate)],
+			['Applied', date(app.sApplicationDate, app.ApplicationDate)],
+			['Last scored', date(app.sLastScoreDate, app.LastScoreDate)],
+			['Last progressed', date(app.sLastProgressDate, app.LastProgressDate)],
+			['Last note', date(app.sLastNoteDate, app.LastNoteDate)],
 		]),
 	].filter((g): g is FieldGroup => g !== undefined);
 	return {
@@ -188,7 +258,10 @@ export function toApplicationRef(arg: unknown): ApplicationRef | undefined {
 	const value = record(arg);
 	if (!value) return undefined;
 	const data = record(value.data);
-	const app = record(value.application) ?? record(data?.application) ?? (value.AdvertCandidateID !== undefined ? value : undefined);
+	const app =
+		record(value.application) ??
+		record(data?.application) ??
+		(value.AdvertCandidateID !== undefined ? value : undefined);
 	const advertCandidateId = positiveInt(value.advertCandidateId) ?? positiveInt(app?.AdvertCandidateID);
 	const advertId = positiveInt(value.advertId) ?? positiveInt(app?.AdvertID);
 	if (advertCandidateId === undefined || advertId === undefined) return undefined;
@@ -215,8 +288,18 @@ export const INCLUDE_FLAG = {
  * sAdvertID), with only the document of `tab` included (none for the overview), so a panel never
  * downloads documents it does not show.
  */
-export function applicationQuery(ref: ApplicationRef, tab?: DocumentTab): { AdvertCandidateIDAsCSV: string; sAdvertID: string; CurrentPage: number; RowsPerPage: number } & Partial<Record<(typeof INCLUDE_FLAG)[DocumentTab], string>> {
-	const query = { AdvertCandidateIDAsCSV: String(ref.advertCandidateId), sAdvertID: String(ref.advertId), CurrentPage: 1, RowsPerPage: 1 };
+export function applicationQuery(
+	ref: ApplicationRef,
+	tab?: DocumentTab,
+): { AdvertCandidateIDAsCSV: string; sAdvertID: string; CurrentPage: number; RowsPerPage: number } & Partial<
+	Record<(typeof INCLUDE_FLAG)[DocumentTab], string>
+> {
+	const query = {
+		AdvertCandidateIDAsCSV: String(ref.advertCandidateId),
+		sAdvertID: String(ref.advertId),
+		CurrentPage: 1,
+		RowsPerPage: 1,
+	};
 	return tab === undefined ? query : { ...query, [INCLUDE_FLAG[tab]]: 'true' };
 }
 

@@ -27,8 +27,17 @@ export abstract class DetailPanel<In extends { type: string }, Out> implements v
 		private readonly spec: PanelSpec<In>,
 		private readonly onDisposed: () => void,
 	) {
-		this.panel = vscode.window.createWebviewPanel(spec.viewType, spec.title, vscode.ViewColumn.Active, webviewOptions(services.extensionUri));
-		this.panel.webview.html = renderShell(this.panel.webview, services.extensionUri, { script: spec.script, title: spec.title, styles: ['media/panels.css'] });
+		this.panel = vscode.window.createWebviewPanel(
+			spec.viewType,
+			spec.title,
+			vscode.ViewColumn.Active,
+			webviewOptions(services.extensionUri),
+		);
+		this.panel.webview.html = renderShell(this.panel.webview, services.extensionUri, {
+			script: spec.script,
+			title: spec.title,
+			styles: ['media/panels.css'],
+		});
 		this.disposables.push(
 			this.panel.onDidDispose(() => this.dispose()),
 			this.panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
@@ -54,7 +63,9 @@ export abstract class DetailPanel<In extends { type: string }, Out> implements v
 
 	private receive(message: unknown): void {
 		if (!this.spec.isMessage(message)) {
-			this.services.log.warn(`${this.spec.viewType}: ignored an unexpected webview message (${describeMessage(message)})`);
+			this.services.log.warn(
+				`${this.spec.viewType}: ignored an unexpected webview message (${describeMessage(message)})`,
+			);
 			return;
 		}
 		this.handle(message).catch((error: unknown) => {

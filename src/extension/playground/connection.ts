@@ -11,7 +11,11 @@ import type { Target } from './request';
 
 /** Where requests of a connection go, from its description (no sandbox start needed). */
 export function targetOfConnection(info: ConnectionInfo): Target {
-	return { baseUrl: info.baseUrl, namespace: info.namespace, paths: { ...DEFAULT_ENDPOINT_PATHS, posting: info.postingPath } };
+	return {
+		baseUrl: info.baseUrl,
+		namespace: info.namespace,
+		paths: { ...DEFAULT_ENDPOINT_PATHS, posting: info.postingPath },
+	};
 }
 
 /** Where requests of a started client go. */
@@ -50,5 +54,7 @@ export async function secretValues(services: WorkbenchServices): Promise<Connect
 /** Every secret to hide: the services' list plus the values behind the secret placeholders. */
 export async function secretsToHide(services: WorkbenchServices, values: ConnectionValues): Promise<string[]> {
 	const fromServices = await services.secretsForRedaction();
-	return [...new Set([...fromServices, values.apiKey ?? '', values.password ?? ''])].filter((secret) => secret.length > 0);
+	return [...new Set([...fromServices, values.apiKey ?? '', values.password ?? ''])].filter(
+		(secret) => secret.length > 0,
+	);
 }

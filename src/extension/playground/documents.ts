@@ -9,19 +9,36 @@ export const DEFAULT_PLAYGROUND_TIMEOUT_MS = 30_000;
 
 /** An empty raw draft for an operation: a POST to its endpoint. */
 export function emptyDraft(operation: OperationName): RawDraft {
-	return { method: 'POST', target: DEFAULT_ENDPOINT_PATHS[OPERATIONS[operation].endpoint], headersText: 'Content-Type: text/xml; charset=utf-8', body: '' };
+	return {
+		method: 'POST',
+		target: DEFAULT_ENDPOINT_PATHS[OPERATIONS[operation].endpoint],
+		headersText: 'Content-Type: text/xml; charset=utf-8',
+		body: '',
+	};
 }
 
 /** The form of a fresh playground for an operation. */
 export function newForm(operation: OperationName = 'GetCurrency'): PlaygroundForm {
-	return { mode: 'form', operation, binding: 'soap11', params: defaultFormParams(operation), raw: emptyDraft(operation), timeoutMs: DEFAULT_PLAYGROUND_TIMEOUT_MS };
+	return {
+		mode: 'form',
+		operation,
+		binding: 'soap11',
+		params: defaultFormParams(operation),
+		raw: emptyDraft(operation),
+		timeoutMs: DEFAULT_PLAYGROUND_TIMEOUT_MS,
+	};
 }
 
 /** The request file of a form; typed values that do not parse are reported, not saved. */
 export function formToDocument(form: PlaygroundForm): { document?: RequestDocument; problems: string[] } {
 	if (!isOperationName(form.operation)) return { problems: [`Unknown operation ${form.operation}.`] };
 	const { params, issues } = formToParams(form.operation, form.params);
-	const document: RequestDocument = { operation: form.operation, binding: form.binding, endpoint: OPERATIONS[form.operation].endpoint, params };
+	const document: RequestDocument = {
+		operation: form.operation,
+		binding: form.binding,
+		endpoint: OPERATIONS[form.operation].endpoint,
+		params,
+	};
 	if (form.mode === 'raw') document.raw = draftToRaw(form.raw);
 	// Only type problems stop a value from being saved; rule problems (e.g. a missing filter) do not.
 	const typeProblems = issues.filter((issue) => {

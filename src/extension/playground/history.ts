@@ -36,7 +36,12 @@ export class PlaygroundHistory {
 	) {}
 
 	/** Adds an exchange; `secrets` are redacted from the form and the response before storing. */
-	async add(form: PlaygroundForm, response: ResponseView | undefined, secrets: ConnectionValues, now = Date.now()): Promise<HistoryEntry> {
+	async add(
+		form: PlaygroundForm,
+		response: ResponseView | undefined,
+		secrets: ConnectionValues,
+		now = Date.now(),
+	): Promise<HistoryEntry> {
 		const entries = await this.load();
 		this.counter += 1;
 		const entry: HistoryEntry = {
@@ -75,14 +80,21 @@ export class PlaygroundHistory {
 		} catch {
 			parsed = [];
 		}
-		this.entries = Array.isArray(parsed) ? (parsed as HistoryEntry[]).filter((entry) => typeof entry?.id === 'string' && typeof entry.form === 'object').slice(0, this.limit) : [];
+		this.entries = Array.isArray(parsed)
+			? (parsed as HistoryEntry[])
+					.filter((entry) => typeof entry?.id === 'string' && typeof entry.form === 'object')
+					.slice(0, this.limit)
+			: [];
 		return this.entries;
 	}
 
 	private save(): Promise<void> {
 		const text = JSON.stringify(this.entries ?? []);
 		// Writes are chained so that an older snapshot never overwrites a newer one.
-		this.writing = this.writing.then(() => this.storage.write(text), () => this.storage.write(text));
+		this.writing = this.writing.then(
+			() => this.storage.write(text),
+			() => this.storage.write(text),
+		);
 		return this.writing;
 	}
 }
@@ -112,29 +124,40 @@ function searchText(entry: HistoryEntry): string {
 		response?.bodyText ?? '',
 		response?.fault?.message ?? '',
 		response?.error ?? '',
-	].join('\n').toLowerCase();
+	]
+		.join('\n')
+		.toLowerCase();
 }
 
 function secretList(secrets: ConnectionValues): string[] {
-	return [secrets.apiKey, secrets.password].filter((secret): secret is string => typeof secret === 'string' && secret.length > 0);
+	return [secrets.apiKey, secrets.password].filter(
+		(secret): secret is string => typeof secret === 'string' && secret.length > 0,
+	);
 }
 
 /** The form with every secret replaced by its placeholder. */
 export function redactForm(form: PlaygroundForm, secrets: ConnectionValues): PlaygroundForm {
 	const scrub = (text: string): string => replaceSecretsWithPlaceholders(text, secrets);
 	const params: Record<string, string | string[]> = {};
-	for (const [name, value] of Object.entries(form.params)) params[name] = Array.isArray(value) ? value.map(scrub) : scrub(value);
+	for (const [name, value] of Object.entries(form.params))
+		params[name] = Array.isArray(value) ? value.map(scrub) : scrub(value);
 	return {
 		...form,
 		params,
-		raw: { method: scrub(form.raw.method), target: scrub(form.raw.target), headersText: scrub(form.raw.headersText), body: scrub(form.raw.body) },
+		raw: {
+			method: scrub(form.raw.method),
+			target: scrub(form.raw.target),
+			headersText: scrub(form.raw.headersText),
+			body: scrub(form.raw.body),
+		},
 	};
 }
 
 /** The response with every secret replaced by *** and long bodies cut. */
 export function redactResponse(response: ResponseView, secrets: ConnectionValues): ResponseView {
 	const redactor = createRedactor(secretList(secrets));
-	const cut = (text: string): string => (text.length > HISTORY_BODY_LIMIT ? `${text.slice(0, HISTORY_BODY_LIMIT)}\n… (cut for the history)` : text);
+	const cut = (text: string): string =>
+		text.length > HISTORY_BODY_LIMIT ? `${text.slice(0, HISTORY_BODY_LIMIT)}\n… (cut for the history)` : text;
 	const text = (value: string): string => cut(redactor.text(value));
 	const redacted: ResponseView = {
 		...response,

@@ -30,56 +30,87 @@ export function registerPlayground(context: vscode.ExtensionContext, services: W
 	const runner = new PlaygroundRunner(services, history);
 	const output = vscode.window.createOutputChannel('Multiposting Playground');
 	const report = (error: unknown): void => {
-		const message = error instanceof RequestFileError ? `The request file has problems:\n${error.message}` : error instanceof Error ? error.message : String(error);
+		const message =
+			error instanceof RequestFileError
+				? `The request file has problems:\n${error.message}`
+				: error instanceof Error
+					? error.message
+					: String(error);
 		services.log.error(`Playground: ${message}`);
 		void vscode.window.showErrorMessage(message);
 	};
-	const guarded = <A extends unknown[]>(run: (...args: A) => Promise<void>) => (...args: A): void => {
-		run(...args).catch(report);
-	};
+	const guarded =
+		<A extends unknown[]>(run: (...args: A) => Promise<void>) =>
+		(...args: A): void => {
+			run(...args).catch(report);
+		};
 
 	context.subscriptions.push(
 		output,
 		vscode.commands.registerCommand(PLAYGROUND_COMMANDS.open, () => {
 			PlaygroundPanel.show(services, runner);
 		}),
-		vscode.commands.registerCommand(PLAYGROUND_COMMANDS.openRequestFile, guarded(async (uri?: vscode.Uri) => {
-			const document = await requestDocument(uri);
-			PlaygroundPanel.show(services, runner, documentToForm(parseRequestFile(document.getText())));
-		})),
-		vscode.commands.registerCommand(PLAYGROUND_COMMANDS.sendRequestFile, guarded(async (uri?: vscode.Uri) => {
-			const document = await requestDocument(uri);
-			const form = documentToForm(parseRequestFile(document.getText()));
-			const name = vscode.workspace.asRelativePath(document.uri);
-			const outcome = await vscode.window.withProgress(
-				{ location: vscode.ProgressLocation.Notification, title: `Sending ${name}`, cancellable: true },
-				(_progress, token) => {
-					const controller = new AbortController();
-					token.onCancellationRequested(() => controller.abort());
-					return runner.send(form, controller.signal);
-				},
-			);
-			if (!outcome.response) throw new Error(`${name} was not sent: ${outcome.problems.join(' ')}`);
-			output.clear();
-			output.append(describeResponse(name, outcome.response));
-			output.show(true);
-			PlaygroundPanel.active?.showResponse(outcome.response);
-			const response = outcome.response;
-			const headline = response.error ?? (response.fault ? `fault: ${response.fault.message}` : `HTTP ${response.status ?? '?'}`);
-			void vscode.window.showInformationMessage(`${form.operation} (${form.binding}): ${headline}`);
-		})),
-		vscode.commands.registerCommand(PLAYGROUND_COMMANDS.openWsdl, guarded(async (endpoint?: Endpoint) => {
-			const chosen = endpoint ?? (await vscode.window.showQuickPick(
-				[{ label: 'Posting endpoint', endpoint: 'posting' as const }, { label: 'Administration endpoint', endpoint: 'administration' as const }],
-				{ title: 'Open the WSDL of which endpoint?' },
-			))?.endpoint;
-			if (chosen) await openWsdl(runner, chosen);
-		})),
-		vscode.commands.registerCommand(PLAYGROUND_COMMANDS.clearHistory, guarded(async () => {
-			await history.clear();
-			void vscode.window.showInformationMessage('The playground history is empty.');
-		})),
-		vscode.languages.registerCodeLensProvider([{ language: REQUEST_LANGUAGE_ID }, { pattern: '**/*.mpreq' }], new RequestFileLenses()),
+		vscode.commands.registerCommand(
+			PLAYGROUND_COMMANDS.openRequestFile,
+			guarded(async (uri?: vscode.Uri) => {
+				const document = await requestDocument(uri);
+				PlaygroundPanel.show(services, runner, documentToForm(parseRequestFile(document.getText())));
+			}),
+		),
+		vscode.commands.registerCommand(
+			PLAYGROUND_COMMANDS.sendRequestFile,
+			guarded(async (uri?: vscode.Uri) => {
+				const document = await requestDocument(uri);
+				const form = documentToForm(parseRequestFile(document.getText()));
+				const name = vscode.workspace.asRelativePath(document.uri);
+				const outcome = await vscode.window.withProgress(
+					{ location: vscode.ProgressLocation.Notification, title: `Sending ${name}`, cancellable: true },
+					(_progress, token) => {
+						const controller = new AbortController();
+						token.onCancellationRequested(() => controller.abort());
+						return runner.send(form, controller.signal);
+					},
+				);
+				if (!outcome.response) throw new Error(`${name} was not sent: ${outcome.problems.join(' ')}`);
+				output.clear();
+				output.append(describeResponse(name, outcome.response));
+				output.show(true);
+				PlaygroundPanel.active?.showResponse(outcome.response);
+				const response = outcome.response;
+				const headline =
+					response.error ??
+					(response.fault ? `fault: ${response.fault.message}` : `HTTP ${response.status ?? '?'}`);
+				void vscode.window.showInformationMessage(`${form.operation} (${form.binding}): ${headline}`);
+			}),
+		),
+		vscode.commands.registerCommand(
+			PLAYGROUND_COMMANDS.openWsdl,
+			guarded(async (endpoint?: Endpoint) => {
+				const chosen =
+					endpoint ??
+					(
+						await vscode.window.showQuickPick(
+							[
+								{ label: 'Posting endpoint', endpoint: 'posting' as const },
+								{ label: 'Administration endpoint', endpoint: 'administration' as const },
+							],
+							{ title: 'Open the WSDL of which endpoint?' },
+						)
+					)?.endpoint;
+				if (chosen) await openWsdl(runner, chosen);
+			}),
+		),
+		vscode.commands.registerCommand(
+			PLAYGROUND_COMMANDS.clearHistory,
+			guarded(async () => {
+				await history.clear();
+				void vscode.window.showInformationMessage('The playground history is empty.');
+			}),
+		),
+		vscode.languages.registerCodeLensProvider(
+			[{ language: REQUEST_LANGUAGE_ID }, { pattern: '**/*.mpreq' }],
+			new RequestFileLenses(),
+		),
 	);
 }
 
@@ -88,8 +119,16 @@ class RequestFileLenses implements vscode.CodeLensProvider {
 	provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
 		const top = new vscode.Range(0, 0, 0, 0);
 		return [
-			new vscode.CodeLens(top, { title: '$(beaker) Open in Playground', command: PLAYGROUND_COMMANDS.openRequestFile, arguments: [document.uri] }),
-			new vscode.CodeLens(top, { title: '$(play) Send', command: PLAYGROUND_COMMANDS.sendRequestFile, arguments: [document.uri] }),
+			new vscode.CodeLens(top, {
+				title: '$(beaker) Open in Playground',
+				command: PLAYGROUND_COMMANDS.openRequestFile,
+				arguments: [document.uri],
+			}),
+			new vscode.CodeLens(top, {
+				title: '$(play) Send',
+				command: PLAYGROUND_COMMANDS.sendRequestFile,
+				arguments: [document.uri],
+			}),
 		];
 	}
 }
@@ -98,10 +137,19 @@ class RequestFileLenses implements vscode.CodeLensProvider {
 async function requestDocument(uri?: vscode.Uri): Promise<vscode.TextDocument> {
 	if (uri instanceof vscode.Uri) return vscode.workspace.openTextDocument(uri);
 	const editor = vscode.window.activeTextEditor;
-	if (editor && (editor.document.languageId === REQUEST_LANGUAGE_ID || editor.document.fileName.endsWith('.mpreq') || editor.document.getText().startsWith(REQUEST_FILE_HEADER))) {
+	if (
+		editor &&
+		(editor.document.languageId === REQUEST_LANGUAGE_ID ||
+			editor.document.fileName.endsWith('.mpreq') ||
+			editor.document.getText().startsWith(REQUEST_FILE_HEADER))
+	) {
 		return editor.document;
 	}
-	const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Multiposting request': ['mpreq'] }, openLabel: 'Use Request File' });
+	const picked = await vscode.window.showOpenDialog({
+		canSelectMany: false,
+		filters: { 'Multiposting request': ['mpreq'] },
+		openLabel: 'Use Request File',
+	});
 	if (!picked?.[0]) throw new Error('No request file was chosen.');
 	return vscode.workspace.openTextDocument(picked[0]);
 }

@@ -5,8 +5,19 @@
 import * as vscode from 'vscode';
 import { isOperationName, type Endpoint } from '../../protocol/catalogue';
 import { prettyPrintXml } from '../../protocol/codecs/xml';
-import { CONNECTION_PLACEHOLDERS, REQUEST_FILE_EXTENSION, serializeRequestFile, type ConnectionValues } from '../../protocol/requestFile';
-import { parseWebviewMessage, type HostToWebview, type PlaygroundForm, type ResponseView, type WebviewToHost } from '../../shared/playgroundMessages';
+import {
+	CONNECTION_PLACEHOLDERS,
+	REQUEST_FILE_EXTENSION,
+	serializeRequestFile,
+	type ConnectionValues,
+} from '../../protocol/requestFile';
+import {
+	parseWebviewMessage,
+	type HostToWebview,
+	type PlaygroundForm,
+	type ResponseView,
+	type WebviewToHost,
+} from '../../shared/playgroundMessages';
 import type { WorkbenchServices } from '../services';
 import { renderShell, webviewOptions } from '../webviews/html';
 import { connectionView, publicValues, secretValues, targetOfClient, targetOfConnection } from './connection';
@@ -30,10 +41,15 @@ export class PlaygroundPanel {
 			if (form) existing.load(form);
 			return existing;
 		}
-		const panel = vscode.window.createWebviewPanel(PLAYGROUND_VIEW_TYPE, 'Request Playground', vscode.ViewColumn.Active, {
-			...webviewOptions(services.extensionUri),
-			retainContextWhenHidden: true,
-		});
+		const panel = vscode.window.createWebviewPanel(
+			PLAYGROUND_VIEW_TYPE,
+			'Request Playground',
+			vscode.ViewColumn.Active,
+			{
+				...webviewOptions(services.extensionUri),
+				retainContextWhenHidden: true,
+			},
+		);
 		PlaygroundPanel.current = new PlaygroundPanel(panel, services, runner, form);
 		return PlaygroundPanel.current;
 	}
@@ -49,7 +65,11 @@ export class PlaygroundPanel {
 		private readonly runner: PlaygroundRunner,
 		private readonly initialForm?: PlaygroundForm,
 	) {
-		panel.webview.html = renderShell(panel.webview, services.extensionUri, { script: 'playground', title: 'Request Playground', styles: ['media/playground.css'] });
+		panel.webview.html = renderShell(panel.webview, services.extensionUri, {
+			script: 'playground',
+			title: 'Request Playground',
+			styles: ['media/playground.css'],
+		});
 		this.disposables.push(
 			panel.webview.onDidReceiveMessage((message: unknown) => {
 				const parsed = parseWebviewMessage(message);
@@ -88,7 +108,12 @@ export class PlaygroundPanel {
 		switch (message.type) {
 			case 'ready': {
 				const info = this.services.activeConnection();
-				this.post({ type: 'init', connection: connectionView(info), form: this.initialForm, placeholders: { ...CONNECTION_PLACEHOLDERS } });
+				this.post({
+					type: 'init',
+					connection: connectionView(info),
+					form: this.initialForm,
+					placeholders: { ...CONNECTION_PLACEHOLDERS },
+				});
 				await this.sendHistory('');
 				return;
 			}
@@ -122,7 +147,12 @@ export class PlaygroundPanel {
 				const form = message.form;
 				if (!isOperationName(form.operation)) return;
 				const info = this.services.activeConnection();
-				const draft = formToDraft(form.operation, form.binding, formToParams(form.operation, form.params).params, targetOfConnection(info));
+				const draft = formToDraft(
+					form.operation,
+					form.binding,
+					formToParams(form.operation, form.params).params,
+					targetOfConnection(info),
+				);
 				this.load({ ...form, mode: 'raw', raw: draft });
 				return;
 			}
@@ -135,8 +165,14 @@ export class PlaygroundPanel {
 			case 'copyClient': {
 				const form = message.form;
 				if (!isOperationName(form.operation)) return;
-				await vscode.env.clipboard.writeText(clientCallSnippet(form.operation, form.binding, formToParams(form.operation, form.params).params));
-				this.post({ type: 'notice', level: 'info', message: 'Copied a call of the TypeScript client (credentials come from the client options).' });
+				await vscode.env.clipboard.writeText(
+					clientCallSnippet(form.operation, form.binding, formToParams(form.operation, form.params).params),
+				);
+				this.post({
+					type: 'notice',
+					level: 'info',
+					message: 'Copied a call of the TypeScript client (credentials come from the client options).',
+				});
 				return;
 			}
 			case 'openWsdl':
@@ -147,7 +183,8 @@ export class PlaygroundPanel {
 				return;
 			case 'historyOpen': {
 				const entry = await this.runner.history.get(message.id);
-				if (entry) this.post({ type: 'historyEntry', id: entry.id, form: entry.form, response: entry.response });
+				if (entry)
+					this.post({ type: 'historyEntry', id: entry.id, form: entry.form, response: entry.response });
 				return;
 			}
 			case 'historyClear':
@@ -176,8 +213,14 @@ export class PlaygroundPanel {
 		const { document, problems } = formToDocument(form);
 		if (!document) throw new Error(problems.join(' '));
 		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-		const defaultUri = folder ? vscode.Uri.joinPath(folder, `${document.operation}${REQUEST_FILE_EXTENSION}`) : undefined;
-		const uri = await vscode.window.showSaveDialog({ defaultUri, filters: { 'Multiposting request': ['mpreq'] }, saveLabel: 'Save Request' });
+		const defaultUri = folder
+			? vscode.Uri.joinPath(folder, `${document.operation}${REQUEST_FILE_EXTENSION}`)
+			: undefined;
+		const uri = await vscode.window.showSaveDialog({
+			defaultUri,
+			filters: { 'Multiposting request': ['mpreq'] },
+			saveLabel: 'Save Request',
+		});
 		if (!uri) return;
 		const values = await this.knownSecrets();
 		await vscode.workspace.fs.writeFile(uri, Buffer.from(serializeRequestFile(document, values), 'utf8'));
@@ -200,7 +243,10 @@ export class PlaygroundPanel {
 		const withSecrets = 'Include secrets';
 		const choice = await vscode.window.showInformationMessage(
 			'Copy as curl',
-			{ modal: true, detail: 'By default the API key and password are written as the shell variables $MP_API_KEY and $MP_PASSWORD. "Include secrets" puts the real values into the clipboard.' },
+			{
+				modal: true,
+				detail: 'By default the API key and password are written as the shell variables $MP_API_KEY and $MP_PASSWORD. "Include secrets" puts the real values into the clipboard.',
+			},
 			withReferences,
 			withSecrets,
 		);
@@ -214,10 +260,23 @@ export class PlaygroundPanel {
 			text = curlForRaw(form.raw, target, values, include);
 		} else {
 			if (!isOperationName(form.operation)) return;
-			text = curlForForm(form.operation, form.binding, formToParams(form.operation, form.params).params, target, values, include);
+			text = curlForForm(
+				form.operation,
+				form.binding,
+				formToParams(form.operation, form.params).params,
+				target,
+				values,
+				include,
+			);
 		}
 		await vscode.env.clipboard.writeText(text);
-		this.post({ type: 'notice', level: 'info', message: include ? 'Copied as curl, with the secrets.' : 'Copied as curl; set MP_API_KEY and MP_PASSWORD before running it.' });
+		this.post({
+			type: 'notice',
+			level: 'info',
+			message: include
+				? 'Copied as curl, with the secrets.'
+				: 'Copied as curl; set MP_API_KEY and MP_PASSWORD before running it.',
+		});
 	}
 
 	private dispose(): void {
@@ -239,4 +298,3 @@ export async function openWsdl(runner: PlaygroundRunner, endpoint: Endpoint): Pr
 	const document = await vscode.workspace.openTextDocument({ language: 'xml', content });
 	await vscode.window.showTextDocument(document, { preview: false });
 }
-

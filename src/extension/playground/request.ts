@@ -7,7 +7,13 @@ import { request, type Dispatcher } from 'undici';
 import { createRedactor, validateParams, type Redactor } from '../../client';
 import { getBinding } from '../../protocol/bindings';
 import type { BindingName, CodecContext } from '../../protocol/bindings/types';
-import { OPERATIONS, isOperationName, type AnyParams, type Endpoint, type OperationName } from '../../protocol/catalogue';
+import {
+	OPERATIONS,
+	isOperationName,
+	type AnyParams,
+	type Endpoint,
+	type OperationName,
+} from '../../protocol/catalogue';
 import { prettyPrintXml, XmlError } from '../../protocol/codecs/xml';
 import { normaliseResult } from '../../protocol/compare';
 import {
@@ -60,7 +66,10 @@ export function defaultFormParams(operation: OperationName): Record<string, stri
  * Typed parameters from form text, in catalogue order. Empty values are left out; ints and
  * booleans are parsed; then the catalogue rules (validateParams) are checked.
  */
-export function formToParams(operation: OperationName, form: Readonly<Record<string, string | string[]>>): { params: Record<string, RequestParamValue>; issues: IssueView[] } {
+export function formToParams(
+	operation: OperationName,
+	form: Readonly<Record<string, string | string[]>>,
+): { params: Record<string, RequestParamValue>; issues: IssueView[] } {
 	const params: Record<string, RequestParamValue> = {};
 	const issues: IssueView[] = [];
 	for (const param of OPERATIONS[operation].params) {
@@ -90,13 +99,18 @@ export function formToParams(operation: OperationName, form: Readonly<Record<str
 		}
 	}
 	for (const issue of validateParams(operation, params)) {
-		if (!issues.some((known) => known.param === issue.param)) issues.push({ param: issue.param, message: issue.message });
+		if (!issues.some((known) => known.param === issue.param))
+			issues.push({ param: issue.param, message: issue.message });
 	}
 	return { params, issues };
 }
 
 /** Parameters with placeholders replaced; a credential parameter that resolves to '' is left out. */
-export function resolveParams(operation: OperationName, params: Readonly<Record<string, RequestParamValue>>, values: ConnectionValues): AnyParams {
+export function resolveParams(
+	operation: OperationName,
+	params: Readonly<Record<string, RequestParamValue>>,
+	values: ConnectionValues,
+): AnyParams {
 	const roles = new Map(OPERATIONS[operation].params.map((param) => [param.name, param.role]));
 	const resolved: AnyParams = {};
 	for (const [name, value] of Object.entries(params)) {
@@ -121,9 +135,24 @@ export interface PreparedRequest {
 }
 
 /** Encodes a form request with the binding, as the playground sends it (with `values` filled in). */
-export function encodeFormRequest(operation: OperationName, binding: BindingName, params: Readonly<Record<string, RequestParamValue>>, target: Target, values: ConnectionValues): PreparedRequest {
-	const encoded = getBinding(binding).encodeRequest(operation, resolveParams(operation, params, values), codecContext(target, operation));
-	return { method: encoded.method, url: `${urlPrefix(target.baseUrl)}${encoded.path}`, headers: Object.entries(encoded.headers), body: encoded.body };
+export function encodeFormRequest(
+	operation: OperationName,
+	binding: BindingName,
+	params: Readonly<Record<string, RequestParamValue>>,
+	target: Target,
+	values: ConnectionValues,
+): PreparedRequest {
+	const encoded = getBinding(binding).encodeRequest(
+		operation,
+		resolveParams(operation, params, values),
+		codecContext(target, operation),
+	);
+	return {
+		method: encoded.method,
+		url: `${urlPrefix(target.baseUrl)}${encoded.path}`,
+		headers: Object.entries(encoded.headers),
+		body: encoded.body,
+	};
 }
 
 /** Reads `Name: value` header lines; blank lines are skipped. */
@@ -141,22 +170,45 @@ export function parseHeaderLines(text: string): { headers: [string, string][]; i
 
 /** A raw draft as a RawHttpRequest (for files), and back. */
 export function draftToRaw(draft: RawDraft): RawHttpRequest {
-	return { method: draft.method, target: draft.target, headers: parseHeaderLines(draft.headersText).headers, body: draft.body };
+	return {
+		method: draft.method,
+		target: draft.target,
+		headers: parseHeaderLines(draft.headersText).headers,
+		body: draft.body,
+	};
 }
 
 export function rawToDraft(raw: RawHttpRequest): RawDraft {
-	return { method: raw.method, target: raw.target, headersText: raw.headers.map(([name, value]) => `${name}: ${value}`).join('\n'), body: raw.body };
+	return {
+		method: raw.method,
+		target: raw.target,
+		headersText: raw.headers.map(([name, value]) => `${name}: ${value}`).join('\n'),
+		body: raw.body,
+	};
 }
 
 /** A raw draft that reproduces a form request, placeholders kept, for editing in raw mode. */
-export function formToDraft(operation: OperationName, binding: BindingName, params: Readonly<Record<string, RequestParamValue>>, target: Target): RawDraft {
+export function formToDraft(
+	operation: OperationName,
+	binding: BindingName,
+	params: Readonly<Record<string, RequestParamValue>>,
+	target: Target,
+): RawDraft {
 	// Unique tokens survive URL and XML encoding unchanged, so they can be turned back into placeholders.
-	const tokens: ConnectionValues = { apiKey: 'MPWBTOKENAPIKEY', username: 'MPWBTOKENUSERNAME', password: 'MPWBTOKENPASSWORD', culture: 'MPWBTOKENCULTURE' };
+	const tokens: ConnectionValues = {
+		apiKey: 'MPWBTOKENAPIKEY',
+		username: 'MPWBTOKENUSERNAME',
+		password: 'MPWBTOKENPASSWORD',
+		culture: 'MPWBTOKENCULTURE',
+	};
 	const prepared = encodeFormRequest(operation, binding, params, { ...target, baseUrl: '' }, tokens);
-	const restore = (text: string): string => text.replace(/MPWBTOKEN(APIKEY|USERNAME|PASSWORD|CULTURE)/g, (_match, role: string) => {
-		const key = ({ APIKEY: 'apiKey', USERNAME: 'username', PASSWORD: 'password', CULTURE: 'culture' } as const)[role as 'APIKEY'];
-		return CONNECTION_PLACEHOLDERS[key];
-	});
+	const restore = (text: string): string =>
+		text.replace(/MPWBTOKEN(APIKEY|USERNAME|PASSWORD|CULTURE)/g, (_match, role: string) => {
+			const key = ({ APIKEY: 'apiKey', USERNAME: 'username', PASSWORD: 'password', CULTURE: 'culture' } as const)[
+				role as 'APIKEY'
+			];
+			return CONNECTION_PLACEHOLDERS[key];
+		});
 	return {
 		method: prepared.method,
 		target: restore(prepared.url),
@@ -169,7 +221,11 @@ export function formToDraft(operation: OperationName, binding: BindingName, para
  * A raw draft as it will be sent: placeholders replaced, URL-encoded in the target and in form
  * bodies, XML-escaped in XML bodies, as they are in headers. Nothing else is changed.
  */
-export function prepareRawRequest(draft: RawDraft, baseUrl: string, values: ConnectionValues): { request?: PreparedRequest; issues: string[] } {
+export function prepareRawRequest(
+	draft: RawDraft,
+	baseUrl: string,
+	values: ConnectionValues,
+): { request?: PreparedRequest; issues: string[] } {
 	const { headers, issues } = parseHeaderLines(draft.headersText);
 	if (!draft.target.startsWith('/')) issues.push(`The path must start with /, got "${draft.target.slice(0, 60)}".`);
 	if (draft.method.trim().length === 0) issues.push('The method is empty.');
@@ -226,7 +282,10 @@ export async function sendPrepared(prepared: PreparedRequest, options: SendOptio
 		const response = await request(prepared.url, {
 			method: prepared.method as Dispatcher.HttpMethod,
 			headers: prepared.headers.flat(),
-			body: prepared.method.toUpperCase() === 'GET' || prepared.method.toUpperCase() === 'HEAD' ? undefined : Buffer.from(prepared.body),
+			body:
+				prepared.method.toUpperCase() === 'GET' || prepared.method.toUpperCase() === 'HEAD'
+					? undefined
+					: Buffer.from(prepared.body),
 			signal: controller.signal,
 			dispatcher: options.dispatcher,
 		});
@@ -302,19 +361,28 @@ export function buildResponseView(captured: Captured, context: ViewContext): Res
 		try {
 			view.pretty = prettyPrintXml(view.bodyText);
 		} catch (error) {
-			view.prettyError = error instanceof XmlError
-				? { message: error.message, line: error.line, column: error.column }
-				: { message: error instanceof Error ? error.message : String(error), line: 0, column: 0 };
+			view.prettyError =
+				error instanceof XmlError
+					? { message: error.message, line: error.line, column: error.column }
+					: { message: error instanceof Error ? error.message : String(error), line: 0, column: 0 };
 		}
 	} else if (view.bodyText.length > 0) {
-		view.prettyError = { message: `The body is not XML (content type ${contentType || 'none'}).`, line: 0, column: 0 };
+		view.prettyError = {
+			message: `The body is not XML (content type ${contentType || 'none'}).`,
+			line: 0,
+			column: 0,
+		};
 	}
 	if (context.operation !== undefined && context.binding !== undefined && isOperationName(context.operation)) {
 		try {
 			// The redacted bytes are decoded, so the result cannot carry a secret either.
 			const decoded = getBinding(context.binding).decodeResponse(
 				context.operation,
-				{ status: response.status, headers: Object.fromEntries(response.headers.map(([name, value]) => [name.toLowerCase(), value])), body },
+				{
+					status: response.status,
+					headers: Object.fromEntries(response.headers.map(([name, value]) => [name.toLowerCase(), value])),
+					body,
+				},
 				codecContext(context.target, context.operation),
 			);
 			if (decoded.ok) view.result = normaliseResult(decoded.result) ?? null;
@@ -337,7 +405,11 @@ export function requestView(prepared: PreparedRequest, redactor: Redactor): Requ
 }
 
 /** The preview of a form: the encoded request with secrets masked, and the validation issues. */
-export function previewForm(form: PlaygroundForm, target: Target, values: ConnectionValues): { request?: RequestView; issues: IssueView[]; error?: string } {
+export function previewForm(
+	form: PlaygroundForm,
+	target: Target,
+	values: ConnectionValues,
+): { request?: RequestView; issues: IssueView[]; error?: string } {
 	if (form.mode === 'raw') {
 		const prepared = prepareRawRequest(form.raw, target.baseUrl, displayValues(values));
 		return {
@@ -357,6 +429,10 @@ export function previewForm(form: PlaygroundForm, target: Target, values: Connec
 
 /** True when any form value still holds a placeholder (used to warn about missing credentials). */
 export function formUsesPlaceholders(form: PlaygroundForm): boolean {
-	return Object.values(form.params).some((value) => (Array.isArray(value) ? value : [value]).some(hasPlaceholder))
-		|| hasPlaceholder(form.raw.target) || hasPlaceholder(form.raw.headersText) || hasPlaceholder(form.raw.body);
+	return (
+		Object.values(form.params).some((value) => (Array.isArray(value) ? value : [value]).some(hasPlaceholder)) ||
+		hasPlaceholder(form.raw.target) ||
+		hasPlaceholder(form.raw.headersText) ||
+		hasPlaceholder(form.raw.body)
+	);
 }

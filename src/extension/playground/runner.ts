@@ -9,7 +9,14 @@ import type { WorkbenchServices } from '../services';
 import { buildComparison } from './comparison';
 import { secretValues, secretsToHide, targetOfClient } from './connection';
 import type { PlaygroundHistory } from './history';
-import { buildResponseView, encodeFormRequest, formToParams, prepareRawRequest, sendPrepared, urlPrefix } from './request';
+import {
+	buildResponseView,
+	encodeFormRequest,
+	formToParams,
+	prepareRawRequest,
+	sendPrepared,
+	urlPrefix,
+} from './request';
 
 /** Sends forms and shows the outcome; shared by the panel and the editor commands. */
 export class PlaygroundRunner {
@@ -52,8 +59,17 @@ export class PlaygroundRunner {
 		signal?.addEventListener('abort', onAbort, { once: true });
 		try {
 			const captured = await sendPrepared(prepared, { signal: controller.signal, timeoutMs: form.timeoutMs });
-			const response = buildResponseView(captured, { operation: form.operation, binding: form.binding, target, secrets });
-			await this.history.add(form, response, values).catch((error: unknown) => this.services.log.warn(`Could not save the playground history: ${String(error)}`));
+			const response = buildResponseView(captured, {
+				operation: form.operation,
+				binding: form.binding,
+				target,
+				secrets,
+			});
+			await this.history
+				.add(form, response, values)
+				.catch((error: unknown) =>
+					this.services.log.warn(`Could not save the playground history: ${String(error)}`),
+				);
 			return { response, problems: [] };
 		} finally {
 			signal?.removeEventListener('abort', onAbort);
@@ -62,7 +78,9 @@ export class PlaygroundRunner {
 	}
 
 	/** Sends the form's operation over every binding, one after the other, and compares. */
-	async compare(form: PlaygroundForm): Promise<{ comparison?: ReturnType<typeof buildComparison>; problems: string[] }> {
+	async compare(
+		form: PlaygroundForm,
+	): Promise<{ comparison?: ReturnType<typeof buildComparison>; problems: string[] }> {
 		const responses: [BindingName, ResponseView][] = [];
 		for (const binding of BINDING_NAMES) {
 			const outcome = await this.send({ ...form, mode: 'form', binding });
@@ -77,10 +95,19 @@ export class PlaygroundRunner {
 	async fetchWsdl(endpoint: Endpoint): Promise<string> {
 		const client = await this.services.activeClient();
 		const target = targetOfClient(client);
-		const captured = await sendPrepared({ method: 'GET', url: `${urlPrefix(target.baseUrl)}${target.paths[endpoint]}?WSDL`, headers: [], body: new Uint8Array(0) }, { timeoutMs: 30_000 });
+		const captured = await sendPrepared(
+			{
+				method: 'GET',
+				url: `${urlPrefix(target.baseUrl)}${target.paths[endpoint]}?WSDL`,
+				headers: [],
+				body: new Uint8Array(0),
+			},
+			{ timeoutMs: 30_000 },
+		);
 		if (captured.error !== undefined || !captured.response) throw new Error(captured.error ?? 'No response.');
 		const text = Buffer.from(captured.response.body).toString('utf8');
-		if (captured.response.status !== 200) throw new Error(`HTTP ${captured.response.status}: ${text.slice(0, 200)}`);
+		if (captured.response.status !== 200)
+			throw new Error(`HTTP ${captured.response.status}: ${text.slice(0, 200)}`);
 		return text;
 	}
 }

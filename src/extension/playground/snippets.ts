@@ -25,7 +25,11 @@ export function shellQuote(text: string): string {
 function quoteWithEnv(text: string, includeSecrets: boolean): string {
 	const quoted = shellQuote(text);
 	if (includeSecrets) return quoted;
-	return quoted.split(API_KEY_TOKEN).join(`'"$${CURL_ENV.apiKey}"'`).split(PASSWORD_TOKEN).join(`'"$${CURL_ENV.password}"'`);
+	return quoted
+		.split(API_KEY_TOKEN)
+		.join(`'"$${CURL_ENV.apiKey}"'`)
+		.split(PASSWORD_TOKEN)
+		.join(`'"$${CURL_ENV.password}"'`);
 }
 
 /** The connection values used for a snippet: secrets replaced by tokens unless included. */
@@ -44,8 +48,18 @@ export function curlFromPrepared(prepared: PreparedRequest, includeSecrets: bool
 }
 
 /** curl for a form request. */
-export function curlForForm(operation: OperationName, binding: BindingName, params: Readonly<Record<string, RequestParamValue>>, target: Target, values: ConnectionValues, includeSecrets = false): string {
-	return curlFromPrepared(encodeFormRequest(operation, binding, params, target, snippetValues(values, includeSecrets)), includeSecrets);
+export function curlForForm(
+	operation: OperationName,
+	binding: BindingName,
+	params: Readonly<Record<string, RequestParamValue>>,
+	target: Target,
+	values: ConnectionValues,
+	includeSecrets = false,
+): string {
+	return curlFromPrepared(
+		encodeFormRequest(operation, binding, params, target, snippetValues(values, includeSecrets)),
+		includeSecrets,
+	);
 }
 
 /** curl for a raw draft; throws when the draft cannot be prepared. */
@@ -59,7 +73,11 @@ export function curlForRaw(draft: RawDraft, target: Target, values: ConnectionVa
  * A call of the project's TypeScript client, e.g. `await client.getCurrency({ sCultureID: 'en-GB' })`.
  * Credential parameters and placeholder values are left out: the client fills them.
  */
-export function clientCallSnippet(operation: OperationName, binding: BindingName, params: Readonly<Record<string, RequestParamValue>>): string {
+export function clientCallSnippet(
+	operation: OperationName,
+	binding: BindingName,
+	params: Readonly<Record<string, RequestParamValue>>,
+): string {
 	const entries: string[] = [];
 	for (const param of OPERATIONS[operation].params) {
 		const value = params[param.name];
@@ -74,6 +92,7 @@ export function clientCallSnippet(operation: OperationName, binding: BindingName
 
 function literal(value: RequestParamValue): string {
 	if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
-	if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r/g, '\\r').replace(/\n/g, '\\n')}'`;
+	if (typeof value === 'string')
+		return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r/g, '\\r').replace(/\n/g, '\\n')}'`;
 	return String(value);
 }

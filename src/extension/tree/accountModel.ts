@@ -88,7 +88,9 @@ export class AccountModel {
 	}
 
 	setFilters(filters: TreeFilters): void {
-		this.filtersValue = Object.fromEntries(Object.entries(filters).filter(([, v]) => typeof v === 'string' && v.trim() !== '')) as TreeFilters;
+		this.filtersValue = Object.fromEntries(
+			Object.entries(filters).filter(([, v]) => typeof v === 'string' && v.trim() !== ''),
+		) as TreeFilters;
 		this.refresh();
 	}
 
@@ -106,7 +108,10 @@ export class AccountModel {
 			this.children.clear();
 			return [];
 		}
-		const descriptor = connectionDescriptor(connection, connection.kind === 'sandbox' ? this.options.sandboxState() : undefined);
+		const descriptor = connectionDescriptor(
+			connection,
+			connection.kind === 'sandbox' ? this.options.sandboxState() : undefined,
+		);
 		if (this.root && this.root.descriptor.id === descriptor.id) {
 			this.root.descriptor = descriptor;
 			this.root.data = { kind: 'connection', connection };
@@ -130,13 +135,28 @@ export class AccountModel {
 			return [];
 		}
 		if (state.error !== undefined) {
-			return [...state.items, { descriptor: errorDescriptor(node.descriptor.id, state.error), data: { kind: 'error', message: state.error }, parent: node }];
+			return [
+				...state.items,
+				{
+					descriptor: errorDescriptor(node.descriptor.id, state.error),
+					data: { kind: 'error', message: state.error },
+					parent: node,
+				},
+			];
 		}
 		const extra: TreeNode[] = [];
 		if (state.nextPage !== undefined) {
-			extra.push({ descriptor: loadMoreDescriptor(node.descriptor.id, state.items.length, state.total), data: { kind: 'loadMore' }, parent: node });
+			extra.push({
+				descriptor: loadMoreDescriptor(node.descriptor.id, state.items.length, state.total),
+				data: { kind: 'loadMore' },
+				parent: node,
+			});
 		} else if (state.items.length === 0) {
-			extra.push({ descriptor: messageDescriptor(node.descriptor.id, this.emptyText(node)), data: { kind: 'message' }, parent: node });
+			extra.push({
+				descriptor: messageDescriptor(node.descriptor.id, this.emptyText(node)),
+				data: { kind: 'message' },
+				parent: node,
+			});
 		}
 		return [...state.items, ...extra];
 	}
@@ -171,8 +191,12 @@ export class AccountModel {
 	/** Re-reads only what an action changed: the application's node and its advert's counts. */
 	async dataChanged(change: { advertId?: number; advertCandidateId?: number }): Promise<void> {
 		const client = await this.options.client();
-		const applicationNodes = this.findNodes((n) => n.data.kind === 'application' && n.data.application.AdvertCandidateID === change.advertCandidateId);
-		const advertNodes = this.findNodes((n) => n.data.kind === 'advert' && n.data.advert.AdvertID === change.advertId);
+		const applicationNodes = this.findNodes(
+			(n) => n.data.kind === 'application' && n.data.application.AdvertCandidateID === change.advertCandidateId,
+		);
+		const advertNodes = this.findNodes(
+			(n) => n.data.kind === 'advert' && n.data.advert.AdvertID === change.advertId,
+		);
 		if (change.advertId !== undefined && advertNodes.length === 0 && change.advertCandidateId === undefined) {
 			// A new advert: reload the users' advert lists.
 			for (const user of this.findNodes((n) => n.data.kind === 'user')) {
@@ -197,7 +221,12 @@ export class AccountModel {
 			}
 		}
 		if (advertNodes.length > 0 && change.advertId !== undefined) {
-			const page = await client.getAdvertPaged({ sAdvertID: String(change.advertId), sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 });
+			const page = await client.getAdvertPaged({
+				sAdvertID: String(change.advertId),
+				sSearchDays: '-1',
+				CurrentPage: 1,
+				RowsPerPage: 1,
+			});
 			const fresh = page.Adverts?.[0];
 			for (const node of advertNodes) {
 				if (fresh) {
@@ -205,7 +234,8 @@ export class AccountModel {
 					const collapsible = node.descriptor.collapsible;
 					node.descriptor = advertDescriptor(this.connectionId(), fresh);
 					// Keep an expanded advert expandable.
-					if (this.children.has(node)) node.descriptor.collapsible = collapsible === 'none' ? 'collapsed' : collapsible;
+					if (this.children.has(node))
+						node.descriptor.collapsible = collapsible === 'none' ? 'collapsed' : collapsible;
 				}
 				this.changeEmitter.fire(node);
 			}
@@ -229,7 +259,9 @@ export class AccountModel {
 		const [root] = this.roots();
 		if (!root) return undefined;
 		const orgs = await this.getChildren(root);
-		const org = orgs.find((n) => n.data.kind === 'organisation' && n.data.organisation.organisationId === advert.OrganisationID);
+		const org = orgs.find(
+			(n) => n.data.kind === 'organisation' && n.data.organisation.organisationId === advert.OrganisationID,
+		);
 		if (!org) return undefined;
 		const users = await this.getChildren(org);
 		const user = users.find((n) => n.data.kind === 'user' && n.data.user.userId === advert.UserID);
@@ -239,11 +271,20 @@ export class AccountModel {
 
 	async locateApplication(application: APIApplication): Promise<TreeNode | undefined> {
 		const client = await this.options.client();
-		const page = await client.getAdvertPaged({ sAdvertID: String(application.AdvertID), sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 });
+		const page = await client.getAdvertPaged({
+			sAdvertID: String(application.AdvertID),
+			sSearchDays: '-1',
+			CurrentPage: 1,
+			RowsPerPage: 1,
+		});
 		const advert = page.Adverts?.[0];
 		const advertNode = advert ? await this.locateAdvert(advert) : undefined;
 		if (!advertNode) return undefined;
-		return this.locateChild(advertNode, (n) => n.data.kind === 'application' && n.data.application.AdvertCandidateID === application.AdvertCandidateID);
+		return this.locateChild(
+			advertNode,
+			(n) =>
+				n.data.kind === 'application' && n.data.application.AdvertCandidateID === application.AdvertCandidateID,
+		);
 	}
 
 	dispose(): void {
@@ -274,11 +315,18 @@ export class AccountModel {
 
 	private emptyText(node: TreeNode): string {
 		switch (node.data.kind) {
-			case 'connection': return 'No organisations are visible to this login';
-			case 'organisation': return 'No users';
-			case 'user': return this.filtersValue.searchDays || this.filtersValue.advertStatusIds ? 'No adverts match the filters' : 'No adverts';
-			case 'advert': return 'No applications match';
-			default: return 'Nothing here';
+			case 'connection':
+				return 'No organisations are visible to this login';
+			case 'organisation':
+				return 'No users';
+			case 'user':
+				return this.filtersValue.searchDays || this.filtersValue.advertStatusIds
+					? 'No adverts match the filters'
+					: 'No adverts';
+			case 'advert':
+				return 'No applications match';
+			default:
+				return 'Nothing here';
 		}
 	}
 
@@ -305,40 +353,75 @@ export class AccountModel {
 		} catch (error) {
 			const message = describeFailure(`Loading ${node.descriptor.label}`, error);
 			this.options.log.error(message);
-			this.children.set(node, { items: previous?.items ?? [], nextPage: page, total: previous?.total, error: message });
+			this.children.set(node, {
+				items: previous?.items ?? [],
+				nextPage: page,
+				total: previous?.total,
+				error: message,
+			});
 		}
 	}
 
-	private async fetch(client: MultipostingClient, node: TreeNode, page: number): Promise<{ items: TreeNode[]; pageCount?: number; total?: number }> {
+	private async fetch(
+		client: MultipostingClient,
+		node: TreeNode,
+		page: number,
+	): Promise<{ items: TreeNode[]; pageCount?: number; total?: number }> {
 		const connectionId = this.connectionId();
 		const pageSize = Math.max(1, Math.min(500, Math.floor(this.options.pageSize()) || 50));
 		const data = node.data;
 		switch (data.kind) {
 			case 'connection': {
 				const organisations = await this.organisations(client, data.connection);
-				return { items: organisations.map((organisation) => ({ descriptor: organisationDescriptor(connectionId, organisation), data: { kind: 'organisation', organisation } })) };
+				return {
+					items: organisations.map((organisation) => ({
+						descriptor: organisationDescriptor(connectionId, organisation),
+						data: { kind: 'organisation', organisation },
+					})),
+				};
 			}
 			case 'organisation': {
-				const counts = await Promise.all(data.organisation.users.map((user) => this.advertCount(client, user).catch(() => undefined)));
+				const counts = await Promise.all(
+					data.organisation.users.map((user) => this.advertCount(client, user).catch(() => undefined)),
+				);
 				return {
-					items: data.organisation.users.map((user, i) => ({ descriptor: userDescriptor(connectionId, user, counts[i]), data: { kind: 'user', user, advertCount: counts[i] } })),
+					items: data.organisation.users.map((user, i) => ({
+						descriptor: userDescriptor(connectionId, user, counts[i]),
+						data: { kind: 'user', user, advertCount: counts[i] },
+					})),
 				};
 			}
 			case 'user': {
-				const result = await client.getAdvertPaged({ ...this.advertScope(data.user), ...this.advertFilters(), CurrentPage: page, RowsPerPage: pageSize });
+				const result = await client.getAdvertPaged({
+					...this.advertScope(data.user),
+					...this.advertFilters(),
+					CurrentPage: page,
+					RowsPerPage: pageSize,
+				});
 				const adverts = result.Adverts ?? [];
 				return {
-					items: adverts.map((advert) => ({ descriptor: advertDescriptor(connectionId, advert), data: { kind: 'advert', advert } })),
+					items: adverts.map((advert) => ({
+						descriptor: advertDescriptor(connectionId, advert),
+						data: { kind: 'advert', advert },
+					})),
 					pageCount: result.PageCount,
 					total: result.TotalItemCount,
 				};
 			}
 			case 'advert': {
-				const result = await client.getApplicationsPaged({ sAdvertID: String(data.advert.AdvertID), ...this.applicationFilters(), CurrentPage: page, RowsPerPage: pageSize });
+				const result = await client.getApplicationsPaged({
+					sAdvertID: String(data.advert.AdvertID),
+					...this.applicationFilters(),
+					CurrentPage: page,
+					RowsPerPage: pageSize,
+				});
 				const applications = result.Applications ?? [];
 				const progress = this.progress();
 				return {
-					items: applications.map((application) => ({ descriptor: applicationDescriptor(connectionId, application, progress), data: { kind: 'application', application } })),
+					items: applications.map((application) => ({
+						descriptor: applicationDescriptor(connectionId, application, progress),
+						data: { kind: 'application', application },
+					})),
 					pageCount: result.PageCount,
 					total: result.TotalItemCount,
 				};
@@ -352,40 +435,64 @@ export class AccountModel {
 	 * Organisations: from UserList when the login is an administrator, else from the adverts the
 	 * login can see; named from applications (OrganisationName).
 	 */
-	private async organisations(client: MultipostingClient, connection: ConnectionInfo): Promise<OrganisationSummary[]> {
+	private async organisations(
+		client: MultipostingClient,
+		connection: ConnectionInfo,
+	): Promise<OrganisationSummary[]> {
 		let users: CUser[] = [];
 		let adverts: Advert[] = [];
 		try {
 			users = await client.userList({ sStartOrganisation: connection.startOrganisation });
 		} catch (error) {
-			this.options.log.info(`UserList is not available to this login (${error instanceof Error ? error.message : String(error)}); deriving organisations from adverts.`);
-			const page = await client.getAdvertPaged({ sStartOrganisation: connection.startOrganisation, sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 500 });
+			this.options.log.info(
+				`UserList is not available to this login (${error instanceof Error ? error.message : String(error)}); deriving organisations from adverts.`,
+			);
+			const page = await client.getAdvertPaged({
+				sStartOrganisation: connection.startOrganisation,
+				sSearchDays: '-1',
+				CurrentPage: 1,
+				RowsPerPage: 500,
+			});
 			adverts = page.Adverts ?? [];
 		}
 		const organisations = deriveOrganisations(users, adverts);
 		// An application on an advert of one of the organisation's users reveals the organisation's name.
 		const recentStart = serviceDateTime(new Date(Date.now() - RECENT_APPLICATION_DAYS * 86_400_000));
-		const named = await Promise.all(organisations.map(async (org) => {
-			for (const user of org.users.slice(0, 3)) {
-				for (const start of [recentStart, ALL_TIME_START]) {
-					try {
-						const page = await client.getApplicationsPaged({ ...this.advertScope(user), sApplicationStartDateTime: start, CurrentPage: 1, RowsPerPage: 1 });
-						const found = (page.Applications ?? []).filter((a) => a.OrganisationID === org.organisationId && a.OrganisationName);
-						if (found.length > 0) return found;
-						if ((page.TotalItemCount ?? 0) > 0) break; // The user's applications are on another organisation's adverts.
-					} catch {
-						// The name is a nicety; the id label stays.
-						break;
+		const named = await Promise.all(
+			organisations.map(async (org) => {
+				for (const user of org.users.slice(0, 3)) {
+					for (const start of [recentStart, ALL_TIME_START]) {
+						try {
+							const page = await client.getApplicationsPaged({
+								...this.advertScope(user),
+								sApplicationStartDateTime: start,
+								CurrentPage: 1,
+								RowsPerPage: 1,
+							});
+							const found = (page.Applications ?? []).filter(
+								(a) => a.OrganisationID === org.organisationId && a.OrganisationName,
+							);
+							if (found.length > 0) return found;
+							if ((page.TotalItemCount ?? 0) > 0) break; // The user's applications are on another organisation's adverts.
+						} catch {
+							// The name is a nicety; the id label stays.
+							break;
+						}
 					}
 				}
-			}
-			return [];
-		}));
+				return [];
+			}),
+		);
 		return deriveOrganisations(users, adverts, named.flat());
 	}
 
 	private async advertCount(client: MultipostingClient, user: UserSummary): Promise<number | undefined> {
-		const page = await client.getAdvertPaged({ ...this.advertScope(user), ...this.advertFilters(), CurrentPage: 1, RowsPerPage: 1 });
+		const page = await client.getAdvertPaged({
+			...this.advertScope(user),
+			...this.advertFilters(),
+			CurrentPage: 1,
+			RowsPerPage: 1,
+		});
 		return page.TotalItemCount;
 	}
 
@@ -394,10 +501,18 @@ export class AccountModel {
 	}
 
 	private advertFilters(): { sSearchDays: string; sAdvertStatusIDs?: string } {
-		return { sSearchDays: this.filtersValue.searchDays ?? '-1', sAdvertStatusIDs: this.filtersValue.advertStatusIds };
+		return {
+			sSearchDays: this.filtersValue.searchDays ?? '-1',
+			sAdvertStatusIDs: this.filtersValue.advertStatusIds,
+		};
 	}
 
-	private applicationFilters(): { RankingAsCSV?: string; ProgressIDAsCSV?: string; sApplicationStartDateTime?: string; sApplicationEndDateTime?: string } {
+	private applicationFilters(): {
+		RankingAsCSV?: string;
+		ProgressIDAsCSV?: string;
+		sApplicationStartDateTime?: string;
+		sApplicationEndDateTime?: string;
+	} {
 		return {
 			RankingAsCSV: this.filtersValue.ranking,
 			ProgressIDAsCSV: this.filtersValue.progressIds,

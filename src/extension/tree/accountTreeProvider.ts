@@ -26,7 +26,10 @@ export class AccountTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 		item.description = d.description;
 		item.contextValue = d.contextValue;
 		if (d.icon) {
-			item.iconPath = new vscode.ThemeIcon(d.icon.id, d.icon.color ? new vscode.ThemeColor(d.icon.color) : undefined);
+			item.iconPath = new vscode.ThemeIcon(
+				d.icon.id,
+				d.icon.color ? new vscode.ThemeColor(d.icon.color) : undefined,
+			);
 		}
 		if (d.tooltip) {
 			const tooltip = new vscode.MarkdownString(d.tooltip);

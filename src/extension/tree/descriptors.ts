@@ -8,7 +8,15 @@ import { progressName, type ProgressChoice } from '../actions/progressNames';
 import type { ConnectionInfo } from '../services';
 import { escapeMarkdown } from '../util/markdown';
 
-export type NodeKind = 'connection' | 'organisation' | 'user' | 'advert' | 'application' | 'loadMore' | 'error' | 'message';
+export type NodeKind =
+	| 'connection'
+	| 'organisation'
+	| 'user'
+	| 'advert'
+	| 'application'
+	| 'loadMore'
+	| 'error'
+	| 'message';
 
 /** A codicon with an optional theme colour id. */
 export interface IconSpec {
@@ -60,7 +68,9 @@ export interface UserSummary {
 	roleId?: number;
 }
 
-const ADVERT_STATUS_NAMES: Record<number, string> = Object.fromEntries(Object.entries(ADVERT_STATUS).map(([name, id]) => [id, name]));
+const ADVERT_STATUS_NAMES: Record<number, string> = Object.fromEntries(
+	Object.entries(ADVERT_STATUS).map(([name, id]) => [id, name]),
+);
 
 function md(text: string | number | boolean | undefined): string {
 	return escapeMarkdown(String(text ?? ''));
@@ -99,7 +109,11 @@ export function connectionDescriptor(connection: ConnectionInfo, sandboxState?: 
  * Organisations from what the operations reveal: users (UserList carries OrganisationID), adverts
  * (OrganisationID and UserID) and applications (OrganisationName). Sorted by name, then id.
  */
-export function deriveOrganisations(users: readonly CUser[], adverts: readonly Advert[] = [], applications: readonly APIApplication[] = []): OrganisationSummary[] {
+export function deriveOrganisations(
+	users: readonly CUser[],
+	adverts: readonly Advert[] = [],
+	applications: readonly APIApplication[] = [],
+): OrganisationSummary[] {
 	const byId = new Map<number, OrganisationSummary>();
 	const org = (id: number): OrganisationSummary => {
 		let found = byId.get(id);
@@ -112,13 +126,24 @@ export function deriveOrganisations(users: readonly CUser[], adverts: readonly A
 	for (const user of users) {
 		if (user.UserID === undefined || user.OrganisationID === undefined) continue;
 		const name = [user.FirstName, user.LastName].filter(Boolean).join(' ') || undefined;
-		org(user.OrganisationID).users.push({ userId: user.UserID, organisationId: user.OrganisationID, username: user.Username, name, email: user.Email, roleId: user.UserRoleID });
+		org(user.OrganisationID).users.push({
+			userId: user.UserID,
+			organisationId: user.OrganisationID,
+			username: user.Username,
+			name,
+			email: user.Email,
+			roleId: user.UserRoleID,
+		});
 	}
 	for (const advert of adverts) {
 		if (advert.UserID === undefined || advert.OrganisationID === undefined) continue;
 		const target = org(advert.OrganisationID);
 		if (!target.users.some((u) => u.userId === advert.UserID)) {
-			target.users.push({ userId: advert.UserID, organisationId: advert.OrganisationID, name: advert.ContactName });
+			target.users.push({
+				userId: advert.UserID,
+				organisationId: advert.OrganisationID,
+				name: advert.ContactName,
+			});
 		}
 	}
 	for (const app of applications) {
@@ -127,9 +152,13 @@ export function deriveOrganisations(users: readonly CUser[], adverts: readonly A
 		}
 	}
 	for (const summary of byId.values()) {
-		summary.users.sort((a, b) => (a.name ?? a.username ?? '').localeCompare(b.name ?? b.username ?? '') || a.userId - b.userId);
+		summary.users.sort(
+			(a, b) => (a.name ?? a.username ?? '').localeCompare(b.name ?? b.username ?? '') || a.userId - b.userId,
+		);
 	}
-	return [...byId.values()].sort((a, b) => (a.name ?? '\uffff').localeCompare(b.name ?? '\uffff') || a.organisationId - b.organisationId);
+	return [...byId.values()].sort(
+		(a, b) => (a.name ?? '\uffff').localeCompare(b.name ?? '\uffff') || a.organisationId - b.organisationId,
+	);
 }
 
 export function organisationDescriptor(connectionId: string, org: OrganisationSummary): NodeDescriptor {
@@ -139,7 +168,10 @@ export function organisationDescriptor(connectionId: string, org: OrganisationSu
 		kind: 'organisation',
 		label,
 		description: plural(org.users.length, 'user'),
-		tooltip: tooltipLines(label, [['OrganisationID', org.organisationId], ['Users', org.users.length]]),
+		tooltip: tooltipLines(label, [
+			['OrganisationID', org.organisationId],
+			['Users', org.users.length],
+		]),
 		icon: { id: 'organization' },
 		contextValue: 'organisation',
 		collapsible: 'collapsed',
@@ -148,13 +180,22 @@ export function organisationDescriptor(connectionId: string, org: OrganisationSu
 
 export function userDescriptor(connectionId: string, user: UserSummary, advertCount?: number): NodeDescriptor {
 	const label = user.name ?? user.username ?? `User ${user.userId}`;
-	const parts = [user.username && user.name ? user.username : undefined, advertCount !== undefined ? plural(advertCount, 'advert') : undefined];
+	const parts = [
+		user.username && user.name ? user.username : undefined,
+		advertCount !== undefined ? plural(advertCount, 'advert') : undefined,
+	];
 	return {
 		id: `user:${connectionId}:${user.userId}`,
 		kind: 'user',
 		label,
 		description: parts.filter(Boolean).join(' · ') || undefined,
-		tooltip: tooltipLines(label, [['UserID', user.userId], ['Username', user.username], ['Email', user.email], ['OrganisationID', user.organisationId], ['Adverts', advertCount]]),
+		tooltip: tooltipLines(label, [
+			['UserID', user.userId],
+			['Username', user.username],
+			['Email', user.email],
+			['OrganisationID', user.organisationId],
+			['Adverts', advertCount],
+		]),
 		icon: { id: user.roleId === 1 ? 'shield' : 'person' },
 		contextValue: user.username ? 'user' : 'user:unknown',
 		collapsible: 'collapsed',
@@ -190,7 +231,10 @@ export function advertDescriptor(connectionId: string, advert: Advert): NodeDesc
 			['Location', advert.PrimaryLocation],
 			['Last posted', advert.sLastPostDate ?? advert.LastPostDate],
 			['Applications', applications],
-			['Suitable / maybe / unsuitable', `${advert.Suitable ?? 0} / ${advert.MaybeSuitable ?? 0} / ${advert.Unsuitable ?? 0}`],
+			[
+				'Suitable / maybe / unsuitable',
+				`${advert.Suitable ?? 0} / ${advert.MaybeSuitable ?? 0} / ${advert.Unsuitable ?? 0}`,
+			],
 			['Viewed', advert.Viewed],
 		]),
 		icon: advertStatusIcon(advert.AdvertStatusID),
@@ -201,14 +245,20 @@ export function advertDescriptor(connectionId: string, advert: Advert): NodeDesc
 
 /** Ranking flag of an application: Score when sent, else the Ranking text. */
 export function rankingOf(app: APIApplication): 'Suitable' | 'MaybeSuitable' | 'Unsuitable' | 'Unranked' {
-	const score = app.Score ?? { Suitable: 4, MaybeSuitable: 2, Unsuitable: 1 }[app.Ranking ?? ''] ?? Number(app.Ranking ?? 0);
+	const score =
+		app.Score ?? { Suitable: 4, MaybeSuitable: 2, Unsuitable: 1 }[app.Ranking ?? ''] ?? Number(app.Ranking ?? 0);
 	if ((score & 4) !== 0) return 'Suitable';
 	if ((score & 2) !== 0) return 'MaybeSuitable';
 	if ((score & 1) !== 0) return 'Unsuitable';
 	return 'Unranked';
 }
 
-const RANKING_LABELS = { Suitable: 'Suitable', MaybeSuitable: 'Maybe', Unsuitable: 'Unsuitable', Unranked: 'Unranked' } as const;
+const RANKING_LABELS = {
+	Suitable: 'Suitable',
+	MaybeSuitable: 'Maybe',
+	Unsuitable: 'Unsuitable',
+	Unranked: 'Unranked',
+} as const;
 
 export function applicationIcon(app: APIApplication): IconSpec {
 	if (app.Favourite) {
@@ -226,8 +276,15 @@ export function applicationIcon(app: APIApplication): IconSpec {
 	}
 }
 
-export function applicationDescriptor(connectionId: string, app: APIApplication, progress: readonly ProgressChoice[]): NodeDescriptor {
-	const name = [app.FirstName, app.LastName].filter(Boolean).join(' ') || app.EmailAddress || `Application ${app.AdvertCandidateID}`;
+export function applicationDescriptor(
+	connectionId: string,
+	app: APIApplication,
+	progress: readonly ProgressChoice[],
+): NodeDescriptor {
+	const name =
+		[app.FirstName, app.LastName].filter(Boolean).join(' ') ||
+		app.EmailAddress ||
+		`Application ${app.AdvertCandidateID}`;
 	const ranking = RANKING_LABELS[rankingOf(app)];
 	const progressText = progressName(progress, app.ProgressID, app.Progress);
 	const date = (app.ApplicationDate ?? '').slice(0, 10);
@@ -279,7 +336,14 @@ export function errorDescriptor(parentId: string, message: string): NodeDescript
 }
 
 export function messageDescriptor(parentId: string, text: string): NodeDescriptor {
-	return { id: `message:${parentId}`, kind: 'message', label: text, contextValue: 'message', collapsible: 'none', icon: { id: 'info' } };
+	return {
+		id: `message:${parentId}`,
+		kind: 'message',
+		label: text,
+		contextValue: 'message',
+		collapsible: 'none',
+		icon: { id: 'info' },
+	};
 }
 
 /** The view's description for the active filters; undefined when none is set. */
@@ -287,11 +351,21 @@ export function describeFilters(filters: TreeFilters, progress: readonly Progres
 	const parts: string[] = [];
 	if (filters.searchDays && filters.searchDays !== '-1') parts.push(`last ${filters.searchDays} days`);
 	if (filters.advertStatusIds) {
-		parts.push(filters.advertStatusIds.split(',').map((id) => ADVERT_STATUS_NAMES[Number(id)] ?? id).join('/'));
+		parts.push(
+			filters.advertStatusIds
+				.split(',')
+				.map((id) => ADVERT_STATUS_NAMES[Number(id)] ?? id)
+				.join('/'),
+		);
 	}
 	if (filters.ranking) parts.push(filters.ranking.split(',').join('/'));
 	if (filters.progressIds) {
-		parts.push(filters.progressIds.split(',').map((id) => progressName(progress, Number(id)) ?? id).join('/'));
+		parts.push(
+			filters.progressIds
+				.split(',')
+				.map((id) => progressName(progress, Number(id)) ?? id)
+				.join('/'),
+		);
 	}
 	if (filters.applicationsFrom || filters.applicationsTo) {
 		parts.push(`applied ${filters.applicationsFrom ?? '…'} – ${filters.applicationsTo ?? '…'}`);

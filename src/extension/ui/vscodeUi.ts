@@ -7,11 +7,22 @@ export class VscodeUi implements UiPort {
 	constructor(private readonly log: vscode.LogOutputChannel) {}
 
 	async pick<T>(items: PickItem<T>[], options: StepOptions): Promise<PickItem<T> | undefined> {
-		return vscode.window.showQuickPick(items, { title: stepTitle(options), placeHolder: options.placeholder, ignoreFocusOut: true, matchOnDescription: true });
+		return vscode.window.showQuickPick(items, {
+			title: stepTitle(options),
+			placeHolder: options.placeholder,
+			ignoreFocusOut: true,
+			matchOnDescription: true,
+		});
 	}
 
 	async pickMany<T>(items: PickItem<T>[], options: StepOptions): Promise<PickItem<T>[] | undefined> {
-		return vscode.window.showQuickPick(items, { title: stepTitle(options), placeHolder: options.placeholder, ignoreFocusOut: true, canPickMany: true, matchOnDescription: true });
+		return vscode.window.showQuickPick(items, {
+			title: stepTitle(options),
+			placeHolder: options.placeholder,
+			ignoreFocusOut: true,
+			canPickMany: true,
+			matchOnDescription: true,
+		});
 	}
 
 	async input(options: InputOptions): Promise<string | undefined> {
@@ -39,15 +50,20 @@ export class VscodeUi implements UiPort {
 	}
 
 	async withProgress<T>(title: string, cancellable: boolean, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
-		return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable }, async (_progress, token) => {
-			const controller = new AbortController();
-			const subscription = token.onCancellationRequested(() => controller.abort(new Error('cancelled by the user')));
-			try {
-				return await task(controller.signal);
-			} finally {
-				subscription.dispose();
-			}
-		});
+		return vscode.window.withProgress(
+			{ location: vscode.ProgressLocation.Notification, title, cancellable },
+			async (_progress, token) => {
+				const controller = new AbortController();
+				const subscription = token.onCancellationRequested(() =>
+					controller.abort(new Error('cancelled by the user')),
+				);
+				try {
+					return await task(controller.signal);
+				} finally {
+					subscription.dispose();
+				}
+			},
+		);
 	}
 
 	async openExternal(url: string): Promise<boolean> {

@@ -2,5 +2,7 @@
 
 /** Escapes every character with a meaning in Markdown (and HTML's < > &). */
 export function escapeMarkdown(text: string): string {
-	return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~="':]/g, (c) => (c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`));
+	return text.replace(/[\\`*_{}[\]()#+\-.!|<>&~="':]/g, (c) =>
+		c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '&' ? '&amp;' : `\\${c}`,
+	);
 }

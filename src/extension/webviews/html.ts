@@ -10,7 +10,10 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOpt
 	return {
 		enableScripts: true,
 		enableCommandUris: false,
-		localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')],
+		localResourceRoots: [
+			vscode.Uri.joinPath(extensionUri, 'dist', 'webview'),
+			vscode.Uri.joinPath(extensionUri, 'media'),
+		],
 	};
 }
 
@@ -24,9 +27,14 @@ export function createNonce(): string {
  * `frameSrc` allows the sandboxed iframe (srcdoc) used for email bodies; img-src allows blob: for
  * previews built in the webview.
  */
-export function renderShell(webview: vscode.Webview, extensionUri: vscode.Uri, options: { script: string; title: string; styles?: string[] }): string {
+export function renderShell(
+	webview: vscode.Webview,
+	extensionUri: vscode.Uri,
+	options: { script: string; title: string; styles?: string[] },
+): string {
 	const nonce = createNonce();
-	const asset = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
+	const asset = (...segments: string[]) =>
+		webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
 	const csp = [
 		"default-src 'none'",
 		`script-src 'nonce-${nonce}' ${webview.cspSource}`,
@@ -59,5 +67,8 @@ ${styles}
 }
 
 export function escapeHtml(text: string): string {
-	return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+	return text.replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+	);
 }

@@ -26,7 +26,10 @@ export function contentTypeParam(contentType: string | undefined, name: string):
 	for (const part of (contentType ?? '').split(';').slice(1)) {
 		const eq = part.indexOf('=');
 		if (eq > 0 && part.slice(0, eq).trim().toLowerCase() === name) {
-			return part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+			return part
+				.slice(eq + 1)
+				.trim()
+				.replace(/^"(.*)"$/, '$1');
 		}
 	}
 	return undefined;
@@ -35,5 +38,9 @@ export function contentTypeParam(contentType: string | undefined, name: string):
 /** True when the bytes look like an HTML page (error pages of proxies and servers). */
 export function looksLikeHtml(text: string): boolean {
 	const start = text.slice(0, 512).trimStart().toLowerCase();
-	return start.startsWith('<!doctype html') || start.startsWith('<html') || (start.includes('<html') && !start.startsWith('<?xml'));
+	return (
+		start.startsWith('<!doctype html') ||
+		start.startsWith('<html') ||
+		(start.includes('<html') && !start.startsWith('<?xml'))
+	);
 }

@@ -31,7 +31,12 @@ function operationFromPath(subPath: string): OperationName {
 	const name = decodeURIComponent(subPath.replace(/^\/+/, '').replace(/\/+$/, ''));
 	const operation = resolveOperationName(name);
 	if (!operation) {
-		throw FaultError.client('UnknownOperation', name ? `Unknown operation ${name}.` : 'The URL names no operation: append /<Operation> to the endpoint path.');
+		throw FaultError.client(
+			'UnknownOperation',
+			name
+				? `Unknown operation ${name}.`
+				: 'The URL names no operation: append /<Operation> to the endpoint path.',
+		);
 	}
 	return operation;
 }
@@ -51,32 +56,49 @@ function encodeResponse(operation: OperationName, result: unknown, ctx: CodecCon
 function decodeResponse(operation: OperationName, response: ReceivedResponse, ctx: CodecContext): DecodedResponse {
 	const type = mediaType(response.headers['content-type']);
 	// Decoded only on the error paths: a large body is decoded once, by the XML parser.
-	const text = response.status !== 200 || (type !== 'text/xml' && type !== 'application/xml') ? fromUtf8(response.body) : '';
+	const text =
+		response.status !== 200 || (type !== 'text/xml' && type !== 'application/xml') ? fromUtf8(response.body) : '';
 	if (response.status !== 200) {
 		// ASMX answers GET and POST errors as HTTP 500 text/plain; keep only the first line (no stack
 		// trace). Other statuses with text (a proxy's 502) are not the service speaking.
 		if (type === 'text/plain' && response.status === 500) {
-			return { ok: false, status: response.status, fault: { code: 'Server', message: text.split(/\r?\n/, 1)[0].trim() } };
+			return {
+				ok: false,
+				status: response.status,
+				fault: { code: 'Server', message: text.split(/\r?\n/, 1)[0].trim() },
+			};
 		}
 		throw new ProtocolError(`HTTP ${response.status} with content type "${type || 'none'}".`, 'HTTP_STATUS');
 	}
 	if (type !== 'text/xml' && type !== 'application/xml') {
 		const html = looksLikeHtml(text);
-		throw new ProtocolError(`Expected text/xml but the service answered with ${html ? 'an HTML page' : `content type "${type || 'none'}"`}.`, html ? 'HTML_PAGE' : 'CONTENT_TYPE');
+		throw new ProtocolError(
+			`Expected text/xml but the service answered with ${html ? 'an HTML page' : `content type "${type || 'none'}"`}.`,
+			html ? 'HTML_PAGE' : 'CONTENT_TYPE',
+		);
 	}
 	let root;
 	try {
 		const expectedRoot = OPERATIONS[operation].httpRoot;
-		root = parseXml(response.body, undefined, { deferLargeText: true, stream: streamResult(operation, 1, expectedRoot) });
+		root = parseXml(response.body, undefined, {
+			deferLargeText: true,
+			stream: streamResult(operation, 1, expectedRoot),
+		});
 	} catch (error) {
-		throw new ProtocolError(error instanceof XmlError ? error.message : 'The body is not XML.', error instanceof XmlError ? error.code : 'NOT_XML');
+		throw new ProtocolError(
+			error instanceof XmlError ? error.message : 'The body is not XML.',
+			error instanceof XmlError ? error.code : 'NOT_XML',
+		);
 	}
 	const expected = OPERATIONS[operation].httpRoot;
 	if (root.local !== expected) {
 		throw new ProtocolError(`Expected the root element <${expected}> but found <${root.name}>.`, 'UNEXPECTED_ROOT');
 	}
 	if (root.ns !== ctx.namespace) {
-		throw new ProtocolError(`The response is in namespace "${root.ns}" but the connection expects "${ctx.namespace}". Set the connection's XML namespace to "${root.ns}".`, 'NAMESPACE');
+		throw new ProtocolError(
+			`The response is in namespace "${root.ns}" but the connection expects "${ctx.namespace}". Set the connection's XML namespace to "${root.ns}".`,
+			'NAMESPACE',
+		);
 	}
 	try {
 		return { ok: true, result: readResult(operation, root) };
@@ -96,7 +118,12 @@ export const httpGetBinding: Binding = {
 	name: 'httpGet',
 	encodeRequest(operation: OperationName, params: AnyParams, ctx: CodecContext): EncodedRequest {
 		const query = formText(paramFields(operation, params));
-		return { method: 'GET', path: `${ctx.endpointPath}/${operation}${query ? `?${query}` : ''}`, headers: {}, body: new Uint8Array(0) };
+		return {
+			method: 'GET',
+			path: `${ctx.endpointPath}/${operation}${query ? `?${query}` : ''}`,
+			headers: {},
+			body: new Uint8Array(0),
+		};
 	},
 	decodeRequest(request: ReceivedRequest): DecodedRequest {
 		const operation = operationFromPath(request.subPath);

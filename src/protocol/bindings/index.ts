@@ -6,7 +6,12 @@ import type { Binding, BindingName } from './types';
 export * from './types';
 export { SOAP11_ENV, SOAP12_ENV } from './soap';
 
-const BINDINGS: Readonly<Record<BindingName, Binding>> = { soap11: soap11Binding, soap12: soap12Binding, httpGet: httpGetBinding, httpPost: httpPostBinding };
+const BINDINGS: Readonly<Record<BindingName, Binding>> = {
+	soap11: soap11Binding,
+	soap12: soap12Binding,
+	httpGet: httpGetBinding,
+	httpPost: httpPostBinding,
+};
 
 export function getBinding(name: BindingName): Binding {
 	const binding = BINDINGS[name];

@@ -19,7 +19,10 @@ function scalarText(param: ParamSpec, value: ParamValue): string {
 		case 'int':
 			return encodeScalar('int', typeof value === 'string' ? Number(value) : (value as number));
 		case 'boolean':
-			return encodeScalar('boolean', typeof value === 'string' ? value === 'true' || value === '1' : (value as boolean));
+			return encodeScalar(
+				'boolean',
+				typeof value === 'string' ? value === 'true' || value === '1' : (value as boolean),
+			);
 		default:
 			return String(value);
 	}
@@ -62,7 +65,11 @@ export function paramFields(operation: OperationName, params: AnyParams): [strin
 
 function invalid(param: ParamSpec, text: string, error: unknown): FaultError {
 	const reason = error instanceof Error ? error.message : String(error);
-	return FaultError.client('InvalidParameter', `Parameter ${param.name} has an invalid value: ${reason}.`, `value: ${text.slice(0, 100)}`);
+	return FaultError.client(
+		'InvalidParameter',
+		`Parameter ${param.name} has an invalid value: ${reason}.`,
+		`value: ${text.slice(0, 100)}`,
+	);
 }
 
 /** Converts received text to the parameter's type; empty text means "not given". */
@@ -85,7 +92,9 @@ export function readParamElements(operation: OperationName, el: XmlElement): Any
 		const param = specs.get(child.local);
 		if (!param || isNil(child)) continue;
 		if (param.type === 'string[]') {
-			const items = child.children.filter((c) => c.local === (param.itemElement ?? 'string') && !isNil(c)).map((c) => c.text);
+			const items = child.children
+				.filter((c) => c.local === (param.itemElement ?? 'string') && !isNil(c))
+				.map((c) => c.text);
 			params[param.name] = items;
 		} else {
 			params[param.name] = decodeParamText(param, child.text);

@@ -5,7 +5,13 @@ import { readList, readRecord, type RecordReader, writeList, writeRecord, type X
 import type { XmlElement, XmlParseOptions } from '../codecs/xml';
 
 /** Writes the result as `<element>`: a record, or (rule 2) the record element repeated. */
-export function writeResult(out: XmlOut, operation: OperationName, element: string, result: unknown, rootAttrs: Record<string, string> = {}): void {
+export function writeResult(
+	out: XmlOut,
+	operation: OperationName,
+	element: string,
+	result: unknown,
+	rootAttrs: Record<string, string> = {},
+): void {
 	const spec = OPERATIONS[operation].result;
 	if (spec.kind === 'list') {
 		writeList(out, element, spec.record, spec.record, result, element, rootAttrs);
@@ -21,7 +27,12 @@ const streamed = new WeakMap<XmlElement, RecordReader>();
  * The parse option that reads the result element of `operation` while parsing (see XmlParseOptions
  * stream): at `depth`, an element named `element` whose parent is named `parent` (when given).
  */
-export function streamResult(operation: OperationName, depth: number, element: string, parent?: string): NonNullable<XmlParseOptions['stream']> {
+export function streamResult(
+	operation: OperationName,
+	depth: number,
+	element: string,
+	parent?: string,
+): NonNullable<XmlParseOptions['stream']> {
 	const spec = OPERATIONS[operation].result;
 	return {
 		depth,
@@ -39,7 +50,9 @@ export function readResult(operation: OperationName, el: XmlElement): unknown {
 	const reader = streamed.get(el);
 	if (reader !== undefined) return reader.result();
 	const spec = OPERATIONS[operation].result;
-	return spec.kind === 'list' ? readList(el, spec.record, spec.record, el.local) : readRecord(el, spec.record, el.local);
+	return spec.kind === 'list'
+		? readList(el, spec.record, spec.record, el.local)
+		: readRecord(el, spec.record, el.local);
 }
 
 /** The value of a missing result element: ASMX omits it when the method returns null. */

@@ -40,8 +40,18 @@ interface SoapVersion {
 }
 
 const FAULT_CODE_NAMES: Record<'soap11' | 'soap12', Record<FaultCode, string>> = {
-	soap11: { Client: 'Client', Server: 'Server', VersionMismatch: 'VersionMismatch', MustUnderstand: 'MustUnderstand' },
-	soap12: { Client: 'Sender', Server: 'Receiver', VersionMismatch: 'VersionMismatch', MustUnderstand: 'MustUnderstand' },
+	soap11: {
+		Client: 'Client',
+		Server: 'Server',
+		VersionMismatch: 'VersionMismatch',
+		MustUnderstand: 'MustUnderstand',
+	},
+	soap12: {
+		Client: 'Sender',
+		Server: 'Receiver',
+		VersionMismatch: 'VersionMismatch',
+		MustUnderstand: 'MustUnderstand',
+	},
 };
 
 function faultCodeFromQName(qname: string): FaultCode {
@@ -79,7 +89,6 @@ function writeDetail(out: XmlOut, fault: Fault, namespace: string, element: stri
 	out.raw(`</${element}>`);
 }
 
-
 const SOAP11: SoapVersion = {
 	name: 'soap11',
 	envelopeNs: SOAP11_ENV,
@@ -100,7 +109,11 @@ const SOAP11: SoapVersion = {
 	},
 	readFault(el) {
 		const code = faultCodeFromQName(childText(el, 'faultcode')?.trim() ?? 'Server');
-		return { code, message: childText(el, 'faultstring') ?? '', ...readDetail(el.children.find((c) => c.local === 'detail')) };
+		return {
+			code,
+			message: childText(el, 'faultstring') ?? '',
+			...readDetail(el.children.find((c) => c.local === 'detail')),
+		};
 	},
 };
 
@@ -115,7 +128,10 @@ const SOAP12: SoapVersion = {
 	writeFault(out, fault, namespace) {
 		out.raw('<soap12:Fault><soap12:Code>');
 		out.leaf('soap12:Value', `soap12:${FAULT_CODE_NAMES.soap12[fault.code]}`);
-		if (fault.subcode) out.raw(`<soap12:Subcode><soap12:Value xmlns:mp="${namespace}">mp:${fault.subcode}</soap12:Value></soap12:Subcode>`);
+		if (fault.subcode)
+			out.raw(
+				`<soap12:Subcode><soap12:Value xmlns:mp="${namespace}">mp:${fault.subcode}</soap12:Value></soap12:Subcode>`,
+			);
 		out.raw('</soap12:Code><soap12:Reason>');
 		out.raw('<soap12:Text xml:lang="en">').raw(escapeText(fault.message)).raw('</soap12:Text>');
 		out.raw('</soap12:Reason>');
@@ -125,11 +141,19 @@ const SOAP12: SoapVersion = {
 	readFault(el) {
 		const codeEl = el.children.find((c) => c.local === 'Code');
 		const code = faultCodeFromQName(childText(codeEl, 'Value')?.trim() ?? 'Receiver');
-		const subcodeText = childText(codeEl?.children.find((c) => c.local === 'Subcode'), 'Value')?.trim();
+		const subcodeText = childText(
+			codeEl?.children.find((c) => c.local === 'Subcode'),
+			'Value',
+		)?.trim();
 		const reason = el.children.find((c) => c.local === 'Reason');
 		const message = childText(reason, 'Text') ?? '';
 		const detail = readDetail(el.children.find((c) => c.local === 'Detail'));
-		return { code, message, subcode: subcodeText ? subcodeText.slice(subcodeText.indexOf(':') + 1) : detail.subcode, detail: detail.detail };
+		return {
+			code,
+			message,
+			subcode: subcodeText ? subcodeText.slice(subcodeText.indexOf(':') + 1) : detail.subcode,
+			detail: detail.detail,
+		};
 	},
 };
 
@@ -186,18 +210,29 @@ function isBlank(body: Uint8Array): boolean {
 }
 
 /** Parses an envelope and returns its Body element, or throws with what is wrong. */
-function readBody(text: string | Uint8Array, version: SoapVersion, onError: (message: string, reason: string) => Error, options?: XmlParseOptions): XmlElement {
+function readBody(
+	text: string | Uint8Array,
+	version: SoapVersion,
+	onError: (message: string, reason: string) => Error,
+	options?: XmlParseOptions,
+): XmlElement {
 	let root: XmlElement;
 	try {
 		root = parseXml(text, undefined, options);
 	} catch (error) {
-		throw onError(error instanceof XmlError ? error.message : 'The body is not XML.', error instanceof XmlError ? error.code : 'NOT_XML');
+		throw onError(
+			error instanceof XmlError ? error.message : 'The body is not XML.',
+			error instanceof XmlError ? error.code : 'NOT_XML',
+		);
 	}
 	if (root.local !== 'Envelope') {
 		throw onError(`Expected a SOAP Envelope but the document root is <${root.name}>.`, 'UNEXPECTED_ROOT');
 	}
 	if (root.ns !== version.envelopeNs) {
-		throw onError(`The Envelope is in namespace "${root.ns}", not the ${version.name === 'soap11' ? 'SOAP 1.1' : 'SOAP 1.2'} namespace "${version.envelopeNs}".`, 'VERSION_MISMATCH');
+		throw onError(
+			`The Envelope is in namespace "${root.ns}", not the ${version.name === 'soap11' ? 'SOAP 1.1' : 'SOAP 1.2'} namespace "${version.envelopeNs}".`,
+			'VERSION_MISMATCH',
+		);
 	}
 	const body = root.children.find((c) => c.local === 'Body' && c.ns === version.envelopeNs);
 	if (!body) throw onError('The Envelope has no Body.', 'NO_BODY');
@@ -226,23 +261,37 @@ function createSoapBinding(version: SoapVersion): Binding {
 		},
 
 		decodeRequest(request: ReceivedRequest, ctx: CodecContext): DecodedRequest {
-			if (isBlank(request.body)) throw new MalformedXmlError('The request body is empty; a SOAP envelope was expected.', 'EMPTY');
+			if (isBlank(request.body))
+				throw new MalformedXmlError('The request body is empty; a SOAP envelope was expected.', 'EMPTY');
 			const body = readBody(request.body, version, (message, reason) => {
-				if (reason === 'VERSION_MISMATCH') return new FaultError({ code: 'VersionMismatch', subcode: 'MalformedRequest', message });
-				return reason.startsWith('XML_') || reason === 'NOT_XML' ? malformedXml(message, reason) : malformed(message);
+				if (reason === 'VERSION_MISMATCH')
+					return new FaultError({ code: 'VersionMismatch', subcode: 'MalformedRequest', message });
+				return reason.startsWith('XML_') || reason === 'NOT_XML'
+					? malformedXml(message, reason)
+					: malformed(message);
 			});
 			const opElement = body.children[0];
-			if (!opElement) throw malformed('The SOAP Body is empty: it must contain one element named after the operation.');
+			if (!opElement)
+				throw malformed('The SOAP Body is empty: it must contain one element named after the operation.');
 			if (opElement.ns !== ctx.namespace) {
-				throw FaultError.client('UnknownOperation', `The element <${opElement.local}> is in namespace "${opElement.ns}"; this service expects "${ctx.namespace}".`);
+				throw FaultError.client(
+					'UnknownOperation',
+					`The element <${opElement.local}> is in namespace "${opElement.ns}"; this service expects "${ctx.namespace}".`,
+				);
 			}
 			if (!isOperationName(opElement.local)) {
-				throw FaultError.client('UnknownOperation', `Unknown operation ${opElement.local} on ${ctx.endpointPath}.`);
+				throw FaultError.client(
+					'UnknownOperation',
+					`Unknown operation ${opElement.local} on ${ctx.endpointPath}.`,
+				);
 			}
 			const operation = opElement.local;
 			const action = version.requestAction(request);
 			if (action && action !== soapAction(ctx.namespace, operation)) {
-				throw FaultError.client('MalformedRequest', `The action "${action}" does not match the body element ${operation} (expected "${soapAction(ctx.namespace, operation)}").`);
+				throw FaultError.client(
+					'MalformedRequest',
+					`The action "${action}" does not match the body element ${operation} (expected "${soapAction(ctx.namespace, operation)}").`,
+				);
 			}
 			return { operation, params: readParamElements(operation, opElement) };
 		},
@@ -261,28 +310,48 @@ function createSoapBinding(version: SoapVersion): Binding {
 			if (type !== version.mediaType) {
 				// Decoded only here: a large body is decoded once, by the XML parser.
 				const text = fromUtf8(response.body);
-				if (response.status !== 200) throw new ProtocolError(`HTTP ${response.status} with content type "${type || 'none'}".`, 'HTTP_STATUS');
+				if (response.status !== 200)
+					throw new ProtocolError(
+						`HTTP ${response.status} with content type "${type || 'none'}".`,
+						'HTTP_STATUS',
+					);
 				const what = looksLikeHtml(text) ? 'an HTML page' : `content type "${type || 'none'}"`;
-				throw new ProtocolError(`Expected ${version.mediaType} but the service answered with ${what}.`, looksLikeHtml(text) ? 'HTML_PAGE' : 'CONTENT_TYPE');
+				throw new ProtocolError(
+					`Expected ${version.mediaType} but the service answered with ${what}.`,
+					looksLikeHtml(text) ? 'HTML_PAGE' : 'CONTENT_TYPE',
+				);
 			}
 			// The result is read while parsing (Envelope/Body/{op}Response/{op}Result), and attachments
 			// are decoded straight from the bytes.
 			const stream = streamResult(operation, 4, OPERATIONS[operation].soapResult, `${operation}Response`);
-			const body = readBody(response.body, version, (message, reason) => new ProtocolError(message, reason), { deferLargeText: true, stream });
+			const body = readBody(response.body, version, (message, reason) => new ProtocolError(message, reason), {
+				deferLargeText: true,
+				stream,
+			});
 			const first = body.children[0];
 			if (first && first.local === 'Fault' && first.ns === version.envelopeNs) {
 				return { ok: false, fault: version.readFault(first), status: response.status };
 			}
-			if (response.status !== 200) throw new ProtocolError(`HTTP ${response.status} without a SOAP fault.`, 'HTTP_STATUS');
+			if (response.status !== 200)
+				throw new ProtocolError(`HTTP ${response.status} without a SOAP fault.`, 'HTTP_STATUS');
 			if (!first || first.local !== `${operation}Response`) {
-				throw new ProtocolError(`Expected <${operation}Response> in the SOAP Body but found ${first ? `<${first.name}>` : 'nothing'}.`, 'UNEXPECTED_ROOT');
+				throw new ProtocolError(
+					`Expected <${operation}Response> in the SOAP Body but found ${first ? `<${first.name}>` : 'nothing'}.`,
+					'UNEXPECTED_ROOT',
+				);
 			}
 			if (first.ns !== ctx.namespace) {
-				throw new ProtocolError(`The response is in namespace "${first.ns}" but the connection expects "${ctx.namespace}". Set the connection's XML namespace to "${first.ns}".`, 'NAMESPACE');
+				throw new ProtocolError(
+					`The response is in namespace "${first.ns}" but the connection expects "${ctx.namespace}". Set the connection's XML namespace to "${first.ns}".`,
+					'NAMESPACE',
+				);
 			}
 			const resultElement = first.children.find((c) => c.local === OPERATIONS[operation].soapResult);
 			try {
-				return { ok: true, result: resultElement ? readResult(operation, resultElement) : emptyResult(operation) };
+				return {
+					ok: true,
+					result: resultElement ? readResult(operation, resultElement) : emptyResult(operation),
+				};
 			} catch (error) {
 				if (error instanceof RecordCodecError) throw new ProtocolError(error.message, 'INVALID_VALUE');
 				// A deferred text run is checked when read (see parseXml's deferLargeText).

@@ -5,7 +5,7 @@ import type { OperationSpec } from './types';
 export const ADMINISTRATION_OPERATIONS = {
 	UserList: {
 		endpoint: 'administration',
-		doc: "Users visible to an administrator, or one active user when sUserIdentifier is given.",
+		doc: 'Users visible to an administrator, or one active user when sUserIdentifier is given.',
 		params: [...p.login, p.sStartOrganisation, p.sUserIdentifier],
 		result: { kind: 'list', record: 'CUser' },
 		soapResult: 'UserListResult',
@@ -30,7 +30,12 @@ export const ADMINISTRATION_OPERATIONS = {
 	FeedList: {
 		endpoint: 'administration',
 		doc: 'Feeds configured for an organisation or user.',
-		params: [...p.login, p.sOrganisationIdentifier, p.sUserIdentifier, { name: 'sFeedNameSearch', type: 'string', doc: 'Part of a feed name.' }],
+		params: [
+			...p.login,
+			p.sOrganisationIdentifier,
+			p.sUserIdentifier,
+			{ name: 'sFeedNameSearch', type: 'string', doc: 'Part of a feed name.' },
+		],
 		result: { kind: 'list', record: 'CFeed' },
 		soapResult: 'FeedListResult',
 		httpRoot: 'ArrayOfCFeed',

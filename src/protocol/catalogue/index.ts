@@ -11,7 +11,10 @@ export * from './valueSets';
 export { RECORDS, type RecordName } from './records';
 
 /** All 20 operations, keyed by name. */
-export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = Object.freeze({ ...POSTING_OPERATIONS, ...ADMINISTRATION_OPERATIONS });
+export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = Object.freeze({
+	...POSTING_OPERATIONS,
+	...ADMINISTRATION_OPERATIONS,
+});
 
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 

@@ -23,11 +23,17 @@ export interface ScalarValueMap {
 type FieldValue<T> = T extends ScalarType
 	? ScalarValueMap[T]
 	: T extends { readonly record: infer R }
-		? R extends RecordName ? RecordOf<R> : never
+		? R extends RecordName
+			? RecordOf<R>
+			: never
 		: T extends { readonly list: infer R }
-			? R extends RecordName ? RecordOf<R>[] : never
+			? R extends RecordName
+				? RecordOf<R>[]
+				: never
 			: T extends { readonly scalarList: infer S }
-				? S extends ScalarType ? ScalarValueMap[S][] : never
+				? S extends ScalarType
+					? ScalarValueMap[S][]
+					: never
 				: never;
 
 /**
@@ -50,7 +56,11 @@ interface ParamValueMap {
 
 type ParamsList<O extends OperationName> = AllOperations[O]['params'][number];
 // Value-type parameters without a default are minOccurs=1 in SOAP, so the caller must give them.
-type IsRequired<P> = P extends { readonly type: 'int' | 'boolean' } ? (P extends { readonly default: unknown } ? false : true) : false;
+type IsRequired<P> = P extends { readonly type: 'int' | 'boolean' }
+	? P extends { readonly default: unknown }
+		? false
+		: true
+	: false;
 
 /** The parameters of an operation. Strings are optional; value types without a default are required. */
 export type ParamsOf<O extends OperationName> = {
@@ -60,7 +70,10 @@ export type ParamsOf<O extends OperationName> = {
 };
 
 /** The decoded result of an operation. */
-export type ResultOf<O extends OperationName> = AllOperations[O]['result'] extends { kind: 'list'; record: infer R extends RecordName }
+export type ResultOf<O extends OperationName> = AllOperations[O]['result'] extends {
+	kind: 'list';
+	record: infer R extends RecordName;
+}
 	? RecordOf<R>[]
 	: AllOperations[O]['result'] extends { kind: 'record'; record: infer R extends RecordName }
 		? RecordOf<R>

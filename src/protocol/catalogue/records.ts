@@ -65,7 +65,10 @@ const DOCUMENT = { record: 'APIDocument' } as const;
 
 /** All records, keyed by their XML type name. */
 export const RECORDS = {
-	Advert: { doc: 'A job advert (element Advert inside wrappers, APIAdvert inside AdvertPaged).', fields: ADVERT_FIELDS },
+	Advert: {
+		doc: 'A job advert (element Advert inside wrappers, APIAdvert inside AdvertPaged).',
+		fields: ADVERT_FIELDS,
+	},
 	APIAdvertValue: {
 		doc: 'An extra per-advert or per-feed field value.',
 		fields: [
@@ -103,7 +106,10 @@ export const RECORDS = {
 	},
 	AdvertWithValuesPaged: {
 		doc: 'A page of adverts with their extra field values.',
-		fields: [...PAGE_FIELDS, { name: 'AdvertWithValues', type: { list: 'APIAdvertWithValues', item: 'APIAdvertWithValues' } }],
+		fields: [
+			...PAGE_FIELDS,
+			{ name: 'AdvertWithValues', type: { list: 'APIAdvertWithValues', item: 'APIAdvertWithValues' } },
+		],
 	},
 	ApplicationPaged: {
 		doc: 'A page of applications.',
@@ -271,7 +277,14 @@ export const RECORDS = {
 	},
 	AdvertTrackingLog: {
 		doc: 'A job board response to one delivery of a posting.',
-		fields: [int('PostingID'), int('FeedID'), str('FeedName'), date('DeliveryDate'), str('ErrorLevel'), str('Response')],
+		fields: [
+			int('PostingID'),
+			int('FeedID'),
+			str('FeedName'),
+			date('DeliveryDate'),
+			str('ErrorLevel'),
+			str('Response'),
+		],
 	},
 	CQueryJobTitle: {
 		doc: 'A job title suggestion.',
@@ -279,7 +292,14 @@ export const RECORDS = {
 	},
 	GetValue: {
 		doc: 'A lookup row (currency, weeks to advertise).',
-		fields: [str('CultureID'), str('Description'), int('FieldID'), int('OrganisationID'), int('SortOrder'), str('Value')],
+		fields: [
+			str('CultureID'),
+			str('Description'),
+			int('FieldID'),
+			int('OrganisationID'),
+			int('SortOrder'),
+			str('Value'),
+		],
 	},
 	AddAdvertResult: {
 		doc: 'Result of AddAdvert: where the user completes the posting.',

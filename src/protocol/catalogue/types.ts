@@ -7,13 +7,29 @@
 export type Endpoint = 'posting' | 'administration';
 
 /** XML Schema scalar types used by the spec's records. */
-export type ScalarType = 'string' | 'int' | 'short' | 'unsignedByte' | 'decimal' | 'boolean' | 'dateTime' | 'base64Binary';
+export type ScalarType =
+	| 'string'
+	| 'int'
+	| 'short'
+	| 'unsignedByte'
+	| 'decimal'
+	| 'boolean'
+	| 'dateTime'
+	| 'base64Binary';
 
 /** Parameter types: spec transport rules 3, 5 and 7 (everything is a string unless stated). */
 export type ParamType = 'string' | 'int' | 'boolean' | 'string[]';
 
 /** Hints about the text inside a string parameter, used for validation and forms. */
-export type ParamFormat = 'numeric' | 'boolean' | 'dateTime' | 'csv' | 'numericCsv' | 'url' | 'email' | 'idOrIdentifier';
+export type ParamFormat =
+	| 'numeric'
+	| 'boolean'
+	| 'dateTime'
+	| 'csv'
+	| 'numericCsv'
+	| 'url'
+	| 'email'
+	| 'idOrIdentifier';
 
 /** Parameters the client fills from the connection's credentials and preferences. */
 export type ParamRole = 'apiKey' | 'username' | 'password' | 'culture';

@@ -26,7 +26,13 @@ export type RankingName = keyof typeof RANKING;
 export const SCORE_LETTERS = { S: 4, M: 2, U: 1, F: 64, N: 0 } as const;
 export type ScoreLetter = keyof typeof SCORE_LETTERS;
 
-export const PARTNER_TAGS = ['PartnerNotReviewed', 'PartnerAccepted', 'PartnerRejected', 'PartnerSubscribed', 'PartnerBarred'] as const;
+export const PARTNER_TAGS = [
+	'PartnerNotReviewed',
+	'PartnerAccepted',
+	'PartnerRejected',
+	'PartnerSubscribed',
+	'PartnerBarred',
+] as const;
 export type PartnerTag = (typeof PARTNER_TAGS)[number];
 
 /** Known facts: AdvertStatusID values. */
@@ -53,7 +59,12 @@ export const DEFAULT_PROGRESS = [
 export const USER_ROLE = { Administrator: 1, User: 2 } as const;
 
 /** DocumentType attribute values of application documents (defined here). */
-export const DOCUMENT_TYPE = { EmailBody: 'EmailBody', Attachment: 'Attachment', Parsed: 'Parsed', Email: 'Email' } as const;
+export const DOCUMENT_TYPE = {
+	EmailBody: 'EmailBody',
+	Attachment: 'Attachment',
+	Parsed: 'Parsed',
+	Email: 'Email',
+} as const;
 
 /** Value sets offered as choices in forms and checked where closed. */
 export const VALUE_SETS = {
@@ -73,7 +84,11 @@ export const VALUE_SETS = {
 			{ value: 'N', label: 'None (no flag)', code: 0 },
 		],
 	},
-	partnerTag: { doc: 'Partner candidate tag.', closed: true, values: PARTNER_TAGS.map((value) => ({ value, label: value.replace(/^Partner/, '') })) },
+	partnerTag: {
+		doc: 'Partner candidate tag.',
+		closed: true,
+		values: PARTNER_TAGS.map((value) => ({ value, label: value.replace(/^Partner/, '') })),
+	},
 	advertStatus: {
 		doc: 'AdvertStatusID.',
 		closed: false,
@@ -92,9 +107,20 @@ export const VALUE_SETS = {
 	jobType: {
 		doc: 'sJobType.',
 		closed: false,
-		values: [{ value: 'P', label: 'Permanent' }, { value: 'C', label: 'Contract' }, { value: 'T', label: 'Temporary' }],
+		values: [
+			{ value: 'P', label: 'Permanent' },
+			{ value: 'C', label: 'Contract' },
+			{ value: 'T', label: 'Temporary' },
+		],
 	},
-	jobHours: { doc: 'sJobHours.', closed: false, values: [{ value: 'F', label: 'Full time' }, { value: 'P', label: 'Part time' }] },
+	jobHours: {
+		doc: 'sJobHours.',
+		closed: false,
+		values: [
+			{ value: 'F', label: 'Full time' },
+			{ value: 'P', label: 'Part time' },
+		],
+	},
 	salaryPer: {
 		doc: 'sSalaryPer.',
 		closed: false,
@@ -109,19 +135,39 @@ export const VALUE_SETS = {
 	currency: {
 		doc: 'ISO 4217 currency code.',
 		closed: false,
-		values: [{ value: 'GBP', label: 'Pound sterling' }, { value: 'EUR', label: 'Euro' }, { value: 'USD', label: 'US dollar' }],
+		values: [
+			{ value: 'GBP', label: 'Pound sterling' },
+			{ value: 'EUR', label: 'Euro' },
+			{ value: 'USD', label: 'US dollar' },
+		],
 	},
 	culture: {
 		doc: 'Culture name.',
 		closed: false,
-		values: [{ value: 'en', label: 'English' }, { value: 'en-GB', label: 'English (UK)' }, { value: 'en-US', label: 'English (US)' }],
+		values: [
+			{ value: 'en', label: 'English' },
+			{ value: 'en-GB', label: 'English (UK)' },
+			{ value: 'en-US', label: 'English (US)' },
+		],
 	},
 	searchDays: {
 		doc: 'Search window in days; -1 for all time; default 30.',
 		closed: false,
-		values: [{ value: '30', label: '30 days (default)' }, { value: '7', label: '7 days' }, { value: '90', label: '90 days' }, { value: '-1', label: 'All time' }],
+		values: [
+			{ value: '30', label: '30 days (default)' },
+			{ value: '7', label: '7 days' },
+			{ value: '90', label: '90 days' },
+			{ value: '-1', label: 'All time' },
+		],
 	},
-	boolean: { doc: 'true or false.', closed: true, values: [{ value: 'true', label: 'true' }, { value: 'false', label: 'false' }] },
+	boolean: {
+		doc: 'true or false.',
+		closed: true,
+		values: [
+			{ value: 'true', label: 'true' },
+			{ value: 'false', label: 'false' },
+		],
+	},
 	progress: {
 		doc: 'ProgressID (the emulator default set; real accounts have their own).',
 		closed: false,

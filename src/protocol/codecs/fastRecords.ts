@@ -10,8 +10,26 @@
  * never differ; this path only has to be exact for what it accepts (see parseXml's readSubtree).
  */
 import type { ScalarType } from '../catalogue/types';
-import { compile, decodeField, isScalar, RecordCodecError, RecordReader, type CompiledRecord, type PathRef } from './records';
-import { isXmlChar, scanCharRef, scanName, TextLookahead, XSI_NS, type SubtreeRead, type SubtreeSource, type XmlAttribute, type XmlElement } from './xml';
+import {
+	compile,
+	decodeField,
+	isScalar,
+	RecordCodecError,
+	RecordReader,
+	type CompiledRecord,
+	type PathRef,
+} from './records';
+import {
+	isXmlChar,
+	scanCharRef,
+	scanName,
+	TextLookahead,
+	XSI_NS,
+	type SubtreeRead,
+	type SubtreeSource,
+	type XmlAttribute,
+	type XmlElement,
+} from './xml';
 
 const CH_TAB = 0x09;
 const CH_LF = 0x0a;
@@ -29,7 +47,13 @@ const CH_EQ = 0x3d;
 const CH_GT = 0x3e;
 
 /** The five predefined entities, with their ';' (no other entity exists: DTDs are refused). */
-const PREDEFINED_REFS: readonly (readonly [string, string])[] = [['lt;', '<'], ['gt;', '>'], ['amp;', '&'], ['quot;', '"'], ['apos;', "'"]];
+const PREDEFINED_REFS: readonly (readonly [string, string])[] = [
+	['lt;', '<'],
+	['gt;', '>'],
+	['amp;', '&'],
+	['quot;', '"'],
+	['apos;', "'"],
+];
 
 function isWs(c: number): boolean {
 	return c === CH_SPACE || c === CH_LF || c === CH_TAB || c === CH_CR;
@@ -83,7 +107,20 @@ interface Frame {
 }
 
 function newFrame(): Frame {
-	return { kind: Kind.Skip, qname: '', record: undefined, next: 0, item: '', scalar: 'string', value: undefined, target: undefined, key: undefined, text: '', rawStart: -1, rawEnd: -1 };
+	return {
+		kind: Kind.Skip,
+		qname: '',
+		record: undefined,
+		next: 0,
+		item: '',
+		scalar: 'string',
+		value: undefined,
+		target: undefined,
+		key: undefined,
+		text: '',
+		rawStart: -1,
+		rawEnd: -1,
+	};
 }
 
 /** Reads one subtree; a new reader per read (its caches are positions in one document). */
@@ -125,7 +162,11 @@ class SubtreeReader {
 	}
 
 	/** Reads the subtree of `root`: a record, or a list of `itemElement` records. */
-	read(root: XmlElement, record: CompiledRecord, itemElement: string | undefined): { read: SubtreeRead; value: unknown } {
+	read(
+		root: XmlElement,
+		record: CompiledRecord,
+		itemElement: string | undefined,
+	): { read: SubtreeRead; value: unknown } {
 		const s = this.s;
 		const src = this.src;
 		const rootFrame = this.frame(0);
@@ -256,7 +297,13 @@ class SubtreeReader {
 			const an = p;
 			const anEnd = scanName(s, an);
 			// Many attributes are left to the parser, whose duplicate check stays linear with a set.
-			if (anEnd === an || anEnd - an > this.src.maxNameLength || this.attrCount >= this.src.maxAttributes || this.attrCount >= MAX_ATTRIBUTES) throw NOT_FAST;
+			if (
+				anEnd === an ||
+				anEnd - an > this.src.maxNameLength ||
+				this.attrCount >= this.src.maxAttributes ||
+				this.attrCount >= MAX_ATTRIBUTES
+			)
+				throw NOT_FAST;
 			p = anEnd;
 			while (isWs(s.charCodeAt(p))) p++;
 			if (s.charCodeAt(p) !== CH_EQ) throw NOT_FAST;
@@ -318,7 +365,8 @@ class SubtreeReader {
 	private pushAttr(name: string, local: string, ns: string, value: string): void {
 		const n = this.attrCount;
 		for (let i = 0; i < n; i++) {
-			if (this.attrNames[i] === name || (ns !== '' && this.attrNs[i] === ns && this.attrLocals[i] === local)) throw NOT_FAST;
+			if (this.attrNames[i] === name || (ns !== '' && this.attrNs[i] === ns && this.attrLocals[i] === local))
+				throw NOT_FAST;
 		}
 		this.attrNames[n] = name;
 		this.attrLocals[n] = local;
@@ -330,7 +378,8 @@ class SubtreeReader {
 	/** True when the current start tag carries xsi:nil="true" (or "1"), as records.ts's isNil. */
 	private isNil(): boolean {
 		for (let i = 0; i < this.attrCount; i++) {
-			if (this.attrLocals[i] === 'nil' && this.attrNs[i] === XSI_NS) return this.attrValues[i] === 'true' || this.attrValues[i] === '1';
+			if (this.attrLocals[i] === 'nil' && this.attrNs[i] === XSI_NS)
+				return this.attrValues[i] === 'true' || this.attrValues[i] === '1';
 		}
 		return false;
 	}
@@ -405,7 +454,12 @@ class SubtreeReader {
 		f.value = [];
 	}
 
-	private openScalar(f: Frame, type: ScalarType, target: Record<string, unknown> | unknown[], key: string | undefined): void {
+	private openScalar(
+		f: Frame,
+		type: ScalarType,
+		target: Record<string, unknown> | unknown[],
+		key: string | undefined,
+	): void {
 		f.kind = Kind.Scalar;
 		f.scalar = type;
 		f.target = target;
@@ -439,7 +493,10 @@ class SubtreeReader {
 	}
 
 	private closeScalar(f: Frame): void {
-		const value = f.rawStart >= 0 ? this.rawValue(f.scalar, f.rawStart, f.rawEnd) : decodeField(f.scalar, f.text, NO_PATH, '');
+		const value =
+			f.rawStart >= 0
+				? this.rawValue(f.scalar, f.rawStart, f.rawEnd)
+				: decodeField(f.scalar, f.text, NO_PATH, '');
 		if (f.key === undefined) (f.target as unknown[]).push(value);
 		else (f.target as Record<string, unknown>)[f.key] = value;
 	}
@@ -479,7 +536,8 @@ class SubtreeReader {
 		if (!s.startsWith('[CDATA[', lt + 2)) throw NOT_FAST;
 		const e = s.indexOf(']]>', lt + 9);
 		if (e < 0) throw NOT_FAST;
-		if (e > lt + 9 && (f.kind === Kind.Scalar || depth === 0)) f.text = this.ownText(f) + this.ahead.literal(lt + 9, e);
+		if (e > lt + 9 && (f.kind === Kind.Scalar || depth === 0))
+			f.text = this.ownText(f) + this.ahead.literal(lt + 9, e);
 		return e + 3;
 	}
 
@@ -578,4 +636,3 @@ export class FastRecordReader extends RecordReader {
 		return this.fastValue !== undefined ? this.fastValue.value : super.result();
 	}
 }
-

@@ -42,7 +42,13 @@ export function compile(recordName: string): CompiledRecord {
 		const spec = getRecord(recordName);
 		const attributes = spec.fields.filter((f) => f.attribute);
 		const children = spec.fields.filter((f) => !f.attribute);
-		entry = { spec, attributes, children, elements: new Map(children.map((f) => [f.name, f])), steps: new Map(children.map((f) => [f.name, `.${f.name}`])) };
+		entry = {
+			spec,
+			attributes,
+			children,
+			elements: new Map(children.map((f) => [f.name, f])),
+			steps: new Map(children.map((f) => [f.name, `.${f.name}`])),
+		};
 		compiled.set(recordName, entry);
 	}
 	return entry;
@@ -88,7 +94,14 @@ function attributeText(attrs: Record<string, string>): string {
  * Writes `<element>` holding a record of type recordName. `rootAttrs` are extra attributes of the
  * element itself, e.g. namespace declarations on a document root.
  */
-export function writeRecord(out: XmlOut, element: string, recordName: string, value: unknown, path = recordName, rootAttrs: Record<string, string> = {}): void {
+export function writeRecord(
+	out: XmlOut,
+	element: string,
+	recordName: string,
+	value: unknown,
+	path = recordName,
+	rootAttrs: Record<string, string> = {},
+): void {
 	const record = compile(recordName);
 	const object = asObject(value, path);
 	let attrs = attributeText(rootAttrs);
@@ -129,7 +142,15 @@ function writeFields(out: XmlOut, record: CompiledRecord, object: Record<string,
 }
 
 /** Writes `<element>` holding one `<itemElement>` per record (rule 2: lists repeat the record element). */
-export function writeList(out: XmlOut, element: string, itemElement: string, recordName: string, value: unknown, path = element, rootAttrs: Record<string, string> = {}): void {
+export function writeList(
+	out: XmlOut,
+	element: string,
+	itemElement: string,
+	recordName: string,
+	value: unknown,
+	path = element,
+	rootAttrs: Record<string, string> = {},
+): void {
 	const items = asArray(value, path);
 	out.raw(`<${element}${attributeText(rootAttrs)}>`);
 	items.forEach((item, i) => writeRecord(out, itemElement, recordName, item, `${path}[${i}]`));
@@ -180,7 +201,8 @@ export interface PathRef {
 
 function pathText(ref: PathRef): string {
 	const steps: string[] = [];
-	for (let r: PathRef | undefined = ref; r; r = r.parent) steps.push(typeof r.step === 'number' ? `[${r.step}]` : r.step);
+	for (let r: PathRef | undefined = ref; r; r = r.parent)
+		steps.push(typeof r.step === 'number' ? `[${r.step}]` : r.step);
 	return steps.reverse().join('');
 }
 
@@ -192,7 +214,12 @@ export function readRecord(el: XmlElement, recordName: string, path = recordName
 }
 
 /** Reads the `<itemElement>` children of a list element as records; other children are ignored. */
-export function readList(el: XmlElement, itemElement: string, recordName: string, path = itemElement): Record<string, unknown>[] {
+export function readList(
+	el: XmlElement,
+	itemElement: string,
+	recordName: string,
+	path = itemElement,
+): Record<string, unknown>[] {
 	const reader = new RecordReader(recordName, itemElement, path);
 	replay(el, reader);
 	return reader.result() as Record<string, unknown>[];
@@ -267,7 +294,18 @@ export class RecordReader implements ElementStream {
 	private frame(depth: number): FrameState {
 		let f = this.frames[depth];
 		if (f === undefined) {
-			f = { kind: Frame.Skip, record: undefined, item: '', scalar: 'string', value: undefined, at: undefined, target: undefined, key: undefined, parentAt: undefined, step: '' };
+			f = {
+				kind: Frame.Skip,
+				record: undefined,
+				item: '',
+				scalar: 'string',
+				value: undefined,
+				at: undefined,
+				target: undefined,
+				key: undefined,
+				parentAt: undefined,
+				step: '',
+			};
 			this.frames[depth] = f;
 		}
 		return f;
@@ -294,12 +332,25 @@ export class RecordReader implements ElementStream {
 				const target = parent.value as Record<string, unknown>;
 				const type = field.type;
 				if (isScalar(type)) {
-					this.openScalar(f, type, target, field.name, parent.at as PathRef, record.steps.get(field.name) as string);
+					this.openScalar(
+						f,
+						type,
+						target,
+						field.name,
+						parent.at as PathRef,
+						record.steps.get(field.name) as string,
+					);
 				} else if ('record' in type) {
-					this.openRecord(f, el, compile(type.record), { parent: parent.at, step: record.steps.get(field.name) as string });
+					this.openRecord(f, el, compile(type.record), {
+						parent: parent.at,
+						step: record.steps.get(field.name) as string,
+					});
 					target[field.name] = f.value;
 				} else if ('list' in type) {
-					this.openList(f, compile(type.list), type.item, { parent: parent.at, step: record.steps.get(field.name) as string });
+					this.openList(f, compile(type.list), type.item, {
+						parent: parent.at,
+						step: record.steps.get(field.name) as string,
+					});
 					target[field.name] = f.value;
 				} else {
 					f.kind = Frame.ScalarList;
@@ -333,7 +384,10 @@ export class RecordReader implements ElementStream {
 		const f = this.frames[--this.depth];
 		if (f.kind !== Frame.Scalar || this.error !== undefined) return;
 		try {
-			const value = f.scalar === 'base64Binary' ? decodeBase64Element(el, f.parentAt as PathRef, f.step) : decodeField(f.scalar, el.text, f.parentAt as PathRef, f.step);
+			const value =
+				f.scalar === 'base64Binary'
+					? decodeBase64Element(el, f.parentAt as PathRef, f.step)
+					: decodeField(f.scalar, el.text, f.parentAt as PathRef, f.step);
 			if (f.key === undefined) (f.target as unknown[]).push(value);
 			else (f.target as Record<string, unknown>)[f.key] = value;
 		} catch (error) {
@@ -375,7 +429,14 @@ export class RecordReader implements ElementStream {
 		f.at = at;
 	}
 
-	private openScalar(f: FrameState, type: ScalarType, target: Record<string, unknown> | unknown[], key: string | undefined, parentAt: PathRef, step: string | number): void {
+	private openScalar(
+		f: FrameState,
+		type: ScalarType,
+		target: Record<string, unknown> | unknown[],
+		key: string | undefined,
+		parentAt: PathRef,
+		step: string | number,
+	): void {
 		f.kind = Frame.Scalar;
 		f.scalar = type;
 		f.target = target;
@@ -404,7 +465,8 @@ function decodeBase64Fast(text: string): Uint8Array | undefined {
 	const buf = Buffer.from(text, 'base64');
 	if (buf.length !== (n / 4) * 3 - padding) return undefined;
 	// A plain Uint8Array owning its memory, as the scalar codec returns (small Buffers share a pool).
-	if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength) return new Uint8Array(buf.buffer, 0, buf.byteLength);
+	if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength)
+		return new Uint8Array(buf.buffer, 0, buf.byteLength);
 	return new Uint8Array(buf);
 }
 

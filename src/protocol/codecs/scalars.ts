@@ -60,7 +60,8 @@ function decodeInteger(type: ScalarType, text: string, min: number, max: number)
 }
 
 function encodeInteger(type: ScalarType, value: number, min: number, max: number): string {
-	if (typeof value !== 'number' || !Number.isInteger(value)) throw new ScalarError(type, String(value), 'not an integer');
+	if (typeof value !== 'number' || !Number.isInteger(value))
+		throw new ScalarError(type, String(value), 'not an integer');
 	if (value < min || value > max) throw new ScalarError(type, String(value), `out of range ${min}..${max}`);
 	return value === 0 ? '0' : String(value);
 }
@@ -100,7 +101,8 @@ function decodeBoolean(text: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // dateTime
 
-const DATE_TIME = /^(-?(?:[1-9][0-9]{4,}|[0-9]{4}))-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?(Z|[+-][0-9]{2}:[0-9]{2})?$/;
+const DATE_TIME =
+	/^(-?(?:[1-9][0-9]{4,}|[0-9]{4}))-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?(Z|[+-][0-9]{2}:[0-9]{2})?$/;
 
 interface DateTimeParts {
 	year: number;
@@ -150,7 +152,15 @@ function parseDateTimeParts(t: string): DateTimeParts | undefined {
 }
 
 /** UTC milliseconds of the wall-clock fields (years 0-99 are not shifted to 19xx). */
-function utcMillis(p: { year: number; month: number; day: number; hour: number; minute: number; second: number; ms: number }): number {
+function utcMillis(p: {
+	year: number;
+	month: number;
+	day: number;
+	hour: number;
+	minute: number;
+	second: number;
+	ms: number;
+}): number {
 	const d = new Date(0);
 	d.setUTCFullYear(p.year, p.month - 1, p.day);
 	d.setUTCHours(p.hour, p.minute, p.second, p.ms);
@@ -180,7 +190,8 @@ export function dateTimeToDate(s: string): Date {
 export function formatDateTime(date: Date): string {
 	const time = date.getTime();
 	const year = date.getUTCFullYear();
-	if (!Number.isFinite(time) || year < 1 || year > 9999) throw new ScalarError('dateTime', String(date), 'year outside 1..9999');
+	if (!Number.isFinite(time) || year < 1 || year > 9999)
+		throw new ScalarError('dateTime', String(date), 'year outside 1..9999');
 	const ms = date.getUTCMilliseconds();
 	return `${pad(year, 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}T${pad(date.getUTCHours(), 2)}:${pad(date.getUTCMinutes(), 2)}:${pad(date.getUTCSeconds(), 2)}${ms === 0 ? '' : '.' + pad(ms, 3)}Z`;
 }
@@ -201,7 +212,8 @@ export function renderDateText(iso: string): string {
 	return `${pad(d.getUTCDate(), 2)}/${pad(d.getUTCMonth() + 1, 2)}/${pad(d.getUTCFullYear(), 4)} ${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}`;
 }
 
-const LOOSE_YMD = /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:[ \t]+|T)([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]+))?)?[ \t]*(Z|[+-][0-9]{2}:?[0-9]{2})?)?$/i;
+const LOOSE_YMD =
+	/^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:[ \t]+|T)([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]+))?)?[ \t]*(Z|[+-][0-9]{2}:?[0-9]{2})?)?$/i;
 const LOOSE_DMY = /^([0-9]{1,2})\/([0-9]{1,2})\/([0-9]{4})(?:[ \t]+([0-9]{1,2}):([0-9]{2})(?::([0-9]{2}))?)?$/;
 
 /**
@@ -274,14 +286,34 @@ function digitsAt(t: string, at: number, count: number): number {
  * here": every other text takes parseDateTimeParts.
  */
 function isPlainValidDateTime(t: string): boolean {
-	if (t.length !== 19 || t.charCodeAt(4) !== 0x2d || t.charCodeAt(7) !== 0x2d || t.charCodeAt(10) !== 0x54 || t.charCodeAt(13) !== 0x3a || t.charCodeAt(16) !== 0x3a) return false;
+	if (
+		t.length !== 19 ||
+		t.charCodeAt(4) !== 0x2d ||
+		t.charCodeAt(7) !== 0x2d ||
+		t.charCodeAt(10) !== 0x54 ||
+		t.charCodeAt(13) !== 0x3a ||
+		t.charCodeAt(16) !== 0x3a
+	)
+		return false;
 	const year = digitsAt(t, 0, 4);
 	const month = digitsAt(t, 5, 2);
 	const day = digitsAt(t, 8, 2);
 	const hour = digitsAt(t, 11, 2);
 	const minute = digitsAt(t, 14, 2);
 	const second = digitsAt(t, 17, 2);
-	return year > 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour >= 0 && hour < 24 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59;
+	return (
+		year > 0 &&
+		month >= 1 &&
+		month <= 12 &&
+		day >= 1 &&
+		day <= daysInMonth(year, month) &&
+		hour >= 0 &&
+		hour < 24 &&
+		minute >= 0 &&
+		minute <= 59 &&
+		second >= 0 &&
+		second <= 59
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,7 +330,8 @@ function decodeBase64(text: string): Uint8Array {
 	let padding = 0;
 	if (n > 0 && clean.charCodeAt(n - 1) === 0x3d) padding = clean.charCodeAt(n - 2) === 0x3d ? 2 : 1;
 	const body = padding === 0 ? clean : clean.slice(0, n - padding);
-	if (!BASE64_BODY.test(body)) throw new ScalarError('base64Binary', text, 'characters outside the base64 alphabet or misplaced padding');
+	if (!BASE64_BODY.test(body))
+		throw new ScalarError('base64Binary', text, 'characters outside the base64 alphabet or misplaced padding');
 	// The bits dropped by padding must be zero (XSD lexical space: B04 / B16 productions).
 	if (padding > 0) {
 		const last = B64.indexOf(body[body.length - 1]);
@@ -308,7 +341,8 @@ function decodeBase64(text: string): Uint8Array {
 	}
 	const buf = Buffer.from(clean, 'base64');
 	// A plain Uint8Array (not a Buffer), owning its memory (small Buffers share a pool).
-	if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength) return new Uint8Array(buf.buffer, 0, buf.byteLength);
+	if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength)
+		return new Uint8Array(buf.buffer, 0, buf.byteLength);
 	return new Uint8Array(buf);
 }
 
@@ -338,15 +372,24 @@ export function decodeScalar<T extends ScalarType>(type: T, text: string): Scala
 
 function decodeAny(type: ScalarType, text: string): ScalarValues[ScalarType] {
 	switch (type) {
-		case 'string': return text;
-		case 'int': return decodeInteger(type, text, INT_MIN, INT_MAX);
-		case 'short': return decodeInteger(type, text, -32768, 32767);
-		case 'unsignedByte': return decodeInteger(type, text, 0, 255);
-		case 'decimal': return canonicalDecimal(text);
-		case 'boolean': return decodeBoolean(text);
-		case 'dateTime': return decodeDateTime(text);
-		case 'base64Binary': return decodeBase64(text);
-		default: throw new Error(`Unknown scalar type ${String(type)}`);
+		case 'string':
+			return text;
+		case 'int':
+			return decodeInteger(type, text, INT_MIN, INT_MAX);
+		case 'short':
+			return decodeInteger(type, text, -32768, 32767);
+		case 'unsignedByte':
+			return decodeInteger(type, text, 0, 255);
+		case 'decimal':
+			return canonicalDecimal(text);
+		case 'boolean':
+			return decodeBoolean(text);
+		case 'dateTime':
+			return decodeDateTime(text);
+		case 'base64Binary':
+			return decodeBase64(text);
+		default:
+			throw new Error(`Unknown scalar type ${String(type)}`);
 	}
 }
 
@@ -366,9 +409,12 @@ function encodeAny(type: ScalarType, value: ScalarValues[ScalarType]): string {
 		case 'string':
 			if (typeof value !== 'string') throw new ScalarError(type, String(value), 'not a string');
 			return value;
-		case 'int': return encodeInteger(type, value as number, INT_MIN, INT_MAX);
-		case 'short': return encodeInteger(type, value as number, -32768, 32767);
-		case 'unsignedByte': return encodeInteger(type, value as number, 0, 255);
+		case 'int':
+			return encodeInteger(type, value as number, INT_MIN, INT_MAX);
+		case 'short':
+			return encodeInteger(type, value as number, -32768, 32767);
+		case 'unsignedByte':
+			return encodeInteger(type, value as number, 0, 255);
 		case 'decimal':
 			if (typeof value !== 'string') throw new ScalarError(type, String(value), 'decimals are passed as strings');
 			return canonicalDecimal(value);
@@ -376,9 +422,12 @@ function encodeAny(type: ScalarType, value: ScalarValues[ScalarType]): string {
 			if (typeof value !== 'boolean') throw new ScalarError(type, String(value), 'not a boolean');
 			return value ? 'true' : 'false';
 		case 'dateTime':
-			if (typeof value !== 'string') throw new ScalarError(type, String(value), 'dateTimes are passed as xs:dateTime strings');
+			if (typeof value !== 'string')
+				throw new ScalarError(type, String(value), 'dateTimes are passed as xs:dateTime strings');
 			return decodeDateTime(value);
-		case 'base64Binary': return encodeBase64(value as Uint8Array);
-		default: throw new Error(`Unknown scalar type ${String(type)}`);
+		case 'base64Binary':
+			return encodeBase64(value as Uint8Array);
+		default:
+			throw new Error(`Unknown scalar type ${String(type)}`);
 	}
 }

@@ -112,7 +112,11 @@ export class XmlError extends Error {
 	readonly detail: string;
 
 	constructor(code: XmlErrorCode, detail: string, line = 0, column = 0) {
-		super(line > 0 ? `${ERROR_LABELS[code]} at line ${line}, column ${column}: ${detail}` : `${ERROR_LABELS[code]}: ${detail}`);
+		super(
+			line > 0
+				? `${ERROR_LABELS[code]} at line ${line}, column ${column}: ${detail}`
+				: `${ERROR_LABELS[code]}: ${detail}`,
+		);
 		this.name = 'XmlError';
 		this.code = code;
 		this.line = line;
@@ -155,9 +159,20 @@ for (let c = 0; c < 128; c++) {
 
 function isNameStartBmp(c: number): boolean {
 	if (c < 128) return (ASCII_NAME[c] & NAME_START) !== 0;
-	return (c >= 0xc0 && c <= 0xd6) || (c >= 0xd8 && c <= 0xf6) || (c >= 0xf8 && c <= 0x2ff) || (c >= 0x370 && c <= 0x37d)
-		|| (c >= 0x37f && c <= 0x1fff) || c === 0x200c || c === 0x200d || (c >= 0x2070 && c <= 0x218f)
-		|| (c >= 0x2c00 && c <= 0x2fef) || (c >= 0x3001 && c <= 0xd7ff) || (c >= 0xf900 && c <= 0xfdcf) || (c >= 0xfdf0 && c <= 0xfffd);
+	return (
+		(c >= 0xc0 && c <= 0xd6) ||
+		(c >= 0xd8 && c <= 0xf6) ||
+		(c >= 0xf8 && c <= 0x2ff) ||
+		(c >= 0x370 && c <= 0x37d) ||
+		(c >= 0x37f && c <= 0x1fff) ||
+		c === 0x200c ||
+		c === 0x200d ||
+		(c >= 0x2070 && c <= 0x218f) ||
+		(c >= 0x2c00 && c <= 0x2fef) ||
+		(c >= 0x3001 && c <= 0xd7ff) ||
+		(c >= 0xf900 && c <= 0xfdcf) ||
+		(c >= 0xfdf0 && c <= 0xfffd)
+	);
 }
 
 function isNameCharBmp(c: number): boolean {
@@ -167,7 +182,9 @@ function isNameCharBmp(c: number): boolean {
 
 /** True for a valid XML 1.0 Char code point. */
 export function isXmlChar(cp: number): boolean {
-	return cp >= 0x20 ? cp <= 0xd7ff || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff) : cp === 0x9 || cp === 0xa || cp === 0xd;
+	return cp >= 0x20
+		? cp <= 0xd7ff || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)
+		: cp === 0x9 || cp === 0xa || cp === 0xd;
 }
 
 function isWs(c: number): boolean {
@@ -296,11 +313,17 @@ function invalidUtf8Offset(b: Uint8Array): number {
 		let min: number;
 		let cp: number;
 		if (c >= 0xc2 && c <= 0xdf) {
-			need = 1; min = 0x80; cp = c & 0x1f;
+			need = 1;
+			min = 0x80;
+			cp = c & 0x1f;
 		} else if (c >= 0xe0 && c <= 0xef) {
-			need = 2; min = 0x800; cp = c & 0x0f;
+			need = 2;
+			min = 0x800;
+			cp = c & 0x0f;
 		} else if (c >= 0xf0 && c <= 0xf4) {
-			need = 3; min = 0x10000; cp = c & 0x07;
+			need = 3;
+			min = 0x10000;
+			cp = c & 0x07;
 		} else {
 			return i;
 		}
@@ -331,7 +354,10 @@ function decodeBytes(bytes: Uint8Array): string {
 		let prefix = new TextDecoder('utf-8').decode(bytes.subarray(0, offset));
 		if (prefix.charCodeAt(0) === 0xfeff) prefix = prefix.slice(1);
 		const at = positionOf(prefix, prefix.length);
-		const byte = bytes[offset] === undefined ? 'truncated sequence' : `byte 0x${bytes[offset].toString(16).padStart(2, '0')}`;
+		const byte =
+			bytes[offset] === undefined
+				? 'truncated sequence'
+				: `byte 0x${bytes[offset].toString(16).padStart(2, '0')}`;
 		throw new XmlError('XML_ENCODING', `invalid UTF-8 (${byte} at byte offset ${offset})`, at.line, at.column);
 	}
 }
@@ -360,7 +386,12 @@ function rejectDoctypeInProlog(s: string): void {
 			p = e + 3;
 		} else if (isDtdMarkup(s, p)) {
 			const at = positionOf(s, p);
-			throw new XmlError('XML_DOCTYPE', 'document type declarations are not allowed in SOAP messages', at.line, at.column);
+			throw new XmlError(
+				'XML_DOCTYPE',
+				'document type declarations are not allowed in SOAP messages',
+				at.line,
+				at.column,
+			);
 		} else {
 			return;
 		}
@@ -370,13 +401,20 @@ function rejectDoctypeInProlog(s: string): void {
 /** True when `<!` at `p` opens a DOCTYPE or another DTD declaration (any case). */
 function isDtdMarkup(s: string, p: number): boolean {
 	const word = s.slice(p + 2, p + 10).toUpperCase();
-	return word.startsWith('DOCTYPE') || word.startsWith('ENTITY') || word.startsWith('ELEMENT') || word.startsWith('ATTLIST') || word.startsWith('NOTATION');
+	return (
+		word.startsWith('DOCTYPE') ||
+		word.startsWith('ENTITY') ||
+		word.startsWith('ELEMENT') ||
+		word.startsWith('ATTLIST') ||
+		word.startsWith('NOTATION')
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Parser
 
-const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.[0-9]+\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])([A-Za-z][A-Za-z0-9._-]*)\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\4)?[ \t\r\n]*\?>$/;
+const XML_DECL =
+	/^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.[0-9]+\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])([A-Za-z][A-Za-z0-9._-]*)\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\4)?[ \t\r\n]*\?>$/;
 const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 const CR_RUN = /\r\n?/g;
 
@@ -427,7 +465,11 @@ export class TextLookahead {
  * of the first character after them (';' when well formed) and the code point they spell (any value
  * past U+10FFFF, once it gets there). The caller checks the ';' and that the code point is a character.
  */
-export function scanCharRef(s: string, p: number, end: number): { digitsStart: number; stop: number; codePoint: number } {
+export function scanCharRef(
+	s: string,
+	p: number,
+	end: number,
+): { digitsStart: number; stop: number; codePoint: number } {
 	const isHex = s.charCodeAt(p + 2) === CH_X;
 	let q = isHex ? p + 3 : p + 2;
 	const digitsStart = q;
@@ -460,7 +502,10 @@ class Parser {
 
 	// Namespace bindings: a stack of URIs per prefix (O(1) lookups however many are in scope) and the
 	// log of declared prefixes, innermost last, to undo an element's declarations when it closes.
-	private readonly nsBindings = new Map<string, string[]>([['xml', [XML_NS]], ['xmlns', [XMLNS_NS]]]);
+	private readonly nsBindings = new Map<string, string[]>([
+		['xml', [XML_NS]],
+		['xmlns', [XMLNS_NS]],
+	]);
 	private readonly nsDeclared: string[] = [];
 
 	private elementCount = 0;
@@ -491,7 +536,13 @@ class Parser {
 	/** Streamed elements are done with once closed: one object per depth is reused. */
 	private readonly pool: (XmlElement | undefined)[] = [];
 
-	constructor(s: string, lim: XmlLimits, checkSurrogates: boolean, holes?: DeferredRuns, streamOption?: XmlParseOptions['stream']) {
+	constructor(
+		s: string,
+		lim: XmlLimits,
+		checkSurrogates: boolean,
+		holes?: DeferredRuns,
+		streamOption?: XmlParseOptions['stream'],
+	) {
 		this.s = s;
 		this.ahead = new TextLookahead(s);
 		this.n = s.length;
@@ -572,7 +623,12 @@ class Parser {
 	private failBadChar(): never {
 		const p = this.firstBad;
 		const at = positionOf(this.s, p);
-		throw new XmlError('XML_MALFORMED', `character ${hex(this.s.charCodeAt(p))} is not allowed in XML`, at.line, at.column);
+		throw new XmlError(
+			'XML_MALFORMED',
+			`character ${hex(this.s.charCodeAt(p))} is not allowed in XML`,
+			at.line,
+			at.column,
+		);
 	}
 
 	/**
@@ -603,7 +659,11 @@ class Parser {
 		const name = s.slice(p + 1, nameEnd);
 		const value = PREDEFINED[name];
 		if (value === undefined || !Object.prototype.hasOwnProperty.call(PREDEFINED, name)) {
-			this.fail('XML_ENTITY', `undefined entity &${clip(name)}; (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)`, p);
+			this.fail(
+				'XML_ENTITY',
+				`undefined entity &${clip(name)}; (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)`,
+				p,
+			);
 		}
 		this.refEnd = nameEnd + 1;
 		return value;
@@ -644,7 +704,8 @@ class Parser {
 	private name(a: number, b: number): string {
 		const s = this.s;
 		const len = b - a;
-		const h = (len * 31 + s.charCodeAt(a) * 7 + s.charCodeAt(b - 1) * 131 + s.charCodeAt(a + (len >> 1)) * 17) & 4095;
+		const h =
+			(len * 31 + s.charCodeAt(a) * 7 + s.charCodeAt(b - 1) * 131 + s.charCodeAt(a + (len >> 1)) * 17) & 4095;
 		const cached = this.names[h];
 		if (cached !== undefined && cached.length === len && s.startsWith(cached, a)) return cached;
 		const name = s.slice(a, b);
@@ -719,13 +780,21 @@ class Parser {
 			if (name.length === 5) prefix = '';
 			else if (name.charCodeAt(5) === CH_COLON) prefix = name.slice(6);
 			else continue;
-			if (prefix === '' && name.length > 5 || prefix.indexOf(':') !== -1) this.fail('XML_NAMESPACE', `'${clip(name)}' is not a valid namespace declaration`, at);
+			if ((prefix === '' && name.length > 5) || prefix.indexOf(':') !== -1)
+				this.fail('XML_NAMESPACE', `'${clip(name)}' is not a valid namespace declaration`, at);
 			const uri = a.value;
 			if (prefix === 'xmlns') this.fail('XML_NAMESPACE', "the prefix 'xmlns' must not be declared", at);
-			if (prefix === 'xml' && uri !== XML_NS) this.fail('XML_NAMESPACE', `the prefix 'xml' can only be bound to ${XML_NS}`, at);
-			if (prefix !== 'xml' && uri === XML_NS) this.fail('XML_NAMESPACE', `only the prefix 'xml' can be bound to ${XML_NS}`, at);
+			if (prefix === 'xml' && uri !== XML_NS)
+				this.fail('XML_NAMESPACE', `the prefix 'xml' can only be bound to ${XML_NS}`, at);
+			if (prefix !== 'xml' && uri === XML_NS)
+				this.fail('XML_NAMESPACE', `only the prefix 'xml' can be bound to ${XML_NS}`, at);
 			if (uri === XMLNS_NS) this.fail('XML_NAMESPACE', `no prefix can be bound to ${XMLNS_NS}`, at);
-			if (prefix !== '' && uri === '') this.fail('XML_NAMESPACE', `the prefix '${clip(prefix)}' cannot be bound to an empty namespace in XML 1.0`, at);
+			if (prefix !== '' && uri === '')
+				this.fail(
+					'XML_NAMESPACE',
+					`the prefix '${clip(prefix)}' cannot be bound to an empty namespace in XML 1.0`,
+					at,
+				);
 			const uris = this.nsBindings.get(prefix);
 			if (uris === undefined) this.nsBindings.set(prefix, [uri]);
 			else uris.push(uri);
@@ -749,7 +818,10 @@ class Parser {
 			} else {
 				const [prefix, local] = this.split(a.name, this.attrPos[i]);
 				a.local = local;
-				a.ns = prefix === 'xmlns' ? XMLNS_NS : this.lookupNs(prefix, this.attrPos[i], `attribute '${clip(a.name)}'`);
+				a.ns =
+					prefix === 'xmlns'
+						? XMLNS_NS
+						: this.lookupNs(prefix, this.attrPos[i], `attribute '${clip(a.name)}'`);
 				prefixed++;
 			}
 		}
@@ -760,7 +832,8 @@ class Parser {
 				const a = attrs[i];
 				if (a.ns === '' || a.ns === XMLNS_NS) continue;
 				const key = a.ns + '\u0000' + a.local;
-				if (seen.has(key)) this.fail('XML_MALFORMED', `duplicate attribute {${a.ns}}${a.local}`, this.attrPos[i]);
+				if (seen.has(key))
+					this.fail('XML_MALFORMED', `duplicate attribute {${a.ns}}${a.local}`, this.attrPos[i]);
 				seen.add(key);
 			}
 		}
@@ -787,13 +860,18 @@ class Parser {
 		if (s.charCodeAt(p + 1) === CH_QUESTION) {
 			const nameEnd = scanName(s, p + 2);
 			if (nameEnd === p + 2) this.fail('XML_MALFORMED', 'processing instruction without a target', p);
-			if (nameEnd - p - 2 > this.lim.maxNameLength) this.fail('XML_LIMIT', `name longer than ${this.lim.maxNameLength} characters`, p);
+			if (nameEnd - p - 2 > this.lim.maxNameLength)
+				this.fail('XML_LIMIT', `name longer than ${this.lim.maxNameLength} characters`, p);
 			if (nameEnd - p - 2 === 3 && s.slice(p + 2, nameEnd).toLowerCase() === 'xml') {
 				this.fail('XML_MALFORMED', 'the XML declaration is allowed only at the very start of the document', p);
 			}
 			const c = s.charCodeAt(nameEnd);
 			if (!(isWs(c) || (c === CH_QUESTION && s.charCodeAt(nameEnd + 1) === CH_GT))) {
-				this.fail('XML_MALFORMED', `unexpected ${describeAt(s, nameEnd)} after processing instruction target`, nameEnd);
+				this.fail(
+					'XML_MALFORMED',
+					`unexpected ${describeAt(s, nameEnd)} after processing instruction target`,
+					nameEnd,
+				);
 			}
 			const e = s.indexOf('?>', nameEnd);
 			if (e < 0) this.fail('XML_MALFORMED', 'unterminated processing instruction', p);
@@ -809,7 +887,13 @@ class Parser {
 		const s = this.s;
 		for (let i = a; i < b; i++) {
 			if (!isWs(s.charCodeAt(i))) {
-				this.fail('XML_MALFORMED', rootSeen ? 'text is not allowed after the root element' : 'text is not allowed before the root element', i);
+				this.fail(
+					'XML_MALFORMED',
+					rootSeen
+						? 'text is not allowed after the root element'
+						: 'text is not allowed before the root element',
+					i,
+				);
 			}
 		}
 	}
@@ -855,11 +939,18 @@ class Parser {
 				if (top === undefined || nameEnd === -1) {
 					const end = scanName(s, nameStart);
 					const found = end > nameStart ? `</${clip(s.slice(nameStart, end))}>` : describeAt(s, nameStart);
-					this.fail('XML_MALFORMED', top === undefined ? `unexpected end tag ${found}` : `expected </${top.name}> but found ${found}`, lt);
+					this.fail(
+						'XML_MALFORMED',
+						top === undefined
+							? `unexpected end tag ${found}`
+							: `expected </${top.name}> but found ${found}`,
+						lt,
+					);
 				}
 				let q = nameEnd;
 				while (isWs(s.charCodeAt(q))) q++;
-				if (s.charCodeAt(q) !== CH_GT) this.fail('XML_MALFORMED', `expected '>' to end </${top.name}> but found ${describeAt(s, q)}`, q);
+				if (s.charCodeAt(q) !== CH_GT)
+					this.fail('XML_MALFORMED', `expected '>' to end </${top.name}> but found ${describeAt(s, q)}`, q);
 				pos = q + 1;
 				const depth = stack.length;
 				const more = moreText[depth];
@@ -899,12 +990,20 @@ class Parser {
 			// Start tag.
 			const nameStart = lt + 1;
 			const nameEnd = scanName(s, nameStart);
-			if (nameEnd === nameStart) this.fail('XML_MALFORMED', `expected an element name after '<' but found ${describeAt(s, nameStart)}`, nameStart);
-			if (nameEnd - nameStart > lim.maxNameLength) this.fail('XML_LIMIT', `name longer than ${lim.maxNameLength} characters`, nameStart);
-			if (root !== undefined && stack.length === 0) this.fail('XML_MALFORMED', 'only one root element is allowed', lt);
+			if (nameEnd === nameStart)
+				this.fail(
+					'XML_MALFORMED',
+					`expected an element name after '<' but found ${describeAt(s, nameStart)}`,
+					nameStart,
+				);
+			if (nameEnd - nameStart > lim.maxNameLength)
+				this.fail('XML_LIMIT', `name longer than ${lim.maxNameLength} characters`, nameStart);
+			if (root !== undefined && stack.length === 0)
+				this.fail('XML_MALFORMED', 'only one root element is allowed', lt);
 			const depth = stack.length + 1;
 			if (depth > lim.maxDepth) this.fail('XML_DEPTH', `elements nested deeper than ${lim.maxDepth} levels`, lt);
-			if (++this.elementCount > lim.maxElements) this.fail('XML_LIMIT', `more than ${lim.maxElements} elements`, lt);
+			if (++this.elementCount > lim.maxElements)
+				this.fail('XML_LIMIT', `more than ${lim.maxElements} elements`, lt);
 			const qname = this.name(nameStart, nameEnd);
 
 			// Attributes.
@@ -922,33 +1021,62 @@ class Parser {
 					break;
 				}
 				if (ch === CH_SLASH) {
-					if (s.charCodeAt(p + 1) !== CH_GT) this.fail('XML_MALFORMED', `expected '>' after '/' in <${clip(qname)}> but found ${describeAt(s, p + 1)}`, p + 1);
+					if (s.charCodeAt(p + 1) !== CH_GT)
+						this.fail(
+							'XML_MALFORMED',
+							`expected '>' after '/' in <${clip(qname)}> but found ${describeAt(s, p + 1)}`,
+							p + 1,
+						);
 					p += 2;
 					selfClosing = true;
 					break;
 				}
 				if (p >= n) this.fail('XML_MALFORMED', `unexpected end of input inside <${clip(qname)}>`, p);
-				if (p === wsStart) this.fail('XML_MALFORMED', `expected whitespace, '>' or '/>' in <${clip(qname)}> but found ${describeAt(s, p)}`, p);
+				if (p === wsStart)
+					this.fail(
+						'XML_MALFORMED',
+						`expected whitespace, '>' or '/>' in <${clip(qname)}> but found ${describeAt(s, p)}`,
+						p,
+					);
 				const an = p;
 				const anEnd = scanName(s, p);
-				if (anEnd === an) this.fail('XML_MALFORMED', `expected an attribute name in <${clip(qname)}> but found ${describeAt(s, p)}`, p);
-				if (anEnd - an > lim.maxNameLength) this.fail('XML_LIMIT', `name longer than ${lim.maxNameLength} characters`, an);
-				if (attrs.length >= lim.maxAttributes) this.fail('XML_LIMIT', `more than ${lim.maxAttributes} attributes on <${clip(qname)}>`, an);
+				if (anEnd === an)
+					this.fail(
+						'XML_MALFORMED',
+						`expected an attribute name in <${clip(qname)}> but found ${describeAt(s, p)}`,
+						p,
+					);
+				if (anEnd - an > lim.maxNameLength)
+					this.fail('XML_LIMIT', `name longer than ${lim.maxNameLength} characters`, an);
+				if (attrs.length >= lim.maxAttributes)
+					this.fail('XML_LIMIT', `more than ${lim.maxAttributes} attributes on <${clip(qname)}>`, an);
 				const aname = this.name(an, anEnd);
 				p = anEnd;
 				while (isWs(s.charCodeAt(p))) p++;
-				if (s.charCodeAt(p) !== CH_EQ) this.fail('XML_MALFORMED', `expected '=' after attribute ${clip(aname)} but found ${describeAt(s, p)}`, p);
+				if (s.charCodeAt(p) !== CH_EQ)
+					this.fail(
+						'XML_MALFORMED',
+						`expected '=' after attribute ${clip(aname)} but found ${describeAt(s, p)}`,
+						p,
+					);
 				p++;
 				while (isWs(s.charCodeAt(p))) p++;
 				const quote = s.charCodeAt(p);
-				if (quote !== CH_DQUOTE && quote !== CH_SQUOTE) this.fail('XML_MALFORMED', `attribute ${clip(aname)} value must be quoted but found ${describeAt(s, p)}`, p);
+				if (quote !== CH_DQUOTE && quote !== CH_SQUOTE)
+					this.fail(
+						'XML_MALFORMED',
+						`attribute ${clip(aname)} value must be quoted but found ${describeAt(s, p)}`,
+						p,
+					);
 				const vStart = ++p;
 				let plain = true;
 				for (;;) {
-					if (p >= n) this.fail('XML_MALFORMED', `unterminated value of attribute ${clip(aname)}`, vStart - 1);
+					if (p >= n)
+						this.fail('XML_MALFORMED', `unterminated value of attribute ${clip(aname)}`, vStart - 1);
 					const v = s.charCodeAt(p);
 					if (v === quote) break;
-					if (v === CH_LT) this.fail('XML_MALFORMED', `'<' is not allowed in the value of attribute ${clip(aname)}`, p);
+					if (v === CH_LT)
+						this.fail('XML_MALFORMED', `'<' is not allowed in the value of attribute ${clip(aname)}`, p);
 					if (v === CH_AMP || v === CH_TAB || v === CH_LF || v === CH_CR) plain = false;
 					p++;
 				}
@@ -958,12 +1086,14 @@ class Parser {
 					attrs = [];
 				} else if (attrs.length < 16) {
 					for (let i = 0; i < attrs.length; i++) {
-						if (attrs[i].name === aname) this.fail('XML_MALFORMED', `duplicate attribute ${clip(aname)} on <${clip(qname)}>`, an);
+						if (attrs[i].name === aname)
+							this.fail('XML_MALFORMED', `duplicate attribute ${clip(aname)} on <${clip(qname)}>`, an);
 					}
 				} else {
 					// Many attributes: a set keeps the duplicate check linear.
 					if (attrNames === undefined) attrNames = new Set(attrs.map((a) => a.name));
-					if (attrNames.has(aname)) this.fail('XML_MALFORMED', `duplicate attribute ${clip(aname)} on <${clip(qname)}>`, an);
+					if (attrNames.has(aname))
+						this.fail('XML_MALFORMED', `duplicate attribute ${clip(aname)} on <${clip(qname)}>`, an);
 					attrNames.add(aname);
 				}
 				if (aname.charCodeAt(0) === CH_X && aname.startsWith('xmlns')) hasXmlns = true;
@@ -981,7 +1111,8 @@ class Parser {
 				ns = this.lookupNs('', nameStart, '');
 			} else {
 				const [prefix, loc] = this.split(qname, nameStart);
-				if (prefix === 'xmlns') this.fail('XML_NAMESPACE', `element names must not use the prefix 'xmlns'`, nameStart);
+				if (prefix === 'xmlns')
+					this.fail('XML_NAMESPACE', `element names must not use the prefix 'xmlns'`, nameStart);
 				local = loc;
 				ns = this.lookupNs(prefix, nameStart, `element <${clip(qname)}>`);
 			}
@@ -993,7 +1124,16 @@ class Parser {
 			const streamed = depth > this.streamDepth;
 			let el = streamed ? this.pool[depth] : undefined;
 			if (el === undefined) {
-				el = { name: qname, local, ns, attrs: elAttrs, children: NO_CHILDREN, text: '', line: this.line, column };
+				el = {
+					name: qname,
+					local,
+					ns,
+					attrs: elAttrs,
+					children: NO_CHILDREN,
+					text: '',
+					line: this.line,
+					column,
+				};
 				if (streamed) this.pool[depth] = el;
 			} else {
 				el.name = qname;
@@ -1042,7 +1182,11 @@ class Parser {
 
 		if (stack.length > 0) {
 			const open = stack[stack.length - 1];
-			this.fail('XML_MALFORMED', `unexpected end of input: <${open.name}> opened at line ${open.line}, column ${open.column} is not closed`, n);
+			this.fail(
+				'XML_MALFORMED',
+				`unexpected end of input: <${open.name}> opened at line ${open.line}, column ${open.column} is not closed`,
+				n,
+			);
 		}
 		if (root === undefined) this.fail('XML_MALFORMED', 'no root element', n);
 		if (this.firstBad >= 0) this.failBadChar();
@@ -1119,8 +1263,13 @@ export interface XmlParseOptions {
  * decoding come first). Comments and processing instructions are skipped. Every limit is checked
  * while scanning. Throws {@link XmlError} with line and column on the first problem.
  */
-export function parseXml(input: string | Uint8Array, limits?: Partial<XmlLimits>, options?: XmlParseOptions): XmlElement {
-	const lim: XmlLimits = limits === undefined ? DEFAULT_XML_LIMITS : { ...DEFAULT_XML_LIMITS, ...definedOnly(limits) };
+export function parseXml(
+	input: string | Uint8Array,
+	limits?: Partial<XmlLimits>,
+	options?: XmlParseOptions,
+): XmlElement {
+	const lim: XmlLimits =
+		limits === undefined ? DEFAULT_XML_LIMITS : { ...DEFAULT_XML_LIMITS, ...definedOnly(limits) };
 	let s: string;
 	let checkSurrogates: boolean;
 	if (typeof input === 'string') {
@@ -1130,7 +1279,11 @@ export function parseXml(input: string | Uint8Array, limits?: Partial<XmlLimits>
 		s = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
 		checkSurrogates = true;
 	} else {
-		if (input.length > lim.maxBytes) throw new XmlError('XML_TOO_LARGE', `document of ${input.length} bytes is larger than ${lim.maxBytes} bytes`);
+		if (input.length > lim.maxBytes)
+			throw new XmlError(
+				'XML_TOO_LARGE',
+				`document of ${input.length} bytes is larger than ${lim.maxBytes} bytes`,
+			);
 		if (options?.deferLargeText === true && input.length >= DEFERRED_TEXT_MIN) {
 			const root = parseDeferringLargeText(input, lim, options.stream);
 			if (root !== undefined) return root;
@@ -1200,7 +1353,11 @@ function findLargeTextRuns(input: Uint8Array): number[] {
  * Parses with the long plain runs cut out; undefined when the document has none, or they are not
  * whole element texts, or anything fails (the ordinary parse then gives the exact error).
  */
-function parseDeferringLargeText(bytes: Uint8Array, lim: XmlLimits, stream: XmlParseOptions['stream']): XmlElement | undefined {
+function parseDeferringLargeText(
+	bytes: Uint8Array,
+	lim: XmlLimits,
+	stream: XmlParseOptions['stream'],
+): XmlElement | undefined {
 	const runs = findLargeTextRuns(bytes);
 	if (runs.length === 0) return undefined;
 	try {
@@ -1246,9 +1403,21 @@ function decodeDeferredText(run: Uint8Array, el: XmlElement): string {
 		throw new XmlError('XML_ENCODING', `invalid UTF-8 in the text of <${clip(el.name)}>`, el.line, el.column);
 	}
 	const bad = firstInvalidChar(text, false);
-	if (bad >= 0) throw new XmlError('XML_MALFORMED', `character ${hex(text.charCodeAt(bad))} is not allowed in XML (in the text of <${clip(el.name)}>)`, el.line, el.column);
+	if (bad >= 0)
+		throw new XmlError(
+			'XML_MALFORMED',
+			`character ${hex(text.charCodeAt(bad))} is not allowed in XML (in the text of <${clip(el.name)}>)`,
+			el.line,
+			el.column,
+		);
 	const cdEnd = text.indexOf(']]>');
-	if (cdEnd >= 0) throw new XmlError('XML_MALFORMED', `']]>' is not allowed in text (in the text of <${clip(el.name)}>)`, el.line, el.column);
+	if (cdEnd >= 0)
+		throw new XmlError(
+			'XML_MALFORMED',
+			`']]>' is not allowed in text (in the text of <${clip(el.name)}>)`,
+			el.line,
+			el.column,
+		);
 	return text;
 }
 
@@ -1310,13 +1479,27 @@ function escapeWith(s: string, attribute: boolean): string {
 		const c = s.charCodeAt(i);
 		let rep: string | undefined;
 		switch (c) {
-			case CH_AMP: rep = '&amp;'; break;
-			case CH_LT: rep = '&lt;'; break;
-			case CH_GT: rep = '&gt;'; break;
-			case CH_CR: rep = '&#xD;'; break;
-			case CH_DQUOTE: if (attribute) rep = '&quot;'; break;
-			case CH_LF: if (attribute) rep = '&#xA;'; break;
-			case CH_TAB: if (attribute) rep = '&#x9;'; break;
+			case CH_AMP:
+				rep = '&amp;';
+				break;
+			case CH_LT:
+				rep = '&lt;';
+				break;
+			case CH_GT:
+				rep = '&gt;';
+				break;
+			case CH_CR:
+				rep = '&#xD;';
+				break;
+			case CH_DQUOTE:
+				if (attribute) rep = '&quot;';
+				break;
+			case CH_LF:
+				if (attribute) rep = '&#xA;';
+				break;
+			case CH_TAB:
+				if (attribute) rep = '&#x9;';
+				break;
 			default:
 				if (c >= 0xd800 && c <= 0xdbff) {
 					const d = s.charCodeAt(i + 1);
@@ -1324,9 +1507,13 @@ function escapeWith(s: string, attribute: boolean): string {
 						i++;
 						continue;
 					}
-					throw new XmlError('XML_CHAR', `${hex(c)} (lone surrogate) at index ${i} cannot be written in XML 1.0`);
+					throw new XmlError(
+						'XML_CHAR',
+						`${hex(c)} (lone surrogate) at index ${i} cannot be written in XML 1.0`,
+					);
 				}
-				if (!isXmlChar(c)) throw new XmlError('XML_CHAR', `${hex(c)} at index ${i} cannot be written in XML 1.0`);
+				if (!isXmlChar(c))
+					throw new XmlError('XML_CHAR', `${hex(c)} at index ${i} cannot be written in XML 1.0`);
 		}
 		if (rep !== undefined) {
 			if (i > last) out.push(s.slice(last, i));
@@ -1417,7 +1604,9 @@ export class XmlWriter {
 	/** The document written so far; throws when an element is still open. */
 	toString(): string {
 		if (this.stack.length > 0) {
-			throw new Error(`XmlWriter.toString(): ${this.stack.length} element(s) still open: ${this.stack.map((n) => `<${n}>`).join(', ')}`);
+			throw new Error(
+				`XmlWriter.toString(): ${this.stack.length} element(s) still open: ${this.stack.map((n) => `<${n}>`).join(', ')}`,
+			);
 		}
 		return this.parts.join('');
 	}
@@ -1511,7 +1700,14 @@ export function prettyPrintXml(text: string, indent = '  '): string {
 				}
 			}
 			pos = p + 1;
-			const el: Extract<PrettyNode, { kind: 'element' }> = { kind: 'element', start: lt, end: pos, children: [], childElements: false, mixed: false };
+			const el: Extract<PrettyNode, { kind: 'element' }> = {
+				kind: 'element',
+				start: lt,
+				end: pos,
+				children: [],
+				childElements: false,
+				mixed: false,
+			};
 			add(el);
 			if (s.charCodeAt(p - 1) !== CH_SLASH) stack.push(el);
 		}

@@ -9,7 +9,9 @@ interface State {
 }
 
 (() => {
-	const messenger = createMessenger<HostToAdvertMessage, AdvertToHostMessage, State>((v): v is HostToAdvertMessage => hasType(v));
+	const messenger = createMessenger<HostToAdvertMessage, AdvertToHostMessage, State>((v): v is HostToAdvertMessage =>
+		hasType(v),
+	);
 	const root = document.getElementById('root') as HTMLElement;
 	const status = document.createElement('div');
 	status.className = 'mp-status';

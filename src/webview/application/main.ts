@@ -3,7 +3,14 @@
  * is kept with setState so a hidden and re-shown panel does not fetch again (PDFs excepted: too big).
  */
 import createDOMPurify from 'dompurify';
-import type { ApplicationTab, ApplicationToHostMessage, ApplicationView, DocumentTab, DocumentView, HostToApplicationMessage } from '../../shared/panelMessages';
+import type {
+	ApplicationTab,
+	ApplicationToHostMessage,
+	ApplicationView,
+	DocumentTab,
+	DocumentView,
+	HostToApplicationMessage,
+} from '../../shared/panelMessages';
 import { renderDocumentView, updaterKey, type DocumentContext } from '../common/documentView';
 import { clear, el, notice } from '../common/dom';
 import { renderPdf } from '../common/pdf';
@@ -18,7 +25,9 @@ interface State {
 }
 
 (() => {
-	const messenger = createMessenger<HostToApplicationMessage, ApplicationToHostMessage, State>((v): v is HostToApplicationMessage => hasType(v));
+	const messenger = createMessenger<HostToApplicationMessage, ApplicationToHostMessage, State>(
+		(v): v is HostToApplicationMessage => hasType(v),
+	);
 	const root = document.getElementById('root') as HTMLElement;
 	const status = el(document, 'div', { className: 'mp-status', attrs: { role: 'status', 'aria-live': 'polite' } });
 	const errors = el(document, 'div', { className: 'mp-errors' });
@@ -36,7 +45,8 @@ interface State {
 
 	const save = () => {
 		const docs: State['docs'] = {};
-		for (const [tab, view] of Object.entries(state.docs) as [DocumentTab, DocumentView][]) if (view.kind !== 'pdf') docs[tab] = view;
+		for (const [tab, view] of Object.entries(state.docs) as [DocumentTab, DocumentView][])
+			if (view.kind !== 'pdf') docs[tab] = view;
 		messenger.saveState({ ...state, docs });
 	};
 
@@ -69,14 +79,16 @@ interface State {
 	function drawHeader(): void {
 		clear(header);
 		if (!state.view) return;
-		header.appendChild(renderHeader(document, state.view, (m) => {
-			if (m.type === 'refresh') {
-				state.docs = {};
-				requested.clear();
-				clear(errors);
-			}
-			messenger.post(m);
-		}));
+		header.appendChild(
+			renderHeader(document, state.view, (m) => {
+				if (m.type === 'refresh') {
+					state.docs = {};
+					requested.clear();
+					clear(errors);
+				}
+				messenger.post(m);
+			}),
+		);
 	}
 
 	messenger.onMessage((message) => {

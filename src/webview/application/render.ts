@@ -11,18 +11,36 @@ export const TAB_SPECS: TabSpec<'overview' | DocumentTab>[] = [
 	{ id: 'email', label: 'Full email' },
 ];
 
-export function renderHeader(doc: Document, view: ApplicationView, post: (message: ApplicationToHostMessage) => void): HTMLElement {
+export function renderHeader(
+	doc: Document,
+	view: ApplicationView,
+	post: (message: ApplicationToHostMessage) => void,
+): HTMLElement {
 	return el(doc, 'header', { className: 'mp-header' }, [
 		el(doc, 'h1', { text: view.title }),
 		view.subtitle ? el(doc, 'p', { className: 'mp-muted', text: view.subtitle }) : undefined,
-		el(doc, 'ul', { className: 'mp-badges', attrs: { 'aria-label': 'Status' } }, view.badges.map((b) => el(doc, 'li', { className: 'mp-badge' }, [el(doc, 'span', { className: 'mp-badge-label', text: `${b.label}: ` }), el(doc, 'span', { text: b.value })]))),
+		el(
+			doc,
+			'ul',
+			{ className: 'mp-badges', attrs: { 'aria-label': 'Status' } },
+			view.badges.map((b) =>
+				el(doc, 'li', { className: 'mp-badge' }, [
+					el(doc, 'span', { className: 'mp-badge-label', text: `${b.label}: ` }),
+					el(doc, 'span', { text: b.value }),
+				]),
+			),
+		),
 		el(doc, 'div', { className: 'mp-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Application actions' } }, [
 			button(doc, 'Score…', () => post({ type: 'action', action: 'score' })),
 			button(doc, 'Progress…', () => post({ type: 'action', action: 'progress' })),
 			button(doc, 'Add note…', () => post({ type: 'action', action: 'note' })),
 			button(doc, 'Tag…', () => post({ type: 'action', action: 'tag' }), { className: 'mp-button mp-secondary' }),
-			button(doc, 'Partner tag…', () => post({ type: 'action', action: 'partnerTag' }), { className: 'mp-button mp-secondary' }),
-			button(doc, 'Copy ID', () => post({ type: 'copy', field: 'advertCandidateId' }), { className: 'mp-button mp-secondary' }),
+			button(doc, 'Partner tag…', () => post({ type: 'action', action: 'partnerTag' }), {
+				className: 'mp-button mp-secondary',
+			}),
+			button(doc, 'Copy ID', () => post({ type: 'copy', field: 'advertCandidateId' }), {
+				className: 'mp-button mp-secondary',
+			}),
 			button(doc, 'Refresh', () => post({ type: 'refresh' }), { className: 'mp-button mp-secondary' }),
 		]),
 	]);
@@ -30,6 +48,7 @@ export function renderHeader(doc: Document, view: ApplicationView, post: (messag
 
 export function renderOverview(doc: Document, view: ApplicationView): HTMLElement {
 	const wrap = el(doc, 'div', { className: 'mp-overview' }, [fieldGroups(doc, view.groups)]);
-	if (view.processingMessages) wrap.appendChild(notice(doc, `Processing messages: ${view.processingMessages}`, 'warning'));
+	if (view.processingMessages)
+		wrap.appendChild(notice(doc, `Processing messages: ${view.processingMessages}`, 'warning'));
 	return wrap;
 }

@@ -20,7 +20,13 @@ function svg(doc: Document, tag: string, attrs: Record<string, string | number>)
 export function counterChart(doc: Document, counters: CounterBar[]): SVGElement {
 	const max = Math.max(1, ...counters.map((c) => c.value));
 	const width = LABEL_WIDTH + BAR_WIDTH + VALUE_WIDTH;
-	const chart = svg(doc, 'svg', { width, height: counters.length * ROW_HEIGHT, viewBox: `0 0 ${width} ${counters.length * ROW_HEIGHT}`, role: 'img', class: 'mp-chart' });
+	const chart = svg(doc, 'svg', {
+		width,
+		height: counters.length * ROW_HEIGHT,
+		viewBox: `0 0 ${width} ${counters.length * ROW_HEIGHT}`,
+		role: 'img',
+		class: 'mp-chart',
+	});
 	const title = svg(doc, 'title', {});
 	title.textContent = `Counters: ${counters.map((c) => `${c.label} ${c.value}`).join(', ')}`;
 	chart.appendChild(title);
@@ -28,8 +34,20 @@ export function counterChart(doc: Document, counters: CounterBar[]): SVGElement 
 		const y = i * ROW_HEIGHT;
 		const label = svg(doc, 'text', { x: 0, y: y + 15, class: 'mp-chart-label' });
 		label.textContent = counter.label;
-		const track = svg(doc, 'rect', { x: LABEL_WIDTH, y: y + 4, width: BAR_WIDTH, height: ROW_HEIGHT - 8, class: 'mp-chart-track' });
-		const bar = svg(doc, 'rect', { x: LABEL_WIDTH, y: y + 4, width: Math.round((counter.value / max) * BAR_WIDTH), height: ROW_HEIGHT - 8, class: `mp-chart-bar counter-${counter.kind}` });
+		const track = svg(doc, 'rect', {
+			x: LABEL_WIDTH,
+			y: y + 4,
+			width: BAR_WIDTH,
+			height: ROW_HEIGHT - 8,
+			class: 'mp-chart-track',
+		});
+		const bar = svg(doc, 'rect', {
+			x: LABEL_WIDTH,
+			y: y + 4,
+			width: Math.round((counter.value / max) * BAR_WIDTH),
+			height: ROW_HEIGHT - 8,
+			class: `mp-chart-bar counter-${counter.kind}`,
+		});
 		const value = svg(doc, 'text', { x: LABEL_WIDTH + BAR_WIDTH + 8, y: y + 15, class: 'mp-chart-value' });
 		value.textContent = String(counter.value);
 		chart.append(label, track, bar, value);

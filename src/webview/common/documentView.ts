@@ -5,7 +5,15 @@
  * confirms with the user before opening anything. Text is always set as text.
  */
 import type { DOMPurify } from 'dompurify';
-import type { ApplicationToHostMessage, CvEntry, CvModel, DocumentTab, DocumentView, TextSlice, UntrustedHtml } from '../../shared/panelMessages';
+import type {
+	ApplicationToHostMessage,
+	CvEntry,
+	CvModel,
+	DocumentTab,
+	DocumentView,
+	TextSlice,
+	UntrustedHtml,
+} from '../../shared/panelMessages';
 import { button, clear, el, fieldList, formatBytes, notice } from './dom';
 import { frameDocument, sanitizeHtml } from './sanitizePolicy';
 
@@ -28,11 +36,16 @@ export function updaterKey(tab: DocumentTab, part?: number): string {
 export function renderDocumentView(ctx: DocumentContext, tab: DocumentTab, view: DocumentView): HTMLElement {
 	const { doc } = ctx;
 	const wrap = el(doc, 'div', { className: `mp-document mp-document-${view.kind}` });
-	const save = (label = 'Save as…', part?: number) => button(doc, label, () => ctx.post({ type: 'save', tab, part }), { className: 'mp-button mp-secondary' });
-	const heading = (fileName?: string, extra?: string) => el(doc, 'div', { className: 'mp-doc-header' }, [
-		el(doc, 'span', { className: 'mp-doc-name', text: [fileName, extra].filter(Boolean).join(' · ') || 'Document' }),
-		save(),
-	]);
+	const save = (label = 'Save as…', part?: number) =>
+		button(doc, label, () => ctx.post({ type: 'save', tab, part }), { className: 'mp-button mp-secondary' });
+	const heading = (fileName?: string, extra?: string) =>
+		el(doc, 'div', { className: 'mp-doc-header' }, [
+			el(doc, 'span', {
+				className: 'mp-doc-name',
+				text: [fileName, extra].filter(Boolean).join(' · ') || 'Document',
+			}),
+			save(),
+		]);
 	switch (view.kind) {
 		case 'missing':
 			wrap.appendChild(notice(doc, view.message));
@@ -44,7 +57,10 @@ export function renderDocumentView(ctx: DocumentContext, tab: DocumentTab, view:
 			wrap.append(heading(view.fileName, 'HTML, sanitised'), safeHtmlBlock(ctx, tab, undefined, view.html));
 			break;
 		case 'text':
-			wrap.append(heading(view.fileName, `${view.slice.totalChars.toLocaleString('en')} characters`), textBlock(ctx, tab, undefined, view.slice));
+			wrap.append(
+				heading(view.fileName, `${view.slice.totalChars.toLocaleString('en')} characters`),
+				textBlock(ctx, tab, undefined, view.slice),
+			);
 			break;
 		case 'pdf': {
 			const container = el(doc, 'div', { className: 'mp-pdf', attrs: { 'aria-label': 'PDF preview' } });
@@ -54,20 +70,37 @@ export function renderDocumentView(ctx: DocumentContext, tab: DocumentTab, view:
 			break;
 		}
 		case 'binary':
-			wrap.append(heading(view.fileName, `${view.contentType}, ${formatBytes(view.size)}`), notice(doc, 'There is no preview for this type of file. Use Save as… to open it with another program.'));
+			wrap.append(
+				heading(view.fileName, `${view.contentType}, ${formatBytes(view.size)}`),
+				notice(doc, 'There is no preview for this type of file. Use Save as… to open it with another program.'),
+			);
 			break;
 		case 'cv':
-			wrap.append(heading('Parsed data', view.rawIsPretty ? 'HR-XML' : 'not well-formed XML'), cvBlock(ctx, tab, view));
+			wrap.append(
+				heading('Parsed data', view.rawIsPretty ? 'HR-XML' : 'not well-formed XML'),
+				cvBlock(ctx, tab, view),
+			);
 			break;
 		case 'email':
-			wrap.append(el(doc, 'div', { className: 'mp-doc-header' }, [el(doc, 'span', { className: 'mp-doc-name', text: 'Full email' }), save('Save email…')]), emailBlock(ctx, tab, view));
+			wrap.append(
+				el(doc, 'div', { className: 'mp-doc-header' }, [
+					el(doc, 'span', { className: 'mp-doc-name', text: 'Full email' }),
+					save('Save email…'),
+				]),
+				emailBlock(ctx, tab, view),
+			);
 			break;
 	}
 	return wrap;
 }
 
 /** The sandboxed frame with the sanitised HTML, the link buttons under it and "show more" when cut. */
-export function safeHtmlBlock(ctx: DocumentContext, tab: DocumentTab, part: number | undefined, untrusted: UntrustedHtml): HTMLElement {
+export function safeHtmlBlock(
+	ctx: DocumentContext,
+	tab: DocumentTab,
+	part: number | undefined,
+	untrusted: UntrustedHtml,
+): HTMLElement {
 	const { doc } = ctx;
 	const block = el(doc, 'div', { className: 'mp-safe-html' });
 	let shown = untrusted.html.length;
@@ -75,24 +108,49 @@ export function safeHtmlBlock(ctx: DocumentContext, tab: DocumentTab, part: numb
 		clear(block);
 		shown = current.html.length;
 		const safe = sanitizeHtml(ctx.purify, current.html, Number.MAX_SAFE_INTEGER);
-		const frame = el(doc, 'iframe', { className: 'mp-frame', attrs: { title: 'Document content (sandboxed, no scripts)', referrerpolicy: 'no-referrer' } });
+		const frame = el(doc, 'iframe', {
+			className: 'mp-frame',
+			attrs: { title: 'Document content (sandboxed, no scripts)', referrerpolicy: 'no-referrer' },
+		});
 		// Empty sandbox: every restriction applies (no scripts, opaque origin, no navigation, no forms).
 		frame.setAttribute('sandbox', '');
 		frame.srcdoc = frameDocument(safe.html);
 		block.appendChild(frame);
 		if (safe.blockedImages > 0) {
-			block.appendChild(notice(doc, `${safe.blockedImages} remote image${safe.blockedImages === 1 ? ' was' : 's were'} blocked.`, 'warning'));
+			block.appendChild(
+				notice(
+					doc,
+					`${safe.blockedImages} remote image${safe.blockedImages === 1 ? ' was' : 's were'} blocked.`,
+					'warning',
+				),
+			);
 		}
 		if (safe.links.length > 0) {
 			const list = el(doc, 'ol', { className: 'mp-links', attrs: { 'aria-label': 'Links in the document' } });
 			for (const url of safe.links) {
-				list.appendChild(el(doc, 'li', {}, [button(doc, url, () => ctx.post({ type: 'openLink', url }), { className: 'mp-link-button', title: 'Asks before opening in your browser' })]));
+				list.appendChild(
+					el(doc, 'li', {}, [
+						button(doc, url, () => ctx.post({ type: 'openLink', url }), {
+							className: 'mp-link-button',
+							title: 'Asks before opening in your browser',
+						}),
+					]),
+				);
 			}
 			block.append(el(doc, 'h3', { text: 'Links (not followed in the preview; opening one asks first)' }), list);
 		}
 		if (current.truncated) {
-			block.appendChild(notice(doc, `Showing the first ${shown.toLocaleString('en')} of ${current.totalChars.toLocaleString('en')} characters.`));
-			block.appendChild(button(doc, 'Show more of this document', () => ctx.post({ type: 'showMore', tab, part, offset: shown })));
+			block.appendChild(
+				notice(
+					doc,
+					`Showing the first ${shown.toLocaleString('en')} of ${current.totalChars.toLocaleString('en')} characters.`,
+				),
+			);
+			block.appendChild(
+				button(doc, 'Show more of this document', () =>
+					ctx.post({ type: 'showMore', tab, part, offset: shown }),
+				),
+			);
 		}
 	};
 	ctx.updaters.set(updaterKey(tab, part), { html: draw });
@@ -101,7 +159,12 @@ export function safeHtmlBlock(ctx: DocumentContext, tab: DocumentTab, part: numb
 }
 
 /** Text in a <pre>, never parsed as markup; further slices are appended as they arrive. */
-export function textBlock(ctx: DocumentContext, tab: DocumentTab, part: number | undefined, slice: TextSlice): HTMLElement {
+export function textBlock(
+	ctx: DocumentContext,
+	tab: DocumentTab,
+	part: number | undefined,
+	slice: TextSlice,
+): HTMLElement {
 	const { doc } = ctx;
 	const block = el(doc, 'div', { className: 'mp-text-block' });
 	const pre = el(doc, 'pre', { className: 'mp-text', attrs: { tabindex: '0' } });
@@ -129,11 +192,13 @@ function entries(doc: Document, title: string, list: CvEntry[]): HTMLElement | u
 	if (list.length === 0) return undefined;
 	const section = el(doc, 'section', { className: 'mp-cv-section' }, [el(doc, 'h3', { text: title })]);
 	for (const entry of list) {
-		section.appendChild(el(doc, 'article', { className: 'mp-cv-entry' }, [
-			el(doc, 'h4', { text: [entry.title, entry.organisation].filter(Boolean).join(' — ') || '(untitled)' }),
-			entry.period ? el(doc, 'p', { className: 'mp-muted', text: entry.period }) : undefined,
-			entry.description ? el(doc, 'p', { text: entry.description }) : undefined,
-		]));
+		section.appendChild(
+			el(doc, 'article', { className: 'mp-cv-entry' }, [
+				el(doc, 'h4', { text: [entry.title, entry.organisation].filter(Boolean).join(' — ') || '(untitled)' }),
+				entry.period ? el(doc, 'p', { className: 'mp-muted', text: entry.period }) : undefined,
+				entry.description ? el(doc, 'p', { text: entry.description }) : undefined,
+			]),
+		);
 	}
 	return section;
 }
@@ -141,26 +206,58 @@ function entries(doc: Document, title: string, list: CvEntry[]): HTMLElement | u
 function cvContent(doc: Document, cv: CvModel): HTMLElement {
 	return el(doc, 'div', { className: 'mp-cv' }, [
 		el(doc, 'h2', { text: cv.name || 'Candidate' }),
-		cv.contact.length > 0 ? el(doc, 'section', { className: 'mp-cv-section' }, [el(doc, 'h3', { text: 'Contact' }), fieldList(doc, cv.contact)]) : undefined,
-		cv.summary ? el(doc, 'section', { className: 'mp-cv-section' }, [el(doc, 'h3', { text: 'Summary' }), el(doc, 'p', { text: cv.summary })]) : undefined,
+		cv.contact.length > 0
+			? el(doc, 'section', { className: 'mp-cv-section' }, [
+					el(doc, 'h3', { text: 'Contact' }),
+					fieldList(doc, cv.contact),
+				])
+			: undefined,
+		cv.summary
+			? el(doc, 'section', { className: 'mp-cv-section' }, [
+					el(doc, 'h3', { text: 'Summary' }),
+					el(doc, 'p', { text: cv.summary }),
+				])
+			: undefined,
 		entries(doc, 'Experience', cv.experience),
 		entries(doc, 'Education', cv.education),
-		cv.skills.length > 0 ? el(doc, 'section', { className: 'mp-cv-section' }, [el(doc, 'h3', { text: 'Skills' }), el(doc, 'ul', { className: 'mp-chips' }, cv.skills.map((s) => el(doc, 'li', { text: s })))]) : undefined,
-		cv.languages.length > 0 ? el(doc, 'section', { className: 'mp-cv-section' }, [el(doc, 'h3', { text: 'Languages' }), el(doc, 'p', { text: cv.languages.join(', ') })]) : undefined,
+		cv.skills.length > 0
+			? el(doc, 'section', { className: 'mp-cv-section' }, [
+					el(doc, 'h3', { text: 'Skills' }),
+					el(
+						doc,
+						'ul',
+						{ className: 'mp-chips' },
+						cv.skills.map((s) => el(doc, 'li', { text: s })),
+					),
+				])
+			: undefined,
+		cv.languages.length > 0
+			? el(doc, 'section', { className: 'mp-cv-section' }, [
+					el(doc, 'h3', { text: 'Languages' }),
+					el(doc, 'p', { text: cv.languages.join(', ') }),
+				])
+			: undefined,
 	]);
 }
 
 function cvBlock(ctx: DocumentContext, tab: DocumentTab, view: Extract<DocumentView, { kind: 'cv' }>): HTMLElement {
 	const { doc } = ctx;
 	const block = el(doc, 'div');
-	const readable = view.cv ? cvContent(doc, view.cv) : notice(doc, view.problem ?? 'The parsed data could not be read.', 'warning');
+	const readable = view.cv
+		? cvContent(doc, view.cv)
+		: notice(doc, view.problem ?? 'The parsed data could not be read.', 'warning');
 	const raw = el(doc, 'div', { className: 'mp-raw' }, [textBlock(ctx, tab, undefined, view.raw)]);
 	raw.hidden = view.cv !== undefined;
-	const toggle = button(doc, view.cv ? 'Show raw XML' : 'Hide raw XML', () => {
-		raw.hidden = !raw.hidden;
-		toggle.textContent = raw.hidden ? 'Show raw XML' : 'Hide raw XML';
-		toggle.setAttribute('aria-expanded', String(!raw.hidden));
-	}, { className: 'mp-button mp-secondary' });
+	const toggle = button(
+		doc,
+		view.cv ? 'Show raw XML' : 'Hide raw XML',
+		() => {
+			raw.hidden = !raw.hidden;
+			toggle.textContent = raw.hidden ? 'Show raw XML' : 'Hide raw XML';
+			toggle.setAttribute('aria-expanded', String(!raw.hidden));
+		},
+		{ className: 'mp-button mp-secondary' },
+	);
 	toggle.setAttribute('aria-expanded', String(!raw.hidden));
 	block.append(readable, toggle, raw);
 	return block;
@@ -168,17 +265,34 @@ function cvBlock(ctx: DocumentContext, tab: DocumentTab, view: Extract<DocumentV
 
 const MAIN_HEADERS = ['from', 'to', 'cc', 'subject', 'date', 'reply-to'];
 
-function emailBlock(ctx: DocumentContext, tab: DocumentTab, view: Extract<DocumentView, { kind: 'email' }>): HTMLElement {
+function emailBlock(
+	ctx: DocumentContext,
+	tab: DocumentTab,
+	view: Extract<DocumentView, { kind: 'email' }>,
+): HTMLElement {
 	const { doc } = ctx;
 	const block = el(doc, 'div', { className: 'mp-email' });
-	block.appendChild(fieldList(doc, view.headers.filter((h) => MAIN_HEADERS.includes(h.label.toLowerCase()))));
-	const all = el(doc, 'details', { className: 'mp-headers' }, [el(doc, 'summary', { text: `All headers (${view.headers.length})` }), fieldList(doc, view.headers)]);
+	block.appendChild(
+		fieldList(
+			doc,
+			view.headers.filter((h) => MAIN_HEADERS.includes(h.label.toLowerCase())),
+		),
+	);
+	const all = el(doc, 'details', { className: 'mp-headers' }, [
+		el(doc, 'summary', { text: `All headers (${view.headers.length})` }),
+		fieldList(doc, view.headers),
+	]);
 	block.appendChild(all);
 	if (view.parts.length === 0) block.appendChild(notice(doc, 'The email has no parts.'));
 	for (const part of view.parts) {
 		const title = `Part ${part.index + 1}: ${part.contentType}${part.fileName ? ` — ${part.fileName}` : ''} (${formatBytes(part.size)})`;
 		const section = el(doc, 'section', { className: 'mp-email-part', attrs: { 'aria-label': title } }, [
-			el(doc, 'div', { className: 'mp-doc-header' }, [el(doc, 'h3', { text: title }), button(doc, 'Save as…', () => ctx.post({ type: 'save', tab, part: part.index }), { className: 'mp-button mp-secondary' })]),
+			el(doc, 'div', { className: 'mp-doc-header' }, [
+				el(doc, 'h3', { text: title }),
+				button(doc, 'Save as…', () => ctx.post({ type: 'save', tab, part: part.index }), {
+					className: 'mp-button mp-secondary',
+				}),
+			]),
 		]);
 		if (part.body.kind === 'text') section.appendChild(textBlock(ctx, tab, part.index, part.body.slice));
 		else if (part.body.kind === 'html') section.appendChild(safeHtmlBlock(ctx, tab, part.index, part.body.html));

@@ -10,7 +10,12 @@ export interface ElementOptions {
 	attrs?: Record<string, string>;
 }
 
-export function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K, options: ElementOptions = {}, children: (Node | undefined)[] = []): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+	doc: Document,
+	tag: K,
+	options: ElementOptions = {},
+	children: (Node | undefined)[] = [],
+): HTMLElementTagNameMap[K] {
 	const element = doc.createElement(tag);
 	if (options.className) element.className = options.className;
 	if (options.text !== undefined) element.textContent = options.text;
@@ -20,8 +25,17 @@ export function el<K extends keyof HTMLElementTagNameMap>(doc: Document, tag: K,
 }
 
 /** A button that runs `onClick`; keyboard reachable by Tab like every native button. */
-export function button(doc: Document, label: string, onClick: () => void, options: { className?: string; title?: string; icon?: string } = {}): HTMLButtonElement {
-	const b = el(doc, 'button', { className: options.className ?? 'mp-button', text: label, attrs: { type: 'button', ...(options.title ? { title: options.title } : {}) } });
+export function button(
+	doc: Document,
+	label: string,
+	onClick: () => void,
+	options: { className?: string; title?: string; icon?: string } = {},
+): HTMLButtonElement {
+	const b = el(doc, 'button', {
+		className: options.className ?? 'mp-button',
+		text: label,
+		attrs: { type: 'button', ...(options.title ? { title: options.title } : {}) },
+	});
 	b.addEventListener('click', onClick);
 	return b;
 }
@@ -40,14 +54,23 @@ export function fieldList(doc: Document, rows: FieldRow[]): HTMLDListElement {
 export function fieldGroups(doc: Document, groups: FieldGroup[]): HTMLElement {
 	const wrap = el(doc, 'div', { className: 'mp-groups' });
 	for (const group of groups) {
-		wrap.appendChild(el(doc, 'section', { className: 'mp-group', attrs: { 'aria-label': group.title } }, [el(doc, 'h2', { text: group.title }), fieldList(doc, group.rows)]));
+		wrap.appendChild(
+			el(doc, 'section', { className: 'mp-group', attrs: { 'aria-label': group.title } }, [
+				el(doc, 'h2', { text: group.title }),
+				fieldList(doc, group.rows),
+			]),
+		);
 	}
 	return wrap;
 }
 
 /** A polite live region line for errors and progress. */
 export function notice(doc: Document, text: string, kind: 'error' | 'info' | 'warning' = 'info'): HTMLElement {
-	return el(doc, 'p', { className: `mp-notice mp-notice-${kind}`, text, attrs: { role: kind === 'error' ? 'alert' : 'status' } });
+	return el(doc, 'p', {
+		className: `mp-notice mp-notice-${kind}`,
+		text,
+		attrs: { role: kind === 'error' ? 'alert' : 'status' },
+	});
 }
 
 export function clear(element: Element): void {

@@ -36,28 +36,39 @@ export function renderPdf(doc: Document, container: HTMLElement, base64: string)
 		stopAtErrors: false,
 		enableXfa: false,
 	});
-	task.promise.then(async (pdf) => {
-		status.textContent = `${pdf.numPages} page${pdf.numPages === 1 ? '' : 's'}`;
-		let next = 1;
-		const more = button(doc, 'Show more pages', () => void renderPages(MORE_PAGES));
-		const renderPages = async (count: number) => {
-			more.disabled = true;
-			const last = Math.min(pdf.numPages, next + count - 1);
-			for (; next <= last; next++) await renderPage(doc, pdf, next, container, more);
-			more.disabled = false;
-			more.hidden = next > pdf.numPages;
-		};
-		container.appendChild(more);
-		await renderPages(FIRST_PAGES);
-	}).catch((error: unknown) => {
-		status.textContent = `The PDF could not be previewed (${error instanceof Error ? error.message : String(error)}). Use Save as… to open it elsewhere.`;
-	});
+	task.promise
+		.then(async (pdf) => {
+			status.textContent = `${pdf.numPages} page${pdf.numPages === 1 ? '' : 's'}`;
+			let next = 1;
+			const more = button(doc, 'Show more pages', () => void renderPages(MORE_PAGES));
+			const renderPages = async (count: number) => {
+				more.disabled = true;
+				const last = Math.min(pdf.numPages, next + count - 1);
+				for (; next <= last; next++) await renderPage(doc, pdf, next, container, more);
+				more.disabled = false;
+				more.hidden = next > pdf.numPages;
+			};
+			container.appendChild(more);
+			await renderPages(FIRST_PAGES);
+		})
+		.catch((error: unknown) => {
+			status.textContent = `The PDF could not be previewed (${error instanceof Error ? error.message : String(error)}). Use Save as… to open it elsewhere.`;
+		});
 }
 
-async function renderPage(doc: Document, pdf: PDFDocumentProxy, number: number, container: HTMLElement, before: HTMLElement): Promise<void> {
+async function renderPage(
+	doc: Document,
+	pdf: PDFDocumentProxy,
+	number: number,
+	container: HTMLElement,
+	before: HTMLElement,
+): Promise<void> {
 	const page = await pdf.getPage(number);
 	const viewport = page.getViewport({ scale: 1.25 });
-	const canvas = el(doc, 'canvas', { className: 'mp-pdf-page', attrs: { 'aria-label': `Page ${number}`, role: 'img' } });
+	const canvas = el(doc, 'canvas', {
+		className: 'mp-pdf-page',
+		attrs: { 'aria-label': `Page ${number}`, role: 'img' },
+	});
 	// Attributes, not inline styles: the panel's CSP has no 'unsafe-inline' for styles.
 	canvas.setAttribute('width', String(Math.ceil(viewport.width)));
 	canvas.setAttribute('height', String(Math.ceil(viewport.height)));

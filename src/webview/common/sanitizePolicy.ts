@@ -29,11 +29,57 @@ export const BLOCKED_IMAGE_TEXT = 'remote image blocked';
 export const PURIFY_CONFIG: Config = {
 	USE_PROFILES: { html: true },
 	FORBID_TAGS: [
-		'script', 'style', 'link', 'meta', 'base', 'title', 'form', 'input', 'button', 'textarea', 'select', 'option',
-		'optgroup', 'fieldset', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'param', 'svg', 'math',
-		'template', 'audio', 'video', 'source', 'track', 'picture', 'portal', 'noscript', 'dialog', 'canvas', 'map', 'area',
+		'script',
+		'style',
+		'link',
+		'meta',
+		'base',
+		'title',
+		'form',
+		'input',
+		'button',
+		'textarea',
+		'select',
+		'option',
+		'optgroup',
+		'fieldset',
+		'iframe',
+		'frame',
+		'frameset',
+		'object',
+		'embed',
+		'applet',
+		'param',
+		'svg',
+		'math',
+		'template',
+		'audio',
+		'video',
+		'source',
+		'track',
+		'picture',
+		'portal',
+		'noscript',
+		'dialog',
+		'canvas',
+		'map',
+		'area',
 	],
-	FORBID_ATTR: ['srcset', 'action', 'formaction', 'background', 'ping', 'poster', 'usemap', 'lowsrc', 'dynsrc', 'longdesc', 'target', 'id', 'name'],
+	FORBID_ATTR: [
+		'srcset',
+		'action',
+		'formaction',
+		'background',
+		'ping',
+		'poster',
+		'usemap',
+		'lowsrc',
+		'dynsrc',
+		'longdesc',
+		'target',
+		'id',
+		'name',
+	],
 	ALLOW_DATA_ATTR: false,
 	ALLOW_ARIA_ATTR: true,
 	ALLOW_UNKNOWN_PROTOCOLS: false,
@@ -50,7 +96,8 @@ const URL_ATTRIBUTES = ['src', 'href', 'xlink:href', 'cite', 'data', 'codebase',
 const DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp|bmp);base64,[a-z0-9+/=\s]*$/i;
 
 /** CSS that loads or evaluates something, or is escaped so that it could hide such a thing. */
-const DANGEROUS_CSS = /url\s*\(|image-set\s*\(|image\s*\(|cross-fade\s*\(|element\s*\(|expression\s*\(|@import|-moz-binding|behavior\s*:|javascript:|\\|&#|position\s*:\s*fixed/i;
+const DANGEROUS_CSS =
+	/url\s*\(|image-set\s*\(|image\s*\(|cross-fade\s*\(|element\s*\(|expression\s*\(|@import|-moz-binding|behavior\s*:|javascript:|\\|&#|position\s*:\s*fixed/i;
 
 const OPENABLE = /^(?:https?:|mailto:)/i;
 
@@ -60,7 +107,10 @@ export function cleanStyle(style: string): string {
 	return withoutComments
 		.split(';')
 		.map((declaration) => declaration.trim())
-		.filter((declaration) => declaration.length > 0 && /^[-a-z]+\s*:/i.test(declaration) && !DANGEROUS_CSS.test(declaration))
+		.filter(
+			(declaration) =>
+				declaration.length > 0 && /^[-a-z]+\s*:/i.test(declaration) && !DANGEROUS_CSS.test(declaration),
+		)
 		.join('; ');
 }
 
@@ -129,8 +179,10 @@ export const FRAME_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-i
 
 /** The srcdoc of the sandboxed frame around already sanitised HTML. */
 export function frameDocument(safeHtml: string): string {
-	return `<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}"><meta name="referrer" content="no-referrer">`
-		+ '<style>body{font-family:system-ui,sans-serif;font-size:14px;margin:8px;color:#1e1e1e;background:#fff;word-wrap:break-word}'
-		+ '.mp-link{color:#0b57d0;text-decoration:underline dotted}.mp-blocked-image{display:inline-block;border:1px dashed #888;padding:2px 4px;color:#555;font-size:12px}</style>'
-		+ `</head><body>${safeHtml}</body></html>`;
+	return (
+		`<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}"><meta name="referrer" content="no-referrer">` +
+		'<style>body{font-family:system-ui,sans-serif;font-size:14px;margin:8px;color:#1e1e1e;background:#fff;word-wrap:break-word}' +
+		'.mp-link{color:#0b57d0;text-decoration:underline dotted}.mp-blocked-image{display:inline-block;border:1px dashed #888;padding:2px 4px;color:#555;font-size:12px}</style>' +
+		`</head><body>${safeHtml}</body></html>`
+	);
 }

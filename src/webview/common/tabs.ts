@@ -15,11 +15,28 @@ export interface Tabs<T extends string> {
 	select(id: T, focus?: boolean): void;
 }
 
-export function createTabs<T extends string>(doc: Document, idPrefix: string, specs: TabSpec<T>[], onSelect: (id: T) => void): Tabs<T> {
+export function createTabs<T extends string>(
+	doc: Document,
+	idPrefix: string,
+	specs: TabSpec<T>[],
+	onSelect: (id: T) => void,
+): Tabs<T> {
 	const list = el(doc, 'div', { className: 'mp-tablist', attrs: { role: 'tablist', 'aria-label': 'Sections' } });
-	const panel = el(doc, 'div', { className: 'mp-tabpanel', attrs: { role: 'tabpanel', id: `${idPrefix}-panel`, tabindex: '0' } });
+	const panel = el(doc, 'div', {
+		className: 'mp-tabpanel',
+		attrs: { role: 'tabpanel', id: `${idPrefix}-panel`, tabindex: '0' },
+	});
 	const buttons = specs.map((spec) => {
-		const tab = el(doc, 'button', { className: 'mp-tab', text: spec.label, attrs: { type: 'button', role: 'tab', id: `${idPrefix}-tab-${spec.id}`, 'aria-controls': `${idPrefix}-panel` } });
+		const tab = el(doc, 'button', {
+			className: 'mp-tab',
+			text: spec.label,
+			attrs: {
+				type: 'button',
+				role: 'tab',
+				id: `${idPrefix}-tab-${spec.id}`,
+				'aria-controls': `${idPrefix}-panel`,
+			},
+		});
 		tab.addEventListener('click', () => select(spec.id, false));
 		list.appendChild(tab);
 		return tab;

@@ -4,7 +4,14 @@
  * as HTML. Credentials never arrive here: credential fields hold `{{connection.*}}` placeholders.
  */
 import { BINDING_LABELS, BINDING_NAMES } from '../../protocol/bindings/types';
-import { OPERATIONS, OPERATION_NAMES, VALUE_SETS, type OperationName, type ParamSpec, type ValueSet } from '../../protocol/catalogue';
+import {
+	OPERATIONS,
+	OPERATION_NAMES,
+	VALUE_SETS,
+	type OperationName,
+	type ParamSpec,
+	type ValueSet,
+} from '../../protocol/catalogue';
 import type {
 	ComparisonView,
 	ConnectionView,
@@ -49,7 +56,11 @@ let historyTimer: ReturnType<typeof setTimeout> | undefined;
 type Child = Node | string | undefined | false;
 
 /** Creates an element; strings become text nodes, so data is never parsed as HTML. */
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string>> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+function h<K extends keyof HTMLElementTagNameMap>(
+	tag: K,
+	props: Partial<Record<string, string>> = {},
+	...children: Child[]
+): HTMLElementTagNameMap[K] {
 	const element = document.createElement(tag);
 	for (const [name, value] of Object.entries(props)) {
 		if (value !== undefined) element.setAttribute(name, value);
@@ -110,11 +121,15 @@ function changed(): void {
 function renderLayout(): void {
 	const root = byId<HTMLDivElement>('root');
 	root.replaceChildren(
-		h('header', { class: 'pg-header' },
+		h(
+			'header',
+			{ class: 'pg-header' },
 			h('h1', {}, 'Request Playground'),
 			h('span', { id: 'connection', class: 'pg-connection' }),
 		),
-		h('div', { class: 'pg-toolbar', role: 'toolbar', 'aria-label': 'Request' },
+		h(
+			'div',
+			{ class: 'pg-toolbar', role: 'toolbar', 'aria-label': 'Request' },
 			h('label', { for: 'operation' }, 'Operation'),
 			h('select', { id: 'operation' }),
 			h('fieldset', { id: 'bindings', class: 'pg-bindings' }, h('legend', {}, 'Binding')),
@@ -122,7 +137,9 @@ function renderLayout(): void {
 			h('label', { for: 'timeout' }, 'Timeout (ms)'),
 			h('input', { id: 'timeout', type: 'text', inputmode: 'numeric', size: '7' }),
 		),
-		h('div', { class: 'pg-actions', role: 'toolbar', 'aria-label': 'Actions' },
+		h(
+			'div',
+			{ class: 'pg-actions', role: 'toolbar', 'aria-label': 'Actions' },
 			button('Send', send, { id: 'send', class: 'primary', title: 'Send (Ctrl+Enter)' }),
 			button('Cancel', () => post({ type: 'cancel' }), { id: 'cancel', disabled: '' }),
 			button('Compare bindings', () => startBusy({ type: 'compare', form }), { id: 'compare' }),
@@ -130,15 +147,23 @@ function renderLayout(): void {
 			button('Copy as client call', () => post({ type: 'copyClient', form }), { id: 'copy-client' }),
 			button('Save as file…', () => post({ type: 'save', form }), { id: 'save' }),
 			button('Posting WSDL', () => post({ type: 'openWsdl', endpoint: 'posting' }), { id: 'wsdl-posting' }),
-			button('Administration WSDL', () => post({ type: 'openWsdl', endpoint: 'administration' }), { id: 'wsdl-admin' }),
+			button('Administration WSDL', () => post({ type: 'openWsdl', endpoint: 'administration' }), {
+				id: 'wsdl-admin',
+			}),
 		),
 		h('div', { id: 'notice', class: 'pg-notice', role: 'status', 'aria-live': 'polite' }),
-		h('main', { class: 'pg-columns' },
-			h('section', { class: 'pg-editor', 'aria-label': 'Request editor' },
+		h(
+			'main',
+			{ class: 'pg-columns' },
+			h(
+				'section',
+				{ class: 'pg-editor', 'aria-label': 'Request editor' },
 				h('div', { id: 'editor' }),
 				h('ul', { id: 'issues', class: 'pg-issues', 'aria-label': 'Problems' }),
 			),
-			h('section', { class: 'pg-output', 'aria-label': 'Request and response' },
+			h(
+				'section',
+				{ class: 'pg-output', 'aria-label': 'Request and response' },
 				h('h2', {}, 'Request preview'),
 				h('pre', { id: 'preview', class: 'pg-pre', tabindex: '0', 'aria-label': 'Request preview' }),
 				h('h2', {}, 'Response'),
@@ -146,10 +171,19 @@ function renderLayout(): void {
 			),
 		),
 		h('section', { id: 'comparison', class: 'pg-comparison', hidden: '', 'aria-label': 'Binding comparison' }),
-		h('section', { class: 'pg-history', 'aria-label': 'History' },
+		h(
+			'section',
+			{ class: 'pg-history', 'aria-label': 'History' },
 			h('h2', {}, 'History'),
-			h('div', { class: 'pg-history-bar' },
-				h('input', { id: 'history-search', type: 'search', placeholder: 'Search operation, status, bodies…', 'aria-label': 'Search history' }),
+			h(
+				'div',
+				{ class: 'pg-history-bar' },
+				h('input', {
+					id: 'history-search',
+					type: 'search',
+					placeholder: 'Search operation, status, bodies…',
+					'aria-label': 'Search history',
+				}),
 				button('Clear history', () => post({ type: 'historyClear' }), { id: 'history-clear' }),
 			),
 			h('ol', { id: 'history', class: 'pg-history-list' }),
@@ -159,7 +193,8 @@ function renderLayout(): void {
 	const operation = byId<HTMLSelectElement>('operation');
 	for (const endpoint of ['posting', 'administration'] as const) {
 		const group = h('optgroup', { label: endpoint === 'posting' ? 'Posting endpoint' : 'Administration endpoint' });
-		for (const name of OPERATION_NAMES.filter((op) => OPERATIONS[op].endpoint === endpoint)) group.append(h('option', { value: name }, name));
+		for (const name of OPERATION_NAMES.filter((op) => OPERATIONS[op].endpoint === endpoint))
+			group.append(h('option', { value: name }, name));
 		operation.append(group);
 	}
 	operation.addEventListener('change', () => {
@@ -179,7 +214,10 @@ function renderLayout(): void {
 		bindings.append(h('label', { for: `binding-${binding}`, class: 'pg-radio' }, input, BINDING_LABELS[binding]));
 	}
 	const modes = byId<HTMLFieldSetElement>('modes');
-	for (const [mode, label] of [['form', 'Form'], ['raw', 'Raw HTTP']] as const) {
+	for (const [mode, label] of [
+		['form', 'Form'],
+		['raw', 'Raw HTTP'],
+	] as const) {
 		const input = h('input', { type: 'radio', name: 'mode', id: `mode-${mode}`, value: mode });
 		input.addEventListener('change', () => {
 			if (mode === 'raw' && form.raw.body.length === 0) {
@@ -233,7 +271,8 @@ function renderEditor(): void {
 	const editor = byId<HTMLDivElement>('editor');
 	const operation = currentOperation();
 	const spec = OPERATIONS[operation];
-	const endpointPath = spec.endpoint === 'posting' ? connection?.postingPath ?? '' : connection?.administrationPath ?? '';
+	const endpointPath =
+		spec.endpoint === 'posting' ? (connection?.postingPath ?? '') : (connection?.administrationPath ?? '');
 	const heading = h('p', { class: 'pg-muted' }, `${spec.doc} Endpoint: ${spec.endpoint} ${endpointPath}`.trim());
 	if (form.mode === 'raw') {
 		editor.replaceChildren(heading, renderRawEditor());
@@ -247,7 +286,12 @@ function renderEditor(): void {
 function renderParam(param: ParamSpec): HTMLElement {
 	const id = `param-${param.name}`;
 	const type = param.type + (param.format ? ` (${param.format})` : '');
-	const label = h('label', { for: id, class: 'pg-label' }, h('span', { class: 'pg-name' }, param.name), h('span', { class: 'pg-type' }, type));
+	const label = h(
+		'label',
+		{ for: id, class: 'pg-label' },
+		h('span', { class: 'pg-name' }, param.name),
+		h('span', { class: 'pg-type' }, type),
+	);
 	const row = h('div', { class: 'pg-field', 'data-param': param.name }, label);
 	if (param.doc) row.append(h('span', { class: 'pg-doc', id: `${id}-doc` }, param.doc));
 	if (param.type === 'string[]') {
@@ -258,18 +302,51 @@ function renderParam(param: ParamSpec): HTMLElement {
 	const set = param.valueSet ? (VALUE_SETS as Record<string, ValueSet>)[param.valueSet] : undefined;
 	let control: HTMLInputElement | HTMLSelectElement;
 	if (param.type === 'boolean' || set?.closed) {
-		const select = h('select', { id, 'aria-describedby': `${id}-doc` }, h('option', { value: '' }, param.default === undefined ? '(not sent)' : `(default: ${String(param.default)})`));
-		const choices = param.type === 'boolean' ? [{ value: 'true', label: 'true' }, { value: 'false', label: 'false' }] : set?.values ?? [];
-		for (const choice of choices) select.append(h('option', { value: choice.value }, choice.value === choice.label ? choice.value : `${choice.value} (${choice.label})`));
+		const select = h(
+			'select',
+			{ id, 'aria-describedby': `${id}-doc` },
+			h(
+				'option',
+				{ value: '' },
+				param.default === undefined ? '(not sent)' : `(default: ${String(param.default)})`,
+			),
+		);
+		const choices =
+			param.type === 'boolean'
+				? [
+						{ value: 'true', label: 'true' },
+						{ value: 'false', label: 'false' },
+					]
+				: (set?.values ?? []);
+		for (const choice of choices)
+			select.append(
+				h(
+					'option',
+					{ value: choice.value },
+					choice.value === choice.label ? choice.value : `${choice.value} (${choice.label})`,
+				),
+			);
 		select.value = value;
 		control = select;
 	} else {
-		const input = h('input', { id, type: 'text', spellcheck: 'false', 'aria-describedby': `${id}-doc`, autocomplete: 'off' });
+		const input = h('input', {
+			id,
+			type: 'text',
+			spellcheck: 'false',
+			'aria-describedby': `${id}-doc`,
+			autocomplete: 'off',
+		});
 		if (param.type === 'int') input.setAttribute('inputmode', 'numeric');
 		if (set) {
 			const listId = `${id}-choices`;
 			input.setAttribute('list', listId);
-			row.append(h('datalist', { id: listId }, ...set.values.map((choice) => h('option', { value: choice.value }, choice.label))));
+			row.append(
+				h(
+					'datalist',
+					{ id: listId },
+					...set.values.map((choice) => h('option', { value: choice.value }, choice.label)),
+				),
+			);
 		}
 		input.value = value;
 		control = input;
@@ -278,7 +355,8 @@ function renderParam(param: ParamSpec): HTMLElement {
 		const secret = param.role === 'apiKey' || param.role === 'password';
 		row.classList.add('pg-credential');
 		label.append(h('span', { class: 'pg-badge' }, secret ? 'from connection, hidden' : 'from connection'));
-		if (secret && control instanceof HTMLInputElement && !value.startsWith('{{connection.')) control.type = 'password';
+		if (secret && control instanceof HTMLInputElement && !value.startsWith('{{connection.'))
+			control.type = 'password';
 	}
 	control.addEventListener(control instanceof HTMLSelectElement ? 'change' : 'input', () => {
 		form = { ...form, params: { ...form.params, [param.name]: control.value } };
@@ -297,36 +375,96 @@ function renderList(param: ParamSpec, id: string): HTMLElement {
 		if (rerender) list.replaceWith(renderList(param, id));
 	};
 	items.forEach((item, index) => {
-		const input = h('input', { type: 'text', value: item, 'aria-label': `${param.name} item ${index + 1}`, spellcheck: 'false' });
+		const input = h('input', {
+			type: 'text',
+			value: item,
+			'aria-label': `${param.name} item ${index + 1}`,
+			spellcheck: 'false',
+		});
 		input.addEventListener('input', () => {
 			const next = [...items];
 			next[index] = input.value;
 			items[index] = input.value;
 			update(next, false);
 		});
-		list.append(h('div', { class: 'pg-list-item' }, input, button('Remove', () => update(items.filter((_, i) => i !== index), true), { 'aria-label': `Remove ${param.name} item ${index + 1}` })));
+		list.append(
+			h(
+				'div',
+				{ class: 'pg-list-item' },
+				input,
+				button(
+					'Remove',
+					() =>
+						update(
+							items.filter((_, i) => i !== index),
+							true,
+						),
+					{ 'aria-label': `Remove ${param.name} item ${index + 1}` },
+				),
+			),
+		);
 	});
-	list.append(button(`Add ${param.itemElement ?? 'item'}`, () => update([...items, ''], true), { 'aria-label': `Add a ${param.name} item` }));
+	list.append(
+		button(`Add ${param.itemElement ?? 'item'}`, () => update([...items, ''], true), {
+			'aria-label': `Add a ${param.name} item`,
+		}),
+	);
 	return list;
 }
 
 function renderRawEditor(): HTMLElement {
-	const method = h('input', { id: 'raw-method', type: 'text', value: form.raw.method, size: '8', spellcheck: 'false', 'aria-label': 'Method' });
-	const target = h('input', { id: 'raw-target', type: 'text', value: form.raw.target, spellcheck: 'false', 'aria-label': 'Path and query' });
-	const headers = h('textarea', { id: 'raw-headers', rows: '5', spellcheck: 'false', 'aria-label': 'Headers, one "Name: value" per line' });
+	const method = h('input', {
+		id: 'raw-method',
+		type: 'text',
+		value: form.raw.method,
+		size: '8',
+		spellcheck: 'false',
+		'aria-label': 'Method',
+	});
+	const target = h('input', {
+		id: 'raw-target',
+		type: 'text',
+		value: form.raw.target,
+		spellcheck: 'false',
+		'aria-label': 'Path and query',
+	});
+	const headers = h('textarea', {
+		id: 'raw-headers',
+		rows: '5',
+		spellcheck: 'false',
+		'aria-label': 'Headers, one "Name: value" per line',
+	});
 	headers.value = form.raw.headersText;
 	const body = h('textarea', { id: 'raw-body', rows: '16', spellcheck: 'false', 'aria-label': 'Body' });
 	body.value = form.raw.body;
 	const update = (): void => {
-		form = { ...form, raw: { method: method.value, target: target.value, headersText: headers.value, body: body.value } };
+		form = {
+			...form,
+			raw: { method: method.value, target: target.value, headersText: headers.value, body: body.value },
+		};
 		changed();
 	};
 	for (const element of [method, target, headers, body]) element.addEventListener('input', update);
-	return h('div', { class: 'pg-raw' },
-		h('p', { class: 'pg-muted' }, 'Sent exactly as written, malformed or not. {{connection.apiKey}} and the other placeholders are filled in when sending. The operation and binding above are used to decode the response.'),
-		h('div', { class: 'pg-raw-line' }, h('label', { for: 'raw-method' }, 'Method'), method, h('label', { for: 'raw-target' }, 'Path'), target),
-		h('label', { for: 'raw-headers' }, 'Headers'), headers,
-		h('label', { for: 'raw-body' }, 'Body'), body,
+	return h(
+		'div',
+		{ class: 'pg-raw' },
+		h(
+			'p',
+			{ class: 'pg-muted' },
+			'Sent exactly as written, malformed or not. {{connection.apiKey}} and the other placeholders are filled in when sending. The operation and binding above are used to decode the response.',
+		),
+		h(
+			'div',
+			{ class: 'pg-raw-line' },
+			h('label', { for: 'raw-method' }, 'Method'),
+			method,
+			h('label', { for: 'raw-target' }, 'Path'),
+			target,
+		),
+		h('label', { for: 'raw-headers' }, 'Headers'),
+		headers,
+		h('label', { for: 'raw-body' }, 'Body'),
+		body,
 		button('Reset from form', () => post({ type: 'rawFromForm', form }), { id: 'raw-reset' }),
 	);
 }
@@ -334,16 +472,24 @@ function renderRawEditor(): HTMLElement {
 // ---- output ------------------------------------------------------------------------------------
 
 function requestText(request: RequestView): string {
-	return [`${request.method} ${request.url}`, ...request.headers.map(([name, value]) => `${name}: ${value}`), '', request.body].join('\n');
+	return [
+		`${request.method} ${request.url}`,
+		...request.headers.map(([name, value]) => `${name}: ${value}`),
+		'',
+		request.body,
+	].join('\n');
 }
 
 function renderPreview(request: RequestView | undefined, issues: IssueView[], error?: string): void {
-	byId<HTMLPreElement>('preview').textContent = request ? requestText(request) : error ?? '';
+	byId<HTMLPreElement>('preview').textContent = request ? requestText(request) : (error ?? '');
 	const list = byId<HTMLUListElement>('issues');
 	list.replaceChildren(...issues.map((issue) => h('li', {}, issue.message)));
 	if (error) list.append(h('li', {}, error));
 	for (const row of document.querySelectorAll<HTMLElement>('.pg-field')) {
-		row.classList.toggle('pg-invalid', issues.some((issue) => issue.param === row.dataset.param));
+		row.classList.toggle(
+			'pg-invalid',
+			issues.some((issue) => issue.param === row.dataset.param),
+		);
 	}
 }
 
@@ -351,32 +497,80 @@ function renderResponse(response: ResponseView): void {
 	const container = byId<HTMLDivElement>('response');
 	const parts: Node[] = [];
 	const timing = `${Math.round(response.timings.totalMs)} ms${response.timings.headersMs !== undefined ? ` (headers after ${Math.round(response.timings.headersMs)} ms)` : ''}`;
-	const statusClass = response.error !== undefined || response.fault || (response.status ?? 0) >= 400 ? 'pg-status pg-bad' : 'pg-status pg-good';
-	parts.push(h('p', { class: statusClass, id: 'status-line' },
-		response.status !== undefined ? `HTTP ${response.status}` : 'No response',
-		` · ${response.size} bytes · ${timing} · ${new Date(response.timings.startedAt).toLocaleTimeString()}`));
+	const statusClass =
+		response.error !== undefined || response.fault || (response.status ?? 0) >= 400
+			? 'pg-status pg-bad'
+			: 'pg-status pg-good';
+	parts.push(
+		h(
+			'p',
+			{ class: statusClass, id: 'status-line' },
+			response.status !== undefined ? `HTTP ${response.status}` : 'No response',
+			` · ${response.size} bytes · ${timing} · ${new Date(response.timings.startedAt).toLocaleTimeString()}`,
+		),
+	);
 	if (response.error !== undefined) parts.push(h('p', { class: 'pg-error', role: 'alert' }, response.error));
 	if (response.fault) {
 		const fault = response.fault;
-		parts.push(h('div', { class: 'pg-fault', role: 'alert', id: 'fault' },
-			h('strong', {}, 'SOAP fault'),
-			h('dl', {},
-				h('dt', {}, 'Code'), h('dd', {}, fault.code),
-				fault.subcode !== undefined && h('dt', {}, 'Subcode'), fault.subcode !== undefined && h('dd', {}, fault.subcode),
-				h('dt', {}, 'Message'), h('dd', {}, fault.message),
-				fault.detail !== undefined && h('dt', {}, 'Detail'), fault.detail !== undefined && h('dd', {}, fault.detail),
-			)));
+		parts.push(
+			h(
+				'div',
+				{ class: 'pg-fault', role: 'alert', id: 'fault' },
+				h('strong', {}, 'SOAP fault'),
+				h(
+					'dl',
+					{},
+					h('dt', {}, 'Code'),
+					h('dd', {}, fault.code),
+					fault.subcode !== undefined && h('dt', {}, 'Subcode'),
+					fault.subcode !== undefined && h('dd', {}, fault.subcode),
+					h('dt', {}, 'Message'),
+					h('dd', {}, fault.message),
+					fault.detail !== undefined && h('dt', {}, 'Detail'),
+					fault.detail !== undefined && h('dd', {}, fault.detail),
+				),
+			),
+		);
 	}
-	if (response.decodeError !== undefined) parts.push(h('p', { class: 'pg-error' }, `Not decodable as ${form.operation}: ${response.decodeError}`));
+	if (response.decodeError !== undefined)
+		parts.push(h('p', { class: 'pg-error' }, `Not decodable as ${form.operation}: ${response.decodeError}`));
 	const tabs: [string, () => Node][] = [
 		['Body', () => h('pre', { class: 'pg-pre', tabindex: '0', id: 'body-raw' }, response.bodyText)],
-		['Pretty', () => response.pretty !== undefined
-			? h('pre', { class: 'pg-pre', tabindex: '0', id: 'body-pretty' }, response.pretty)
-			: h('p', { class: 'pg-error', id: 'body-pretty' }, response.prettyError
-				? `${response.prettyError.message}${response.prettyError.line > 0 ? ` (line ${response.prettyError.line}, column ${response.prettyError.column})` : ''}`
-				: 'Empty body.')],
-		['Result', () => (response.result !== undefined ? renderValue(response.result) : h('p', { class: 'pg-muted' }, response.fault ? 'The service answered with a fault.' : 'No decoded result.'))],
-		['Headers', () => h('table', { class: 'pg-table' }, ...response.headers.map(([name, value]) => h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, value))))],
+		[
+			'Pretty',
+			() =>
+				response.pretty !== undefined
+					? h('pre', { class: 'pg-pre', tabindex: '0', id: 'body-pretty' }, response.pretty)
+					: h(
+							'p',
+							{ class: 'pg-error', id: 'body-pretty' },
+							response.prettyError
+								? `${response.prettyError.message}${response.prettyError.line > 0 ? ` (line ${response.prettyError.line}, column ${response.prettyError.column})` : ''}`
+								: 'Empty body.',
+						),
+		],
+		[
+			'Result',
+			() =>
+				response.result !== undefined
+					? renderValue(response.result)
+					: h(
+							'p',
+							{ class: 'pg-muted' },
+							response.fault ? 'The service answered with a fault.' : 'No decoded result.',
+						),
+		],
+		[
+			'Headers',
+			() =>
+				h(
+					'table',
+					{ class: 'pg-table' },
+					...response.headers.map(([name, value]) =>
+						h('tr', {}, h('th', { scope: 'row' }, name), h('td', {}, value)),
+					),
+				),
+		],
 		['Sent request', () => h('pre', { class: 'pg-pre', tabindex: '0' }, requestText(response.request))],
 	];
 	parts.push(renderTabs(tabs, response.pretty !== undefined ? 1 : 0));
@@ -388,7 +582,11 @@ function renderTabs(tabs: [string, () => Node][], initial: number): HTMLElement 
 	const list = h('div', { role: 'tablist', class: 'pg-tabs' });
 	const panel = h('div', { role: 'tabpanel', class: 'pg-tabpanel' });
 	const buttons = tabs.map(([label], index) => {
-		const tab = h('button', { type: 'button', role: 'tab', id: `tab-${label.replace(/\s+/g, '-').toLowerCase()}` }, label);
+		const tab = h(
+			'button',
+			{ type: 'button', role: 'tab', id: `tab-${label.replace(/\s+/g, '-').toLowerCase()}` },
+			label,
+		);
 		tab.addEventListener('click', () => select(index));
 		tab.addEventListener('keydown', (event) => {
 			if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
@@ -428,29 +626,85 @@ function renderValue(value: unknown, depth = 0): Node {
 		if (value.length === 0) return h('p', { class: 'pg-muted' }, 'Empty list.');
 		if (value.every(isPlainObject)) {
 			const columns = [...new Set(value.flatMap((item) => Object.keys(item)))];
-			const scalarColumns = columns.filter((column) => value.every((item) => !isPlainObject(item[column]) && !Array.isArray(item[column])));
+			const scalarColumns = columns.filter((column) =>
+				value.every((item) => !isPlainObject(item[column]) && !Array.isArray(item[column])),
+			);
 			const nestedColumns = columns.filter((column) => !scalarColumns.includes(column));
-			const table = h('table', { class: 'pg-table pg-result-table' },
-				h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), ...scalarColumns.map((column) => h('th', { scope: 'col' }, column)), nestedColumns.length > 0 && h('th', { scope: 'col' }, 'Nested'))));
+			const table = h(
+				'table',
+				{ class: 'pg-table pg-result-table' },
+				h(
+					'thead',
+					{},
+					h(
+						'tr',
+						{},
+						h('th', { scope: 'col' }, '#'),
+						...scalarColumns.map((column) => h('th', { scope: 'col' }, column)),
+						nestedColumns.length > 0 && h('th', { scope: 'col' }, 'Nested'),
+					),
+				),
+			);
 			const body = h('tbody');
 			value.slice(0, MAX_ROWS).forEach((item, index) => {
-				const nested = nestedColumns.length > 0 && depth < 6
-					? h('td', {}, ...nestedColumns.filter((column) => item[column] !== undefined).map((column) => h('details', {}, h('summary', {}, column), renderValue(item[column], depth + 1))))
-					: undefined;
-				body.append(h('tr', {}, h('td', {}, String(index)), ...scalarColumns.map((column) => h('td', {}, scalarText(item[column]))), nested));
+				const nested =
+					nestedColumns.length > 0 && depth < 6
+						? h(
+								'td',
+								{},
+								...nestedColumns
+									.filter((column) => item[column] !== undefined)
+									.map((column) =>
+										h(
+											'details',
+											{},
+											h('summary', {}, column),
+											renderValue(item[column], depth + 1),
+										),
+									),
+							)
+						: undefined;
+				body.append(
+					h(
+						'tr',
+						{},
+						h('td', {}, String(index)),
+						...scalarColumns.map((column) => h('td', {}, scalarText(item[column]))),
+						nested,
+					),
+				);
 			});
 			table.append(body);
-			const note = value.length > MAX_ROWS ? h('p', { class: 'pg-muted' }, `Showing ${MAX_ROWS} of ${value.length} rows.`) : undefined;
+			const note =
+				value.length > MAX_ROWS
+					? h('p', { class: 'pg-muted' }, `Showing ${MAX_ROWS} of ${value.length} rows.`)
+					: undefined;
 			return h('div', { class: 'pg-scroll' }, table, note);
 		}
-		return h('ol', {}, ...value.slice(0, MAX_ROWS).map((item) => h('li', {}, depth < 6 ? renderValue(item, depth + 1) : scalarText(item))));
+		return h(
+			'ol',
+			{},
+			...value
+				.slice(0, MAX_ROWS)
+				.map((item) => h('li', {}, depth < 6 ? renderValue(item, depth + 1) : scalarText(item))),
+		);
 	}
 	if (isPlainObject(value)) {
 		const table = h('table', { class: 'pg-table' });
 		for (const [key, item] of Object.entries(value)) {
-			const cell = (isPlainObject(item) || Array.isArray(item)) && depth < 6
-				? h('td', {}, h('details', { open: depth === 0 ? '' : undefined }, h('summary', {}, scalarText(item)), renderValue(item, depth + 1)))
-				: h('td', {}, scalarText(item));
+			const cell =
+				(isPlainObject(item) || Array.isArray(item)) && depth < 6
+					? h(
+							'td',
+							{},
+							h(
+								'details',
+								{ open: depth === 0 ? '' : undefined },
+								h('summary', {}, scalarText(item)),
+								renderValue(item, depth + 1),
+							),
+						)
+					: h('td', {}, scalarText(item));
 			table.append(h('tr', {}, h('th', { scope: 'row' }, key), cell));
 		}
 		return table;
@@ -461,24 +715,83 @@ function renderValue(value: unknown, depth = 0): Node {
 function renderComparison(comparison: ComparisonView): void {
 	const section = byId<HTMLElement>('comparison');
 	section.hidden = false;
-	const summary = h('table', { class: 'pg-table' },
-		h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Binding'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Outcome'), h('th', { scope: 'col' }, 'Result vs SOAP 1.1'))),
-		h('tbody', {}, ...comparison.columns.map((column) => {
-			const result = comparison.results.find((entry) => entry.binding === column.binding);
-			const verdict = !result ? 'baseline' : result.equal ? 'identical' : `${result.differences.length} difference(s)`;
-			return h('tr', {}, h('th', { scope: 'row' }, column.label), h('td', {}, column.status === undefined ? '–' : String(column.status)), h('td', {}, column.summary), h('td', { class: result && !result.equal ? 'pg-bad' : 'pg-good' }, verdict));
-		})));
-	const differences = comparison.results.filter((entry) => !entry.equal).map((entry) => h('div', {},
-		h('h4', {}, `${BINDING_LABELS[entry.binding]} vs SOAP 1.1`),
-		h('ul', { class: 'pg-differences' }, ...entry.differences.map((line) => h('li', {}, line)))));
-	const bodies = h('div', { class: 'pg-side-by-side' }, ...comparison.columns.map((column) => h('div', {}, h('h4', {}, column.label), h('pre', { class: 'pg-pre' }, column.pretty))));
-	const diffs = comparison.bodies.map((entry) => h('details', {},
-		h('summary', {}, `Body diff: SOAP 1.1 → ${BINDING_LABELS[entry.binding]}`),
-		h('pre', { class: 'pg-pre pg-diff' }, ...entry.lines.map((line) => h('span', { class: `pg-diff-${line.kind}` }, `${line.kind === 'same' ? ' ' : line.kind === 'removed' ? '-' : '+'} ${line.text}\n`)))));
+	const summary = h(
+		'table',
+		{ class: 'pg-table' },
+		h(
+			'thead',
+			{},
+			h(
+				'tr',
+				{},
+				h('th', { scope: 'col' }, 'Binding'),
+				h('th', { scope: 'col' }, 'Status'),
+				h('th', { scope: 'col' }, 'Outcome'),
+				h('th', { scope: 'col' }, 'Result vs SOAP 1.1'),
+			),
+		),
+		h(
+			'tbody',
+			{},
+			...comparison.columns.map((column) => {
+				const result = comparison.results.find((entry) => entry.binding === column.binding);
+				const verdict = !result
+					? 'baseline'
+					: result.equal
+						? 'identical'
+						: `${result.differences.length} difference(s)`;
+				return h(
+					'tr',
+					{},
+					h('th', { scope: 'row' }, column.label),
+					h('td', {}, column.status === undefined ? '–' : String(column.status)),
+					h('td', {}, column.summary),
+					h('td', { class: result && !result.equal ? 'pg-bad' : 'pg-good' }, verdict),
+				);
+			}),
+		),
+	);
+	const differences = comparison.results
+		.filter((entry) => !entry.equal)
+		.map((entry) =>
+			h(
+				'div',
+				{},
+				h('h4', {}, `${BINDING_LABELS[entry.binding]} vs SOAP 1.1`),
+				h('ul', { class: 'pg-differences' }, ...entry.differences.map((line) => h('li', {}, line))),
+			),
+		);
+	const bodies = h(
+		'div',
+		{ class: 'pg-side-by-side' },
+		...comparison.columns.map((column) =>
+			h('div', {}, h('h4', {}, column.label), h('pre', { class: 'pg-pre' }, column.pretty)),
+		),
+	);
+	const diffs = comparison.bodies.map((entry) =>
+		h(
+			'details',
+			{},
+			h('summary', {}, `Body diff: SOAP 1.1 → ${BINDING_LABELS[entry.binding]}`),
+			h(
+				'pre',
+				{ class: 'pg-pre pg-diff' },
+				...entry.lines.map((line) =>
+					h(
+						'span',
+						{ class: `pg-diff-${line.kind}` },
+						`${line.kind === 'same' ? ' ' : line.kind === 'removed' ? '-' : '+'} ${line.text}\n`,
+					),
+				),
+			),
+		),
+	);
 	section.replaceChildren(
 		h('h2', {}, `Binding comparison: ${comparison.operation}`),
 		summary,
-		...(differences.length > 0 ? differences : [h('p', { class: 'pg-good' }, 'The decoded results are identical in all bindings.')]),
+		...(differences.length > 0
+			? differences
+			: [h('p', { class: 'pg-good' }, 'The decoded results are identical in all bindings.')]),
 		h('h3', {}, 'Bodies (pretty-printed)'),
 		bodies,
 		...diffs,
@@ -491,11 +804,20 @@ function renderHistory(entries: HistorySummary[]): void {
 		list.replaceChildren(h('li', { class: 'pg-muted' }, 'No exchanges yet.'));
 		return;
 	}
-	list.replaceChildren(...entries.map((entry) => {
-		const outcome = entry.status !== undefined ? `HTTP ${entry.status}` : 'no response';
-		const label = `${new Date(entry.time).toLocaleString()} · ${entry.operation} · ${BINDING_LABELS[entry.binding as PlaygroundBinding] ?? entry.binding}${entry.mode === 'raw' ? ' (raw)' : ''} · ${outcome} · ${entry.totalMs} ms`;
-		return h('li', {}, button(label, () => post({ type: 'historyOpen', id: entry.id }), { class: 'pg-link', title: entry.error ?? '' }));
-	}));
+	list.replaceChildren(
+		...entries.map((entry) => {
+			const outcome = entry.status !== undefined ? `HTTP ${entry.status}` : 'no response';
+			const label = `${new Date(entry.time).toLocaleString()} · ${entry.operation} · ${BINDING_LABELS[entry.binding as PlaygroundBinding] ?? entry.binding}${entry.mode === 'raw' ? ' (raw)' : ''} · ${outcome} · ${entry.totalMs} ms`;
+			return h(
+				'li',
+				{},
+				button(label, () => post({ type: 'historyOpen', id: entry.id }), {
+					class: 'pg-link',
+					title: entry.error ?? '',
+				}),
+			);
+		}),
+	);
 }
 
 function showNotice(level: 'info' | 'error', message: string): void {
@@ -530,14 +852,16 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
 		case 'init':
 			connection = message.connection;
 			placeholders = message.placeholders;
-			byId<HTMLSpanElement>('connection').textContent = `${message.connection.label} · ${message.connection.baseUrl}`;
+			byId<HTMLSpanElement>('connection').textContent =
+				`${message.connection.label} · ${message.connection.baseUrl}`;
 			if (message.form) form = message.form;
 			syncToolbar();
 			changed();
 			break;
 		case 'connection':
 			connection = message.connection;
-			byId<HTMLSpanElement>('connection').textContent = `${message.connection.label} · ${message.connection.baseUrl}`;
+			byId<HTMLSpanElement>('connection').textContent =
+				`${message.connection.label} · ${message.connection.baseUrl}`;
 			break;
 		case 'load':
 			form = message.form;
@@ -552,8 +876,13 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
 			break;
 		case 'response':
 			renderResponse(message.response);
-			showNotice(message.response.error !== undefined || message.response.fault ? 'error' : 'info',
-				message.response.error ?? (message.response.fault ? `Fault: ${message.response.fault.message}` : `HTTP ${message.response.status ?? ''} received.`));
+			showNotice(
+				message.response.error !== undefined || message.response.fault ? 'error' : 'info',
+				message.response.error ??
+					(message.response.fault
+						? `Fault: ${message.response.fault.message}`
+						: `HTTP ${message.response.status ?? ''} received.`),
+			);
 			break;
 		case 'comparison':
 			renderComparison(message.comparison);

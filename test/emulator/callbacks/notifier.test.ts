@@ -1,7 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { applicationCreatedPayload, CallbackNotifier, type CallbackEvent } from '../../../src/emulator/callbacks/notifier';
+import {
+	applicationCreatedPayload,
+	CallbackNotifier,
+	type CallbackEvent,
+} from '../../../src/emulator/callbacks/notifier';
 import { startEmulator, type EmulatorEvent, type RunningEmulator } from '../../../src/emulator';
 import { callGet, demoLogin, field } from '../web/helpers';
 
@@ -27,14 +31,21 @@ async function startReceiver(answer: (res: ServerResponse, count: number) => voi
 	return {
 		url: `http://127.0.0.1:${port}/hooks/applications?token=secret-token`,
 		received,
-		close: () => new Promise<void>((resolve) => {
-			server.closeAllConnections();
-			server.close(() => resolve());
-		}),
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
 	};
 }
 
-const PAYLOAD = applicationCreatedPayload({ advertId: 12, advertCandidateId: 345, advertIdentifier: 'ACME-1', appliedAt: '2026-11-02T09:00:00Z', feedId: 108 });
+const PAYLOAD = applicationCreatedPayload({
+	advertId: 12,
+	advertCandidateId: 345,
+	advertIdentifier: 'ACME-1',
+	appliedAt: '2026-11-02T09:00:00Z',
+	feedId: 108,
+});
 
 describe('emulator application callbacks', function () {
 	this.timeout(20_000);
@@ -53,11 +64,25 @@ describe('emulator application callbacks', function () {
 		assert.equal(receiver.received.length, 1);
 		assert.match(receiver.received[0].headers['content-type'] ?? '', /^application\/json/);
 		assert.deepEqual(JSON.parse(receiver.received[0].body), {
-			event: 'application.created', AdvertID: 12, AdvertCandidateID: 345, AdvertIdentifier: 'ACME-1', ApplicationDate: '2026-11-02T09:00:00Z', FeedID: 108,
-			fetch: { operation: 'GetApplicationsPaged', parameters: { sAdvertID: '12', AdvertCandidateIDAsCSV: '345', CurrentPage: 1, RowsPerPage: 1 } },
+			event: 'application.created',
+			AdvertID: 12,
+			AdvertCandidateID: 345,
+			AdvertIdentifier: 'ACME-1',
+			ApplicationDate: '2026-11-02T09:00:00Z',
+			FeedID: 108,
+			fetch: {
+				operation: 'GetApplicationsPaged',
+				parameters: { sAdvertID: '12', AdvertCandidateIDAsCSV: '345', CurrentPage: 1, RowsPerPage: 1 },
+			},
 		});
-		assert.deepEqual(events.map((event) => [event.outcome, event.attempt, event.status]), [['delivered', 1, 204]]);
-		assert.ok(events.every((event) => !event.target.includes('secret-token')), 'query strings are not logged');
+		assert.deepEqual(
+			events.map((event) => [event.outcome, event.attempt, event.status]),
+			[['delivered', 1, 204]],
+		);
+		assert.ok(
+			events.every((event) => !event.target.includes('secret-token')),
+			'query strings are not logged',
+		);
 	});
 
 	it('retries a failing receiver a bounded number of times, then gives up', async () => {
@@ -68,7 +93,14 @@ describe('emulator application callbacks', function () {
 		notifier.notify(receiver.url, PAYLOAD);
 		await notifier.idle();
 		assert.equal(receiver.received.length, 3);
-		assert.deepEqual(events.map((event) => [event.outcome, event.attempt, event.status]), [['failed', 1, 503], ['failed', 2, 503], ['gave-up', 3, 500]]);
+		assert.deepEqual(
+			events.map((event) => [event.outcome, event.attempt, event.status]),
+			[
+				['failed', 1, 503],
+				['failed', 2, 503],
+				['gave-up', 3, 500],
+			],
+		);
 	});
 
 	it('gives up on a receiver that is down', async () => {
@@ -78,7 +110,10 @@ describe('emulator application callbacks', function () {
 		const notifier = new CallbackNotifier({ retryDelaysMs: [10, 10], onEvent: (event) => events.push(event) });
 		notifier.notify(receiver.url, PAYLOAD);
 		await notifier.idle();
-		assert.deepEqual(events.map((event) => event.outcome), ['failed', 'failed', 'gave-up']);
+		assert.deepEqual(
+			events.map((event) => event.outcome),
+			['failed', 'failed', 'gave-up'],
+		);
 		assert.ok(events.every((event) => /ECONNREFUSED/.test(event.error ?? '')));
 	});
 
@@ -86,12 +121,19 @@ describe('emulator application callbacks', function () {
 		const events: CallbackEvent[] = [];
 		const notifier = new CallbackNotifier({ retryDelaysMs: [60_000], onEvent: (event) => events.push(event) });
 		notifier.notify('file:///etc/passwd', PAYLOAD);
-		assert.deepEqual(events.map((event) => event.outcome), ['refused']);
+		assert.deepEqual(
+			events.map((event) => event.outcome),
+			['refused'],
+		);
 		const receiver = await startReceiver((res) => res.writeHead(500).end());
 		receivers.push(receiver);
 		notifier.notify(receiver.url, PAYLOAD);
-		for (let wait = 0; wait < 500 && events.length < 2; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
-		assert.deepEqual(events.map((event) => event.outcome), ['refused', 'failed']);
+		for (let wait = 0; wait < 500 && events.length < 2; wait++)
+			await new Promise((resolve) => setTimeout(resolve, 10));
+		assert.deepEqual(
+			events.map((event) => event.outcome),
+			['refused', 'failed'],
+		);
 		notifier.stop();
 		await notifier.idle();
 		assert.equal(receiver.received.length, 1, 'no retry after stop');
@@ -101,16 +143,36 @@ describe('emulator application callbacks', function () {
 		let emulator: RunningEmulator;
 		const events: EmulatorEvent[] = [];
 		before(async () => {
-			emulator = await startEmulator({ size: 'small', clock: 'manual', deliveryDelayMs: 1_000, passwordCost: 1024, callbackTimeoutMs: 300, callbackRetryDelaysMs: [50, 100], onEvent: (event) => events.push(event) });
+			emulator = await startEmulator({
+				size: 'small',
+				clock: 'manual',
+				deliveryDelayMs: 1_000,
+				passwordCost: 1024,
+				callbackTimeoutMs: 300,
+				callbackRetryDelaysMs: [50, 100],
+				onEvent: (event) => events.push(event),
+			});
 		});
 		after(() => emulator.stop());
 
 		/** AddAdvert with a callback URL, completion through the form, delivery on the clock. */
 		async function liveAdvertWithCallback(url: string, identifier: string): Promise<string> {
-			const added = await callGet(emulator, 'posting', 'AddAdvert', { ...demoLogin(emulator), sAdvertIdentifier: identifier, sJobTitle: 'Courier', sJobDescription: 'Deliver parcels around Leeds. '.repeat(12), DestinationsAsCSV: '101', sApplicationCallbackURL: url });
+			const added = await callGet(emulator, 'posting', 'AddAdvert', {
+				...demoLogin(emulator),
+				sAdvertIdentifier: identifier,
+				sJobTitle: 'Courier',
+				sJobDescription: 'Deliver parcels around Leeds. '.repeat(12),
+				DestinationsAsCSV: '101',
+				sApplicationCallbackURL: url,
+			});
 			const page = await (await fetch(field(added, 'RedirectUrl')!)).text();
 			const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1];
-			const completed = await fetch(field(added, 'RedirectUrl')!, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, feed: '101' }).toString() });
+			const completed = await fetch(field(added, 'RedirectUrl')!, {
+				method: 'POST',
+				redirect: 'manual',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				body: new URLSearchParams({ csrf, feed: '101' }).toString(),
+			});
 			assert.equal(completed.status, 303);
 			emulator.advance(1_000);
 			return field(added, 'AdvertID')!;
@@ -126,7 +188,10 @@ describe('emulator application callbacks', function () {
 			// machine before the answer is read; a retry then carries the same payload. "Once on 2xx" is
 			// the unit test's above.
 			assert.ok(receiver.received.length >= 1);
-			assert.ok(receiver.received.every((request) => request.body === receiver.received[0].body), 'a retry repeats the payload');
+			assert.ok(
+				receiver.received.every((request) => request.body === receiver.received[0].body),
+				'a retry repeats the payload',
+			);
 			const payload = JSON.parse(receiver.received[0].body) as typeof PAYLOAD;
 			assert.equal(payload.AdvertID, Number(advertId));
 			assert.equal(payload.AdvertCandidateID, arrived.advertCandidateId);
@@ -134,7 +199,10 @@ describe('emulator application callbacks', function () {
 			assert.equal(payload.FeedID, arrived.feedId);
 			assert.equal(payload.ApplicationDate, arrived.appliedAt);
 			assert.ok(!/@|firstName|lastName/i.test(receiver.received[0].body), 'no personal data');
-			const fetched = await callGet(emulator, 'posting', payload.fetch.operation, { sAPIKey: emulator.demo.apiKey, ...Object.fromEntries(Object.entries(payload.fetch.parameters).map(([k, v]) => [k, String(v)])) });
+			const fetched = await callGet(emulator, 'posting', payload.fetch.operation, {
+				sAPIKey: emulator.demo.apiKey,
+				...Object.fromEntries(Object.entries(payload.fetch.parameters).map(([k, v]) => [k, String(v)])),
+			});
 			assert.equal(field(fetched, 'AdvertCandidateID'), String(arrived.advertCandidateId));
 		});
 
@@ -148,7 +216,10 @@ describe('emulator application callbacks', function () {
 			assert.ok(currency.children.length > 0, 'the emulator answers while the callback waits');
 			await emulator.callbacksIdle();
 			const attempts = events.slice(before).filter((event): event is CallbackEvent => event.kind === 'callback');
-			assert.deepEqual(attempts.map((event) => event.outcome), ['failed', 'failed', 'gave-up']);
+			assert.deepEqual(
+				attempts.map((event) => event.outcome),
+				['failed', 'failed', 'gave-up'],
+			);
 			assert.ok(attempts.every((event) => /timed out after 300 ms/.test(event.error ?? '')));
 			// An attempt aborted before the receiver read its body never shows there, so at most three.
 			assert.ok(receiver.received.length <= 3, `${receiver.received.length} requests received`);

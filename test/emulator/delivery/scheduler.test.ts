@@ -13,10 +13,20 @@ describe('emulator delivery over time', () => {
 	let events: DeliveryEvent[];
 
 	beforeEach(() => {
-		sandbox = openSandbox({ dataDir: ':memory:', passwordCost: 1024, now: START, demoSize: { adverts: 10, applications: 20 } });
+		sandbox = openSandbox({
+			dataDir: ':memory:',
+			passwordCost: 1024,
+			now: START,
+			demoSize: { adverts: 10, applications: 20 },
+		});
 		clock = createClock({ mode: 'manual', start: START });
 		events = [];
-		scheduler = new DeliveryScheduler(sandbox.store, clock, { deliveryDelayMs: 3_000, flakyFeedIds: [108], seed: 7, onDelivery: (event) => events.push(event) });
+		scheduler = new DeliveryScheduler(sandbox.store, clock, {
+			deliveryDelayMs: 3_000,
+			flakyFeedIds: [108],
+			seed: 7,
+			onDelivery: (event) => events.push(event),
+		});
 		scheduler.start();
 	});
 	afterEach(() => {
@@ -25,7 +35,8 @@ describe('emulator delivery over time', () => {
 		sandbox.close();
 	});
 
-	const enqueue = (feedIds: number[], postAt = clock.now()) => sandbox.store.transaction(() => scheduler.enqueue(1, 1, feedIds, postAt));
+	const enqueue = (feedIds: number[], postAt = clock.now()) =>
+		sandbox.store.transaction(() => scheduler.enqueue(1, 1, feedIds, postAt));
 
 	it('keeps postings pending until the delay has passed on the clock, then records the board answers', () => {
 		const [indeed, totaljobs] = enqueue([101, 108]);
@@ -34,14 +45,23 @@ describe('emulator delivery over time', () => {
 		assert.equal(events.length, 0);
 		assert.equal(sandbox.store.postingById(indeed)!.deliveryStatusId, DELIVERY_STATUS.Pending);
 		clock.advance(1);
-		assert.deepEqual(events.map((event) => event.postingId), [indeed, totaljobs]);
+		assert.deepEqual(
+			events.map((event) => event.postingId),
+			[indeed, totaljobs],
+		);
 		const posting = sandbox.store.postingById(indeed)!;
 		assert.equal(posting.deliveryStatusId, DELIVERY_STATUS.Delivered);
 		assert.equal(posting.deliveredAt, '2026-11-02T09:00:03Z');
 		const expectedTotaljobs = deliveryOutcome(totaljobs, 108, 7, [108]);
 		assert.equal(sandbox.store.postingById(totaljobs)!.deliveryStatusId, expectedTotaljobs.statusId);
 		const logs = sandbox.store.trackingLogs(1, indeed, undefined);
-		assert.deepEqual(logs.slice(-2).map((log) => [log.errorLevel, log.deliveredAt]), [['Pending', '2026-11-02T09:00:00Z'], ['None', '2026-11-02T09:00:03Z']]);
+		assert.deepEqual(
+			logs.slice(-2).map((log) => [log.errorLevel, log.deliveredAt]),
+			[
+				['Pending', '2026-11-02T09:00:00Z'],
+				['None', '2026-11-02T09:00:03Z'],
+			],
+		);
 		assert.match(logs[logs.length - 1].response, /^Delivered: job board reference \d{6}\.$/);
 		const advert = sandbox.store.advertById(1)!;
 		assert.equal(advert.lastDeliveryDate, '2026-11-02T09:00:03Z');
@@ -53,7 +73,10 @@ describe('emulator delivery over time', () => {
 	it('sends scheduled postings at their post date, not before', () => {
 		const postAt = new Date(START.getTime() + 86_400_000);
 		const [id] = enqueue([101], postAt);
-		assert.match(sandbox.store.trackingLogs(1, id, undefined)[0].response, /^Scheduled: goes out at 2026-11-03T09:00:00Z\.$/);
+		assert.match(
+			sandbox.store.trackingLogs(1, id, undefined)[0].response,
+			/^Scheduled: goes out at 2026-11-03T09:00:00Z\.$/,
+		);
 		clock.advance(86_400_000);
 		assert.equal(sandbox.store.postingById(id)!.deliveryStatusId, DELIVERY_STATUS.Pending);
 		clock.advance(3_000);
@@ -71,8 +94,13 @@ describe('emulator delivery over time', () => {
 		const failed = statuses(flaky).filter((status) => status === DELIVERY_STATUS.Failed).length;
 		assert.ok(failed > 0 && failed < 30, `${failed} of 30 failed`);
 		assert.ok(statuses(steady).every((status) => status === DELIVERY_STATUS.Delivered));
-		for (const id of flaky) assert.equal(sandbox.store.postingById(id)!.deliveryStatusId, deliveryOutcome(id, 108, 7, [108]).statusId);
-		const failure = sandbox.store.trackingLogs(1, flaky.find((id) => sandbox.store.postingById(id)!.deliveryStatusId === DELIVERY_STATUS.Failed), undefined);
+		for (const id of flaky)
+			assert.equal(sandbox.store.postingById(id)!.deliveryStatusId, deliveryOutcome(id, 108, 7, [108]).statusId);
+		const failure = sandbox.store.trackingLogs(
+			1,
+			flaky.find((id) => sandbox.store.postingById(id)!.deliveryStatusId === DELIVERY_STATUS.Failed),
+			undefined,
+		);
 		assert.equal(failure[failure.length - 1].errorLevel, 'Error');
 		assert.deepEqual(deliveryOutcome(5, 108, 7, [108]), deliveryOutcome(5, 108, 7, [108]));
 	});

@@ -1,7 +1,15 @@
 import * as assert from 'node:assert/strict';
 import mammoth from 'mammoth';
 import { parseXml, type XmlElement } from '../../../src/protocol/codecs/xml';
-import { createApplicationDocuments, createCv, createPdf, crc32, HR_XML_NAMESPACE, writeZip, type ResumeFacts } from '../../../src/emulator/documents';
+import {
+	createApplicationDocuments,
+	createCv,
+	createPdf,
+	crc32,
+	HR_XML_NAMESPACE,
+	writeZip,
+	type ResumeFacts,
+} from '../../../src/emulator/documents';
 
 const FACTS: ResumeFacts = {
 	firstName: 'Zoë',
@@ -23,7 +31,13 @@ const FACTS: ResumeFacts = {
 
 async function pdfText(bytes: Uint8Array): Promise<string> {
 	const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-	const document = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, standardFontDataUrl: `${require.resolve('pdfjs-dist/package.json').replace(/package\.json$/, '')}standard_fonts/`, isEvalSupported: false, stopAtErrors: true }).promise;
+	const document = await pdfjs.getDocument({
+		data: new Uint8Array(bytes),
+		useSystemFonts: false,
+		standardFontDataUrl: `${require.resolve('pdfjs-dist/package.json').replace(/package\.json$/, '')}standard_fonts/`,
+		isEvalSupported: false,
+		stopAtErrors: true,
+	}).promise;
 	const texts: string[] = [];
 	for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber++) {
 		const page = await document.getPage(pageNumber);
@@ -41,12 +55,18 @@ function child(element: XmlElement, local: string): XmlElement {
 }
 
 /** A small MIME reader for the test: headers, multipart boundaries, base64 parts. */
-function parseMime(text: string): { headers: Map<string, string>; parts: { headers: Map<string, string>; body: Buffer }[] } {
+function parseMime(text: string): {
+	headers: Map<string, string>;
+	parts: { headers: Map<string, string>; body: Buffer }[];
+} {
 	const split = (block: string) => {
 		const end = block.indexOf('\r\n\r\n');
 		assert.ok(end > 0, 'a header block ends with an empty line');
 		const headers = new Map<string, string>();
-		for (const line of block.slice(0, end).replace(/\r\n[ \t]/g, ' ').split('\r\n')) {
+		for (const line of block
+			.slice(0, end)
+			.replace(/\r\n[ \t]/g, ' ')
+			.split('\r\n')) {
 			const colon = line.indexOf(':');
 			assert.ok(colon > 0, `header line ${line}`);
 			headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
@@ -62,7 +82,10 @@ function parseMime(text: string): { headers: Map<string, string>; parts: { heade
 		const part = split(section.replace(/^\r\n/, ''));
 		const content = part.body.replace(/\r\n$/, '');
 		assert.equal(part.headers.get('content-transfer-encoding'), 'base64');
-		assert.ok(content.split('\r\n').every((line) => line.length <= 76), 'base64 lines are at most 76 characters');
+		assert.ok(
+			content.split('\r\n').every((line) => line.length <= 76),
+			'base64 lines are at most 76 characters',
+		);
 		return { headers: part.headers, body: Buffer.from(content.replace(/\r\n/g, ''), 'base64') };
 	});
 	return { headers: top.headers, parts };
@@ -75,7 +98,12 @@ describe('emulator documents', () => {
 	});
 
 	it('writes a ZIP whose central directory points at each local header', () => {
-		const zip = Buffer.from(writeZip([{ name: 'a.txt', data: new TextEncoder().encode('hello') }, { name: 'b/c.txt', data: new Uint8Array([1, 2, 3]) }]));
+		const zip = Buffer.from(
+			writeZip([
+				{ name: 'a.txt', data: new TextEncoder().encode('hello') },
+				{ name: 'b/c.txt', data: new Uint8Array([1, 2, 3]) },
+			]),
+		);
 		const endOffset = zip.length - 22;
 		assert.equal(zip.readUInt32LE(endOffset), 0x06054b50);
 		assert.equal(zip.readUInt16LE(endOffset + 10), 2);
@@ -117,9 +145,15 @@ describe('emulator documents', () => {
 		const raw = Buffer.from(cv.bytes).toString('latin1');
 		const startXref = Number(/startxref\n(\d+)\n%%EOF\n$/.exec(raw)?.[1]);
 		assert.ok(raw.startsWith('xref\n', startXref));
-		const entries = raw.slice(startXref).split('\n').slice(2).filter((line) => / 00000 n\r$/.test(line));
+		const entries = raw
+			.slice(startXref)
+			.split('\n')
+			.slice(2)
+			.filter((line) => / 00000 n\r$/.test(line));
 		assert.ok(entries.length >= 6);
-		entries.forEach((entry, index) => assert.ok(raw.startsWith(`${index + 1} 0 obj\n`, Number(entry.slice(0, 10))), `object ${index + 1}`));
+		entries.forEach((entry, index) =>
+			assert.ok(raw.startsWith(`${index + 1} 0 obj\n`, Number(entry.slice(0, 10))), `object ${index + 1}`),
+		);
 
 		const long = createPdf(Array.from({ length: 120 }, (_, index) => `Line ${index + 1}`));
 		const longText = await pdfText(long);
@@ -128,7 +162,13 @@ describe('emulator documents', () => {
 	});
 
 	it('writes HR-XML that the project parser reads, with the expected structure', () => {
-		const documents = createApplicationDocuments(FACTS, 'pdf', { to: 'jobs@acme.example', subject: 'Application', date: new Date(Date.UTC(2026, 0, 2)), html: '<p>Hi</p>', messageId: 'app-1' });
+		const documents = createApplicationDocuments(FACTS, 'pdf', {
+			to: 'jobs@acme.example',
+			subject: 'Application',
+			date: new Date(Date.UTC(2026, 0, 2)),
+			html: '<p>Hi</p>',
+			messageId: 'app-1',
+		});
 		const root = parseXml(documents.parsed);
 		assert.equal(root.local, 'Candidate');
 		assert.equal(root.ns, HR_XML_NAMESPACE);
@@ -136,17 +176,30 @@ describe('emulator documents', () => {
 		const contact = child(resume, 'ContactInfo');
 		assert.equal(child(child(contact, 'PersonName'), 'FamilyName').text, "O'Brien");
 		assert.equal(child(child(contact, 'ContactMethod'), 'InternetEmailAddress').text, FACTS.email);
-		const employers = child(resume, 'EmploymentHistory').children.filter((element) => element.local === 'EmployerOrg');
+		const employers = child(resume, 'EmploymentHistory').children.filter(
+			(element) => element.local === 'EmployerOrg',
+		);
 		assert.equal(employers.length, 2);
 		assert.equal(child(employers[0], 'EmployerOrgName').text, 'Northwind <Ltd>');
-		assert.equal(child(child(child(resume, 'EducationHistory'), 'SchoolOrInstitution'), 'School').children[0].text, 'University of Leeds');
-		const competencies = child(resume, 'Qualifications').children.map((element) => element.attrs.find((attr) => attr.local === 'name')?.value);
+		assert.equal(
+			child(child(child(resume, 'EducationHistory'), 'SchoolOrInstitution'), 'School').children[0].text,
+			'University of Leeds',
+		);
+		const competencies = child(resume, 'Qualifications').children.map(
+			(element) => element.attrs.find((attr) => attr.local === 'name')?.value,
+		);
 		assert.deepEqual(competencies, ['Python', 'SQL', 'Airflow']);
 	});
 
 	it('writes a MIME email with an HTML part and the CV as a base64 attachment', async () => {
 		const html = '<p>Dear hiring manager, <b>Zoë</b> here.</p>';
-		const documents = createApplicationDocuments(FACTS, 'docx', { to: 'jobs@acme.example', subject: 'Application: Data Engineer – Leeds', date: new Date(Date.UTC(2026, 0, 2, 9, 30)), html, messageId: 'app-42' });
+		const documents = createApplicationDocuments(FACTS, 'docx', {
+			to: 'jobs@acme.example',
+			subject: 'Application: Data Engineer – Leeds',
+			date: new Date(Date.UTC(2026, 0, 2, 9, 30)),
+			html,
+			messageId: 'app-42',
+		});
 		const mime = parseMime(new TextDecoder().decode(documents.email));
 		assert.equal(mime.headers.get('mime-version'), '1.0');
 		assert.match(mime.headers.get('content-type') ?? '', /^multipart\/mixed;/);

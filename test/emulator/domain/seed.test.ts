@@ -18,7 +18,10 @@ describe('demo data', () => {
 		const a = mulberry32(42);
 		const b = mulberry32(42);
 		const values = Array.from({ length: 100 }, () => a());
-		assert.deepEqual(values, Array.from({ length: 100 }, () => b()));
+		assert.deepEqual(
+			values,
+			Array.from({ length: 100 }, () => b()),
+		);
 		assert.ok(values.every((v) => v >= 0 && v < 1));
 		assert.ok(new Set(values).size > 95);
 	});
@@ -42,20 +45,34 @@ describe('demo data', () => {
 	});
 
 	it('includes future, deleted, failed-delivery and multi-instance adverts', () => {
-		const adverts = sandbox.store.searchAdverts({ organisationIds: [1, 2, 3, 4, 5, 6, 7, 8, 9], statusIds: [0, 1, 16] }, []).rows;
+		const adverts = sandbox.store.searchAdverts(
+			{ organisationIds: [1, 2, 3, 4, 5, 6, 7, 8, 9], statusIds: [0, 1, 16] },
+			[],
+		).rows;
 		assert.ok(adverts.some((a) => a.scheduledPostAt !== null && a.scheduledPostAt > '2026-11-22T12:00:00Z'));
 		assert.ok(adverts.some((a) => a.statusId === 1));
 		assert.ok(adverts.some((a) => a.lastDeliveryStatusId === 3));
 		const identifiers = adverts.map((a) => a.identifier);
 		assert.ok(new Set(identifiers).size < identifiers.length);
 		assert.ok(adverts.every((a) => a.createdAt >= '2026-07-24T00:00:00Z'));
-		const failed = adverts.flatMap((a) => sandbox.store.trackingLogs(a.id, undefined, undefined)).filter((log) => log.errorLevel === 'Error');
+		const failed = adverts
+			.flatMap((a) => sandbox.store.trackingLogs(a.id, undefined, undefined))
+			.filter((log) => log.errorLevel === 'Error');
 		assert.ok(failed.length > 0 && failed.every((log) => /Error|Rejected/.test(log.response)));
 	});
 
 	it('plants every kind of hostile markup in email bodies', () => {
-		const bodies = sandbox.store.documents(Array.from({ length: 200 }, (_, i) => (i + 1) * 12), [DOCUMENT_TYPE.EmailBody]).map((doc) => doc.text ?? '');
-		for (const fragment of HOSTILE_FRAGMENTS) assert.ok(bodies.some((body) => body.includes(fragment)), fragment);
+		const bodies = sandbox.store
+			.documents(
+				Array.from({ length: 200 }, (_, i) => (i + 1) * 12),
+				[DOCUMENT_TYPE.EmailBody],
+			)
+			.map((doc) => doc.text ?? '');
+		for (const fragment of HOSTILE_FRAGMENTS)
+			assert.ok(
+				bodies.some((body) => body.includes(fragment)),
+				fragment,
+			);
 	});
 
 	it('stores well-formed HR-XML candidates with contact, experience, education and skills', () => {
@@ -64,7 +81,8 @@ describe('demo data', () => {
 			assert.equal(root.local, 'Candidate');
 			const resume = child(child(root, 'Resume')!, 'StructuredXMLResume')!;
 			assert.ok(child(child(root, 'CandidateProfile')!, 'PersonalData'));
-			for (const section of ['EmploymentHistory', 'EducationHistory', 'Qualifications']) assert.ok(child(resume, section), section);
+			for (const section of ['EmploymentHistory', 'EducationHistory', 'Qualifications'])
+				assert.ok(child(resume, section), section);
 		}
 	});
 

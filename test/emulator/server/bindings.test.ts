@@ -5,8 +5,9 @@ import { API_KEY, envelope, fakeHandlers, send, type Recorded } from './helpers'
 
 const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
 const XSI_XSD = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
-const CURRENCY_ROWS = '<GetValue><CultureID>en</CultureID><Description>Pound sterling</Description><FieldID>7</FieldID><OrganisationID>0</OrganisationID><SortOrder>1</SortOrder><Value>GBP</Value></GetValue>'
-	+ '<GetValue><CultureID>en</CultureID><Description>Euro</Description><FieldID>7</FieldID><OrganisationID>0</OrganisationID><SortOrder>2</SortOrder><Value>EUR</Value></GetValue>';
+const CURRENCY_ROWS =
+	'<GetValue><CultureID>en</CultureID><Description>Pound sterling</Description><FieldID>7</FieldID><OrganisationID>0</OrganisationID><SortOrder>1</SortOrder><Value>GBP</Value></GetValue>' +
+	'<GetValue><CultureID>en</CultureID><Description>Euro</Description><FieldID>7</FieldID><OrganisationID>0</OrganisationID><SortOrder>2</SortOrder><Value>EUR</Value></GetValue>';
 const SCORE_PARAMS = `<sAPIKey>${API_KEY}</sAPIKey><sUsername>demo</sUsername><sPassword>secret-pw</sPassword><sAdvertID>1</sAdvertID><sAdvertCandidateID>2</sAdvertCandidateID><sScore>S</sScore><sScoreAsJobOwner>true</sScoreAsJobOwner>`;
 
 describe('emulator server: the four bindings', () => {
@@ -38,8 +39,11 @@ describe('emulator server: the four bindings', () => {
 		});
 		assert.equal(res.status, 200);
 		assert.equal(res.headers['content-type'], 'text/xml; charset=utf-8');
-		assert.equal(res.body, `${XML_DECL}<soap:Envelope ${XSI_XSD} xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>`
-			+ `<GetCurrencyResponse xmlns="${ns}"><GetCurrencyResult>${CURRENCY_ROWS}</GetCurrencyResult></GetCurrencyResponse></soap:Body></soap:Envelope>`);
+		assert.equal(
+			res.body,
+			`${XML_DECL}<soap:Envelope ${XSI_XSD} xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body>` +
+				`<GetCurrencyResponse xmlns="${ns}"><GetCurrencyResult>${CURRENCY_ROWS}</GetCurrencyResult></GetCurrencyResponse></soap:Body></soap:Envelope>`,
+		);
 	});
 
 	it('answers SOAP 1.2 with the same body in a SOAP 1.2 envelope', async () => {
@@ -50,11 +54,22 @@ describe('emulator server: the four bindings', () => {
 		});
 		assert.equal(res.status, 200);
 		assert.equal(res.headers['content-type'], 'application/soap+xml; charset=utf-8');
-		assert.equal(res.body, `${XML_DECL}<soap12:Envelope ${XSI_XSD} xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><soap12:Body>`
-			+ `<ApplicationScoreResponse xmlns="${ns}"><ApplicationScoreResult><Success>true</Success></ApplicationScoreResult></ApplicationScoreResponse></soap12:Body></soap12:Envelope>`);
+		assert.equal(
+			res.body,
+			`${XML_DECL}<soap12:Envelope ${XSI_XSD} xmlns:soap12="http://www.w3.org/2003/05/soap-envelope"><soap12:Body>` +
+				`<ApplicationScoreResponse xmlns="${ns}"><ApplicationScoreResult><Success>true</Success></ApplicationScoreResult></ApplicationScoreResponse></soap12:Body></soap12:Envelope>`,
+		);
 		assert.deepEqual(calls.at(-1), {
 			operation: 'ApplicationScore',
-			params: { sAPIKey: API_KEY, sUsername: 'demo', sPassword: 'secret-pw', sAdvertID: '1', sAdvertCandidateID: '2', sScore: 'S', sScoreAsJobOwner: true },
+			params: {
+				sAPIKey: API_KEY,
+				sUsername: 'demo',
+				sPassword: 'secret-pw',
+				sAdvertID: '1',
+				sAdvertCandidateID: '2',
+				sScore: 'S',
+				sScoreAsJobOwner: true,
+			},
 		});
 	});
 
@@ -62,7 +77,10 @@ describe('emulator server: the four bindings', () => {
 		const res = await send(`${emulator.postingUrl}/GetCurrency?sCultureID=en&sAPIKey=${API_KEY}`);
 		assert.equal(res.status, 200);
 		assert.equal(res.headers['content-type'], 'text/xml; charset=utf-8');
-		assert.equal(res.body, `${XML_DECL}<ArrayOfGetValue ${XSI_XSD} xmlns="${ns}">${CURRENCY_ROWS}</ArrayOfGetValue>`);
+		assert.equal(
+			res.body,
+			`${XML_DECL}<ArrayOfGetValue ${XSI_XSD} xmlns="${ns}">${CURRENCY_ROWS}</ArrayOfGetValue>`,
+		);
 	});
 
 	it('answers HTTP POST on the administration endpoint', async () => {
@@ -73,14 +91,22 @@ describe('emulator server: the four bindings', () => {
 		});
 		assert.equal(res.status, 200);
 		assert.equal(res.headers['content-type'], 'text/xml; charset=utf-8');
-		assert.equal(res.body, `${XML_DECL}<ArrayOfGetValue ${XSI_XSD} xmlns="${ns}">`
-			+ '<GetValue><CultureID>en</CultureID><Description>1 week</Description><FieldID>9</FieldID><OrganisationID>0</OrganisationID><SortOrder>1</SortOrder><Value>1</Value></GetValue></ArrayOfGetValue>');
+		assert.equal(
+			res.body,
+			`${XML_DECL}<ArrayOfGetValue ${XSI_XSD} xmlns="${ns}">` +
+				'<GetValue><CultureID>en</CultureID><Description>1 week</Description><FieldID>9</FieldID><OrganisationID>0</OrganisationID><SortOrder>1</SortOrder><Value>1</Value></GetValue></ArrayOfGetValue>',
+		);
 	});
 
 	it('decodes GET parameters as text and hands typed values to the handler', async () => {
-		const res = await send(`${emulator.postingUrl}/ApplicationScore?sAPIKey=${API_KEY}&sUsername=demo&sPassword=secret-pw&sAdvertID=1&sAdvertCandidateID=2&sScore=M&sScoreAsJobOwner=false`);
+		const res = await send(
+			`${emulator.postingUrl}/ApplicationScore?sAPIKey=${API_KEY}&sUsername=demo&sPassword=secret-pw&sAdvertID=1&sAdvertCandidateID=2&sScore=M&sScoreAsJobOwner=false`,
+		);
 		assert.equal(res.status, 200);
-		assert.equal(res.body, `${XML_DECL}<ApplicationScoreResult ${XSI_XSD} xmlns="${ns}"><Success>true</Success></ApplicationScoreResult>`);
+		assert.equal(
+			res.body,
+			`${XML_DECL}<ApplicationScoreResult ${XSI_XSD} xmlns="${ns}"><Success>true</Success></ApplicationScoreResult>`,
+		);
 		assert.equal(calls.at(-1)?.params['sScoreAsJobOwner'], false);
 	});
 
@@ -112,9 +138,19 @@ describe('emulator server: the four bindings', () => {
 		await send(`${emulator.postingUrl}/GetCurrency?sAPIKey=${API_KEY}`);
 		assert.equal(log.length, 1);
 		const entry = log[0];
-		assert.deepEqual({ ...entry, time: undefined, durationMs: undefined }, {
-			time: undefined, durationMs: undefined, method: 'GET', path: '/SOAP/Posting.asmx/GetCurrency', binding: 'httpGet', operation: 'GetCurrency', status: 200, error: undefined,
-		});
+		assert.deepEqual(
+			{ ...entry, time: undefined, durationMs: undefined },
+			{
+				time: undefined,
+				durationMs: undefined,
+				method: 'GET',
+				path: '/SOAP/Posting.asmx/GetCurrency',
+				binding: 'httpGet',
+				operation: 'GetCurrency',
+				status: 200,
+				error: undefined,
+			},
+		);
 		assert.ok(!JSON.stringify(log).includes(API_KEY));
 	});
 
@@ -150,14 +186,21 @@ describe('emulator server: with its own sandbox', () => {
 		const res = await send(emulator.postingUrl, {
 			method: 'POST',
 			headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${ns}GetCurrency"` },
-			body: envelope('1.1', 'GetCurrency', ns, `<sCultureID>en</sCultureID><sAPIKey>${emulator.demo.apiKey}</sAPIKey>`),
+			body: envelope(
+				'1.1',
+				'GetCurrency',
+				ns,
+				`<sCultureID>en</sCultureID><sAPIKey>${emulator.demo.apiKey}</sAPIKey>`,
+			),
 		});
 		assert.equal(res.status, 200, res.body);
 		assert.match(res.body, /<GetCurrencyResponse xmlns="[^"]+"><GetCurrencyResult><GetValue>/);
 	});
 
 	it('hands maxPageSize to the sandbox, which refuses a larger page as a caller error', async () => {
-		const res = await send(`${emulator.postingUrl}/GetAdvertPaged?sAPIKey=${encodeURIComponent(emulator.demo.apiKey)}&CurrentPage=1&RowsPerPage=21`);
+		const res = await send(
+			`${emulator.postingUrl}/GetAdvertPaged?sAPIKey=${encodeURIComponent(emulator.demo.apiKey)}&CurrentPage=1&RowsPerPage=21`,
+		);
 		assert.equal(res.status, 500);
 		assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');
 		assert.match(res.body, /RowsPerPage must be between 1 and 20/);

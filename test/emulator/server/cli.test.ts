@@ -35,11 +35,41 @@ function run(args: string[]): { child: ChildProcess; firstLine: Promise<string>;
 
 describe('sandbox command line', () => {
 	it('parses the options, with the documented defaults', () => {
-		assert.deepEqual(parseCliArgs([]), { kind: 'start', options: { host: '127.0.0.1', port: 0, dataDir: './.sandbox-data', seed: undefined, namespace: undefined, reset: false } });
-		assert.deepEqual(parseCliArgs(['--port', '8123', '--data', '/tmp/x', '--seed', '7', '--namespace', 'https://example.com/', '--reset']), {
+		assert.deepEqual(parseCliArgs([]), {
 			kind: 'start',
-			options: { host: '127.0.0.1', port: 8123, dataDir: '/tmp/x', seed: 7, namespace: 'https://example.com/', reset: true },
+			options: {
+				host: '127.0.0.1',
+				port: 0,
+				dataDir: './.sandbox-data',
+				seed: undefined,
+				namespace: undefined,
+				reset: false,
+			},
 		});
+		assert.deepEqual(
+			parseCliArgs([
+				'--port',
+				'8123',
+				'--data',
+				'/tmp/x',
+				'--seed',
+				'7',
+				'--namespace',
+				'https://example.com/',
+				'--reset',
+			]),
+			{
+				kind: 'start',
+				options: {
+					host: '127.0.0.1',
+					port: 8123,
+					dataDir: '/tmp/x',
+					seed: 7,
+					namespace: 'https://example.com/',
+					reset: true,
+				},
+			},
+		);
 		assert.deepEqual(parseCliArgs(['--help']), { kind: 'help' });
 		assert.equal(parseCliArgs(['--port', 'abc']).kind, 'error');
 		assert.equal(parseCliArgs(['--bogus']).kind, 'error');
@@ -51,15 +81,34 @@ describe('sandbox command line', () => {
 		assert.equal(refused.kind, 'error');
 		assert.match(refused.kind === 'error' ? refused.message : '', /loopback only\. Pass --allow-remote/);
 		assert.equal(parseCliArgs(['--host', '0.0.0.0', '--allow-remote']).kind, 'start');
-		assert.deepEqual(['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '10.0.0.1', '0.0.0.0', 'example.com'].map(isLoopbackHost), [true, true, true, true, true, false, false, false]);
+		assert.deepEqual(
+			['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '10.0.0.1', '0.0.0.0', 'example.com'].map(
+				isLoopbackHost,
+			),
+			[true, true, true, true, true, false, false, false],
+		);
 	});
 
 	it('formats one access-log line without parameters, and the internal error below it', () => {
-		const entry = { time: new Date(0), method: 'GET', path: '/SOAP/Posting.asmx/GetCurrency', binding: 'httpGet', operation: 'GetCurrency', status: 200, durationMs: 3 } as const;
+		const entry = {
+			time: new Date(0),
+			method: 'GET',
+			path: '/SOAP/Posting.asmx/GetCurrency',
+			binding: 'httpGet',
+			operation: 'GetCurrency',
+			status: 200,
+			durationMs: 3,
+		} as const;
 		assert.equal(formatAccessLog(entry), 'GET /SOAP/Posting.asmx/GetCurrency httpGet GetCurrency 200 3ms');
-		assert.equal(formatAccessLog({ method: 'GET', path: '/', status: 404, durationMs: 0, time: new Date(0) }), 'GET / - - 404 0ms');
+		assert.equal(
+			formatAccessLog({ method: 'GET', path: '/', status: 404, durationMs: 0, time: new Date(0) }),
+			'GET / - - 404 0ms',
+		);
 		const failed = formatAccessLog({ ...entry, status: 500, error: new Error('boom') });
-		assert.match(failed, /^GET \/SOAP\/Posting\.asmx\/GetCurrency httpGet GetCurrency 500 3ms\n {2}internal error: Error: boom\n/);
+		assert.match(
+			failed,
+			/^GET \/SOAP\/Posting\.asmx\/GetCurrency httpGet GetCurrency 500 3ms\n {2}internal error: Error: boom\n/,
+		);
 	});
 
 	it('exits with 2 and says why for a non-loopback host', async () => {
@@ -87,14 +136,25 @@ describe('sandbox command line', () => {
 			const { child, firstLine, exit } = run(['--port', '0', '--data', dataDir, '--seed', '42']);
 			try {
 				const ready = JSON.parse(await firstLine) as Record<string, string>;
-				assert.deepEqual(Object.keys(ready), ['baseUrl', 'postingUrl', 'adminUrl', 'postingWsdl', 'adminWsdl', 'apiKey', 'username', 'password']);
+				assert.deepEqual(Object.keys(ready), [
+					'baseUrl',
+					'postingUrl',
+					'adminUrl',
+					'postingWsdl',
+					'adminWsdl',
+					'apiKey',
+					'username',
+					'password',
+				]);
 				assert.match(ready.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
 				assert.equal(ready.postingWsdl, `${ready.baseUrl}/SOAP/Posting.asmx?WSDL`);
 				assert.ok(ready.apiKey.length > 0 && ready.username.length > 0 && ready.password.length > 0);
 
 				const wsdl = await send(ready.adminWsdl);
 				assert.equal(wsdl.status, 200);
-				const currency = await send(`${ready.postingUrl}/GetCurrency?sCultureID=en&sAPIKey=${encodeURIComponent(ready.apiKey)}`);
+				const currency = await send(
+					`${ready.postingUrl}/GetCurrency?sCultureID=en&sAPIKey=${encodeURIComponent(ready.apiKey)}`,
+				);
 				assert.equal(currency.status, 200, currency.body);
 				assert.match(currency.body, /<ArrayOfGetValue /);
 			} finally {

@@ -3,7 +3,21 @@ import { formatEvent, parseCliArgs } from '../../../src/emulator/cli';
 
 describe('emulator CLI: background options and event log', () => {
 	it('parses size, clock, delivery, flaky feeds and live mode', () => {
-		const command = parseCliArgs(['--size', 'large', '--clock', 'manual', '--clock-speed', '60', '--delivery-delay', '1500', '--flaky-feeds', '104,110', '--live', '--live-rate', '12']);
+		const command = parseCliArgs([
+			'--size',
+			'large',
+			'--clock',
+			'manual',
+			'--clock-speed',
+			'60',
+			'--delivery-delay',
+			'1500',
+			'--flaky-feeds',
+			'104,110',
+			'--live',
+			'--live-rate',
+			'12',
+		]);
 		assert.equal(command.kind, 'start');
 		if (command.kind !== 'start') return;
 		assert.equal(command.options.size, 'large');
@@ -16,15 +30,52 @@ describe('emulator CLI: background options and event log', () => {
 	});
 
 	it('refuses bad values with a message', () => {
-		for (const args of [['--clock', 'fast'], ['--clock-speed', '0'], ['--live-rate', '-1'], ['--size', 'huge'], ['--flaky-feeds', '104;x'], ['--delivery-delay', '1.5']]) {
+		for (const args of [
+			['--clock', 'fast'],
+			['--clock-speed', '0'],
+			['--live-rate', '-1'],
+			['--size', 'huge'],
+			['--flaky-feeds', '104;x'],
+			['--delivery-delay', '1.5'],
+		]) {
 			const command = parseCliArgs(args);
 			assert.equal(command.kind, 'error', args.join(' '));
 		}
 	});
 
 	it('logs events on one line each, with callback targets but never their query strings', () => {
-		assert.equal(formatEvent({ kind: 'delivery', postingId: 3, advertId: 2, feedId: 108, statusId: 2, response: 'Delivered: job board reference 123456.' }), 'delivery posting=3 advert=2 feed=108 status=2 Delivered: job board reference 123456.');
-		assert.equal(formatEvent({ kind: 'callback', target: 'http://127.0.0.1:9/hook', advertCandidateId: 7, attempt: 3, outcome: 'gave-up', error: 'connect ECONNREFUSED' }), 'callback gave-up http://127.0.0.1:9/hook application=7 attempt=3 error=connect ECONNREFUSED');
-		assert.equal(formatEvent({ kind: 'application', advertCandidateId: 9, advertId: 2, advertIdentifier: 'A-1', feedId: 101, appliedAt: '2026-11-02T09:00:00Z' }), 'application 9 advert=2 feed=101');
+		assert.equal(
+			formatEvent({
+				kind: 'delivery',
+				postingId: 3,
+				advertId: 2,
+				feedId: 108,
+				statusId: 2,
+				response: 'Delivered: job board reference 123456.',
+			}),
+			'delivery posting=3 advert=2 feed=108 status=2 Delivered: job board reference 123456.',
+		);
+		assert.equal(
+			formatEvent({
+				kind: 'callback',
+				target: 'http://127.0.0.1:9/hook',
+				advertCandidateId: 7,
+				attempt: 3,
+				outcome: 'gave-up',
+				error: 'connect ECONNREFUSED',
+			}),
+			'callback gave-up http://127.0.0.1:9/hook application=7 attempt=3 error=connect ECONNREFUSED',
+		);
+		assert.equal(
+			formatEvent({
+				kind: 'application',
+				advertCandidateId: 9,
+				advertId: 2,
+				advertIdentifier: 'A-1',
+				feedId: 101,
+				appliedAt: '2026-11-02T09:00:00Z',
+			}),
+			'application 9 advert=2 feed=101',
+		);
 	});
 });

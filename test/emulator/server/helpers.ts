@@ -27,19 +27,45 @@ function checkKey(params: AnyParams): void {
 export function fakeHandlers(calls: Recorded[] = []): OperationHandlers {
 	const handlers: Record<string, (params: AnyParams) => unknown> = {};
 	const names = [
-		'UserFeedsAndQuotaWithDestinations', 'GetAdvertWithValuesPaged', 'GetAdvertWithValues', 'GetAdvertPaged', 'ExpressPostAdvert', 'AddAdvert',
-		'AdvertTrackingResponseLog', 'CandidateTagPartner', 'CandidateTag', 'QueryJobTitle', 'GetLoginURL', 'GetCurrency', 'ApplicationScore',
-		'AddAdvertCandidateNote', 'ApplicationProgress', 'GetApplicationsPaged', 'UserList', 'FeedQuotaList', 'GetWeeksToAdvertise', 'FeedList',
+		'UserFeedsAndQuotaWithDestinations',
+		'GetAdvertWithValuesPaged',
+		'GetAdvertWithValues',
+		'GetAdvertPaged',
+		'ExpressPostAdvert',
+		'AddAdvert',
+		'AdvertTrackingResponseLog',
+		'CandidateTagPartner',
+		'CandidateTag',
+		'QueryJobTitle',
+		'GetLoginURL',
+		'GetCurrency',
+		'ApplicationScore',
+		'AddAdvertCandidateNote',
+		'ApplicationProgress',
+		'GetApplicationsPaged',
+		'UserList',
+		'FeedQuotaList',
+		'GetWeeksToAdvertise',
+		'FeedList',
 	];
 	for (const name of names) handlers[name] = notImplemented(name);
-	const record = (operation: string, fn: (params: AnyParams) => unknown) => (params: AnyParams): unknown => {
-		calls.push({ operation, params });
-		return fn(params);
-	};
+	const record =
+		(operation: string, fn: (params: AnyParams) => unknown) =>
+		(params: AnyParams): unknown => {
+			calls.push({ operation, params });
+			return fn(params);
+		};
 	handlers.GetCurrency = record('GetCurrency', (params) => {
 		checkKey(params);
 		return [
-			{ CultureID: 'en', Description: 'Pound sterling', FieldID: 7, OrganisationID: 0, SortOrder: 1, Value: 'GBP' },
+			{
+				CultureID: 'en',
+				Description: 'Pound sterling',
+				FieldID: 7,
+				OrganisationID: 0,
+				SortOrder: 1,
+				Value: 'GBP',
+			},
 			{ CultureID: 'en', Description: 'Euro', FieldID: 7, OrganisationID: 0, SortOrder: 2, Value: 'EUR' },
 		];
 	});
@@ -49,13 +75,16 @@ export function fakeHandlers(calls: Recorded[] = []): OperationHandlers {
 	});
 	handlers.ApplicationScore = record('ApplicationScore', (params) => {
 		checkKey(params);
-		if (params['sUsername'] !== 'demo' || params['sPassword'] !== 'secret-pw') throw FaultError.client('AuthenticationFailed', 'Invalid username or password.');
-		if (!['S', 'M', 'U', 'F', 'N'].includes(String(params['sScore']))) throw FaultError.client('InvalidParameter', 'sScore must be S, M, U, F or N.');
+		if (params['sUsername'] !== 'demo' || params['sPassword'] !== 'secret-pw')
+			throw FaultError.client('AuthenticationFailed', 'Invalid username or password.');
+		if (!['S', 'M', 'U', 'F', 'N'].includes(String(params['sScore'])))
+			throw FaultError.client('InvalidParameter', 'sScore must be S, M, U, F or N.');
 		return { Success: true };
 	});
 	handlers.GetApplicationsPaged = record('GetApplicationsPaged', (params) => {
 		checkKey(params);
-		if (params['sAdvertID'] === undefined) throw FaultError.client('MissingFilter', 'At least one search filter must be given.');
+		if (params['sAdvertID'] === undefined)
+			throw FaultError.client('MissingFilter', 'At least one search filter must be given.');
 		return { PageCount: 1, PageIndex: 1, TotalItemCount: 0, Applications: [] };
 	});
 	handlers.FeedList = record('FeedList', () => {
@@ -80,12 +109,22 @@ export interface RawRequest {
 /** One HTTP request with exactly the given method, headers and body; resolves with the whole answer. */
 export function send(url: string, options: RawRequest = {}): Promise<RawResponse> {
 	return new Promise((resolve, reject) => {
-		const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: options.agent }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-			res.on('error', reject);
-		});
+		const req = httpRequest(
+			url,
+			{ method: options.method ?? 'GET', headers: options.headers, agent: options.agent },
+			(res) => {
+				const chunks: Buffer[] = [];
+				res.on('data', (chunk: Buffer) => chunks.push(chunk));
+				res.on('end', () =>
+					resolve({
+						status: res.statusCode ?? 0,
+						headers: res.headers,
+						body: Buffer.concat(chunks).toString('utf8'),
+					}),
+				);
+				res.on('error', reject);
+			},
+		);
 		req.on('error', reject);
 		req.end(options.body);
 	});
@@ -93,6 +132,7 @@ export function send(url: string, options: RawRequest = {}): Promise<RawResponse
 
 /** A SOAP 1.1 or 1.2 envelope around an operation element in namespace `ns`. */
 export function envelope(version: '1.1' | '1.2', operation: string, ns: string, inner: string): string {
-	const env = version === '1.1' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
+	const env =
+		version === '1.1' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
 	return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${env}"><soap:Body><${operation} xmlns="${ns}">${inner}</${operation}></soap:Body></soap:Envelope>`;
 }

@@ -38,14 +38,25 @@ describe('emulator server: WSDL and pages', () => {
 		const csp = cspOf(res.headers);
 		const nonce = /style-src 'nonce-([^']+)'/.exec(csp)?.[1];
 		assert.ok(nonce, csp);
-		assert.equal(csp, `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`);
+		assert.equal(
+			csp,
+			`default-src 'none'; style-src 'nonce-${nonce}'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+		);
 		assert.ok(res.body.includes(`<style nonce="${nonce}">`));
 		assert.ok(!/<script|<link|<img|<iframe|\ssrc=|url\(|@import/i.test(res.body), 'no external resources');
-		const linked = [...res.body.matchAll(/<h2 id="op-(\w+)"><a href="\/SOAP\/Posting\.asmx\?op=(\w+)">/g)].map((m) => m[2]);
+		const linked = [...res.body.matchAll(/<h2 id="op-(\w+)"><a href="\/SOAP\/Posting\.asmx\?op=(\w+)">/g)].map(
+			(m) => m[2],
+		);
 		assert.deepEqual(linked, operationsOf('posting'));
-		const addAdvert = res.body.slice(res.body.indexOf('id="op-AddAdvert"'), res.body.indexOf('id="op-AdvertTrackingResponseLog"'));
+		const addAdvert = res.body.slice(
+			res.body.indexOf('id="op-AddAdvert"'),
+			res.body.indexOf('id="op-AdvertTrackingResponseLog"'),
+		);
 		const params = [...addAdvert.matchAll(/<tr><td><code>(\w+)<\/code><\/td><td>([^<]+)<\/td>/g)].map((m) => m[1]);
-		assert.deepEqual(params, OPERATIONS.AddAdvert.params.map((p) => p.name));
+		assert.deepEqual(
+			params,
+			OPERATIONS.AddAdvert.params.map((p) => p.name),
+		);
 		assert.ok(res.body.includes('<a href="/SOAP/Posting.asmx?WSDL">'));
 	});
 
@@ -53,9 +64,14 @@ describe('emulator server: WSDL and pages', () => {
 		const res = await send(`${emulator.postingUrl}?op=ApplicationScore`);
 		assert.equal(res.status, 200);
 		assert.match(cspOf(res.headers), /^default-src 'none'; style-src 'nonce-/);
-		for (const label of ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST']) assert.ok(res.body.includes(`>${label}</h2>`), label);
+		for (const label of ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST'])
+			assert.ok(res.body.includes(`>${label}</h2>`), label);
 		assert.ok(res.body.includes('SOAPAction: &quot;https://example.com/multiposting/ApplicationScore&quot;'));
-		assert.ok(res.body.includes('\n    &lt;ApplicationScore xmlns=&quot;https://example.com/multiposting/&quot;&gt;\n      &lt;sCultureID&gt;string&lt;/sCultureID&gt;\n'));
+		assert.ok(
+			res.body.includes(
+				'\n    &lt;ApplicationScore xmlns=&quot;https://example.com/multiposting/&quot;&gt;\n      &lt;sCultureID&gt;string&lt;/sCultureID&gt;\n',
+			),
+		);
 		assert.ok(res.body.includes('\n      &lt;sScoreAsJobOwner&gt;true&lt;/sScoreAsJobOwner&gt;\n'));
 		assert.ok(res.body.includes('GET /SOAP/Posting.asmx/ApplicationScore?sCultureID=string&amp;sAPIKey=string'));
 		assert.ok(res.body.includes('Content-Type: application/x-www-form-urlencoded'));
@@ -71,13 +87,21 @@ describe('emulator server: WSDL and pages', () => {
 		const res = await send(`${emulator.baseUrl}/`);
 		assert.equal(res.status, 200);
 		assert.match(cspOf(res.headers), /^default-src 'none';/);
-		for (const href of ['/SOAP/Posting.asmx', '/SOAP/Posting.asmx?WSDL', '/SOAP/Administration.asmx', '/SOAP/Administration.asmx?WSDL']) {
+		for (const href of [
+			'/SOAP/Posting.asmx',
+			'/SOAP/Posting.asmx?WSDL',
+			'/SOAP/Administration.asmx',
+			'/SOAP/Administration.asmx?WSDL',
+		]) {
 			assert.ok(res.body.includes(`href="${href}"`), href);
 		}
 	});
 
 	it('indents sample XML one element per line, leaves on one line', () => {
-		assert.equal(indentXml('<?xml version="1.0"?><a x="1"><b>t</b><c /><d><e>u</e></d></a>'), '<?xml version="1.0"?>\n<a x="1">\n  <b>t</b>\n  <c />\n  <d>\n    <e>u</e>\n  </d>\n</a>');
+		assert.equal(
+			indentXml('<?xml version="1.0"?><a x="1"><b>t</b><c /><d><e>u</e></d></a>'),
+			'<?xml version="1.0"?>\n<a x="1">\n  <b>t</b>\n  <c />\n  <d>\n    <e>u</e>\n  </d>\n</a>',
+		);
 	});
 
 	it('escapes every HTML-significant character', () => {

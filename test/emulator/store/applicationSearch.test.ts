@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { openSandbox, type Sandbox } from '../../../src/emulator/sandbox';
-import { APPLICATION_ORDER_FIELDS, DEFAULT_APPLICATION_ORDER, orderClause, type ApplicationOrderField, type OrderTerm } from '../../../src/emulator/store/ordering';
+import {
+	APPLICATION_ORDER_FIELDS,
+	DEFAULT_APPLICATION_ORDER,
+	orderClause,
+	type ApplicationOrderField,
+	type OrderTerm,
+} from '../../../src/emulator/store/ordering';
 import type { StatementCache } from '../../../src/emulator/store/statements';
 import type { ApplicationSearch, Store } from '../../../src/emulator/store/store';
 
@@ -9,7 +15,13 @@ import type { ApplicationSearch, Store } from '../../../src/emulator/store/store
  * rows. These tests hold it to the plain query: every joined table in FROM, ordered and paged in one
  * statement, counted the same way.
  */
-function reference(store: Store, search: ApplicationSearch, order: readonly OrderTerm<ApplicationOrderField>[], limit: number, offset: number): { ids: number[]; total: number } {
+function reference(
+	store: Store,
+	search: ApplicationSearch,
+	order: readonly OrderTerm<ApplicationOrderField>[],
+	limit: number,
+	offset: number,
+): { ids: number[]; total: number } {
 	const sql = (store as unknown as { sql: StatementCache }).sql;
 	const from = `FROM application ap JOIN advert a ON a.id = ap.advert_id JOIN candidate c ON c.id = ap.candidate_id JOIN feed f ON f.id = ap.feed_id
 		JOIN organisation o ON o.id = a.organisation_id JOIN progress p ON p.id = ap.progress_id`;
@@ -22,10 +34,14 @@ function reference(store: Store, search: ApplicationSearch, order: readonly Orde
 	if (search.userId !== undefined) add('a.user_id = ?', search.userId);
 	if (search.advertId !== undefined) add('ap.advert_id = ?', search.advertId);
 	if (search.appliedFrom !== undefined) add('ap.applied_at >= ?', search.appliedFrom);
-	if (search.rankings !== undefined) add(`ap.ranking IN (${search.rankings.map(() => '?').join(', ')})`, ...search.rankings);
+	if (search.rankings !== undefined)
+		add(`ap.ranking IN (${search.rankings.map(() => '?').join(', ')})`, ...search.rankings);
 	const where = clauses.join(' AND ');
-	const orderBy = order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;
-	const ids = sql.all(`SELECT ap.id ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [...values, limit, offset]).map((row) => row.id as number);
+	const orderBy =
+		order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;
+	const ids = sql
+		.all(`SELECT ap.id ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [...values, limit, offset])
+		.map((row) => row.id as number);
 	const total = (sql.get(`SELECT count(*) AS total ${from} WHERE ${where}`, values) as { total: number }).total;
 	return { ids, total };
 }
@@ -33,7 +49,12 @@ function reference(store: Store, search: ApplicationSearch, order: readonly Orde
 describe('emulator store: application search', () => {
 	let sandbox: Sandbox;
 	before(() => {
-		sandbox = openSandbox({ dataDir: ':memory:', passwordCost: 1024, now: new Date('2026-11-22T12:00:00Z'), demoSize: { adverts: 30, applications: 600 } });
+		sandbox = openSandbox({
+			dataDir: ':memory:',
+			passwordCost: 1024,
+			now: new Date('2026-11-22T12:00:00Z'),
+			demoSize: { adverts: 30, applications: 600 },
+		});
 	});
 	after(() => sandbox.close());
 
@@ -41,7 +62,13 @@ describe('emulator store: application search', () => {
 		['the default order', []],
 		['LastName (a candidate column)', [{ field: 'LastName', descending: false }]],
 		['EmailAddress descending', [{ field: 'EmailAddress', descending: true }]],
-		['AdvertTitle then ApplicationDate', [{ field: 'AdvertTitle', descending: false }, { field: 'ApplicationDate', descending: true }]],
+		[
+			'AdvertTitle then ApplicationDate',
+			[
+				{ field: 'AdvertTitle', descending: false },
+				{ field: 'ApplicationDate', descending: true },
+			],
+		],
 		['Ranking', [{ field: 'Ranking', descending: true }]],
 	];
 
@@ -56,11 +83,26 @@ describe('emulator store: application search', () => {
 				{ organisationIds, appliedFrom: '2026-10-01T00:00:00Z' },
 			];
 			for (const search of searches) {
-				for (const [limit, offset] of [[1, 0], [7, 0], [7, 14], [50, 0], [500, 0], [5, 10_000]]) {
+				for (const [limit, offset] of [
+					[1, 0],
+					[7, 0],
+					[7, 14],
+					[50, 0],
+					[500, 0],
+					[5, 10_000],
+				]) {
 					const page = store.searchApplications(search, order, { limit, offset });
 					const expected = reference(store, search, order, limit, offset);
-					assert.deepEqual(page.rows.map((row) => row.id), expected.ids, `ids of ${JSON.stringify(search)} at ${limit}/${offset}`);
-					assert.equal(page.total, expected.total, `total of ${JSON.stringify(search)} at ${limit}/${offset}`);
+					assert.deepEqual(
+						page.rows.map((row) => row.id),
+						expected.ids,
+						`ids of ${JSON.stringify(search)} at ${limit}/${offset}`,
+					);
+					assert.equal(
+						page.total,
+						expected.total,
+						`total of ${JSON.stringify(search)} at ${limit}/${offset}`,
+					);
 				}
 			}
 		});
@@ -68,7 +110,11 @@ describe('emulator store: application search', () => {
 
 	it('returns each row of a page whole, as a lookup by id gives it', () => {
 		const store = sandbox.store;
-		const page = store.searchApplications({ organisationIds: store.subtreeIds(1) }, [{ field: 'LastName', descending: false }], { limit: 40, offset: 3 });
+		const page = store.searchApplications(
+			{ organisationIds: store.subtreeIds(1) },
+			[{ field: 'LastName', descending: false }],
+			{ limit: 40, offset: 3 },
+		);
 		assert.equal(page.rows.length, 40);
 		for (const row of page.rows) assert.deepEqual(row, store.applicationById(row.id));
 	});
@@ -80,6 +126,9 @@ describe('emulator store: application search', () => {
 		const page = store.searchApplications(search, order, { limit: 1200, offset: 0 });
 		const expected = reference(store, search, order, 1200, 0);
 		assert.ok(expected.ids.length > 500, 'the demo data has more applications than one IN list');
-		assert.deepEqual(page.rows.map((row) => row.id), expected.ids);
+		assert.deepEqual(
+			page.rows.map((row) => row.id),
+			expected.ids,
+		);
 	});
 });

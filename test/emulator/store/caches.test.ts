@@ -41,7 +41,11 @@ describe('emulator store caches', () => {
 			cache.run('INSERT INTO t (name) VALUES (?)', ['b']);
 			assert.deepEqual(cache.all('SELECT name FROM t ORDER BY id'), [{ name: 'a' }, { name: 'b' }]);
 			cache.run('INSERT INTO t (name) VALUES (?)', ['c']);
-			assert.deepEqual(cache.all('SELECT name FROM t ORDER BY id'), [{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
+			assert.deepEqual(cache.all('SELECT name FROM t ORDER BY id'), [
+				{ name: 'a' },
+				{ name: 'b' },
+				{ name: 'c' },
+			]);
 			assert.deepEqual(cache.get('SELECT name FROM t WHERE id = ?', [2]), { name: 'b' });
 			assert.equal(cache.get('SELECT name FROM t WHERE id = ?', [99]), null);
 			assert.equal(cache.size, 3);
@@ -74,10 +78,15 @@ describe('emulator store caches', () => {
 			db.exec('CREATE TABLE v (id INTEGER PRIMARY KEY, n INTEGER, r REAL, s TEXT, z TEXT)');
 			const cache = new StatementCache(db);
 			const insert = 'INSERT INTO v (n, r, s, z) VALUES (?, ?, ?, ?)';
-			cache.run(insert, [9007199254740991, 0.1 + 0.2, 'quote " backslash \\ newline \n tab \t <b>&amp;</b>', null]);
+			cache.run(insert, [
+				9007199254740991,
+				0.1 + 0.2,
+				'quote " backslash \\ newline \n tab \t <b>&amp;</b>',
+				null,
+			]);
 			cache.run(insert, [-5, 1e-300, 'é€😀 \u0001', 'x']);
 			cache.run(insert, [0, -0.5, '', '']);
-			const columns = 'v.id, v.n AS number, v.r AS ratio, v.s AS text, coalesce(v.z, \'none\') AS z';
+			const columns = "v.id, v.n AS number, v.r AS ratio, v.s AS text, coalesce(v.z, 'none') AS z";
 			const plain = cache.all(`SELECT ${columns} FROM v ORDER BY id`);
 			const viaJson = cache.allJson(`SELECT ${jsonRow(columns)} FROM v ORDER BY id`);
 			assert.deepEqual(viaJson, plain);
@@ -116,13 +125,18 @@ describe('emulator store caches', () => {
 	describe('derived data kept by the store', () => {
 		let sandbox: Sandbox;
 		beforeEach(() => {
-			sandbox = openSandbox({ dataDir: ':memory:', passwordCost: 1024, demoSize: { adverts: 20, applications: 300 } });
+			sandbox = openSandbox({
+				dataDir: ':memory:',
+				passwordCost: 1024,
+				demoSize: { adverts: 20, applications: 300 },
+			});
 		});
 		afterEach(() => sandbox.close());
 
 		it('shows advert counters changed by a write on the very next read', () => {
 			const store = sandbox.store;
-			const page = store.searchApplications({ organisationIds: store.subtreeIds(1) }, [], { limit: 1, offset: 0 }).rows[0];
+			const page = store.searchApplications({ organisationIds: store.subtreeIds(1) }, [], { limit: 1, offset: 0 })
+				.rows[0];
 			const before = store.advertStats([page.advertId]).get(page.advertId);
 			assert.ok(before);
 			const newRanking = before.suitable > 0 && page.ranking === 4 ? 1 : 4;
@@ -143,7 +157,10 @@ describe('emulator store caches', () => {
 			const page = store.searchAdverts({ organisationIds }, [], { limit: 5, offset: 0 });
 			assert.equal(page.rows.length, 5);
 			const again = store.searchAdverts({ organisationIds }, [], { limit: 5, offset: 0 });
-			assert.deepEqual(again.rows.map((r) => r.id), page.rows.map((r) => r.id));
+			assert.deepEqual(
+				again.rows.map((r) => r.id),
+				page.rows.map((r) => r.id),
+			);
 			assert.equal(again.rows[0], page.rows[0], 'a kept row is served until a write');
 			assert.ok(Object.isFrozen(page.rows[0]));
 			const target = page.rows[2];
@@ -160,12 +177,20 @@ describe('emulator store caches', () => {
 			assert.ok(org);
 			assert.ok(Object.isFrozen(org), 'a kept row cannot be changed by a caller');
 			assert.ok(Object.isFrozen(store.subtreeIds(org.id)));
-			assert.equal(store.organisationForApiKey(DEMO_CREDENTIALS.apiKey), org, 'the second lookup is the kept one');
+			assert.equal(
+				store.organisationForApiKey(DEMO_CREDENTIALS.apiKey),
+				org,
+				'the second lookup is the kept one',
+			);
 			assert.ok(store.findUserByUsername(DEMO_CREDENTIALS.username));
 			assert.ok(store.organisationForApiKey(OTHER_TREE_API_KEY));
 
 			store.clearAll();
-			assert.equal(store.organisationForApiKey(DEMO_CREDENTIALS.apiKey), undefined, 'a revoked key is refused on the next request');
+			assert.equal(
+				store.organisationForApiKey(DEMO_CREDENTIALS.apiKey),
+				undefined,
+				'a revoked key is refused on the next request',
+			);
 			assert.equal(store.findUserByUsername(DEMO_CREDENTIALS.username), undefined);
 			assert.deepEqual(store.subtreeIds(org.id), []);
 
@@ -181,7 +206,11 @@ describe('emulator store caches', () => {
 				() =>
 					store.transaction(() => {
 						store.updateAdvert(target.id, { title: 'Never committed' });
-						assert.equal(store.advertById(target.id)?.title, 'Never committed', 'read inside the transaction');
+						assert.equal(
+							store.advertById(target.id)?.title,
+							'Never committed',
+							'read inside the transaction',
+						);
 						throw new Error('rolled back');
 					}),
 				/rolled back/,
@@ -194,11 +223,19 @@ describe('emulator store caches', () => {
 			const store = sandbox.store;
 			const organisationIds = store.subtreeIds(1);
 			const adverts = store.searchAdverts({ organisationIds }, []).rows.length;
-			const applications = store.searchApplications({ organisationIds }, [], { limit: 100_000, offset: 0 }).rows.length;
+			const applications = store.searchApplications({ organisationIds }, [], { limit: 100_000, offset: 0 }).rows
+				.length;
 			assert.ok(adverts > 7 && applications > 7);
 			for (const [total, search] of [
-				[adverts, (window: { limit: number; offset: number }) => store.searchAdverts({ organisationIds }, [], window)],
-				[applications, (window: { limit: number; offset: number }) => store.searchApplications({ organisationIds }, [], window)],
+				[
+					adverts,
+					(window: { limit: number; offset: number }) => store.searchAdverts({ organisationIds }, [], window),
+				],
+				[
+					applications,
+					(window: { limit: number; offset: number }) =>
+						store.searchApplications({ organisationIds }, [], window),
+				],
 			] as const) {
 				for (const window of [
 					{ limit: 1, offset: 0 },
@@ -211,10 +248,17 @@ describe('emulator store caches', () => {
 				]) {
 					const page = search(window);
 					assert.equal(page.total, total, JSON.stringify(window));
-					assert.equal(page.rows.length, Math.max(0, Math.min(window.limit, total - window.offset)), JSON.stringify(window));
+					assert.equal(
+						page.rows.length,
+						Math.max(0, Math.min(window.limit, total - window.offset)),
+						JSON.stringify(window),
+					);
 				}
 			}
-			const none = store.searchAdverts({ organisationIds, identifier: 'no such identifier' }, [], { limit: 5, offset: 10 });
+			const none = store.searchAdverts({ organisationIds, identifier: 'no such identifier' }, [], {
+				limit: 5,
+				offset: 10,
+			});
 			assert.deepEqual([none.total, none.rows.length], [0, 0]);
 		});
 
@@ -225,9 +269,19 @@ describe('emulator store caches', () => {
 			// An id without rows breaks the run, so the list form is used for the same organisations.
 			const listed = [...consecutive, 999_999];
 			const window = { limit: 100_000, offset: 0 };
-			assert.deepEqual(store.searchAdverts({ organisationIds: consecutive }, [], window), store.searchAdverts({ organisationIds: listed }, [], window));
-			assert.deepEqual(store.searchApplications({ organisationIds: consecutive }, [], window), store.searchApplications({ organisationIds: listed }, [], window));
-			const outside = [consecutive[consecutive.length - 1] + 1, consecutive[consecutive.length - 1] + 2, consecutive[consecutive.length - 1] + 3];
+			assert.deepEqual(
+				store.searchAdverts({ organisationIds: consecutive }, [], window),
+				store.searchAdverts({ organisationIds: listed }, [], window),
+			);
+			assert.deepEqual(
+				store.searchApplications({ organisationIds: consecutive }, [], window),
+				store.searchApplications({ organisationIds: listed }, [], window),
+			);
+			const outside = [
+				consecutive[consecutive.length - 1] + 1,
+				consecutive[consecutive.length - 1] + 2,
+				consecutive[consecutive.length - 1] + 3,
+			];
 			const other = store.searchAdverts({ organisationIds: outside }, [], window).rows;
 			assert.ok(other.every((row) => outside.includes(row.organisationId)));
 		});
@@ -243,35 +297,75 @@ describe('emulator store caches', () => {
 
 	describe('what the very next request sees after a write', () => {
 		let sandbox: Sandbox;
-		const ctx = (): RequestContext => ({ endpoint: 'posting', binding: 'soap11', baseUrl: 'http://127.0.0.1:5123', now: new Date() });
+		const ctx = (): RequestContext => ({
+			endpoint: 'posting',
+			binding: 'soap11',
+			baseUrl: 'http://127.0.0.1:5123',
+			now: new Date(),
+		});
 		let login: AnyParams;
 		beforeEach(() => {
-			sandbox = openSandbox({ dataDir: ':memory:', passwordCost: 1024, demoSize: { adverts: 20, applications: 300 } });
-			login = { sAPIKey: DEMO_CREDENTIALS.apiKey, sUsername: DEMO_CREDENTIALS.username, sPassword: DEMO_CREDENTIALS.password };
+			sandbox = openSandbox({
+				dataDir: ':memory:',
+				passwordCost: 1024,
+				demoSize: { adverts: 20, applications: 300 },
+			});
+			login = {
+				sAPIKey: DEMO_CREDENTIALS.apiKey,
+				sUsername: DEMO_CREDENTIALS.username,
+				sPassword: DEMO_CREDENTIALS.password,
+			};
 		});
 		afterEach(() => sandbox.close());
 
 		it('refuses a revoked API key', () => {
 			const h = sandbox.handlers;
-			assert.equal(faultOf(() => h.GetCurrency({ sAPIKey: NORTH_API_KEY }, ctx())), undefined);
+			assert.equal(
+				faultOf(() => h.GetCurrency({ sAPIKey: NORTH_API_KEY }, ctx())),
+				undefined,
+			);
 			write(sandbox.store, 'DELETE FROM api_key WHERE key_hash = ?', [hashSecret(NORTH_API_KEY)]);
-			assert.equal(faultOf(() => h.GetCurrency({ sAPIKey: NORTH_API_KEY }, ctx())), 'AuthenticationFailed');
-			assert.equal(faultOf(() => h.GetCurrency({ sAPIKey: DEMO_CREDENTIALS.apiKey }, ctx())), undefined);
+			assert.equal(
+				faultOf(() => h.GetCurrency({ sAPIKey: NORTH_API_KEY }, ctx())),
+				'AuthenticationFailed',
+			);
+			assert.equal(
+				faultOf(() => h.GetCurrency({ sAPIKey: DEMO_CREDENTIALS.apiKey }, ctx())),
+				undefined,
+			);
 		});
 
-		it('refuses the old password once the user\'s password changed, and accepts the new one', () => {
+		it("refuses the old password once the user's password changed, and accepts the new one", () => {
 			const h = sandbox.handlers;
-			assert.equal(faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())), undefined);
-			write(sandbox.store, 'UPDATE app_user SET password_hash = ? WHERE username = ?', [hashPassword('changed-password', new Uint8Array(16), 1024), DEMO_CREDENTIALS.username]);
-			assert.equal(faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())), 'AuthenticationFailed');
-			assert.equal(faultOf(() => h.UserFeedsAndQuotaWithDestinations({ ...login, sPassword: 'changed-password' }, ctx())), undefined);
+			assert.equal(
+				faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())),
+				undefined,
+			);
+			write(sandbox.store, 'UPDATE app_user SET password_hash = ? WHERE username = ?', [
+				hashPassword('changed-password', new Uint8Array(16), 1024),
+				DEMO_CREDENTIALS.username,
+			]);
+			assert.equal(
+				faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())),
+				'AuthenticationFailed',
+			);
+			assert.equal(
+				faultOf(() => h.UserFeedsAndQuotaWithDestinations({ ...login, sPassword: 'changed-password' }, ctx())),
+				undefined,
+			);
 		});
 
 		it('refuses a deactivated user', () => {
 			const h = sandbox.handlers;
-			assert.equal(faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())), undefined);
+			assert.equal(
+				faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())),
+				undefined,
+			);
 			write(sandbox.store, 'UPDATE app_user SET active = 0 WHERE username = ?', [DEMO_CREDENTIALS.username]);
-			assert.equal(faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())), 'AuthenticationFailed');
+			assert.equal(
+				faultOf(() => h.UserFeedsAndQuotaWithDestinations(login, ctx())),
+				'AuthenticationFailed',
+			);
 		});
 
 		it('moves the scope of every key when an organisation moves to another tree', () => {
@@ -280,7 +374,11 @@ describe('emulator store caches', () => {
 			const north = store.organisationForApiKey(NORTH_API_KEY)!;
 			const globex = store.organisationForApiKey(OTHER_TREE_API_KEY)!;
 			const moved = store.subtreeIds(north.id).find((id) => id !== north.id)!;
-			const search = (apiKey: string) => () => h.GetAdvertPaged({ sAPIKey: apiKey, sStartOrganisation: String(moved), CurrentPage: 1, RowsPerPage: 5 }, ctx());
+			const search = (apiKey: string) => () =>
+				h.GetAdvertPaged(
+					{ sAPIKey: apiKey, sStartOrganisation: String(moved), CurrentPage: 1, RowsPerPage: 5 },
+					ctx(),
+				);
 			assert.equal(faultOf(search(NORTH_API_KEY)), undefined);
 			assert.equal(faultOf(search(OTHER_TREE_API_KEY)), 'AccessDenied');
 			write(store, 'UPDATE organisation SET parent_id = ? WHERE id = ?', [globex.id, moved]);
@@ -301,15 +399,24 @@ describe('emulator store caches', () => {
 			const advert = first.find((a) => (a.Applications ?? 0) > 0)!;
 			assert.ok(advert);
 			const advertId = advert.AdvertID!;
-			assert.equal(again.find((a) => a.AdvertID === advertId), advert, 'a record is reused while nothing was written');
+			assert.equal(
+				again.find((a) => a.AdvertID === advertId),
+				advert,
+				'a record is reused while nothing was written',
+			);
 
 			store.updateAdvert(advertId, { title: 'Renamed between two requests' });
 			const renamed = adverts().find((a) => a.AdvertID === advertId)!;
 			assert.equal(renamed.AdvertTitle, 'Renamed between two requests');
 
-			const application = store.searchApplications({ organisationIds: store.subtreeIds(1), advertId }, [], { limit: 100, offset: 0 }).rows.find((a) => a.ranking !== 4)!;
+			const application = store
+				.searchApplications({ organisationIds: store.subtreeIds(1), advertId }, [], { limit: 100, offset: 0 })
+				.rows.find((a) => a.ranking !== 4)!;
 			assert.ok(application);
-			h.ApplicationScore({ ...login, sAdvertID: String(advertId), sAdvertCandidateID: String(application.id), sScore: 'S' }, ctx());
+			h.ApplicationScore(
+				{ ...login, sAdvertID: String(advertId), sAdvertCandidateID: String(application.id), sScore: 'S' },
+				ctx(),
+			);
 			const scored = adverts().find((a) => a.AdvertID === advertId)!;
 			assert.equal(scored.Suitable, (renamed.Suitable ?? 0) + 1);
 			assert.ok(scored.LastScoreDate !== undefined && scored.LastScoreDate >= (renamed.LastScoreDate ?? ''));
@@ -318,11 +425,17 @@ describe('emulator store caches', () => {
 		it('words the faults of an application action as before when advert and application do not match', () => {
 			const store = sandbox.store;
 			const h = sandbox.handlers;
-			const applications = store.searchApplications({ organisationIds: store.subtreeIds(1) }, [], { limit: 300, offset: 0 }).rows;
+			const applications = store.searchApplications({ organisationIds: store.subtreeIds(1) }, [], {
+				limit: 300,
+				offset: 0,
+			}).rows;
 			const application = applications[0];
 			const other = applications.find((a) => a.advertId !== application.advertId)!;
 			const score = (advertId: number, applicationId: number) => () =>
-				h.ApplicationScore({ ...login, sAdvertID: String(advertId), sAdvertCandidateID: String(applicationId), sScore: 'M' }, ctx());
+				h.ApplicationScore(
+					{ ...login, sAdvertID: String(advertId), sAdvertCandidateID: String(applicationId), sScore: 'M' },
+					ctx(),
+				);
 			assert.throws(score(other.advertId, application.id), /is not an application to sAdvertID/);
 			assert.throws(score(999_999, application.id), /is not an advert of your organisation/);
 			assert.throws(score(application.advertId, 999_999), /is not an application to sAdvertID/);

@@ -14,7 +14,11 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 	let organisations: readonly number[];
 
 	before(() => {
-		sandbox = openSandbox({ dataDir: ':memory:', passwordCost: 1024, demoSize: { adverts: 1_000, applications: 12_000 } });
+		sandbox = openSandbox({
+			dataDir: ':memory:',
+			passwordCost: 1024,
+			demoSize: { adverts: 1_000, applications: 12_000 },
+		});
 		organisations = sandbox.store.subtreeIds(1);
 	});
 	after(() => sandbox.close());
@@ -24,7 +28,13 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 		assert.equal(counts.application, 12_000);
 		assert.equal(counts.advert, 1_000);
 		assert.equal(sandbox.store.documents([DOCUMENTED_APPLICATIONS], [DOCUMENT_TYPE.Attachment]).length, 1);
-		assert.equal(sandbox.store.documents([DOCUMENTED_APPLICATIONS + 1, 11_000], [DOCUMENT_TYPE.Attachment, DOCUMENT_TYPE.EmailBody]).length, 0);
+		assert.equal(
+			sandbox.store.documents(
+				[DOCUMENTED_APPLICATIONS + 1, 11_000],
+				[DOCUMENT_TYPE.Attachment, DOCUMENT_TYPE.EmailBody],
+			).length,
+			0,
+		);
 		assert.equal(counts.application_document, DOCUMENTED_APPLICATIONS * 4);
 	});
 
@@ -40,7 +50,10 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 		];
 		for (const search of searches) {
 			const plan = sandbox.store.explainAdvertSearch(search);
-			assert.ok(plan.every((line) => !FULL_SCAN.test(line)), `${JSON.stringify(search)}: ${plan.join(' | ')}`);
+			assert.ok(
+				plan.every((line) => !FULL_SCAN.test(line)),
+				`${JSON.stringify(search)}: ${plan.join(' | ')}`,
+			);
 		}
 	});
 
@@ -49,16 +62,28 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 			[{ organisationIds: organisations, advertId: 5 }, /application_advert/],
 			[{ organisationIds: organisations, advertIdentifier: 'ACME-1005' }, /advert_identifier/],
 			[{ organisationIds: organisations, advertReference: 'REF/2026/0005' }, /advert_reference/],
-			[{ organisationIds: organisations, appliedFrom: '2026-11-20T00:00:00Z' }, /application_applied|application_advert_applied/],
+			[
+				{ organisationIds: organisations, appliedFrom: '2026-11-20T00:00:00Z' },
+				/application_applied|application_advert_applied/,
+			],
 			[{ organisationIds: organisations, applicationIds: [1, 2, 3] }, /SEARCH ap USING INTEGER PRIMARY KEY/],
 			[{ organisationIds: organisations, lastScoreSince: '2026-11-20T00:00:00Z' }, /application_last_score/],
-			[{ organisationIds: organisations, lastProgressSince: '2026-11-20T00:00:00Z' }, /application_last_progress/],
+			[
+				{ organisationIds: organisations, lastProgressSince: '2026-11-20T00:00:00Z' },
+				/application_last_progress/,
+			],
 			[{ organisationIds: organisations, userId: 4 }, /advert_user/],
 		];
 		for (const [search, index] of searches) {
 			const plan = sandbox.store.explainApplicationSearch(search);
-			assert.ok(plan.every((line) => !FULL_SCAN.test(line)), `${JSON.stringify(search)}: ${plan.join(' | ')}`);
-			assert.ok(plan.some((line) => index.test(line)), `${JSON.stringify(search)} uses ${index}: ${plan.join(' | ')}`);
+			assert.ok(
+				plan.every((line) => !FULL_SCAN.test(line)),
+				`${JSON.stringify(search)}: ${plan.join(' | ')}`,
+			);
+			assert.ok(
+				plan.some((line) => index.test(line)),
+				`${JSON.stringify(search)} uses ${index}: ${plan.join(' | ')}`,
+			);
 		}
 	});
 

@@ -29,10 +29,22 @@ describe('emulator store', () => {
 
 	it('keeps data across close and reopen of a file database without seeding again', () => {
 		const first = openSandbox({ dataDir: dir, now: NOW, demoSize: SMALL, passwordCost: 1024 });
-		const advertId = first.store.insertAdvert({ userId: 1, organisationId: 1, completionToken: 'persist-token', createdAt: '2026-11-22T12:00:00Z', source: 'API', title: 'Kept' });
+		const advertId = first.store.insertAdvert({
+			userId: 1,
+			organisationId: 1,
+			completionToken: 'persist-token',
+			createdAt: '2026-11-22T12:00:00Z',
+			source: 'API',
+			title: 'Kept',
+		});
 		const counts = first.store.counts();
 		first.close();
-		const second = openSandbox({ dataDir: dir, now: new Date('2027-01-01T00:00:00Z'), demoSize: SMALL, passwordCost: 1024 });
+		const second = openSandbox({
+			dataDir: dir,
+			now: new Date('2027-01-01T00:00:00Z'),
+			demoSize: SMALL,
+			passwordCost: 1024,
+		});
 		try {
 			assert.equal(second.store.advertById(advertId)?.title, 'Kept');
 			assert.deepEqual(second.store.counts(), counts);
@@ -44,7 +56,13 @@ describe('emulator store', () => {
 
 	it('reset deletes the file and seeds again', () => {
 		const first = openSandbox({ dataDir: dir, now: NOW, demoSize: SMALL, passwordCost: 1024 });
-		first.store.insertAdvert({ userId: 1, organisationId: 1, completionToken: 'gone-token', createdAt: '2026-11-22T12:00:00Z', source: 'API' });
+		first.store.insertAdvert({
+			userId: 1,
+			organisationId: 1,
+			completionToken: 'gone-token',
+			createdAt: '2026-11-22T12:00:00Z',
+			source: 'API',
+		});
 		first.close();
 		const second = openSandbox({ dataDir: dir, now: NOW, demoSize: SMALL, passwordCost: 1024, reset: true });
 		try {
@@ -59,8 +77,15 @@ describe('emulator store', () => {
 		const snapshot = (seed: number) => {
 			const sandbox = openSandbox({ dataDir: ':memory:', seed, now: NOW, demoSize: SMALL, passwordCost: 1024 });
 			try {
-				const adverts = sandbox.store.searchAdverts({ organisationIds: [1, 2, 3, 4, 5, 6, 7, 8, 9], statusIds: [0, 1, 16] }, [{ field: 'AdvertID', descending: false }]).rows;
-				const applications = sandbox.store.searchApplications({ organisationIds: [1, 2, 3, 4, 5, 6, 7, 8, 9] }, [{ field: 'AdvertCandidateID', descending: false }], { offset: 0, limit: 1000 }).rows;
+				const adverts = sandbox.store.searchAdverts(
+					{ organisationIds: [1, 2, 3, 4, 5, 6, 7, 8, 9], statusIds: [0, 1, 16] },
+					[{ field: 'AdvertID', descending: false }],
+				).rows;
+				const applications = sandbox.store.searchApplications(
+					{ organisationIds: [1, 2, 3, 4, 5, 6, 7, 8, 9] },
+					[{ field: 'AdvertCandidateID', descending: false }],
+					{ offset: 0, limit: 1000 },
+				).rows;
 				return JSON.stringify({ adverts, applications, counts: sandbox.store.counts() });
 			} finally {
 				sandbox.close();
@@ -77,7 +102,13 @@ describe('emulator store', () => {
 			const before = sandbox.store.counts();
 			assert.throws(() =>
 				sandbox.store.transaction(() => {
-					sandbox.store.insertAdvert({ userId: 1, organisationId: 1, completionToken: 'rolled-back', createdAt: '2026-11-22T12:00:00Z', source: 'API' });
+					sandbox.store.insertAdvert({
+						userId: 1,
+						organisationId: 1,
+						completionToken: 'rolled-back',
+						createdAt: '2026-11-22T12:00:00Z',
+						source: 'API',
+					});
 					sandbox.store.addNote(1, 1, 'subject', 'body', '2026-11-22T12:00:00Z');
 					throw new Error('fail after two writes');
 				}),
@@ -92,7 +123,17 @@ describe('emulator store', () => {
 	it('enforces foreign keys', () => {
 		const store = Store.open(':memory:');
 		try {
-			assert.throws(() => store.insertAdvert({ userId: 999, organisationId: 999, completionToken: 't', createdAt: '2026-11-22T12:00:00Z', source: 'API' }), /FOREIGN KEY/);
+			assert.throws(
+				() =>
+					store.insertAdvert({
+						userId: 999,
+						organisationId: 999,
+						completionToken: 't',
+						createdAt: '2026-11-22T12:00:00Z',
+						source: 'API',
+					}),
+				/FOREIGN KEY/,
+			);
 		} finally {
 			store.close();
 		}
@@ -114,7 +155,9 @@ describe('emulator store', () => {
 			{ field: 'ApplicationDate', descending: true },
 			{ field: 'LastName', descending: false },
 		]);
-		assert.deepEqual(parseOrderBy('AdvertTitle', ADVERT_ORDER_FIELDS), [{ field: 'AdvertTitle', descending: false }]);
+		assert.deepEqual(parseOrderBy('AdvertTitle', ADVERT_ORDER_FIELDS), [
+			{ field: 'AdvertTitle', descending: false },
+		]);
 		assert.equal(parseOrderBy('AdvertID; DROP TABLE advert', ADVERT_ORDER_FIELDS), undefined);
 		assert.equal(parseOrderBy('AdvertID sideways', ADVERT_ORDER_FIELDS), undefined);
 		assert.equal(parseOrderBy('password_hash desc', APPLICATION_ORDER_FIELDS), undefined);

@@ -16,7 +16,13 @@ describe('emulator web: completion rules and return paths', () => {
 	});
 	after(() => sandbox.close());
 
-	const offer = (feed: FeedQuotaRow, used: number, quota: number) => ({ feed, used, quota, forced: false, preselected: false });
+	const offer = (feed: FeedQuotaRow, used: number, quota: number) => ({
+		feed,
+		used,
+		quota,
+		forced: false,
+		preselected: false,
+	});
 
 	it('refuses an empty choice', () => {
 		assert.deepEqual(validateChoice(advert, []), [{ message: 'Choose at least one job board.' }]);
@@ -36,14 +42,28 @@ describe('emulator web: completion rules and return paths', () => {
 		assert.equal(descriptionLength('<p>Hi</p>', 'Full'), 9);
 		const short = { ...advert, jobDescription: 'x'.repeat(50) };
 		const strict = { ...feeds[0], descriptionMinLength: 100, descriptionMaxLength: 200 };
-		assert.match(validateChoice(short, [offer(strict, 0, 10)])[0].message, /too short \(50 characters; at least 100\)/);
+		assert.match(
+			validateChoice(short, [offer(strict, 0, 10)])[0].message,
+			/too short \(50 characters; at least 100\)/,
+		);
 		const long = { ...advert, jobDescription: 'x'.repeat(201) };
-		assert.match(validateChoice(long, [offer(strict, 0, 10)])[0].message, /too long \(201 characters; at most 200\)/);
+		assert.match(
+			validateChoice(long, [offer(strict, 0, 10)])[0].message,
+			/too long \(201 characters; at most 200\)/,
+		);
 	});
 
 	it('follows only same-origin return paths', () => {
 		assert.equal(safeReturnPath('/web/applications?page=2'), '/web/applications?page=2');
-		for (const hostile of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)', '', null, '/web/ x']) {
+		for (const hostile of [
+			'//evil.example/x',
+			'https://evil.example/',
+			'/\\evil.example',
+			'javascript:alert(1)',
+			'',
+			null,
+			'/web/ x',
+		]) {
 			assert.equal(safeReturnPath(hostile), '/web/', String(hostile));
 		}
 	});

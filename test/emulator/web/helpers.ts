@@ -5,7 +5,12 @@ import { parseXml, type XmlElement } from '../../../src/protocol/codecs/xml';
 import type { RunningEmulator } from '../../../src/emulator';
 
 /** Calls an operation with the HTTP GET binding and returns the parsed result element. */
-export async function callGet(emulator: RunningEmulator, endpoint: 'posting' | 'administration', operation: string, params: Record<string, string>): Promise<XmlElement> {
+export async function callGet(
+	emulator: RunningEmulator,
+	endpoint: 'posting' | 'administration',
+	operation: string,
+	params: Record<string, string>,
+): Promise<XmlElement> {
 	const base = endpoint === 'posting' ? emulator.postingUrl : emulator.adminUrl;
 	const response = await fetch(`${base}/${operation}?${new URLSearchParams(params).toString()}`);
 	const text = await response.text();
@@ -32,7 +37,15 @@ export function demoLogin(emulator: RunningEmulator): Record<string, string> {
 export function launchBrowser(): Promise<Browser> {
 	return chromium.launch({
 		executablePath: '/usr/bin/chromium',
-		args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+			'--no-first-run',
+			'--disable-quic',
+		],
 	});
 }
 

@@ -27,17 +27,34 @@ describe('emulator web pages (headless Chromium)', function () {
 	});
 
 	async function addAdvert(extra: Record<string, string>): Promise<{ advertId: string; redirectUrl: string }> {
-		const result = await callGet(emulator, 'posting', 'AddAdvert', { ...demoLogin(emulator), sJobTitle: 'Pastry Chef', sPrimaryLocation: 'Leeds', sJobDescription: LONG_DESCRIPTION, ...extra });
+		const result = await callGet(emulator, 'posting', 'AddAdvert', {
+			...demoLogin(emulator),
+			sJobTitle: 'Pastry Chef',
+			sPrimaryLocation: 'Leeds',
+			sJobDescription: LONG_DESCRIPTION,
+			...extra,
+		});
 		return { advertId: field(result, 'AdvertID')!, redirectUrl: field(result, 'RedirectUrl')! };
 	}
 
 	async function trackingLogs(advertId: string): Promise<{ errorLevel: string; response: string }[]> {
-		const result = await callGet(emulator, 'posting', 'AdvertTrackingResponseLog', { sAPIKey: emulator.demo.apiKey, sAdvertID: advertId });
-		return result.children.map((log) => ({ errorLevel: field(log, 'ErrorLevel') ?? '', response: field(log, 'Response') ?? '' }));
+		const result = await callGet(emulator, 'posting', 'AdvertTrackingResponseLog', {
+			sAPIKey: emulator.demo.apiKey,
+			sAdvertID: advertId,
+		});
+		return result.children.map((log) => ({
+			errorLevel: field(log, 'ErrorLevel') ?? '',
+			response: field(log, 'Response') ?? '',
+		}));
 	}
 
 	async function advertDelivery(advertId: string): Promise<{ status: string; date: string | undefined }> {
-		const result = await callGet(emulator, 'posting', 'GetAdvertPaged', { sAPIKey: emulator.demo.apiKey, sAdvertID: advertId, CurrentPage: '1', RowsPerPage: '1' });
+		const result = await callGet(emulator, 'posting', 'GetAdvertPaged', {
+			sAPIKey: emulator.demo.apiKey,
+			sAdvertID: advertId,
+			CurrentPage: '1',
+			RowsPerPage: '1',
+		});
 		return { status: field(result, 'LastDeliveryStatusID') ?? '', date: field(result, 'LastDeliveryDate') };
 	}
 
@@ -46,12 +63,20 @@ describe('emulator web pages (headless Chromium)', function () {
 		assert.match(redirectUrl, /\/complete-posting\//);
 		const response = await page.goto(redirectUrl);
 		assert.equal(response?.status(), 200);
-		assert.match(response?.headers()['content-security-policy'] ?? '', /default-src 'none'; style-src 'nonce-[^']+'.*frame-ancestors 'none'/);
+		assert.match(
+			response?.headers()['content-security-policy'] ?? '',
+			/default-src 'none'; style-src 'nonce-[^']+'.*frame-ancestors 'none'/,
+		);
 		await page.getByRole('heading', { level: 1, name: 'Complete your posting' }).waitFor();
 		assert.equal(await page.getByRole('link', { name: 'Skip to content' }).count(), 1);
 		assert.ok(await page.getByRole('checkbox', { name: /^Totaljobs/ }).isChecked());
 		assert.ok(await page.getByRole('checkbox', { name: /^Indeed/ }).isChecked());
-		assert.ok(await page.getByText(/Quota: \d+ of \d+ postings used/).first().isVisible());
+		assert.ok(
+			await page
+				.getByText(/Quota: \d+ of \d+ postings used/)
+				.first()
+				.isVisible(),
+		);
 		// Force-selected feeds are checked and disabled; they are posted too.
 		const forced = await page.getByRole('checkbox', { disabled: true }).count();
 		for (const box of await page.getByRole('checkbox', { disabled: true }).all()) assert.ok(await box.isChecked());
@@ -67,15 +92,28 @@ describe('emulator web pages (headless Chromium)', function () {
 		await page.screenshot({ path: screenshotPath('complete-posting-done'), fullPage: true });
 
 		const pending = await trackingLogs(advertId);
-		assert.deepEqual(pending.map((log) => log.errorLevel), new Array<string>(expected).fill('Pending'));
+		assert.deepEqual(
+			pending.map((log) => log.errorLevel),
+			new Array<string>(expected).fill('Pending'),
+		);
 		assert.equal((await advertDelivery(advertId)).status, '1');
 
 		emulator.advance(4_999);
-		assert.equal((await trackingLogs(advertId)).length, expected, 'nothing is delivered before the delay has passed');
+		assert.equal(
+			(await trackingLogs(advertId)).length,
+			expected,
+			'nothing is delivered before the delay has passed',
+		);
 		emulator.advance(1);
 		const delivered = await trackingLogs(advertId);
 		assert.equal(delivered.length, 2 * expected);
-		assert.ok(delivered.slice(expected).every((log) => log.errorLevel === 'None' && /^Delivered: job board reference \d+\.$/.test(log.response)));
+		assert.ok(
+			delivered
+				.slice(expected)
+				.every(
+					(log) => log.errorLevel === 'None' && /^Delivered: job board reference \d+\.$/.test(log.response),
+				),
+		);
 		const advert = await advertDelivery(advertId);
 		assert.equal(advert.status, '2');
 		assert.ok(advert.date);
@@ -89,10 +127,16 @@ describe('emulator web pages (headless Chromium)', function () {
 	});
 
 	it('shows validation errors on the page and stores nothing', async () => {
-		const { advertId, redirectUrl } = await addAdvert({ sAdvertIdentifier: 'WEB-2', sJobDescription: 'Too short.' });
+		const { advertId, redirectUrl } = await addAdvert({
+			sAdvertIdentifier: 'WEB-2',
+			sJobDescription: 'Too short.',
+		});
 		await page.goto(redirectUrl);
 		for (const box of await page.getByRole('checkbox').all()) if (await box.isEnabled()) await box.check();
-		const [response] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Confirm and post' }).click()]);
+		const [response] = await Promise.all([
+			page.waitForResponse((r) => r.request().method() === 'POST'),
+			page.getByRole('button', { name: 'Confirm and post' }).click(),
+		]);
 		assert.equal(response.status(), 422);
 		const alert = page.getByRole('alert');
 		await alert.waitFor();
@@ -101,7 +145,6 @@ describe('emulator web pages (headless Chromium)', function () {
 		await page.screenshot({ path: screenshotPath('complete-posting-errors'), fullPage: true });
 		assert.deepEqual(await trackingLogs(advertId), []);
 		assert.equal((await advertDelivery(advertId)).status, '0');
-
 	});
 
 	it('renders for an iframe when sIframe is true (no page chrome, framing allowed)', async () => {
@@ -115,12 +158,19 @@ describe('emulator web pages (headless Chromium)', function () {
 
 	it('refuses a form without the CSRF token of this completion', async () => {
 		const { redirectUrl } = await addAdvert({ sAdvertIdentifier: 'WEB-4' });
-		const response = await fetch(redirectUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'csrf=forged&feed=108' });
+		const response = await fetch(redirectUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'csrf=forged&feed=108',
+		});
 		assert.equal(response.status, 403);
 	});
 
 	it('signs in once through the login URL, lands on the return page, and refuses the second use with 410', async () => {
-		const login = await callGet(emulator, 'posting', 'GetLoginURL', { ...demoLogin(emulator), returnUrl: '/web/applications' });
+		const login = await callGet(emulator, 'posting', 'GetLoginURL', {
+			...demoLogin(emulator),
+			returnUrl: '/web/applications',
+		});
 		const url = field(login, 'RedirectUrl')!;
 		assert.match(url, /\/login\//);
 		const first = await page.goto(url);
@@ -152,10 +202,15 @@ describe('emulator web pages (headless Chromium)', function () {
 		const response = await fetch(field(login, 'RedirectUrl')!, { redirect: 'manual' });
 		assert.equal(response.status, 303);
 		assert.equal(response.headers.get('location'), '/web/');
-		assert.match(response.headers.get('set-cookie') ?? '', /^mp_sandbox_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=1800$/);
+		assert.match(
+			response.headers.get('set-cookie') ?? '',
+			/^mp_sandbox_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=1800$/,
+		);
 		const anonymous = await fetch(`${emulator.baseUrl}/web/adverts`);
 		assert.equal(anonymous.status, 401);
-		const forged = await fetch(`${emulator.baseUrl}/web/adverts`, { headers: { cookie: 'mp_sandbox_session=forged' } });
+		const forged = await fetch(`${emulator.baseUrl}/web/adverts`, {
+			headers: { cookie: 'mp_sandbox_session=forged' },
+		});
 		assert.equal(forged.status, 401);
 	});
 });

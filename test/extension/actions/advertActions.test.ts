@@ -1,7 +1,14 @@
 import * as assert from 'node:assert/strict';
 import type { MultipostingClient } from '../../../src/client';
 import type { Advert } from '../../../src/protocol/catalogue';
-import { checkAnswer, createAdvertFlow, formatDeliveryLog, formatFeeds, showDeliveryLog, showFeeds } from '../../../src/extension/actions/advertFlows';
+import {
+	checkAnswer,
+	createAdvertFlow,
+	formatDeliveryLog,
+	formatFeeds,
+	showDeliveryLog,
+	showFeeds,
+} from '../../../src/extension/actions/advertFlows';
 import { pickValue, type Answer } from '../fakes';
 import { createTestWorkbench, type TestWorkbench } from '../harness';
 
@@ -19,7 +26,13 @@ describe('advert actions and flows (real emulator)', function () {
 	});
 
 	async function postedAdvert(): Promise<Advert> {
-		const page = await client.getAdvertPaged({ sUsername: 'demo.admin', sSearchDays: '-1', sAdvertStatusIDs: '0', CurrentPage: 1, RowsPerPage: 50 });
+		const page = await client.getAdvertPaged({
+			sUsername: 'demo.admin',
+			sSearchDays: '-1',
+			sAdvertStatusIDs: '0',
+			CurrentPage: 1,
+			RowsPerPage: 50,
+		});
 		const advert = page.Adverts!.find((a) => a.LastPostDate);
 		assert.ok(advert, 'the demo data has a posted advert');
 		return advert;
@@ -29,10 +42,13 @@ describe('advert actions and flows (real emulator)', function () {
 		const advert = await postedAdvert();
 		wb.ui.script(pickValue('all'));
 		assert.equal(await wb.services.adverts.expressPost({ advertId: advert.AdvertID! }), true);
-		assert.match(wb.ui.messages('info').at(-1)!, new RegExp(`Advert ${advert.AdvertID} will be delivered again to \\d+ job board`));
+		assert.match(
+			wb.ui.messages('info').at(-1)!,
+			new RegExp(`Advert ${advert.AdvertID} will be delivered again to \\d+ job board`),
+		);
 	});
 
-	it('express posts to destinations picked from the user\'s feeds', async function () {
+	it("express posts to destinations picked from the user's feeds", async function () {
 		const advert = await postedAdvert();
 		const tracking = await client.advertTrackingResponseLog({ sAdvertID: String(advert.AdvertID) });
 		const previousFeed = tracking.find((t) => t.FeedName)?.FeedName;
@@ -45,7 +61,7 @@ describe('advert actions and flows (real emulator)', function () {
 			},
 		});
 		assert.equal(await wb.services.adverts.expressPost({ advertId: advert.AdvertID! }), true);
-		assert.ok(offered >= 10, 'the demo account\'s feeds are offered');
+		assert.ok(offered >= 10, "the demo account's feeds are offered");
 		assert.match(wb.ui.messages('info').at(-1)!, /will be delivered again to 1 job board\.$/);
 	});
 
@@ -85,9 +101,21 @@ describe('advert actions and flows (real emulator)', function () {
 		const advertId = await createAdvertFlow(wb.services, wb.ui);
 		assert.equal(wb.ui.remaining, 0, 'every step was asked');
 		assert.ok(typeof advertId === 'number' && advertId > 0);
-		const steps = wb.ui.calls.filter((c) => (c.kind === 'input' || c.kind === 'pick' || c.kind === 'pickMany') && c.options?.title === 'Create advert');
-		assert.deepEqual(steps.map((s) => s.options?.step), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-		const page = await client.getAdvertPaged({ sAdvertID: String(advertId), sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 });
+		const steps = wb.ui.calls.filter(
+			(c) =>
+				(c.kind === 'input' || c.kind === 'pick' || c.kind === 'pickMany') &&
+				c.options?.title === 'Create advert',
+		);
+		assert.deepEqual(
+			steps.map((s) => s.options?.step),
+			[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+		);
+		const page = await client.getAdvertPaged({
+			sAdvertID: String(advertId),
+			sSearchDays: '-1',
+			CurrentPage: 1,
+			RowsPerPage: 1,
+		});
 		const created = page.Adverts![0];
 		assert.equal(created.AdvertTitle, 'Workbench test engineer');
 		assert.equal(created.PrimaryLocation, 'Leeds');

@@ -25,14 +25,26 @@ describe('application actions (real emulator)', function () {
 
 	/** An application the demo administrator can act on, fetched fresh. */
 	async function someApplication(index = 0): Promise<APIApplication> {
-		const page = await client.getApplicationsPaged({ sApplicationStartDateTime: '2000-01-01 00:00:00', CurrentPage: 1, RowsPerPage: 10 });
+		const page = await client.getApplicationsPaged({
+			sApplicationStartDateTime: '2000-01-01 00:00:00',
+			CurrentPage: 1,
+			RowsPerPage: 10,
+		});
 		return page.Applications![index];
 	}
 	async function reload(app: APIApplication): Promise<APIApplication> {
-		const page = await client.getApplicationsPaged({ sAdvertID: String(app.AdvertID), AdvertCandidateIDAsCSV: String(app.AdvertCandidateID), CurrentPage: 1, RowsPerPage: 1 });
+		const page = await client.getApplicationsPaged({
+			sAdvertID: String(app.AdvertID),
+			AdvertCandidateIDAsCSV: String(app.AdvertCandidateID),
+			CurrentPage: 1,
+			RowsPerPage: 1,
+		});
 		return page.Applications![0];
 	}
-	const refOf = (app: APIApplication): ApplicationRef => ({ advertId: app.AdvertID!, advertCandidateId: app.AdvertCandidateID! });
+	const refOf = (app: APIApplication): ApplicationRef => ({
+		advertId: app.AdvertID!,
+		advertCandidateId: app.AdvertCandidateID!,
+	});
 
 	it('scores an application through the quick pick and the service records the ranking', async function () {
 		const app = await someApplication(0);
@@ -43,7 +55,10 @@ describe('application actions (real emulator)', function () {
 		assert.equal(after.Score, 4);
 		assert.deepEqual(changes, [{ advertId: app.AdvertID, advertCandidateId: app.AdvertCandidateID }]);
 		const picks = wb.ui.calls.filter((c) => c.kind === 'pick').at(-1)!;
-		assert.deepEqual(picks.items!.map((i) => i.label), ['S', 'M', 'U', 'F', 'N']);
+		assert.deepEqual(
+			picks.items!.map((i) => i.label),
+			['S', 'M', 'U', 'F', 'N'],
+		);
 	});
 
 	it('marks a favourite with F and unmarks nothing else', async function () {
@@ -57,7 +72,10 @@ describe('application actions (real emulator)', function () {
 		const app = await someApplication(2);
 		wb.ui.script(pickValue(4));
 		assert.equal(await wb.services.applications.progress(refOf(app)), true);
-		const offered = wb.ui.calls.filter((c) => c.kind === 'pick').at(-1)!.items!.map((i) => i.label);
+		const offered = wb.ui.calls
+			.filter((c) => c.kind === 'pick')
+			.at(-1)!
+			.items!.map((i) => i.label);
 		assert.deepEqual(offered, ['Fresh', 'Phone interview']);
 		assert.equal((await reload(app)).ProgressID, 4);
 		wb.settings.values.delete('progressNames');
@@ -80,7 +98,15 @@ describe('application actions (real emulator)', function () {
 	it('sets a partner tag from the five values', async function () {
 		const app = await someApplication(5);
 		wb.ui.script(pickValue('PartnerAccepted'));
-		assert.equal(await wb.services.applications.partnerTag({ ...refOf(app), candidateEmail: app.EmailAddress, firstName: app.FirstName, lastName: app.LastName }), true);
+		assert.equal(
+			await wb.services.applications.partnerTag({
+				...refOf(app),
+				candidateEmail: app.EmailAddress,
+				firstName: app.FirstName,
+				lastName: app.LastName,
+			}),
+			true,
+		);
 		assert.equal(wb.ui.calls.filter((c) => c.kind === 'pick').at(-1)!.items!.length, 5);
 	});
 

@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { MultipostingClient } from '../../../src/client';
 import { CONTINUE, connectionWizard, testConnection } from '../../../src/extension/connections/connectionFlow';
-import { isInsecureRemoteUrl, newConnectionId, secretKey, toConnectionInfo, validateBaseUrl } from '../../../src/extension/connections/model';
+import {
+	isInsecureRemoteUrl,
+	newConnectionId,
+	secretKey,
+	toConnectionInfo,
+	validateBaseUrl,
+} from '../../../src/extension/connections/model';
 import { FakeUi, pickValue } from '../fakes';
 import { createTestWorkbench, type TestWorkbench } from '../harness';
 
@@ -35,7 +41,8 @@ describe('connections', function () {
 	});
 
 	describe('guided input', function () {
-		const steps = (ui: FakeUi) => ui.calls.filter((c) => c.kind === 'input' || c.kind === 'pick').map((c) => c.options?.step);
+		const steps = (ui: FakeUi) =>
+			ui.calls.filter((c) => c.kind === 'input' || c.kind === 'pick').map((c) => c.options?.step);
 
 		it('asks the eight steps and keeps secrets out of the stored connection', async function () {
 			const ui = new FakeUi([
@@ -51,14 +58,26 @@ describe('connections', function () {
 			const draft = await connectionWizard(ui, []);
 			assert.deepEqual(steps(ui), [1, 2, 3, 4, 5, 6, 7, 8]);
 			assert.deepEqual(draft?.connection, {
-				id: 'api-example-com', label: 'jane@api.example.com', baseUrl: 'https://api.example.com', namespace: undefined, postingPath: undefined,
-				binding: 'soap12', culture: 'en-GB', username: 'jane', startOrganisation: 'ORG-7',
+				id: 'api-example-com',
+				label: 'jane@api.example.com',
+				baseUrl: 'https://api.example.com',
+				namespace: undefined,
+				postingPath: undefined,
+				binding: 'soap12',
+				culture: 'en-GB',
+				username: 'jane',
+				startOrganisation: 'ORG-7',
 			});
 			assert.deepEqual(draft?.secrets, { apiKey: 'key-123', password: 'pw-456' });
 			assert.ok(!JSON.stringify(draft?.connection).includes('key-123'));
-			const secretSteps = ui.calls.filter((c) => c.kind === 'input' && (c.options as { password?: boolean }).password);
+			const secretSteps = ui.calls.filter(
+				(c) => c.kind === 'input' && (c.options as { password?: boolean }).password,
+			);
 			assert.equal(secretSteps.length, 2, 'API key and password are password inputs');
-			assert.match((ui.calls[1].options as { placeholder?: string }).placeholder!, /^https:\/\/api\.example\.com\/$/);
+			assert.match(
+				(ui.calls[1].options as { placeholder?: string }).placeholder!,
+				/^https:\/\/api\.example\.com\/$/,
+			);
 		});
 
 		it('warns before a non-loopback plain http:// address and stops on Cancel', async function () {
@@ -68,7 +87,16 @@ describe('connections', function () {
 		});
 
 		it('does not warn for a loopback http:// address', async function () {
-			const ui = new FakeUi([{ input: 'http://127.0.0.1:9000' }, { input: '' }, pickValue('soap11'), { input: 'en' }, { input: '' }, { input: '' }, { input: 'k' }, { input: '' }]);
+			const ui = new FakeUi([
+				{ input: 'http://127.0.0.1:9000' },
+				{ input: '' },
+				pickValue('soap11'),
+				{ input: 'en' },
+				{ input: '' },
+				{ input: '' },
+				{ input: 'k' },
+				{ input: '' },
+			]);
 			const draft = await connectionWizard(ui, []);
 			assert.equal(ui.messages('warnModal').length, 0);
 			assert.equal(draft?.connection.username, undefined);
@@ -76,7 +104,17 @@ describe('connections', function () {
 		});
 
 		it('warns before HTTP GET with a password, and continues on Continue', async function () {
-			const ui = new FakeUi([{ input: 'https://api.example.com' }, { input: 'urn:fixed' }, pickValue('httpGet'), { input: 'en' }, { input: '' }, { input: 'jane' }, { input: 'k' }, { input: 'secret' }, { modal: CONTINUE }]);
+			const ui = new FakeUi([
+				{ input: 'https://api.example.com' },
+				{ input: 'urn:fixed' },
+				pickValue('httpGet'),
+				{ input: 'en' },
+				{ input: '' },
+				{ input: 'jane' },
+				{ input: 'k' },
+				{ input: 'secret' },
+				{ modal: CONTINUE },
+			]);
 			const draft = await connectionWizard(ui, []);
 			assert.match(ui.messages('warnModal')[0], /HTTP GET puts every parameter in the URL/);
 			assert.equal(draft?.connection.binding, 'httpGet');
@@ -84,8 +122,20 @@ describe('connections', function () {
 		});
 
 		it('keeps the stored secrets when editing with empty secret inputs', async function () {
-			const existing = { connection: { id: 'x', label: 'X', baseUrl: 'https://x.example', username: 'u' }, secrets: { apiKey: 'old-key', password: 'old-pw' } };
-			const ui = new FakeUi([{ input: 'https://x.example' }, { input: '' }, pickValue('soap11'), { input: 'en' }, { input: '' }, { input: 'u' }, { input: '' }, { input: '' }]);
+			const existing = {
+				connection: { id: 'x', label: 'X', baseUrl: 'https://x.example', username: 'u' },
+				secrets: { apiKey: 'old-key', password: 'old-pw' },
+			};
+			const ui = new FakeUi([
+				{ input: 'https://x.example' },
+				{ input: '' },
+				pickValue('soap11'),
+				{ input: 'en' },
+				{ input: '' },
+				{ input: 'u' },
+				{ input: '' },
+				{ input: '' },
+			]);
 			const draft = await connectionWizard(ui, ['x'], existing);
 			assert.equal(draft?.connection.id, 'x');
 			assert.equal(draft?.connection.label, 'X');
@@ -93,7 +143,15 @@ describe('connections', function () {
 		});
 
 		it('requires an API key for a new connection', async function () {
-			const ui = new FakeUi([{ input: 'https://x.example' }, { input: '' }, pickValue('soap11'), { input: 'en' }, { input: '' }, { input: '' }, { input: '' }]);
+			const ui = new FakeUi([
+				{ input: 'https://x.example' },
+				{ input: '' },
+				pickValue('soap11'),
+				{ input: 'en' },
+				{ input: '' },
+				{ input: '' },
+				{ input: '' },
+			]);
 			await assert.rejects(connectionWizard(ui, []), /The API key is required/);
 		});
 	});
@@ -108,11 +166,17 @@ describe('connections', function () {
 		});
 
 		it('stores secrets in SecretStorage only and removes them with the connection', async function () {
-			await wb.store.save({ id: 'prod', label: 'Prod', baseUrl: 'https://api.example.com', username: 'jane' }, { apiKey: 'k-1', password: 'p-1' });
+			await wb.store.save(
+				{ id: 'prod', label: 'Prod', baseUrl: 'https://api.example.com', username: 'jane' },
+				{ apiKey: 'k-1', password: 'p-1' },
+			);
 			assert.ok(!JSON.stringify([...wb.settings.values]).includes('k-1'));
 			assert.ok(!JSON.stringify([...wb.settings.values]).includes('p-1'));
 			assert.equal(await wb.secrets.get(secretKey('prod', 'apiKey')), 'k-1');
-			assert.deepEqual(wb.store.list().map((c) => c.id), ['sandbox', 'prod']);
+			assert.deepEqual(
+				wb.store.list().map((c) => c.id),
+				['sandbox', 'prod'],
+			);
 			await wb.store.setActive('prod');
 			assert.equal(wb.store.active().id, 'prod');
 			await wb.store.remove('prod');
@@ -123,12 +187,24 @@ describe('connections', function () {
 		it('tests a connection: success with the demo administrator, a plain-language failure with a wrong key', async function () {
 			const emulator = await wb.sandbox.ensureRunning();
 			const connection = wb.store.get('sandbox')!;
-			const good = new MultipostingClient({ baseUrl: emulator.baseUrl, namespace: emulator.namespace, credentials: { apiKey: emulator.demo.apiKey, username: emulator.demo.username, password: emulator.demo.password } });
+			const good = new MultipostingClient({
+				baseUrl: emulator.baseUrl,
+				namespace: emulator.namespace,
+				credentials: {
+					apiKey: emulator.demo.apiKey,
+					username: emulator.demo.username,
+					password: emulator.demo.password,
+				},
+			});
 			const ok = await testConnection(good, connection);
 			await good.close();
 			assert.equal(ok.ok, true);
 			assert.match(ok.lines.join(' '), /demo\.admin logged in as an administrator and sees \d+ users/);
-			const bad = new MultipostingClient({ baseUrl: emulator.baseUrl, namespace: emulator.namespace, credentials: { apiKey: 'wrong-key' } });
+			const bad = new MultipostingClient({
+				baseUrl: emulator.baseUrl,
+				namespace: emulator.namespace,
+				credentials: { apiKey: 'wrong-key' },
+			});
 			const failed = await testConnection(bad, connection);
 			await bad.close();
 			assert.equal(failed.ok, false);

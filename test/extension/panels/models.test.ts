@@ -1,40 +1,102 @@
 import * as assert from 'node:assert/strict';
-import { applicationQuery, buildAdvertView, buildApplicationView, documentOf, feedValues, scoreLabel, toAdvertRef, toApplicationRef } from '../../../src/extension/panels/models';
+import {
+	applicationQuery,
+	buildAdvertView,
+	buildApplicationView,
+	documentOf,
+	feedValues,
+	scoreLabel,
+	toAdvertRef,
+	toApplicationRef,
+} from '../../../src/extension/panels/models';
 import { APPLICATION_TABS, type DocumentTab } from '../../../src/shared/panelMessages';
 
 describe('panel view models', function () {
 	it('fetches a document with exactly the include flag of its tab, and the overview with none', function () {
 		const ref = { advertId: 12, advertCandidateId: 3456 };
-		assert.deepEqual(applicationQuery(ref), { AdvertCandidateIDAsCSV: '3456', sAdvertID: '12', CurrentPage: 1, RowsPerPage: 1 });
+		assert.deepEqual(applicationQuery(ref), {
+			AdvertCandidateIDAsCSV: '3456',
+			sAdvertID: '12',
+			CurrentPage: 1,
+			RowsPerPage: 1,
+		});
 		const tabs = APPLICATION_TABS.filter((t): t is DocumentTab => t !== 'overview');
 		for (const tab of tabs) {
 			const flags = Object.entries(applicationQuery(ref, tab)).filter(([name]) => name.startsWith('boolInclude'));
 			assert.equal(flags.length, 1, tab);
 			assert.equal(flags[0][1], 'true');
 		}
-		assert.deepEqual(tabs.map((t) => Object.keys(applicationQuery(ref, t)).find((k) => k.startsWith('boolInclude'))), ['boolIncludeEmailBody', 'boolIncludeAttachment', 'boolIncludeParsed', 'boolIncludeEmail']);
-		const app = { EmailBody: { Document: 'b' }, EmailFirstAttachment: { FileName: 'a' }, Parsed: { FileName: 'p' }, Email: { FileName: 'e' } };
+		assert.deepEqual(
+			tabs.map((t) => Object.keys(applicationQuery(ref, t)).find((k) => k.startsWith('boolInclude'))),
+			['boolIncludeEmailBody', 'boolIncludeAttachment', 'boolIncludeParsed', 'boolIncludeEmail'],
+		);
+		const app = {
+			EmailBody: { Document: 'b' },
+			EmailFirstAttachment: { FileName: 'a' },
+			Parsed: { FileName: 'p' },
+			Email: { FileName: 'e' },
+		};
 		assert.equal(documentOf(app, 'attachment')?.FileName, 'a');
 		assert.equal(documentOf(app, 'email')?.FileName, 'e');
 		assert.equal(documentOf(undefined, 'parsed'), undefined);
 	});
 
 	it('accepts refs, tree nodes and records as command arguments, and nothing else', function () {
-		assert.deepEqual(toAdvertRef({ advertId: 5 }), { advertId: 5, advertIdentifier: undefined, advertReference: undefined });
-		assert.deepEqual(toAdvertRef({ data: { kind: 'advert', advert: { AdvertID: 7, AdvertIdentifier: 'X', AdvertReference: 'R' } } }), { advertId: 7, advertIdentifier: 'X', advertReference: 'R' });
+		assert.deepEqual(toAdvertRef({ advertId: 5 }), {
+			advertId: 5,
+			advertIdentifier: undefined,
+			advertReference: undefined,
+		});
+		assert.deepEqual(
+			toAdvertRef({
+				data: { kind: 'advert', advert: { AdvertID: 7, AdvertIdentifier: 'X', AdvertReference: 'R' } },
+			}),
+			{ advertId: 7, advertIdentifier: 'X', advertReference: 'R' },
+		);
 		assert.equal(toAdvertRef({ advert: { AdvertID: 8 } })?.advertId, 8);
 		assert.equal(toAdvertRef({ AdvertID: 9 })?.advertId, 9);
-		for (const bad of [undefined, null, 'x', {}, { advertId: -1 }, { advertId: 1.5 }, { advertId: 'abc' }]) assert.equal(toAdvertRef(bad), undefined);
-		assert.deepEqual(toApplicationRef({ data: { kind: 'application', application: { AdvertID: 1, AdvertCandidateID: 2, EmailAddress: 'a@b.c', FirstName: 'A', LastName: 'B' } } }), { advertId: 1, advertCandidateId: 2, candidateEmail: 'a@b.c', firstName: 'A', lastName: 'B' });
+		for (const bad of [undefined, null, 'x', {}, { advertId: -1 }, { advertId: 1.5 }, { advertId: 'abc' }])
+			assert.equal(toAdvertRef(bad), undefined);
+		assert.deepEqual(
+			toApplicationRef({
+				data: {
+					kind: 'application',
+					application: {
+						AdvertID: 1,
+						AdvertCandidateID: 2,
+						EmailAddress: 'a@b.c',
+						FirstName: 'A',
+						LastName: 'B',
+					},
+				},
+			}),
+			{ advertId: 1, advertCandidateId: 2, candidateEmail: 'a@b.c', firstName: 'A', lastName: 'B' },
+		);
 		assert.equal(toApplicationRef({ application: { AdvertID: 1, AdvertCandidateID: 2 } })?.advertCandidateId, 2);
 		assert.equal(toApplicationRef({ advertId: 1, advertCandidateId: 2 })?.advertId, 1);
 		assert.equal(toApplicationRef({ advertCandidateId: 2 }), undefined, 'an application needs its advert');
 	});
 
 	it('groups advert fields and names status values', function () {
-		const view = buildAdvertView({ AdvertID: 3, AdvertTitle: 'Chef', SalaryFrom: '30000', SalaryTo: '35000', SalaryCurrency: 'GBP', AdvertStatusID: 16, LastDeliveryStatusID: 3, SalaryHide: false, sLastPostDate: '01/02/2026 10:00:00', LastPostDate: '2026-02-01T10:00:00Z', Applications: 4 });
-		assert.deepEqual(view.groups.map((g) => g.title), ['Job', 'Salary', 'Dates', 'Status']);
-		const find = (group: string, label: string) => view.groups.find((g) => g.title === group)?.rows.find((r) => r.label === label)?.value;
+		const view = buildAdvertView({
+			AdvertID: 3,
+			AdvertTitle: 'Chef',
+			SalaryFrom: '30000',
+			SalaryTo: '35000',
+			SalaryCurrency: 'GBP',
+			AdvertStatusID: 16,
+			LastDeliveryStatusID: 3,
+			SalaryHide: false,
+			sLastPostDate: '01/02/2026 10:00:00',
+			LastPostDate: '2026-02-01T10:00:00Z',
+			Applications: 4,
+		});
+		assert.deepEqual(
+			view.groups.map((g) => g.title),
+			['Job', 'Salary', 'Dates', 'Status'],
+		);
+		const find = (group: string, label: string) =>
+			view.groups.find((g) => g.title === group)?.rows.find((r) => r.label === label)?.value;
 		assert.equal(find('Salary', 'Range'), '30000 – 35000');
 		assert.equal(find('Salary', 'Hidden'), 'No');
 		assert.equal(find('Status', 'Advert status'), 'ToAuthorise (16)');
@@ -46,7 +108,13 @@ describe('panel view models', function () {
 
 	it('lists extra values per feed, only of the advert asked for', function () {
 		const values = feedValues(3, [
-			{ Advert: { AdvertID: 3 }, AdvertValues: [{ FeedID: 0, FieldIdentifier: 'Benefit', Value: 'Pension' }, { FeedID: 108, FieldID: 9, Values: ['a', 'b'] }] },
+			{
+				Advert: { AdvertID: 3 },
+				AdvertValues: [
+					{ FeedID: 0, FieldIdentifier: 'Benefit', Value: 'Pension' },
+					{ FeedID: 108, FieldID: 9, Values: ['a', 'b'] },
+				],
+			},
 			{ Advert: { AdvertID: 4 }, AdvertValues: [{ FeedID: 1, FieldIdentifier: 'Other', Value: 'x' }] },
 		]);
 		assert.deepEqual(values, [
@@ -58,9 +126,23 @@ describe('panel view models', function () {
 	it('describes score flags and application fields', function () {
 		assert.equal(scoreLabel(68), 'Favourite, Suitable (68)');
 		assert.equal(scoreLabel(0), 'None (0)');
-		const view = buildApplicationView({ AdvertID: 1, AdvertCandidateID: 2, FirstName: 'Ada', LastName: 'L', Score: 2, Favourite: true, Progress: 'Interview', ProgressID: 4, sLastNoteDate: '03/03/2026' });
+		const view = buildApplicationView({
+			AdvertID: 1,
+			AdvertCandidateID: 2,
+			FirstName: 'Ada',
+			LastName: 'L',
+			Score: 2,
+			Favourite: true,
+			Progress: 'Interview',
+			ProgressID: 4,
+			sLastNoteDate: '03/03/2026',
+		});
 		assert.equal(view.title, 'Ada L');
-		assert.deepEqual(view.badges.slice(0, 3), [{ label: 'Score', value: 'Maybe (2)' }, { label: 'Favourite', value: 'Yes' }, { label: 'Progress', value: 'Interview (4)' }]);
+		assert.deepEqual(view.badges.slice(0, 3), [
+			{ label: 'Score', value: 'Maybe (2)' },
+			{ label: 'Favourite', value: 'Yes' },
+			{ label: 'Progress', value: 'Interview (4)' },
+		]);
 		assert.equal(view.groups.find((g) => g.title === 'Dates')?.rows[0].value, '03/03/2026');
 	});
 });

@@ -1,5 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { describeMessage, isAdvertToHostMessage, isApplicationToHostMessage, isOpenableUrl } from '../../../src/shared/panelMessages';
+import {
+	describeMessage,
+	isAdvertToHostMessage,
+	isApplicationToHostMessage,
+	isOpenableUrl,
+} from '../../../src/shared/panelMessages';
 
 describe('panel message validation', function () {
 	it('accepts the application webview messages of the contract', function () {
@@ -18,10 +23,19 @@ describe('panel message validation', function () {
 
 	it('rejects malformed, unknown or out-of-range messages', function () {
 		for (const message of [
-			null, 'ready', [], {}, { type: 'eval', code: '1' }, { type: 'action', action: 'delete' },
-			{ type: 'openDocument', tab: 'overview' }, { type: 'showMore', tab: 'email', offset: -1 },
-			{ type: 'showMore', tab: 'email', offset: 1.5 }, { type: 'save', tab: 'parsed', part: '1' },
-			{ type: 'openLink', url: '' }, { type: 'openLink', url: 'x'.repeat(10_000) }, { type: 'copy', field: 'password' },
+			null,
+			'ready',
+			[],
+			{},
+			{ type: 'eval', code: '1' },
+			{ type: 'action', action: 'delete' },
+			{ type: 'openDocument', tab: 'overview' },
+			{ type: 'showMore', tab: 'email', offset: -1 },
+			{ type: 'showMore', tab: 'email', offset: 1.5 },
+			{ type: 'save', tab: 'parsed', part: '1' },
+			{ type: 'openLink', url: '' },
+			{ type: 'openLink', url: 'x'.repeat(10_000) },
+			{ type: 'copy', field: 'password' },
 		]) {
 			assert.equal(isApplicationToHostMessage(message), false, JSON.stringify(message));
 		}
@@ -39,7 +53,14 @@ describe('panel message validation', function () {
 	it('opens only http, https and mailto URLs', function () {
 		assert.equal(isOpenableUrl('https://jobs.example/a'), true);
 		assert.equal(isOpenableUrl('mailto:a@example.com'), true);
-		for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'command:workbench.action.terminal.new', 'vscode://x', 'data:text/html,x', 'not a url']) {
+		for (const url of [
+			'javascript:alert(1)',
+			'file:///etc/passwd',
+			'command:workbench.action.terminal.new',
+			'vscode://x',
+			'data:text/html,x',
+			'not a url',
+		]) {
 			assert.equal(isOpenableUrl(url), false, url);
 		}
 	});

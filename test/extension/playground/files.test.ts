@@ -13,7 +13,16 @@ const VALUES = { apiKey: API_KEY, password: PASSWORD, username: 'demo.admin', cu
 const TARGET: Target = { baseUrl: 'http://127.0.0.1:8080', namespace: 'urn:mp/', paths: DEFAULT_ENDPOINT_PATHS };
 
 function assertNoSecret(text: string, where: string): void {
-	for (const form of [API_KEY, PASSWORD, encodeURIComponent(API_KEY), encodeURIComponent(PASSWORD), 'pass+word', 'pass word', 'key&#39;with', "key'\\''with"]) {
+	for (const form of [
+		API_KEY,
+		PASSWORD,
+		encodeURIComponent(API_KEY),
+		encodeURIComponent(PASSWORD),
+		'pass+word',
+		'pass word',
+		'key&#39;with',
+		"key'\\''with",
+	]) {
 		assert.ok(!text.includes(form), `${where} contains ${form}:\n${text}`);
 	}
 }
@@ -30,7 +39,12 @@ function memoryStorage(): HistoryStorage & { text?: string } {
 
 function response(body: string, status = 200): ResponseView {
 	return {
-		request: { method: 'GET', url: `http://h/SOAP/Posting.asmx/GetCurrency?sAPIKey=${encodeURIComponent(API_KEY)}`, headers: [['x-key', API_KEY]], body: `<sPassword>${PASSWORD}</sPassword>` },
+		request: {
+			method: 'GET',
+			url: `http://h/SOAP/Posting.asmx/GetCurrency?sAPIKey=${encodeURIComponent(API_KEY)}`,
+			headers: [['x-key', API_KEY]],
+			body: `<sPassword>${PASSWORD}</sPassword>`,
+		},
 		status,
 		headers: [['content-type', 'text/xml']],
 		timings: { startedAt: 1, totalMs: 12 },
@@ -61,18 +75,29 @@ describe('playground files, snippets and history', () => {
 				...newForm('GetCurrency'),
 				mode: 'raw',
 				params: { ...defaultFormParams('GetCurrency'), sAPIKey: API_KEY },
-				raw: { method: 'POST', target: '/SOAP/Posting.asmx', headersText: `Content-Type: text/xml\nX-Key: ${API_KEY}`, body: `<sAPIKey>${API_KEY}</sAPIKey><broken` },
+				raw: {
+					method: 'POST',
+					target: '/SOAP/Posting.asmx',
+					headersText: `Content-Type: text/xml\nX-Key: ${API_KEY}`,
+					body: `<sAPIKey>${API_KEY}</sAPIKey><broken`,
+				},
 			};
 			const text = serializeRequestFile(formToDocument(form).document!, VALUES);
 			assertNoSecret(text, 'the saved file');
-			assert.match(text, /\n---\nPOST \/SOAP\/Posting\.asmx HTTP\/1\.1\nContent-Type: text\/xml\nX-Key: \{\{connection\.apiKey\}\}\n\n<sAPIKey>\{\{connection\.apiKey\}\}<\/sAPIKey><broken\n$/);
+			assert.match(
+				text,
+				/\n---\nPOST \/SOAP\/Posting\.asmx HTTP\/1\.1\nContent-Type: text\/xml\nX-Key: \{\{connection\.apiKey\}\}\n\n<sAPIKey>\{\{connection\.apiKey\}\}<\/sAPIKey><broken\n$/,
+			);
 			const back = documentToForm(parseRequestFile(text));
 			assert.equal(back.mode, 'raw');
 			assert.equal(back.raw.body, '<sAPIKey>{{connection.apiKey}}</sAPIKey><broken');
 		});
 
 		it('reports values that cannot be saved with their type', () => {
-			const form = { ...newForm('GetAdvertPaged'), params: { ...defaultFormParams('GetAdvertPaged'), CurrentPage: 'first' } };
+			const form = {
+				...newForm('GetAdvertPaged'),
+				params: { ...defaultFormParams('GetAdvertPaged'), CurrentPage: 'first' },
+			};
 			const { problems } = formToDocument(form);
 			assert.equal(problems.length, 1);
 			assert.match(problems[0], /CurrentPage/);
@@ -81,7 +106,12 @@ describe('playground files, snippets and history', () => {
 
 	describe('snippets', () => {
 		it('copies curl with $MP_API_KEY / $MP_PASSWORD references by default', () => {
-			const params = { sAPIKey: '{{connection.apiKey}}', sPassword: '{{connection.password}}', sUsername: '{{connection.username}}', sCultureID: 'en' };
+			const params = {
+				sAPIKey: '{{connection.apiKey}}',
+				sPassword: '{{connection.password}}',
+				sUsername: '{{connection.username}}',
+				sCultureID: 'en',
+			};
 			for (const binding of ['soap11', 'soap12', 'httpGet', 'httpPost'] as const) {
 				const curl = curlForForm('UserList', binding, params, TARGET, VALUES);
 				assertNoSecret(curl, `curl ${binding}`);
@@ -89,23 +119,61 @@ describe('playground files, snippets and history', () => {
 				assert.ok(curl.includes(`'"$MP_PASSWORD"'`), curl);
 				assert.ok(curl.includes('demo.admin'), curl);
 			}
-			const raw = curlForRaw({ method: 'POST', target: '/x', headersText: 'X-Key: {{connection.apiKey}}', body: 'p={{connection.password}}' }, TARGET, VALUES);
+			const raw = curlForRaw(
+				{
+					method: 'POST',
+					target: '/x',
+					headersText: 'X-Key: {{connection.apiKey}}',
+					body: 'p={{connection.password}}',
+				},
+				TARGET,
+				VALUES,
+			);
 			assertNoSecret(raw, 'raw curl');
 			assert.match(raw, /-H 'X-Key: '"\$MP_API_KEY"''/);
 		});
 
 		it('includes the secrets only when asked to, shell-quoted', () => {
-			const curl = curlForForm('GetCurrency', 'httpGet', { sAPIKey: '{{connection.apiKey}}' }, TARGET, VALUES, true);
-			assert.ok(curl.includes(shellQuote('http://127.0.0.1:8080/SOAP/Posting.asmx/GetCurrency?sCultureID=&sAPIKey=key%27with%24pecial')), curl);
+			const curl = curlForForm(
+				'GetCurrency',
+				'httpGet',
+				{ sAPIKey: '{{connection.apiKey}}' },
+				TARGET,
+				VALUES,
+				true,
+			);
+			assert.ok(
+				curl.includes(
+					shellQuote(
+						'http://127.0.0.1:8080/SOAP/Posting.asmx/GetCurrency?sCultureID=&sAPIKey=key%27with%24pecial',
+					),
+				),
+				curl,
+			);
 			assert.ok(!curl.includes('MP_API_KEY'), curl);
 			assert.equal(shellQuote("a'b"), `'a'\\''b'`);
 		});
 
 		it('copies a client call without credentials', () => {
-			assert.equal(clientCallSnippet('GetCurrency', 'soap11', { sCultureID: 'en-GB', sAPIKey: API_KEY }), "const result = await client.getCurrency({ sCultureID: 'en-GB' });");
-			const call = clientCallSnippet('ApplicationScore', 'httpGet', { sAPIKey: '{{connection.apiKey}}', sPassword: PASSWORD, sUsername: '{{connection.username}}', sAdvertID: '1', sScoreAsJobOwner: true });
-			assert.equal(call, "const result = await client.applicationScore({ sAdvertID: '1', sScoreAsJobOwner: true }, { binding: 'httpGet' });");
-			assert.equal(clientCallSnippet('UserFeedsAndQuotaWithDestinations', 'soap11', { Destinations: ["it's", 'b'] }), "const result = await client.userFeedsAndQuotaWithDestinations({ Destinations: ['it\\'s', 'b'] });");
+			assert.equal(
+				clientCallSnippet('GetCurrency', 'soap11', { sCultureID: 'en-GB', sAPIKey: API_KEY }),
+				"const result = await client.getCurrency({ sCultureID: 'en-GB' });",
+			);
+			const call = clientCallSnippet('ApplicationScore', 'httpGet', {
+				sAPIKey: '{{connection.apiKey}}',
+				sPassword: PASSWORD,
+				sUsername: '{{connection.username}}',
+				sAdvertID: '1',
+				sScoreAsJobOwner: true,
+			});
+			assert.equal(
+				call,
+				"const result = await client.applicationScore({ sAdvertID: '1', sScoreAsJobOwner: true }, { binding: 'httpGet' });",
+			);
+			assert.equal(
+				clientCallSnippet('UserFeedsAndQuotaWithDestinations', 'soap11', { Destinations: ["it's", 'b'] }),
+				"const result = await client.userFeedsAndQuotaWithDestinations({ Destinations: ['it\\'s', 'b'] });",
+			);
 		});
 	});
 
@@ -114,12 +182,26 @@ describe('playground files, snippets and history', () => {
 			const storage = memoryStorage();
 			const history = new PlaygroundHistory(storage, 3);
 			for (let i = 0; i < 5; i += 1) {
-				await history.add({ ...newForm(i % 2 === 0 ? 'GetCurrency' : 'UserList') }, response(`<r>body ${i}</r>`, 200 + i), VALUES, 1000 + i);
+				await history.add(
+					{ ...newForm(i % 2 === 0 ? 'GetCurrency' : 'UserList') },
+					response(`<r>body ${i}</r>`, 200 + i),
+					VALUES,
+					1000 + i,
+				);
 			}
 			const all = await history.search();
-			assert.deepEqual(all.map((entry) => entry.status), [204, 203, 202]);
-			assert.deepEqual((await history.search('userlist')).map((entry) => entry.status), [203]);
-			assert.deepEqual((await history.search('body 4')).map((entry) => entry.status), [204]);
+			assert.deepEqual(
+				all.map((entry) => entry.status),
+				[204, 203, 202],
+			);
+			assert.deepEqual(
+				(await history.search('userlist')).map((entry) => entry.status),
+				[203],
+			);
+			assert.deepEqual(
+				(await history.search('body 4')).map((entry) => entry.status),
+				[204],
+			);
 			const reloaded = new PlaygroundHistory(storage, 3);
 			assert.equal((await reloaded.search()).length, 3);
 			const entry = await reloaded.get(all[0].id);
@@ -152,7 +234,10 @@ describe('playground files, snippets and history', () => {
 		it('accepts well-formed messages and rejects anything else', () => {
 			const form = newForm('GetCurrency');
 			assert.deepEqual(parseWebviewMessage({ type: 'send', form }), { type: 'send', form });
-			assert.deepEqual(parseWebviewMessage({ type: 'openWsdl', endpoint: 'posting' }), { type: 'openWsdl', endpoint: 'posting' });
+			assert.deepEqual(parseWebviewMessage({ type: 'openWsdl', endpoint: 'posting' }), {
+				type: 'openWsdl',
+				endpoint: 'posting',
+			});
 			for (const bad of [
 				null,
 				'send',

@@ -38,30 +38,64 @@ describe('playground requests', () => {
 
 	describe('building from the form', () => {
 		it('fills credential fields with placeholders and types values by the catalogue', () => {
-			assert.deepEqual(defaultFormParams('GetCurrency'), { sCultureID: '{{connection.culture}}', sAPIKey: '{{connection.apiKey}}' });
-			const { params, issues } = formToParams('GetApplicationsPaged', { sAdvertID: '12', CurrentPage: '2', RowsPerPage: '10', RankingAsCSV: '', sUsername: '' });
+			assert.deepEqual(defaultFormParams('GetCurrency'), {
+				sCultureID: '{{connection.culture}}',
+				sAPIKey: '{{connection.apiKey}}',
+			});
+			const { params, issues } = formToParams('GetApplicationsPaged', {
+				sAdvertID: '12',
+				CurrentPage: '2',
+				RowsPerPage: '10',
+				RankingAsCSV: '',
+				sUsername: '',
+			});
 			assert.deepEqual(issues, []);
 			assert.deepEqual(params, { sAdvertID: '12', CurrentPage: 2, RowsPerPage: 10 });
 		});
 
 		it('reports type, range and catalogue-rule problems before sending', () => {
-			const { issues } = formToParams('GetApplicationsPaged', { CurrentPage: 'one', RowsPerPage: '99999999999', sAdvertID: 'x' });
+			const { issues } = formToParams('GetApplicationsPaged', {
+				CurrentPage: 'one',
+				RowsPerPage: '99999999999',
+				sAdvertID: 'x',
+			});
 			const messages = issues.map((issue) => `${issue.param}: ${issue.message}`);
-			assert.ok(messages.some((m) => /^CurrentPage: .*whole number/.test(m)), messages.join('\n'));
-			assert.ok(messages.some((m) => /^RowsPerPage: .*32-bit/.test(m)), messages.join('\n'));
-			assert.ok(messages.some((m) => /^sAdvertID: .*number/.test(m)), messages.join('\n'));
+			assert.ok(
+				messages.some((m) => /^CurrentPage: .*whole number/.test(m)),
+				messages.join('\n'),
+			);
+			assert.ok(
+				messages.some((m) => /^RowsPerPage: .*32-bit/.test(m)),
+				messages.join('\n'),
+			);
+			assert.ok(
+				messages.some((m) => /^sAdvertID: .*number/.test(m)),
+				messages.join('\n'),
+			);
 			assert.ok(formToParams('QueryJobTitle', { q: 'a' }).issues.some((issue) => issue.param === 'q'));
-			assert.ok(formToParams('ApplicationScore', { sScore: 'Q' }).issues.some((issue) => issue.param === 'sScore'));
+			assert.ok(
+				formToParams('ApplicationScore', { sScore: 'Q' }).issues.some((issue) => issue.param === 'sScore'),
+			);
 		});
 
 		it('repeats list parameters and drops empty items', () => {
-			const request = encodeFormRequest('UserFeedsAndQuotaWithDestinations', 'httpGet', formToParams('UserFeedsAndQuotaWithDestinations', { Destinations: ['108', '', 'Totaljobs'] }).params, offline, VALUES);
+			const request = encodeFormRequest(
+				'UserFeedsAndQuotaWithDestinations',
+				'httpGet',
+				formToParams('UserFeedsAndQuotaWithDestinations', { Destinations: ['108', '', 'Totaljobs'] }).params,
+				offline,
+				VALUES,
+			);
 			assert.match(request.url, /Destinations=108&Destinations=Totaljobs$/);
 		});
 
 		it('previews the exact request with secrets masked in every binding', () => {
 			for (const binding of BINDING_NAMES) {
-				const preview = previewForm(form({ binding, operation: 'UserList', params: defaultFormParams('UserList') }), offline, { username: 'demo.admin', culture: 'en-GB' });
+				const preview = previewForm(
+					form({ binding, operation: 'UserList', params: defaultFormParams('UserList') }),
+					offline,
+					{ username: 'demo.admin', culture: 'en-GB' },
+				);
 				assert.ok(preview.request, binding);
 				const text = JSON.stringify(preview.request);
 				assert.ok(text.includes('***'), `${binding}: ${text}`);
@@ -71,7 +105,10 @@ describe('playground requests', () => {
 			const soap = previewForm(form(), offline, { culture: 'en-GB' }).request!;
 			assert.equal(soap.method, 'POST');
 			assert.equal(soap.url, 'http://127.0.0.1:1/SOAP/Posting.asmx');
-			assert.deepEqual(soap.headers.find(([name]) => name === 'soapaction'), ['soapaction', '"urn:mp/GetCurrency"']);
+			assert.deepEqual(
+				soap.headers.find(([name]) => name === 'soapaction'),
+				['soapaction', '"urn:mp/GetCurrency"'],
+			);
 			assert.match(soap.body, /<sAPIKey>\*\*\*<\/sAPIKey>/);
 		});
 	});
@@ -79,23 +116,62 @@ describe('playground requests', () => {
 	describe('raw mode', () => {
 		it('substitutes placeholders per context and keeps everything else as written', () => {
 			const values = { apiKey: 'a&b c', password: 'p<w>' };
-			const query = prepareRawRequest({ method: 'GET', target: '/x?k={{connection.apiKey}}', headersText: 'X-Key: {{connection.apiKey}}\n\nX-Other:  spaced ', body: '' }, 'http://h/', values).request!;
+			const query = prepareRawRequest(
+				{
+					method: 'GET',
+					target: '/x?k={{connection.apiKey}}',
+					headersText: 'X-Key: {{connection.apiKey}}\n\nX-Other:  spaced ',
+					body: '',
+				},
+				'http://h/',
+				values,
+			).request!;
 			assert.equal(query.url, 'http://h/x?k=a%26b%20c');
-			assert.deepEqual(query.headers, [['X-Key', 'a&b c'], ['X-Other', 'spaced']]);
-			const xml = prepareRawRequest({ method: 'POST', target: '/', headersText: 'Content-Type: text/xml', body: '<a>{{connection.password}}</a><unclosed>' }, 'http://h', values).request!;
+			assert.deepEqual(query.headers, [
+				['X-Key', 'a&b c'],
+				['X-Other', 'spaced'],
+			]);
+			const xml = prepareRawRequest(
+				{
+					method: 'POST',
+					target: '/',
+					headersText: 'Content-Type: text/xml',
+					body: '<a>{{connection.password}}</a><unclosed>',
+				},
+				'http://h',
+				values,
+			).request!;
 			assert.equal(Buffer.from(xml.body).toString(), '<a>p&lt;w&gt;</a><unclosed>');
-			const formBody = prepareRawRequest({ method: 'POST', target: '/', headersText: 'content-type: application/x-www-form-urlencoded', body: 'k={{connection.apiKey}}' }, 'http://h', values).request!;
+			const formBody = prepareRawRequest(
+				{
+					method: 'POST',
+					target: '/',
+					headersText: 'content-type: application/x-www-form-urlencoded',
+					body: 'k={{connection.apiKey}}',
+				},
+				'http://h',
+				values,
+			).request!;
 			assert.equal(Buffer.from(formBody.body).toString(), 'k=a%26b+c');
 		});
 
 		it('refuses drafts without a path or with a header line that is not a header', () => {
-			const result = prepareRawRequest({ method: 'POST', target: 'SOAP', headersText: 'not a header', body: '' }, 'http://h', {});
+			const result = prepareRawRequest(
+				{ method: 'POST', target: 'SOAP', headersText: 'not a header', body: '' },
+				'http://h',
+				{},
+			);
 			assert.equal(result.request, undefined);
 			assert.equal(result.issues.length, 2);
 		});
 
 		it('starts from the form request with placeholders, not secrets', () => {
-			const draft = formToDraft('GetCurrency', 'httpGet', { sAPIKey: '{{connection.apiKey}}', sCultureID: 'en' }, offline);
+			const draft = formToDraft(
+				'GetCurrency',
+				'httpGet',
+				{ sAPIKey: '{{connection.apiKey}}', sCultureID: 'en' },
+				offline,
+			);
 			assert.equal(draft.method, 'GET');
 			assert.equal(draft.target, '/SOAP/Posting.asmx/GetCurrency?sCultureID=en&sAPIKey={{connection.apiKey}}');
 			const soap = formToDraft('GetCurrency', 'soap12', { sAPIKey: '{{connection.apiKey}}' }, offline);
@@ -118,7 +194,13 @@ describe('playground requests', () => {
 		});
 
 		async function sendForm(binding: BindingName) {
-			const request = encodeFormRequest('GetCurrency', binding, formToParams('GetCurrency', defaultFormParams('GetCurrency')).params, target, VALUES);
+			const request = encodeFormRequest(
+				'GetCurrency',
+				binding,
+				formToParams('GetCurrency', defaultFormParams('GetCurrency')).params,
+				target,
+				VALUES,
+			);
 			const captured = await sendPrepared(request, { timeoutMs: 10_000 });
 			return buildResponseView(captured, { operation: 'GetCurrency', binding, target, secrets: SECRETS });
 		}
@@ -135,21 +217,41 @@ describe('playground requests', () => {
 				responses.push([binding, view]);
 			}
 			const comparison = buildComparison('GetCurrency', responses);
-			assert.deepEqual(comparison.results.map((entry) => entry.equal), [true, true, true]);
+			assert.deepEqual(
+				comparison.results.map((entry) => entry.equal),
+				[true, true, true],
+			);
 			assert.equal(comparison.columns.length, 4);
-			assert.ok(comparison.bodies[0].lines.some((line) => line.kind !== 'same'), 'SOAP 1.1 and 1.2 bodies differ by envelope');
+			assert.ok(
+				comparison.bodies[0].lines.some((line) => line.kind !== 'same'),
+				'SOAP 1.1 and 1.2 bodies differ by envelope',
+			);
 		});
 
 		it('sends a malformed raw request as written and shows the fault', async () => {
-			const prepared = prepareRawRequest({
-				method: 'POST',
-				target: '/SOAP/Posting.asmx',
-				headersText: 'Content-Type: text/xml; charset=utf-8\nSOAPAction: "' + emulator.namespace + 'GetCurrency"',
-				body: '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetCurrency><sAPIKey>{{connection.apiKey}}</sAPIKey></soap:Body>',
-			}, emulator.baseUrl, VALUES);
+			const prepared = prepareRawRequest(
+				{
+					method: 'POST',
+					target: '/SOAP/Posting.asmx',
+					headersText:
+						'Content-Type: text/xml; charset=utf-8\nSOAPAction: "' + emulator.namespace + 'GetCurrency"',
+					body: '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetCurrency><sAPIKey>{{connection.apiKey}}</sAPIKey></soap:Body>',
+				},
+				emulator.baseUrl,
+				VALUES,
+			);
 			const captured = await sendPrepared(prepared.request!, { timeoutMs: 10_000 });
-			assert.equal(Buffer.from(captured.request.body).toString().includes('<sAPIKey>sandbox-api-key</sAPIKey>'), true, 'the real key is sent');
-			const view = buildResponseView(captured, { operation: 'GetCurrency', binding: 'soap11', target, secrets: SECRETS });
+			assert.equal(
+				Buffer.from(captured.request.body).toString().includes('<sAPIKey>sandbox-api-key</sAPIKey>'),
+				true,
+				'the real key is sent',
+			);
+			const view = buildResponseView(captured, {
+				operation: 'GetCurrency',
+				binding: 'soap11',
+				target,
+				secrets: SECRETS,
+			});
 			assert.ok((view.status ?? 0) >= 400, String(view.status));
 			assert.ok(view.fault, view.bodyText);
 			assert.equal(view.fault.code, 'Client');
@@ -159,12 +261,25 @@ describe('playground requests', () => {
 
 		it('shows a fault for a wrong API key and the parse error of a malformed body', async () => {
 			const request = encodeFormRequest('GetCurrency', 'soap12', { sAPIKey: 'wrong' }, target, VALUES);
-			const view = buildResponseView(await sendPrepared(request, { timeoutMs: 10_000 }), { operation: 'GetCurrency', binding: 'soap12', target, secrets: SECRETS });
+			const view = buildResponseView(await sendPrepared(request, { timeoutMs: 10_000 }), {
+				operation: 'GetCurrency',
+				binding: 'soap12',
+				target,
+				secrets: SECRETS,
+			});
 			assert.ok(view.fault);
 			assert.equal(view.fault.code, 'Client');
 			assert.ok(view.fault.subcode);
 			const malformed = buildResponseView(
-				{ request: request, response: { status: 200, headers: [['content-type', 'text/xml']], body: new Uint8Array(Buffer.from('<a>\n  <b></a>')) }, timings: { startedAt: 0, totalMs: 1 } },
+				{
+					request: request,
+					response: {
+						status: 200,
+						headers: [['content-type', 'text/xml']],
+						body: new Uint8Array(Buffer.from('<a>\n  <b></a>')),
+					},
+					timings: { startedAt: 0, totalMs: 1 },
+				},
 				{ operation: 'GetCurrency', binding: 'soap11', target, secrets: [] },
 			);
 			assert.equal(malformed.bodyText, '<a>\n  <b></a>');
@@ -189,7 +304,10 @@ describe('playground requests', () => {
 			await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
 			try {
 				const { port } = silent.address() as AddressInfo;
-				const timedOut = await sendPrepared({ ...request, url: `http://127.0.0.1:${port}/SOAP/Posting.asmx` }, { timeoutMs: 200 });
+				const timedOut = await sendPrepared(
+					{ ...request, url: `http://127.0.0.1:${port}/SOAP/Posting.asmx` },
+					{ timeoutMs: 200 },
+				);
 				assert.equal(timedOut.error, 'Timed out after 200 ms.');
 			} finally {
 				for (const socket of sockets) socket.destroy();

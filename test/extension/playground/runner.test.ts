@@ -8,10 +8,21 @@ import { PlaygroundHistory, type HistoryStorage } from '../../../src/extension/p
 import { PlaygroundRunner } from '../../../src/extension/playground/runner';
 
 /** Just enough of WorkbenchServices for the runner. */
-function fakeServices(emulator: RunningEmulator, client: MultipostingClient, extra: Record<string, unknown> = {}): WorkbenchServices {
+function fakeServices(
+	emulator: RunningEmulator,
+	client: MultipostingClient,
+	extra: Record<string, unknown> = {},
+): WorkbenchServices {
 	const info: ConnectionInfo = {
-		id: 'sandbox', label: 'Sandbox', kind: 'sandbox', baseUrl: emulator.baseUrl, namespace: emulator.namespace,
-		postingPath: '/SOAP/Posting.asmx', binding: 'soap11', culture: 'en-GB', username: emulator.demo.username,
+		id: 'sandbox',
+		label: 'Sandbox',
+		kind: 'sandbox',
+		baseUrl: emulator.baseUrl,
+		namespace: emulator.namespace,
+		postingPath: '/SOAP/Posting.asmx',
+		binding: 'soap11',
+		culture: 'en-GB',
+		username: emulator.demo.username,
 	};
 	const warnings: string[] = [];
 	return {
@@ -33,7 +44,11 @@ describe('playground runner against the sandbox', function () {
 
 	before(async () => {
 		emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:' });
-		client = new MultipostingClient({ baseUrl: emulator.baseUrl, namespace: emulator.namespace, credentials: { ...emulator.demo, culture: 'en-GB' } });
+		client = new MultipostingClient({
+			baseUrl: emulator.baseUrl,
+			namespace: emulator.namespace,
+			credentials: { ...emulator.demo, culture: 'en-GB' },
+		});
 	});
 	after(async () => {
 		await client?.close();
@@ -44,8 +59,13 @@ describe('playground runner against the sandbox', function () {
 		const values = await secretValues(fakeServices(emulator, client));
 		assert.equal(values.apiKey, emulator.demo.apiKey);
 		assert.equal(values.password, emulator.demo.password);
-		const other = await secretValues(fakeServices(emulator, client, { activeCredentials: async () => ({ apiKey: 'other' }) }));
-		assert.deepEqual({ apiKey: other.apiKey, username: other.username, culture: other.culture }, { apiKey: 'other', username: emulator.demo.username, culture: 'en-GB' });
+		const other = await secretValues(
+			fakeServices(emulator, client, { activeCredentials: async () => ({ apiKey: 'other' }) }),
+		);
+		assert.deepEqual(
+			{ apiKey: other.apiKey, username: other.username, culture: other.culture },
+			{ apiKey: 'other', username: emulator.demo.username, culture: 'en-GB' },
+		);
 	});
 
 	it('sends a form with the real credentials and keeps them out of the view and the history', async () => {
@@ -68,13 +88,19 @@ describe('playground runner against the sandbox', function () {
 		const runner = new PlaygroundRunner(fakeServices(emulator, client), new PlaygroundHistory(storage));
 		const outcome = await runner.send({ ...newForm('QueryJobTitle'), params: { q: 'a' } });
 		assert.equal(outcome.response, undefined);
-		assert.ok(outcome.problems.some((problem) => /q/.test(problem)), outcome.problems.join(' '));
+		assert.ok(
+			outcome.problems.some((problem) => /q/.test(problem)),
+			outcome.problems.join(' '),
+		);
 	});
 
 	it('compares the four bindings and fetches the WSDL of both endpoints', async () => {
 		const runner = new PlaygroundRunner(fakeServices(emulator, client), new PlaygroundHistory(storage));
 		const { comparison } = await runner.compare(newForm('GetWeeksToAdvertise'));
-		assert.deepEqual(comparison?.columns.map((column) => column.status), [200, 200, 200, 200]);
+		assert.deepEqual(
+			comparison?.columns.map((column) => column.status),
+			[200, 200, 200, 200],
+		);
 		assert.ok(comparison?.results.every((entry) => entry.equal));
 		for (const endpoint of ['posting', 'administration'] as const) {
 			const wsdl = await runner.fetchWsdl(endpoint);

@@ -51,10 +51,16 @@ describe('account tree model (real emulator)', function () {
 		const orgs = await model.getChildren(roots[0]);
 		assert.ok(orgs.length >= 2, 'the demo tree has several organisations');
 		assert.ok(orgs.every((o) => o.descriptor.kind === 'organisation'));
-		assert.ok(orgs.some((o) => o.descriptor.label === 'Acme North'), `names: ${orgs.map((o) => o.descriptor.label).join(', ')}`);
+		assert.ok(
+			orgs.some((o) => o.descriptor.label === 'Acme North'),
+			`names: ${orgs.map((o) => o.descriptor.label).join(', ')}`,
+		);
 		const users = await model.getChildren(orgs[0]);
 		assert.ok(users.length > 0);
-		assert.ok(users.every((u) => u.descriptor.kind === 'user' && /\d+ adverts?/.test(u.descriptor.description ?? '')), users.map((u) => u.descriptor.description).join(' | '));
+		assert.ok(
+			users.every((u) => u.descriptor.kind === 'user' && /\d+ adverts?/.test(u.descriptor.description ?? '')),
+			users.map((u) => u.descriptor.description).join(' | '),
+		);
 	});
 
 	/** A client whose GetApplicationsPaged calls are recorded, and answered empty while `recentIsEmpty` says so for a recent start date. */
@@ -69,7 +75,8 @@ describe('account tree model (real emulator)', function () {
 						return async (params: { sApplicationStartDateTime?: string }) => {
 							const start = params.sApplicationStartDateTime ?? '';
 							starts.push(start);
-							if (recentIsEmpty(start)) return { PageCount: 0, PageIndex: 1, TotalItemCount: 0, Applications: [] };
+							if (recentIsEmpty(start))
+								return { PageCount: 0, PageIndex: 1, TotalItemCount: 0, Applications: [] };
 							return target.getApplicationsPaged(params as never);
 						};
 					},
@@ -87,16 +94,23 @@ describe('account tree model (real emulator)', function () {
 	it('names organisations from recent applications first, without a search over all dates', async function () {
 		const { starts, model: recording } = recordingClient(() => false);
 		const orgs = await recording.getChildren(recording.roots()[0]);
-		assert.ok(orgs.some((o) => o.descriptor.label === 'Acme North'), `names: ${orgs.map((o) => o.descriptor.label).join(', ')}`);
+		assert.ok(
+			orgs.some((o) => o.descriptor.label === 'Acme North'),
+			`names: ${orgs.map((o) => o.descriptor.label).join(', ')}`,
+		);
 		assert.ok(starts.length > 0);
 		const monthAgo = Date.now() - 31 * 86_400_000;
-		for (const start of starts) assert.ok(Date.parse(start.replace(' ', 'T') + 'Z') > monthAgo, `a recent window, not ${start}`);
+		for (const start of starts)
+			assert.ok(Date.parse(start.replace(' ', 'T') + 'Z') > monthAgo, `a recent window, not ${start}`);
 	});
 
 	it('names an organisation from older applications when it has none in the recent window', async function () {
 		const { starts, model: recording } = recordingClient((start) => !start.startsWith('2000-'));
 		const orgs = await recording.getChildren(recording.roots()[0]);
-		assert.ok(orgs.some((o) => o.descriptor.label === 'Acme North'), `names: ${orgs.map((o) => o.descriptor.label).join(', ')}`);
+		assert.ok(
+			orgs.some((o) => o.descriptor.label === 'Acme North'),
+			`names: ${orgs.map((o) => o.descriptor.label).join(', ')}`,
+		);
 		assert.ok(starts.includes('2000-01-01 00:00:00'), 'fell back to all dates');
 	});
 
@@ -111,7 +125,11 @@ describe('account tree model (real emulator)', function () {
 		assert.ok(changed.includes(user));
 		const more = await model.getChildren(user);
 		assert.equal(more.filter((n) => n.descriptor.kind === 'advert').length, pageSize * 2);
-		assert.deepEqual(more.slice(0, pageSize).map((n) => n.descriptor.id), adverts.slice(0, pageSize).map((n) => n.descriptor.id), 'the first page stays in place');
+		assert.deepEqual(
+			more.slice(0, pageSize).map((n) => n.descriptor.id),
+			adverts.slice(0, pageSize).map((n) => n.descriptor.id),
+			'the first page stays in place',
+		);
 		for (let i = 0; i < 100 && (await model.getChildren(user)).at(-1)!.descriptor.kind === 'loadMore'; i++) {
 			await model.loadMore(user);
 		}
@@ -125,12 +143,24 @@ describe('account tree model (real emulator)', function () {
 		const advert = adverts.find((a) => a.data.kind === 'advert' && (a.data.advert.Applications ?? 0) > 0)!;
 		const applications = await model.getChildren(advert);
 		assert.ok(applications.length > 0 && applications[0].descriptor.kind === 'application');
-		const target = applications.find((a) => a.data.kind === 'application' && !a.data.application.Favourite && a.data.application.Score === 0)!;
+		const target = applications.find(
+			(a) => a.data.kind === 'application' && !a.data.application.Favourite && a.data.application.Score === 0,
+		)!;
 		assert.equal(target.descriptor.icon?.id, 'circle-outline');
 		const ref = target.data.kind === 'application' ? target.data.application : undefined;
-		assert.equal(await wb.services.applications.score({ advertId: ref!.AdvertID!, advertCandidateId: ref!.AdvertCandidateID! }, 'U'), true);
+		assert.equal(
+			await wb.services.applications.score(
+				{ advertId: ref!.AdvertID!, advertCandidateId: ref!.AdvertCandidateID! },
+				'U',
+			),
+			true,
+		);
 		await model.dataChanged({ advertId: ref!.AdvertID, advertCandidateId: ref!.AdvertCandidateID });
-		assert.deepEqual(target.descriptor.icon, { id: 'error', color: 'charts.red' }, 'the same node object now shows the new ranking');
+		assert.deepEqual(
+			target.descriptor.icon,
+			{ id: 'error', color: 'charts.red' },
+			'the same node object now shows the new ranking',
+		);
 		assert.match(target.descriptor.description ?? '', /^Unsuitable/);
 		assert.ok(changed.includes(target), 'only the affected nodes are announced');
 		assert.ok(changed.includes(advert));
@@ -151,9 +181,19 @@ describe('account tree model (real emulator)', function () {
 
 	it('locates an advert found by id, loading the path to it', async function () {
 		const client = await wb.services.activeClient();
-		const first = await client.getAdvertPaged({ sUsername: 'demo.admin', sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 5 });
+		const first = await client.getAdvertPaged({
+			sUsername: 'demo.admin',
+			sSearchDays: '-1',
+			CurrentPage: 1,
+			RowsPerPage: 5,
+		});
 		assert.ok(first.PageCount! >= 3, 'demo.admin has several pages of adverts');
-		const page = await client.getAdvertPaged({ sUsername: 'demo.admin', sSearchDays: '-1', CurrentPage: first.PageCount!, RowsPerPage: 5 });
+		const page = await client.getAdvertPaged({
+			sUsername: 'demo.admin',
+			sSearchDays: '-1',
+			CurrentPage: first.PageCount!,
+			RowsPerPage: 5,
+		});
 		const advert = page.Adverts![0];
 		const node = await model.locateAdvert(advert);
 		assert.ok(node, 'the advert on the last page is found');

@@ -17,17 +17,39 @@ import {
 const progress = progressChoices(undefined);
 
 function application(fields: Partial<APIApplication>): APIApplication {
-	return { AdvertCandidateID: 10, AdvertID: 3, FirstName: 'Ada', LastName: 'Lovelace', ApplicationDate: '2026-05-01T10:00:00Z', Score: 0, Ranking: 'Unranked', ProgressID: 0, ...fields };
+	return {
+		AdvertCandidateID: 10,
+		AdvertID: 3,
+		FirstName: 'Ada',
+		LastName: 'Lovelace',
+		ApplicationDate: '2026-05-01T10:00:00Z',
+		Score: 0,
+		Ranking: 'Unranked',
+		ProgressID: 0,
+		...fields,
+	};
 }
 
 describe('tree descriptors', function () {
 	describe('applications', function () {
 		it('colours the icon by ranking and shows a star for favourites', function () {
-			assert.deepEqual(applicationDescriptor('c', application({ Score: 4, Ranking: 'Suitable' }), progress).icon, { id: 'pass', color: 'charts.green' });
-			assert.deepEqual(applicationDescriptor('c', application({ Score: 2, Ranking: 'MaybeSuitable' }), progress).icon, { id: 'question', color: 'charts.yellow' });
-			assert.deepEqual(applicationDescriptor('c', application({ Score: 1, Ranking: 'Unsuitable' }), progress).icon, { id: 'error', color: 'charts.red' });
+			assert.deepEqual(
+				applicationDescriptor('c', application({ Score: 4, Ranking: 'Suitable' }), progress).icon,
+				{ id: 'pass', color: 'charts.green' },
+			);
+			assert.deepEqual(
+				applicationDescriptor('c', application({ Score: 2, Ranking: 'MaybeSuitable' }), progress).icon,
+				{ id: 'question', color: 'charts.yellow' },
+			);
+			assert.deepEqual(
+				applicationDescriptor('c', application({ Score: 1, Ranking: 'Unsuitable' }), progress).icon,
+				{ id: 'error', color: 'charts.red' },
+			);
 			assert.deepEqual(applicationDescriptor('c', application({}), progress).icon, { id: 'circle-outline' });
-			assert.deepEqual(applicationDescriptor('c', application({ Score: 4, Favourite: true }), progress).icon, { id: 'star-full', color: 'charts.yellow' });
+			assert.deepEqual(applicationDescriptor('c', application({ Score: 4, Favourite: true }), progress).icon, {
+				id: 'star-full',
+				color: 'charts.yellow',
+			});
 		});
 
 		it('reads the ranking from the Ranking text when Score is absent', function () {
@@ -37,17 +59,33 @@ describe('tree descriptors', function () {
 		});
 
 		it('describes ranking, progress name and date, and uses the configured progress names', function () {
-			const d = applicationDescriptor('c', application({ Score: 4, ProgressID: 4, Progress: 'Interview' }), progress);
+			const d = applicationDescriptor(
+				'c',
+				application({ Score: 4, ProgressID: 4, Progress: 'Interview' }),
+				progress,
+			);
 			assert.equal(d.label, 'Ada Lovelace');
 			assert.equal(d.description, 'Suitable · Interview · 2026-05-01');
 			assert.equal(d.contextValue, 'application');
 			assert.equal(d.id, 'app:c:10');
-			const custom = applicationDescriptor('c', application({ ProgressID: 4 }), progressChoices({ 4: 'Phone screen' }));
+			const custom = applicationDescriptor(
+				'c',
+				application({ ProgressID: 4 }),
+				progressChoices({ 4: 'Phone screen' }),
+			);
 			assert.match(custom.description ?? '', /Phone screen/);
 		});
 
 		it('escapes service text in tooltips so it cannot become links or HTML', function () {
-			const d = applicationDescriptor('c', application({ FirstName: '[click](https://evil.example)', LastName: '<img src=x>', EmailAddress: 'a*b@x.example' }), progress);
+			const d = applicationDescriptor(
+				'c',
+				application({
+					FirstName: '[click](https://evil.example)',
+					LastName: '<img src=x>',
+					EmailAddress: 'a*b@x.example',
+				}),
+				progress,
+			);
 			assert.ok(!d.tooltip!.includes('[click](https://evil.example)'));
 			assert.ok(!d.tooltip!.includes('<img'));
 			assert.match(d.tooltip!, /\\\[click\\\]\\\(https\\:\/\/evil\\\.example\\\)/);
@@ -56,7 +94,15 @@ describe('tree descriptors', function () {
 	});
 
 	describe('adverts', function () {
-		const advert: Advert = { AdvertID: 7, AdvertTitle: 'Nurse', AdvertStatusID: 0, Applications: 12, Suitable: 3, UserID: 2, OrganisationID: 1 };
+		const advert: Advert = {
+			AdvertID: 7,
+			AdvertTitle: 'Nurse',
+			AdvertStatusID: 0,
+			Applications: 12,
+			Suitable: 3,
+			UserID: 2,
+			OrganisationID: 1,
+		};
 
 		it('shows counts in the description and an icon by status', function () {
 			const d = advertDescriptor('c', advert);
@@ -75,25 +121,51 @@ describe('tree descriptors', function () {
 
 	describe('organisations and users', function () {
 		const users: CUser[] = [
-			{ UserID: 1, OrganisationID: 1, Username: 'demo.admin', FirstName: 'Dana', LastName: 'Whitfield', UserRoleID: 1 },
-			{ UserID: 2, OrganisationID: 2, Username: 'north.admin', FirstName: 'Ned', LastName: 'North', UserRoleID: 1 },
+			{
+				UserID: 1,
+				OrganisationID: 1,
+				Username: 'demo.admin',
+				FirstName: 'Dana',
+				LastName: 'Whitfield',
+				UserRoleID: 1,
+			},
+			{
+				UserID: 2,
+				OrganisationID: 2,
+				Username: 'north.admin',
+				FirstName: 'Ned',
+				LastName: 'North',
+				UserRoleID: 1,
+			},
 			{ UserID: 3, OrganisationID: 2, Username: 'amy', FirstName: 'Amy', LastName: 'Adams', UserRoleID: 2 },
 		];
 
 		it('groups users by OrganisationID and names organisations from applications', function () {
 			const orgs = deriveOrganisations(users, [], [{ OrganisationID: 2, OrganisationName: 'Acme North' }]);
-			assert.deepEqual(orgs.map((o) => [o.organisationId, o.name, o.users.map((u) => u.username)]), [
-				[2, 'Acme North', ['amy', 'north.admin']],
-				[1, undefined, ['demo.admin']],
-			]);
+			assert.deepEqual(
+				orgs.map((o) => [o.organisationId, o.name, o.users.map((u) => u.username)]),
+				[
+					[2, 'Acme North', ['amy', 'north.admin']],
+					[1, undefined, ['demo.admin']],
+				],
+			);
 			assert.equal(organisationDescriptor('c', orgs[0]).description, '2 users');
 			assert.equal(organisationDescriptor('c', orgs[1]).label, 'Organisation 1');
 		});
 
 		it('falls back to the owners of adverts when no user list is available', function () {
-			const orgs = deriveOrganisations([], [{ AdvertID: 1, UserID: 5, OrganisationID: 9 }, { AdvertID: 2, UserID: 5, OrganisationID: 9 }]);
+			const orgs = deriveOrganisations(
+				[],
+				[
+					{ AdvertID: 1, UserID: 5, OrganisationID: 9 },
+					{ AdvertID: 2, UserID: 5, OrganisationID: 9 },
+				],
+			);
 			assert.equal(orgs.length, 1);
-			assert.deepEqual(orgs[0].users.map((u) => u.userId), [5]);
+			assert.deepEqual(
+				orgs[0].users.map((u) => u.userId),
+				[5],
+			);
 			assert.equal(userDescriptor('c', orgs[0].users[0]).contextValue, 'user:unknown');
 		});
 
@@ -110,7 +182,9 @@ describe('tree descriptors', function () {
 		const sandbox = connectionDescriptor(sandboxConnectionInfo(), 'running');
 		assert.equal(sandbox.contextValue, 'connection:sandbox');
 		assert.equal(sandbox.description, 'built-in · running');
-		const remote = connectionDescriptor(toConnectionInfo({ id: 'r', label: 'Prod', baseUrl: 'https://api.example.com' }));
+		const remote = connectionDescriptor(
+			toConnectionInfo({ id: 'r', label: 'Prod', baseUrl: 'https://api.example.com' }),
+		);
 		assert.equal(remote.contextValue, 'connection:remote');
 		assert.equal(remote.description, 'https://api.example.com');
 	});
@@ -123,7 +197,16 @@ describe('tree descriptors', function () {
 		assert.equal(describeFilters({}), undefined);
 		assert.equal(describeFilters({ searchDays: '-1' }), undefined);
 		assert.equal(
-			describeFilters({ searchDays: '7', advertStatusIds: '0,16', ranking: 'Suitable', progressIds: '4', applicationsFrom: '2026-01-01' }, progress),
+			describeFilters(
+				{
+					searchDays: '7',
+					advertStatusIds: '0,16',
+					ranking: 'Suitable',
+					progressIds: '4',
+					applicationsFrom: '2026-01-01',
+				},
+				progress,
+			),
 			'Filtered: last 7 days, Created/ToAuthorise, Suitable, Interview, applied 2026-01-01 – …',
 		);
 	});

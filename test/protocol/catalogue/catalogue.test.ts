@@ -17,31 +17,97 @@ import {
 describe('operation catalogue', () => {
 	it('has the 16 posting and 4 administration operations of the spec', () => {
 		assert.deepEqual(operationsOf('posting'), [
-			'UserFeedsAndQuotaWithDestinations', 'GetAdvertWithValuesPaged', 'GetAdvertWithValues', 'GetAdvertPaged',
-			'ExpressPostAdvert', 'AddAdvert', 'AdvertTrackingResponseLog', 'CandidateTagPartner', 'CandidateTag',
-			'QueryJobTitle', 'GetLoginURL', 'GetCurrency', 'ApplicationScore', 'AddAdvertCandidateNote',
-			'ApplicationProgress', 'GetApplicationsPaged',
+			'UserFeedsAndQuotaWithDestinations',
+			'GetAdvertWithValuesPaged',
+			'GetAdvertWithValues',
+			'GetAdvertPaged',
+			'ExpressPostAdvert',
+			'AddAdvert',
+			'AdvertTrackingResponseLog',
+			'CandidateTagPartner',
+			'CandidateTag',
+			'QueryJobTitle',
+			'GetLoginURL',
+			'GetCurrency',
+			'ApplicationScore',
+			'AddAdvertCandidateNote',
+			'ApplicationProgress',
+			'GetApplicationsPaged',
 		]);
-		assert.deepEqual(operationsOf('administration'), ['UserList', 'FeedQuotaList', 'GetWeeksToAdvertise', 'FeedList']);
+		assert.deepEqual(operationsOf('administration'), [
+			'UserList',
+			'FeedQuotaList',
+			'GetWeeksToAdvertise',
+			'FeedList',
+		]);
 	});
 
 	it('keeps AddAdvert parameters in the spec order', () => {
-		assert.deepEqual(OPERATIONS.AddAdvert.params.map((p) => p.name), [
-			'sCultureID', 'sAPIKey', 'sUsername', 'sPassword', 'sAdvertIdentifier', 'sAdvertReference', 'sSearchDays',
-			'sOnDuplicate', 'sJobTitle', 'sJobType', 'sJobHours', 'sPrimaryLocation', 'sIndustry', 'sSalaryFrom', 'sSalaryTo',
-			'sSalaryCurrency', 'sSalaryPer', 'sSalaryBenefits', 'sContactName', 'sContactEmail', 'sJobDescription',
-			'sApplicationURL', 'DestinationsAsCSV', 'sFuturePostDateTimeInUtc', 'sRedirectDomain', 'sAdvertStatusID',
-			'sAdvertID', 'sApplicationCallbackURL', 'sIframe',
-		]);
+		assert.deepEqual(
+			OPERATIONS.AddAdvert.params.map((p) => p.name),
+			[
+				'sCultureID',
+				'sAPIKey',
+				'sUsername',
+				'sPassword',
+				'sAdvertIdentifier',
+				'sAdvertReference',
+				'sSearchDays',
+				'sOnDuplicate',
+				'sJobTitle',
+				'sJobType',
+				'sJobHours',
+				'sPrimaryLocation',
+				'sIndustry',
+				'sSalaryFrom',
+				'sSalaryTo',
+				'sSalaryCurrency',
+				'sSalaryPer',
+				'sSalaryBenefits',
+				'sContactName',
+				'sContactEmail',
+				'sJobDescription',
+				'sApplicationURL',
+				'DestinationsAsCSV',
+				'sFuturePostDateTimeInUtc',
+				'sRedirectDomain',
+				'sAdvertStatusID',
+				'sAdvertID',
+				'sApplicationCallbackURL',
+				'sIframe',
+			],
+		);
 	});
 
 	it('keeps GetApplicationsPaged parameters in the spec order', () => {
-		assert.deepEqual(OPERATIONS.GetApplicationsPaged.params.map((p) => p.name), [
-			'sCultureID', 'sAPIKey', 'sUsername', 'sUserIdentifier', 'sStartOrganisation', 'sAdvertIdentifier',
-			'sAdvertReference', 'sAdvertID', 'DestinationsAsCSV', 'sApplicationStartDateTime', 'sApplicationEndDateTime',
-			'RankingAsCSV', 'ProgressIDAsCSV', 'AdvertCandidateIDAsCSV', 'boolIncludeEmailBody', 'boolIncludeAttachment',
-			'boolIncludeParsed', 'boolIncludeEmail', 'sLastScoreDate', 'sLastProgressDate', 'CurrentPage', 'RowsPerPage', 'OrderBy',
-		]);
+		assert.deepEqual(
+			OPERATIONS.GetApplicationsPaged.params.map((p) => p.name),
+			[
+				'sCultureID',
+				'sAPIKey',
+				'sUsername',
+				'sUserIdentifier',
+				'sStartOrganisation',
+				'sAdvertIdentifier',
+				'sAdvertReference',
+				'sAdvertID',
+				'DestinationsAsCSV',
+				'sApplicationStartDateTime',
+				'sApplicationEndDateTime',
+				'RankingAsCSV',
+				'ProgressIDAsCSV',
+				'AdvertCandidateIDAsCSV',
+				'boolIncludeEmailBody',
+				'boolIncludeAttachment',
+				'boolIncludeParsed',
+				'boolIncludeEmail',
+				'sLastScoreDate',
+				'sLastProgressDate',
+				'CurrentPage',
+				'RowsPerPage',
+				'OrderBy',
+			],
+		);
 	});
 
 	it('states the transport exceptions as data', () => {
@@ -56,7 +122,10 @@ describe('operation catalogue', () => {
 		const destinations = OPERATIONS.UserFeedsAndQuotaWithDestinations.params.find((p) => p.name === 'Destinations');
 		assert.deepEqual([destinations?.type, destinations?.itemElement], ['string[]', 'string']);
 		// The CandidateTagPartner result element differs from its HTTP root.
-		assert.deepEqual([OPERATIONS.CandidateTagPartner.soapResult, OPERATIONS.CandidateTagPartner.httpRoot], ['CandidateTagPartnerResult', 'CandidateTagResult']);
+		assert.deepEqual(
+			[OPERATIONS.CandidateTagPartner.soapResult, OPERATIONS.CandidateTagPartner.httpRoot],
+			['CandidateTagPartnerResult', 'CandidateTagResult'],
+		);
 	});
 
 	it('refers only to records that exist, and every list root names its record', () => {
@@ -70,15 +139,23 @@ describe('operation catalogue', () => {
 			getRecord(op.result.record);
 			if (op.result.kind === 'list') assert.equal(op.httpRoot, `ArrayOf${op.result.record}`, name);
 			for (const param of op.params) {
-				if (param.valueSet) assert.ok(param.valueSet in VALUE_SETS, `${name}.${param.name} names ${param.valueSet}`);
+				if (param.valueSet)
+					assert.ok(param.valueSet in VALUE_SETS, `${name}.${param.name} names ${param.valueSet}`);
 			}
-			assert.equal(new Set(op.params.map((p) => p.name)).size, op.params.length, `${name} has duplicate parameters`);
+			assert.equal(
+				new Set(op.params.map((p) => p.name)).size,
+				op.params.length,
+				`${name} has duplicate parameters`,
+			);
 		}
 	});
 
 	it('has the APIApplication document objects with their attributes', () => {
 		const fields = RECORDS.APIDocument.fields;
-		assert.deepEqual(fields.filter((f) => 'attribute' in f && f.attribute).map((f) => f.name), ['FileName', 'DocumentType', 'EncodingType', 'DocumentSource', 'DocumentFormat']);
+		assert.deepEqual(
+			fields.filter((f) => 'attribute' in f && f.attribute).map((f) => f.name),
+			['FileName', 'DocumentType', 'EncodingType', 'DocumentSource', 'DocumentFormat'],
+		);
 		const app = RECORDS.APIApplication.fields.map((f) => f.name);
 		assert.deepEqual(app.slice(28, 32), ['EmailBody', 'EmailFirstAttachment', 'Parsed', 'Email']);
 		assert.equal(app.length, 40);
@@ -96,7 +173,12 @@ describe('operation catalogue', () => {
 		// Compile-time checks: these assignments fail to type-check if the derivation drifts.
 		const params: ParamsOf<'GetApplicationsPaged'> = { CurrentPage: 1, RowsPerPage: 10, sAdvertID: '5' };
 		const score: ParamsOf<'ApplicationScore'> = { sScore: 'S' };
-		const page: ResultOf<'GetApplicationsPaged'> = { PageCount: 1, Applications: [{ AdvertCandidateID: 3, EmailBody: { FileName: 'a.html', DocumentBytes: new Uint8Array(1) } }] };
+		const page: ResultOf<'GetApplicationsPaged'> = {
+			PageCount: 1,
+			Applications: [
+				{ AdvertCandidateID: 3, EmailBody: { FileName: 'a.html', DocumentBytes: new Uint8Array(1) } },
+			],
+		};
 		const users: ResultOf<'UserList'> = [{ UserID: 1, Username: 'a', BBDExpiredEmail: true }];
 		// @ts-expect-error CurrentPage is required
 		const missing: ParamsOf<'GetAdvertPaged'> = { RowsPerPage: 1 };

@@ -25,7 +25,15 @@ function base64Of(n: number, seed = 7): { text: string; bytes: Uint8Array } {
 
 /** Names, attributes, texts and positions of a tree, for comparing two parses. */
 function shape(el: XmlElement): unknown {
-	return { name: el.name, ns: el.ns, attrs: el.attrs.map((a) => [a.name, a.value]), text: el.text, line: el.line, column: el.column, children: el.children.map(shape) };
+	return {
+		name: el.name,
+		ns: el.ns,
+		attrs: el.attrs.map((a) => [a.name, a.value]),
+		text: el.text,
+		line: el.line,
+		column: el.column,
+		children: el.children.map(shape),
+	};
 }
 
 function find(el: XmlElement, local: string): XmlElement | undefined {
@@ -51,7 +59,9 @@ const BIG = base64Of(120_000).text; // 160 000 characters, above the 64 KiB mini
 
 describe('parseXml deferLargeText', () => {
 	it('leaves a long plain run undecoded and gives the same tree as the ordinary parse', () => {
-		const doc = utf8(`<?xml version="1.0"?>\n<r xmlns="urn:x"><a k="v">small</a><Doc>${BIG}</Doc><b>after</b><c/></r>`);
+		const doc = utf8(
+			`<?xml version="1.0"?>\n<r xmlns="urn:x"><a k="v">small</a><Doc>${BIG}</Doc><b>after</b><c/></r>`,
+		);
 		const deferred = parseXml(doc, undefined, DEFER);
 		const doc1 = find(deferred, 'Doc') as XmlElement;
 		const raw = deferredTextBytes(doc1);
@@ -70,8 +80,17 @@ describe('parseXml deferLargeText', () => {
 	it('does not defer without the option, for small documents, or for runs with &, CR or LF', () => {
 		const plain = utf8(`<r><Doc>${BIG}</Doc></r>`);
 		assert.equal(deferredTextBytes(find(parseXml(plain), 'Doc') as XmlElement), undefined);
-		assert.equal(deferredTextBytes(find(parseXml(utf8(`<r><Doc>${BIG.slice(0, 1000)}</Doc></r>`), undefined, DEFER), 'Doc') as XmlElement), undefined);
-		for (const [insert, expected] of [['&amp;', '&'], ['\r\n', '\n'], ['\n', '\n']] as const) {
+		assert.equal(
+			deferredTextBytes(
+				find(parseXml(utf8(`<r><Doc>${BIG.slice(0, 1000)}</Doc></r>`), undefined, DEFER), 'Doc') as XmlElement,
+			),
+			undefined,
+		);
+		for (const [insert, expected] of [
+			['&amp;', '&'],
+			['\r\n', '\n'],
+			['\n', '\n'],
+		] as const) {
 			const doc = utf8(`<r><Doc>${BIG.slice(0, 80_000)}${insert}${BIG.slice(80_000)}</Doc></r>`);
 			const el = find(parseXml(doc, undefined, DEFER), 'Doc') as XmlElement;
 			assert.equal(deferredTextBytes(el), undefined, JSON.stringify(insert));
@@ -97,7 +116,12 @@ describe('parseXml deferLargeText', () => {
 	});
 
 	it('reports errors elsewhere exactly as the ordinary parse does', () => {
-		for (const text of [`<r><Doc>${BIG}</Doc><b></r>`, `<r><Doc>${BIG}</Doc>\u0001</r>`, `<!DOCTYPE r><r><Doc>${BIG}</Doc></r>`, `<r><Doc>${BIG}</Doc></r><extra/>`]) {
+		for (const text of [
+			`<r><Doc>${BIG}</Doc><b></r>`,
+			`<r><Doc>${BIG}</Doc>\u0001</r>`,
+			`<!DOCTYPE r><r><Doc>${BIG}</Doc></r>`,
+			`<r><Doc>${BIG}</Doc></r><extra/>`,
+		]) {
 			const doc = utf8(text);
 			const ordinary = errorOf(() => parseXml(doc));
 			const deferred = errorOf(() => parseXml(doc, undefined, DEFER));
@@ -107,7 +131,10 @@ describe('parseXml deferLargeText', () => {
 	});
 
 	it('checks a deferred run when its text is read', () => {
-		for (const [bad, code] of [['\u0001', 'XML_MALFORMED'], [']]>', 'XML_MALFORMED']] as const) {
+		for (const [bad, code] of [
+			['\u0001', 'XML_MALFORMED'],
+			[']]>', 'XML_MALFORMED'],
+		] as const) {
 			const doc = utf8(`<r><Doc>${BIG.slice(0, 70_000)}${bad}${BIG.slice(70_000)}</Doc></r>`);
 			const el = find(parseXml(doc, undefined, DEFER), 'Doc') as XmlElement;
 			assert.ok(deferredTextBytes(el));
@@ -115,7 +142,11 @@ describe('parseXml deferLargeText', () => {
 			assert.equal(error.code, code);
 			assert.match(error.message, /<Doc>/);
 		}
-		const invalidUtf8 = Buffer.concat([Buffer.from(`<r><Doc>${BIG.slice(0, 70_000)}`), Buffer.from([0xc3, 0x28]), Buffer.from(`${BIG.slice(70_000)}</Doc></r>`)]);
+		const invalidUtf8 = Buffer.concat([
+			Buffer.from(`<r><Doc>${BIG.slice(0, 70_000)}`),
+			Buffer.from([0xc3, 0x28]),
+			Buffer.from(`${BIG.slice(70_000)}</Doc></r>`),
+		]);
 		const el = find(parseXml(new Uint8Array(invalidUtf8), undefined, DEFER), 'Doc') as XmlElement;
 		assert.equal(errorOf(() => el.text).code, 'XML_ENCODING');
 	});
@@ -131,13 +162,24 @@ describe('attachments in responses (deferred base64)', () => {
 	const bindings: BindingName[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
 
 	function responseWith(binding: BindingName, bytes: Uint8Array): Uint8Array {
-		const application = { AdvertCandidateID: 1, EmailFirstAttachment: { FileName: 'cv.pdf', DocumentType: 'Attachment', DocumentBytes: bytes } };
-		return getBinding(binding).encodeResponse('GetApplicationsPaged', { PageCount: 1, PageIndex: 1, TotalItemCount: 1, Applications: [application] }, CTX).body;
+		const application = {
+			AdvertCandidateID: 1,
+			EmailFirstAttachment: { FileName: 'cv.pdf', DocumentType: 'Attachment', DocumentBytes: bytes },
+		};
+		return getBinding(binding).encodeResponse(
+			'GetApplicationsPaged',
+			{ PageCount: 1, PageIndex: 1, TotalItemCount: 1, Applications: [application] },
+			CTX,
+		).body;
 	}
 
 	function attachmentOf(binding: BindingName, body: Uint8Array): unknown {
 		const type = binding.startsWith('soap12') ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8';
-		const decoded = getBinding(binding).decodeResponse('GetApplicationsPaged', { status: 200, headers: { 'content-type': type }, body }, CTX);
+		const decoded = getBinding(binding).decodeResponse(
+			'GetApplicationsPaged',
+			{ status: 200, headers: { 'content-type': type }, body },
+			CTX,
+		);
 		assert.ok(decoded.ok);
 		const result = decoded.result as { Applications: { EmailFirstAttachment: { DocumentBytes: unknown } }[] };
 		return result.Applications[0].EmailFirstAttachment.DocumentBytes;
@@ -155,9 +197,19 @@ describe('attachments in responses (deferred base64)', () => {
 	it('refuses a large attachment that is not base64, with a protocol error', () => {
 		const body = Buffer.from(responseWith('soap11', base64Of(90_000).bytes)).toString('latin1');
 		const start = body.indexOf('<DocumentBytes>') + '<DocumentBytes>'.length;
-		for (const [bad, reason] of [['*', 'INVALID_VALUE'], ['-', 'INVALID_VALUE'], ['\u0001', 'XML_MALFORMED']] as const) {
-			const broken = new Uint8Array(Buffer.from(body.slice(0, start + 100) + bad + body.slice(start + 101), 'latin1'));
-			assert.throws(() => attachmentOf('soap11', broken), (error: unknown) => error instanceof ProtocolError && error.reason === reason, JSON.stringify(bad));
+		for (const [bad, reason] of [
+			['*', 'INVALID_VALUE'],
+			['-', 'INVALID_VALUE'],
+			['\u0001', 'XML_MALFORMED'],
+		] as const) {
+			const broken = new Uint8Array(
+				Buffer.from(body.slice(0, start + 100) + bad + body.slice(start + 101), 'latin1'),
+			);
+			assert.throws(
+				() => attachmentOf('soap11', broken),
+				(error: unknown) => error instanceof ProtocolError && error.reason === reason,
+				JSON.stringify(bad),
+			);
 		}
 	});
 
@@ -169,26 +221,32 @@ describe('attachments in responses (deferred base64)', () => {
 		);
 		const filler = 'QUJD'.repeat(20_000); // keeps the run above the deferral minimum
 		fc.assert(
-			fc.property(fc.array(char, { maxLength: 12 }).map((cs) => cs.join('')), (tail) => {
-				const text = filler + tail;
-				let strict: Uint8Array | undefined;
-				try {
-					strict = decodeScalar('base64Binary', text) as Uint8Array;
-				} catch {
-					strict = undefined;
-				}
-				const xml = Buffer.from(responseWith('soap11', new Uint8Array(0))).toString('utf8').replace('<DocumentBytes />', `<DocumentBytes>${text}</DocumentBytes>`).replace('<DocumentBytes></DocumentBytes>', `<DocumentBytes>${text}</DocumentBytes>`);
-				assert.ok(xml.includes(text), 'the test document holds the text');
-				let fast: unknown;
-				try {
-					fast = attachmentOf('soap11', utf8(xml));
-				} catch (error) {
-					assert.ok(error instanceof ProtocolError);
-					fast = undefined;
-				}
-				if (strict === undefined) assert.equal(fast, undefined);
-				else assert.equal(Buffer.compare(Buffer.from(fast as Uint8Array), Buffer.from(strict)), 0);
-			}),
+			fc.property(
+				fc.array(char, { maxLength: 12 }).map((cs) => cs.join('')),
+				(tail) => {
+					const text = filler + tail;
+					let strict: Uint8Array | undefined;
+					try {
+						strict = decodeScalar('base64Binary', text) as Uint8Array;
+					} catch {
+						strict = undefined;
+					}
+					const xml = Buffer.from(responseWith('soap11', new Uint8Array(0)))
+						.toString('utf8')
+						.replace('<DocumentBytes />', `<DocumentBytes>${text}</DocumentBytes>`)
+						.replace('<DocumentBytes></DocumentBytes>', `<DocumentBytes>${text}</DocumentBytes>`);
+					assert.ok(xml.includes(text), 'the test document holds the text');
+					let fast: unknown;
+					try {
+						fast = attachmentOf('soap11', utf8(xml));
+					} catch (error) {
+						assert.ok(error instanceof ProtocolError);
+						fast = undefined;
+					}
+					if (strict === undefined) assert.equal(fast, undefined);
+					else assert.equal(Buffer.compare(Buffer.from(fast as Uint8Array), Buffer.from(strict)), 0);
+				},
+			),
 			{ numRuns: 300 },
 		);
 	});
@@ -212,7 +270,11 @@ describe('results read while parsing (streamed)', () => {
 			for (const operation of OPERATION_NAMES) {
 				const sample = sampleResult(operation);
 				const body = getBinding(binding).encodeResponse(operation, sample, CTX).body;
-				const decoded = getBinding(binding).decodeResponse(operation, { status: 200, headers: { 'content-type': type }, body }, CTX);
+				const decoded = getBinding(binding).decodeResponse(
+					operation,
+					{ status: 200, headers: { 'content-type': type }, body },
+					CTX,
+				);
 				assert.ok(decoded.ok, operation);
 				assert.deepEqual(decoded.result, treeRead(binding, operation, body), `${binding} ${operation}`);
 				assert.deepEqual(decoded.result, sample, `${binding} ${operation} round trip`);
@@ -221,24 +283,47 @@ describe('results read while parsing (streamed)', () => {
 	}
 
 	it('skips unknown and nil elements, reads nested lists, and keeps the first bad value as a protocol error', () => {
-		const xml = (inner: string): Uint8Array => utf8(
-			`<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soap:Body>`
-			+ `<GetApplicationsPagedResponse xmlns="${CTX.namespace}"><ApplicationPaged>${inner}</ApplicationPaged></GetApplicationsPagedResponse></soap:Body></soap:Envelope>`,
-		);
+		const xml = (inner: string): Uint8Array =>
+			utf8(
+				`<?xml version="1.0"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><soap:Body>` +
+					`<GetApplicationsPagedResponse xmlns="${CTX.namespace}"><ApplicationPaged>${inner}</ApplicationPaged></GetApplicationsPagedResponse></soap:Body></soap:Envelope>`,
+			);
 		const decode = (body: Uint8Array): unknown => {
-			const decoded = getBinding('soap11').decodeResponse('GetApplicationsPaged', { status: 200, headers: { 'content-type': 'text/xml' }, body }, CTX);
+			const decoded = getBinding('soap11').decodeResponse(
+				'GetApplicationsPaged',
+				{ status: 200, headers: { 'content-type': 'text/xml' }, body },
+				CTX,
+			);
 			assert.ok(decoded.ok);
 			return decoded.result;
 		};
-		const good = xml('<PageCount>1</PageCount><Future><PageIndex>9</PageIndex></Future><PageIndex xsi:nil="true"/>'
-			+ '<Applications><APIApplication><AdvertCandidateID>5</AdvertCandidateID><Unknown>x</Unknown></APIApplication><Other/><APIApplication xsi:nil="true"/>'
-			+ '<APIApplication><AdvertCandidateID>6<b>ignored child</b></AdvertCandidateID></APIApplication></Applications>');
-		assert.deepEqual(decode(good), { PageCount: 1, Applications: [{ AdvertCandidateID: 5 }, { AdvertCandidateID: 6 }] });
-		const bad = xml('<PageCount>1</PageCount><Applications><APIApplication><AdvertCandidateID>5</AdvertCandidateID></APIApplication>'
-			+ '<APIApplication><AdvertCandidateID>six</AdvertCandidateID></APIApplication><APIApplication><AdvertCandidateID>x7</AdvertCandidateID></APIApplication></Applications>');
-		assert.throws(() => decode(bad), (error: unknown) => error instanceof ProtocolError && error.reason === 'INVALID_VALUE' && /Applications\[1\]\.AdvertCandidateID/.test(error.message));
-		const notWellFormed = xml('<PageCount>1</PageCount><Applications><APIApplication><AdvertCandidateID>six</AdvertCandidateID></APIApplication></Applications><Broken>');
-		assert.throws(() => decode(notWellFormed), (error: unknown) => error instanceof ProtocolError && error.reason === 'XML_MALFORMED');
+		const good = xml(
+			'<PageCount>1</PageCount><Future><PageIndex>9</PageIndex></Future><PageIndex xsi:nil="true"/>' +
+				'<Applications><APIApplication><AdvertCandidateID>5</AdvertCandidateID><Unknown>x</Unknown></APIApplication><Other/><APIApplication xsi:nil="true"/>' +
+				'<APIApplication><AdvertCandidateID>6<b>ignored child</b></AdvertCandidateID></APIApplication></Applications>',
+		);
+		assert.deepEqual(decode(good), {
+			PageCount: 1,
+			Applications: [{ AdvertCandidateID: 5 }, { AdvertCandidateID: 6 }],
+		});
+		const bad = xml(
+			'<PageCount>1</PageCount><Applications><APIApplication><AdvertCandidateID>5</AdvertCandidateID></APIApplication>' +
+				'<APIApplication><AdvertCandidateID>six</AdvertCandidateID></APIApplication><APIApplication><AdvertCandidateID>x7</AdvertCandidateID></APIApplication></Applications>',
+		);
+		assert.throws(
+			() => decode(bad),
+			(error: unknown) =>
+				error instanceof ProtocolError &&
+				error.reason === 'INVALID_VALUE' &&
+				/Applications\[1\]\.AdvertCandidateID/.test(error.message),
+		);
+		const notWellFormed = xml(
+			'<PageCount>1</PageCount><Applications><APIApplication><AdvertCandidateID>six</AdvertCandidateID></APIApplication></Applications><Broken>',
+		);
+		assert.throws(
+			() => decode(notWellFormed),
+			(error: unknown) => error instanceof ProtocolError && error.reason === 'XML_MALFORMED',
+		);
 	});
 
 	it('streams only the result element inside its response element', () => {
@@ -249,10 +334,18 @@ describe('results read while parsing (streamed)', () => {
 				if (el.local !== 'Result') return undefined;
 				started++;
 				const events: string[] = [];
-				return { open: (e: XmlElement) => events.push(`+${e.local}`), close: (e: XmlElement) => events.push(`-${e.local}:${e.text}`), events };
+				return {
+					open: (e: XmlElement) => events.push(`+${e.local}`),
+					close: (e: XmlElement) => events.push(`-${e.local}:${e.text}`),
+					events,
+				};
 			},
 		};
-		const root = parseXml('<r><Other><Result>no</Result></Other><Result><a>1</a><b><c>2</c></b></Result><Result/></r>', undefined, { stream });
+		const root = parseXml(
+			'<r><Other><Result>no</Result></Other><Result><a>1</a><b><c>2</c></b></Result><Result/></r>',
+			undefined,
+			{ stream },
+		);
 		assert.equal(started, 1, 'only the first Result at depth 2 is streamed');
 		const streamedEl = root.children[1];
 		assert.equal(streamedEl.local, 'Result');

@@ -66,8 +66,13 @@ describe('protocol/codecs/scalars', () => {
 
 		it('rejects bad lexical forms and out-of-range values', () => {
 			throwsScalar(() => decodeScalar('int', '12x'), 'int', '"12x" is not a valid int');
-			for (const bad of ['', ' ', '+', '-', '1.0', '1e3', '0x10', '１２', '1 2', 'NaN', 'Infinity']) throwsScalar(() => decodeScalar('int', bad), 'int');
-			throwsScalar(() => decodeScalar('int', '2147483648'), 'int', '"2147483648" is not a valid int: out of range -2147483648..2147483647');
+			for (const bad of ['', ' ', '+', '-', '1.0', '1e3', '0x10', '１２', '1 2', 'NaN', 'Infinity'])
+				throwsScalar(() => decodeScalar('int', bad), 'int');
+			throwsScalar(
+				() => decodeScalar('int', '2147483648'),
+				'int',
+				'"2147483648" is not a valid int: out of range -2147483648..2147483647',
+			);
 			throwsScalar(() => decodeScalar('int', '-2147483649'), 'int');
 			throwsScalar(() => decodeScalar('int', '9'.repeat(400)), 'int');
 			throwsScalar(() => decodeScalar('short', '32768'), 'short');
@@ -89,18 +94,32 @@ describe('protocol/codecs/scalars', () => {
 			throwsScalar(() => encodeScalar('int', '5' as unknown as number), 'int');
 		});
 
-		for (const [type, min, max] of [['int', -2147483648, 2147483647], ['short', -32768, 32767], ['unsignedByte', 0, 255]] as const) {
+		for (const [type, min, max] of [
+			['int', -2147483648, 2147483647],
+			['short', -32768, 32767],
+			['unsignedByte', 0, 255],
+		] as const) {
 			it(`round-trips every ${type} and refuses its neighbours (property)`, () => {
-				fc.assert(fc.property(fc.integer({ min, max }), (n) => {
-					assert.equal(decodeScalar(type, encodeScalar(type, n)), n);
-					const padded = ` +${'0'.repeat(Math.abs(n) % 3)}${Math.abs(n)}\n`;
-					if (Math.abs(n) <= max) assert.equal(decodeScalar(type, padded), Math.abs(n));
-					else throwsScalar(() => decodeScalar(type, padded), type);
-				}));
-				fc.assert(fc.property(fc.oneof(fc.integer({ min: max + 1, max: max + 1e9 }), fc.integer({ min: min - 1e9, max: min - 1 })), (n) => {
-					throwsScalar(() => decodeScalar(type, String(n)), type);
-					throwsScalar(() => encodeScalar(type, n), type);
-				}));
+				fc.assert(
+					fc.property(fc.integer({ min, max }), (n) => {
+						assert.equal(decodeScalar(type, encodeScalar(type, n)), n);
+						const padded = ` +${'0'.repeat(Math.abs(n) % 3)}${Math.abs(n)}\n`;
+						if (Math.abs(n) <= max) assert.equal(decodeScalar(type, padded), Math.abs(n));
+						else throwsScalar(() => decodeScalar(type, padded), type);
+					}),
+				);
+				fc.assert(
+					fc.property(
+						fc.oneof(
+							fc.integer({ min: max + 1, max: max + 1e9 }),
+							fc.integer({ min: min - 1e9, max: min - 1 }),
+						),
+						(n) => {
+							throwsScalar(() => decodeScalar(type, String(n)), type);
+							throwsScalar(() => encodeScalar(type, n), type);
+						},
+					),
+				);
 			});
 		}
 	});
@@ -108,32 +127,68 @@ describe('protocol/codecs/scalars', () => {
 	describe('decimal', () => {
 		it('returns the canonical text', () => {
 			const cases: [string, string][] = [
-				['-12.50', '-12.5'], ['+3', '3'], ['.5', '0.5'], ['5.', '5'], ['-0.0', '0'], ['000', '0'], ['0012.3400', '12.34'],
-				[' 1.25\n', '1.25'], ['-.010', '-0.01'], ['123456789012345678901234567890.000000000000000000001', '123456789012345678901234567890.000000000000000000001'],
+				['-12.50', '-12.5'],
+				['+3', '3'],
+				['.5', '0.5'],
+				['5.', '5'],
+				['-0.0', '0'],
+				['000', '0'],
+				['0012.3400', '12.34'],
+				[' 1.25\n', '1.25'],
+				['-.010', '-0.01'],
+				[
+					'123456789012345678901234567890.000000000000000000001',
+					'123456789012345678901234567890.000000000000000000001',
+				],
 			];
 			for (const [text, canonical] of cases) assert.equal(decodeScalar('decimal', text), canonical, text);
 			assert.equal(encodeScalar('decimal', '+007.10'), '7.1');
 		});
 
 		it('rejects what is not an xs:decimal', () => {
-			for (const bad of ['1e3', 'NaN', '', ' ', '.', '-', '+.', '1.2.3', 'Infinity', '0x10', '1,5', '- 1', '1_000']) {
+			for (const bad of [
+				'1e3',
+				'NaN',
+				'',
+				' ',
+				'.',
+				'-',
+				'+.',
+				'1.2.3',
+				'Infinity',
+				'0x10',
+				'1,5',
+				'- 1',
+				'1_000',
+			]) {
 				throwsScalar(() => decodeScalar('decimal', bad), 'decimal');
 			}
 			throwsScalar(() => encodeScalar('decimal', 1.5 as unknown as string), 'decimal');
 		});
 
 		it('keeps every digit of arbitrary digit strings (property)', () => {
-			const digits = fc.string({ unit: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7', '8', '9'), maxLength: 60 });
-			fc.assert(fc.property(fc.constantFrom('', '+', '-'), digits, fc.option(digits, { nil: undefined }), (sign, int, frac) => {
-				fc.pre(int !== '' || (frac !== undefined && frac !== ''));
-				const text = sign + int + (frac === undefined ? '' : '.' + frac);
-				const canonical = decodeScalar('decimal', text);
-				assert.ok(sameDecimal(canonical, text), `${text} -> ${canonical}`);
-				assert.match(canonical, /^(-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?)$/);
-				assert.notEqual(canonical, '-0');
-				assert.equal(decodeScalar('decimal', canonical), canonical);
-				assert.equal(encodeScalar('decimal', canonical), canonical);
-			}), { numRuns: 1000 });
+			const digits = fc.string({
+				unit: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7', '8', '9'),
+				maxLength: 60,
+			});
+			fc.assert(
+				fc.property(
+					fc.constantFrom('', '+', '-'),
+					digits,
+					fc.option(digits, { nil: undefined }),
+					(sign, int, frac) => {
+						fc.pre(int !== '' || (frac !== undefined && frac !== ''));
+						const text = sign + int + (frac === undefined ? '' : '.' + frac);
+						const canonical = decodeScalar('decimal', text);
+						assert.ok(sameDecimal(canonical, text), `${text} -> ${canonical}`);
+						assert.match(canonical, /^(-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?)$/);
+						assert.notEqual(canonical, '-0');
+						assert.equal(decodeScalar('decimal', canonical), canonical);
+						assert.equal(encodeScalar('decimal', canonical), canonical);
+					},
+				),
+				{ numRuns: 1000 },
+			);
 		});
 	});
 
@@ -143,7 +198,8 @@ describe('protocol/codecs/scalars', () => {
 			assert.equal(decodeScalar('boolean', ' 1 '), true);
 			assert.equal(decodeScalar('boolean', 'false'), false);
 			assert.equal(decodeScalar('boolean', '0'), false);
-			for (const bad of ['True', 'FALSE', 'yes', '', '2', 't']) throwsScalar(() => decodeScalar('boolean', bad), 'boolean');
+			for (const bad of ['True', 'FALSE', 'yes', '', '2', 't'])
+				throwsScalar(() => decodeScalar('boolean', bad), 'boolean');
 			assert.equal(encodeScalar('boolean', true), 'true');
 			assert.equal(encodeScalar('boolean', false), 'false');
 			throwsScalar(() => encodeScalar('boolean', 1 as unknown as boolean), 'boolean');
@@ -153,9 +209,18 @@ describe('protocol/codecs/scalars', () => {
 	describe('dateTime', () => {
 		it('accepts xs:dateTime forms and returns the trimmed text', () => {
 			for (const text of [
-				'2014-05-01T10:11:12', '2014-05-01T10:11:12Z', '2014-05-01T10:11:12.5', '2014-05-01T10:11:12.1234567+01:00',
-				'2014-05-01T10:11:12-05:30', '0001-01-01T00:00:00', '9999-12-31T23:59:59.9999999', '2016-02-29T00:00:00Z',
-				'2014-05-01T24:00:00', '2014-05-01T00:00:00+14:00', '12345-01-01T00:00:00Z', '-0044-03-15T12:00:00',
+				'2014-05-01T10:11:12',
+				'2014-05-01T10:11:12Z',
+				'2014-05-01T10:11:12.5',
+				'2014-05-01T10:11:12.1234567+01:00',
+				'2014-05-01T10:11:12-05:30',
+				'0001-01-01T00:00:00',
+				'9999-12-31T23:59:59.9999999',
+				'2016-02-29T00:00:00Z',
+				'2014-05-01T24:00:00',
+				'2014-05-01T00:00:00+14:00',
+				'12345-01-01T00:00:00Z',
+				'-0044-03-15T12:00:00',
 			]) {
 				assert.equal(decodeScalar('dateTime', text), text);
 				assert.equal(encodeScalar('dateTime', text), text);
@@ -165,10 +230,27 @@ describe('protocol/codecs/scalars', () => {
 
 		it('rejects other forms and impossible dates', () => {
 			for (const bad of [
-				'', '2014-05-01', '2014-05-01 10:11:12', '2014-05-01T10:11', '2014-5-1T10:11:12', '2014-02-30T00:00:00', '2015-02-29T00:00:00',
-				'1900-02-29T00:00:00', '2014-13-01T00:00:00', '2014-00-10T00:00:00', '2014-05-01T25:00:00', '2014-05-01T24:00:01', '2014-05-01T10:60:00',
-				'2014-05-01T10:11:60', '2014-05-01T10:11:12+14:30', '2014-05-01T10:11:12+01', '2014-05-01T10:11:12.', '0000-01-01T00:00:00',
-				'02014-01-01T00:00:00', '2014-05-01t10:11:12', '2014-05-01T10:11:12z',
+				'',
+				'2014-05-01',
+				'2014-05-01 10:11:12',
+				'2014-05-01T10:11',
+				'2014-5-1T10:11:12',
+				'2014-02-30T00:00:00',
+				'2015-02-29T00:00:00',
+				'1900-02-29T00:00:00',
+				'2014-13-01T00:00:00',
+				'2014-00-10T00:00:00',
+				'2014-05-01T25:00:00',
+				'2014-05-01T24:00:01',
+				'2014-05-01T10:60:00',
+				'2014-05-01T10:11:60',
+				'2014-05-01T10:11:12+14:30',
+				'2014-05-01T10:11:12+01',
+				'2014-05-01T10:11:12.',
+				'0000-01-01T00:00:00',
+				'02014-01-01T00:00:00',
+				'2014-05-01t10:11:12',
+				'2014-05-01T10:11:12z',
 			]) {
 				throwsScalar(() => decodeScalar('dateTime', bad), 'dateTime');
 			}
@@ -177,34 +259,76 @@ describe('protocol/codecs/scalars', () => {
 
 		it('accepts exactly the date-times dateTimeToDate accepts, in the common YYYY-MM-DDThh:mm:ss shape too (property)', () => {
 			const two = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0'));
-			const year = fc.oneof(fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')), fc.constantFrom('2000', '1900', '2024', '2023', '0004', 'x024', '202'));
-			const sep = (c: string): fc.Arbitrary<string> => fc.oneof({ weight: 9, arbitrary: fc.constant(c) }, { weight: 1, arbitrary: fc.constantFrom('-', 'T', ':', ' ', 't', '') });
-			const shaped = fc.tuple(year, sep('-'), two, sep('-'), two, sep('T'), two, sep(':'), two, sep(':'), two, fc.constantFrom('', '', '', 'Z', '.5', '+01:00', ' '))
+			const year = fc.oneof(
+				fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
+				fc.constantFrom('2000', '1900', '2024', '2023', '0004', 'x024', '202'),
+			);
+			const sep = (c: string): fc.Arbitrary<string> =>
+				fc.oneof(
+					{ weight: 9, arbitrary: fc.constant(c) },
+					{ weight: 1, arbitrary: fc.constantFrom('-', 'T', ':', ' ', 't', '') },
+				);
+			const shaped = fc
+				.tuple(
+					year,
+					sep('-'),
+					two,
+					sep('-'),
+					two,
+					sep('T'),
+					two,
+					sep(':'),
+					two,
+					sep(':'),
+					two,
+					fc.constantFrom('', '', '', 'Z', '.5', '+01:00', ' '),
+				)
 				.map((parts) => parts.join(''));
-			fc.assert(fc.property(shaped, (text) => {
+			fc.assert(
+				fc.property(shaped, (text) => {
+					let viaDate = true;
+					try {
+						dateTimeToDate(text);
+					} catch {
+						viaDate = false;
+					}
+					let decoded = true;
+					try {
+						assert.equal(decodeScalar('dateTime', text), text.trim());
+					} catch (error) {
+						if (!(error instanceof ScalarError)) throw error;
+						decoded = false;
+					}
+					assert.equal(decoded, viaDate, text);
+				}),
+				{ numRuns: 5000 },
+			);
+			for (const text of [
+				'2024-02-29T23:59:59',
+				'2023-02-29T00:00:00',
+				'1900-02-29T00:00:00',
+				'2000-02-29T00:00:00',
+				'2024-04-31T00:00:00',
+				'2024-01-01T23:60:00',
+				'0000-01-01T00:00:00',
+			]) {
 				let viaDate = true;
 				try {
 					dateTimeToDate(text);
 				} catch {
 					viaDate = false;
 				}
-				let decoded = true;
-				try {
-					assert.equal(decodeScalar('dateTime', text), text.trim());
-				} catch (error) {
-					if (!(error instanceof ScalarError)) throw error;
-					decoded = false;
-				}
-				assert.equal(decoded, viaDate, text);
-			}), { numRuns: 5000 });
-			for (const text of ['2024-02-29T23:59:59', '2023-02-29T00:00:00', '1900-02-29T00:00:00', '2000-02-29T00:00:00', '2024-04-31T00:00:00', '2024-01-01T23:60:00', '0000-01-01T00:00:00']) {
-				let viaDate = true;
-				try {
-					dateTimeToDate(text);
-				} catch {
-					viaDate = false;
-				}
-				assert.equal(viaDate, !(text.startsWith('2023-02-29') || text.startsWith('1900-02-29') || text.startsWith('2024-04-31') || text.includes('23:60') || text.startsWith('0000')), text);
+				assert.equal(
+					viaDate,
+					!(
+						text.startsWith('2023-02-29') ||
+						text.startsWith('1900-02-29') ||
+						text.startsWith('2024-04-31') ||
+						text.includes('23:60') ||
+						text.startsWith('0000')
+					),
+					text,
+				);
 				if (viaDate) assert.equal(decodeScalar('dateTime', text), text);
 				else throwsScalar(() => decodeScalar('dateTime', text), 'dateTime');
 			}
@@ -230,33 +354,63 @@ describe('protocol/codecs/scalars', () => {
 		});
 
 		it('round-trips Dates through format, decode and dateTimeToDate (property)', () => {
-			const dates = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
-			fc.assert(fc.property(dates, (d) => {
-				const text = formatDateTime(d);
-				assert.equal(decodeScalar('dateTime', text), text);
-				assert.equal(dateTimeToDate(text).getTime(), d.getTime());
-			}), { numRuns: 1000 });
+			const dates = fc.date({
+				min: new Date('0001-01-01T00:00:00Z'),
+				max: new Date('9999-12-31T23:59:59.999Z'),
+				noInvalidDate: true,
+			});
+			fc.assert(
+				fc.property(dates, (d) => {
+					const text = formatDateTime(d);
+					assert.equal(decodeScalar('dateTime', text), text);
+					assert.equal(dateTimeToDate(text).getTime(), d.getTime());
+				}),
+				{ numRuns: 1000 },
+			);
 		});
 
 		it('reads every lexical variant of generated instants (property)', () => {
 			const parts = fc.record({
-				year: fc.integer({ min: 1, max: 9999 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 28 }),
-				hour: fc.integer({ min: 0, max: 23 }), minute: fc.integer({ min: 0, max: 59 }), second: fc.integer({ min: 0, max: 59 }),
-				fraction: fc.option(fc.string({ unit: fc.constantFrom('0', '1', '5', '9'), minLength: 1, maxLength: 9 }), { nil: undefined }),
+				year: fc.integer({ min: 1, max: 9999 }),
+				month: fc.integer({ min: 1, max: 12 }),
+				day: fc.integer({ min: 1, max: 28 }),
+				hour: fc.integer({ min: 0, max: 23 }),
+				minute: fc.integer({ min: 0, max: 59 }),
+				second: fc.integer({ min: 0, max: 59 }),
+				fraction: fc.option(
+					fc.string({ unit: fc.constantFrom('0', '1', '5', '9'), minLength: 1, maxLength: 9 }),
+					{ nil: undefined },
+				),
 				offset: fc.option(fc.integer({ min: -14 * 60, max: 14 * 60 }), { nil: undefined }),
 				zulu: fc.boolean(),
 			});
 			const p2 = (n: number, w = 2): string => String(n).padStart(w, '0');
-			fc.assert(fc.property(parts, (p) => {
-				const tz = p.offset === undefined ? (p.zulu ? 'Z' : '') : `${p.offset < 0 ? '-' : '+'}${p2(Math.floor(Math.abs(p.offset) / 60))}:${p2(Math.abs(p.offset) % 60)}`;
-				const text = `${p2(p.year, 4)}-${p2(p.month)}-${p2(p.day)}T${p2(p.hour)}:${p2(p.minute)}:${p2(p.second)}${p.fraction === undefined ? '' : '.' + p.fraction}${tz}`;
-				assert.equal(decodeScalar('dateTime', ` ${text} `), text);
-				const expected = new Date(0);
-				expected.setUTCFullYear(p.year, p.month - 1, p.day);
-				expected.setUTCHours(p.hour, p.minute, p.second, p.fraction === undefined ? 0 : Number(p.fraction.slice(0, 3).padEnd(3, '0')));
-				assert.equal(dateTimeToDate(text).getTime(), expected.getTime() - (p.offset ?? 0) * 60_000);
-				assert.equal(renderDateText(text), `${p2(p.day)}/${p2(p.month)}/${p2(p.year, 4)} ${p2(p.hour)}:${p2(p.minute)}:${p2(p.second)}`);
-			}), { numRuns: 1000 });
+			fc.assert(
+				fc.property(parts, (p) => {
+					const tz =
+						p.offset === undefined
+							? p.zulu
+								? 'Z'
+								: ''
+							: `${p.offset < 0 ? '-' : '+'}${p2(Math.floor(Math.abs(p.offset) / 60))}:${p2(Math.abs(p.offset) % 60)}`;
+					const text = `${p2(p.year, 4)}-${p2(p.month)}-${p2(p.day)}T${p2(p.hour)}:${p2(p.minute)}:${p2(p.second)}${p.fraction === undefined ? '' : '.' + p.fraction}${tz}`;
+					assert.equal(decodeScalar('dateTime', ` ${text} `), text);
+					const expected = new Date(0);
+					expected.setUTCFullYear(p.year, p.month - 1, p.day);
+					expected.setUTCHours(
+						p.hour,
+						p.minute,
+						p.second,
+						p.fraction === undefined ? 0 : Number(p.fraction.slice(0, 3).padEnd(3, '0')),
+					);
+					assert.equal(dateTimeToDate(text).getTime(), expected.getTime() - (p.offset ?? 0) * 60_000);
+					assert.equal(
+						renderDateText(text),
+						`${p2(p.day)}/${p2(p.month)}/${p2(p.year, 4)} ${p2(p.hour)}:${p2(p.minute)}:${p2(p.second)}`,
+					);
+				}),
+				{ numRuns: 1000 },
+			);
 		});
 	});
 
@@ -271,7 +425,8 @@ describe('protocol/codecs/scalars', () => {
 	});
 
 	describe('parseLooseDateTime', () => {
-		const utc = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number => Date.UTC(y, mo - 1, d, h, mi, s, ms);
+		const utc = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number =>
+			Date.UTC(y, mo - 1, d, h, mi, s, ms);
 		it('accepts the documented forms as UTC', () => {
 			const cases: [string, number][] = [
 				['2014-05-01 09:08:07', utc(2014, 5, 1, 9, 8, 7)],
@@ -293,30 +448,65 @@ describe('protocol/codecs/scalars', () => {
 		});
 
 		it('returns undefined for anything else', () => {
-			for (const bad of ['', 'yesterday', '2014-02-30 00:00', '2014-13-01', '32/01/2014', '2014-05-01 24:00', '2014-05-01 10:60', '05/01/14', '2014/05/01', '2014-05-01T09:08:07+15:00', '0000-01-01']) {
+			for (const bad of [
+				'',
+				'yesterday',
+				'2014-02-30 00:00',
+				'2014-13-01',
+				'32/01/2014',
+				'2014-05-01 24:00',
+				'2014-05-01 10:60',
+				'05/01/14',
+				'2014/05/01',
+				'2014-05-01T09:08:07+15:00',
+				'0000-01-01',
+			]) {
 				assert.equal(parseLooseDateTime(bad), undefined, bad);
 			}
 		});
 
 		it('reads back what formatDateTime and renderDateText write (property)', () => {
-			const dates = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => new Date(Math.floor(d.getTime() / 1000) * 1000));
-			fc.assert(fc.property(dates, (d) => {
-				const iso = formatDateTime(d);
-				assert.equal(parseLooseDateTime(iso)?.getTime(), d.getTime());
-				assert.equal(parseLooseDateTime(renderDateText(iso))?.getTime(), d.getTime());
-				assert.equal(parseLooseDateTime(iso.replace('T', ' ').replace('Z', ''))?.getTime(), d.getTime());
-			}), { numRuns: 500 });
+			const dates = fc
+				.date({
+					min: new Date('0001-01-01T00:00:00Z'),
+					max: new Date('9999-12-31T23:59:59Z'),
+					noInvalidDate: true,
+				})
+				.map((d) => new Date(Math.floor(d.getTime() / 1000) * 1000));
+			fc.assert(
+				fc.property(dates, (d) => {
+					const iso = formatDateTime(d);
+					assert.equal(parseLooseDateTime(iso)?.getTime(), d.getTime());
+					assert.equal(parseLooseDateTime(renderDateText(iso))?.getTime(), d.getTime());
+					assert.equal(parseLooseDateTime(iso.replace('T', ' ').replace('Z', ''))?.getTime(), d.getTime());
+				}),
+				{ numRuns: 500 },
+			);
 		});
 	});
 
 	describe('base64Binary', () => {
 		it('decodes strictly, allowing whitespace', () => {
 			assert.deepStrictEqual(decodeScalar('base64Binary', 'QUJD'), new Uint8Array([65, 66, 67]));
-			assert.deepStrictEqual(decodeScalar('base64Binary', ' QU\nJD\r\n\tQQ== '), new Uint8Array([65, 66, 67, 65]));
+			assert.deepStrictEqual(
+				decodeScalar('base64Binary', ' QU\nJD\r\n\tQQ== '),
+				new Uint8Array([65, 66, 67, 65]),
+			);
 			assert.deepStrictEqual(decodeScalar('base64Binary', 'QUI='), new Uint8Array([65, 66]));
 			assert.deepStrictEqual(decodeScalar('base64Binary', ''), new Uint8Array(0));
 			assert.equal(Object.getPrototypeOf(decodeScalar('base64Binary', 'QUJD')), Uint8Array.prototype);
-			for (const bad of ['QUJD!', 'QQ=', 'QUJ', 'Q===', '====', 'QR==', 'QUJ=QUJD', 'QU-_', 'QUI=\u00a0', 'QUJDé']) {
+			for (const bad of [
+				'QUJD!',
+				'QQ=',
+				'QUJ',
+				'Q===',
+				'====',
+				'QR==',
+				'QUJ=QUJD',
+				'QU-_',
+				'QUI=\u00a0',
+				'QUJDé',
+			]) {
 				throwsScalar(() => decodeScalar('base64Binary', bad), 'base64Binary');
 			}
 			const error = throwsScalar(() => decodeScalar('base64Binary', 'A'.repeat(1000) + '!'), 'base64Binary');
@@ -334,13 +524,16 @@ describe('protocol/codecs/scalars', () => {
 		});
 
 		it('round-trips random bytes (property)', () => {
-			fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), fc.constantFrom('', '\n', '\r\n', ' '), (bytes, sep) => {
-				const text = encodeScalar('base64Binary', bytes);
-				assert.equal(text, Buffer.from(bytes).toString('base64'));
-				assert.deepStrictEqual(decodeScalar('base64Binary', text), bytes);
-				const wrapped = text.replace(/.{1,76}/g, (m) => m + sep);
-				assert.deepStrictEqual(decodeScalar('base64Binary', wrapped), bytes);
-			}), { numRuns: 1000 });
+			fc.assert(
+				fc.property(fc.uint8Array({ maxLength: 300 }), fc.constantFrom('', '\n', '\r\n', ' '), (bytes, sep) => {
+					const text = encodeScalar('base64Binary', bytes);
+					assert.equal(text, Buffer.from(bytes).toString('base64'));
+					assert.deepStrictEqual(decodeScalar('base64Binary', text), bytes);
+					const wrapped = text.replace(/.{1,76}/g, (m) => m + sep);
+					assert.deepStrictEqual(decodeScalar('base64Binary', wrapped), bytes);
+				}),
+				{ numRuns: 1000 },
+			);
 		});
 
 		it('decodes 5 MB of base64 quickly', () => {

@@ -70,13 +70,22 @@ interface Plain {
 	children: Plain[];
 }
 function plain(el: XmlElement): Plain {
-	return { name: el.name, ns: el.ns, attrs: el.attrs.map((a) => [a.name, a.ns, a.value]), text: el.text, children: el.children.map(plain) };
+	return {
+		name: el.name,
+		ns: el.ns,
+		attrs: el.attrs.map((a) => [a.name, a.ns, a.value]),
+		text: el.text,
+		children: el.children.map(plain),
+	};
 }
 
 function isValidXmlString(s: string): boolean {
 	for (const ch of s) {
 		const cp = ch.codePointAt(0)!;
-		const ok = cp >= 0x20 ? cp <= 0xd7ff || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff) : cp === 9 || cp === 10 || cp === 13;
+		const ok =
+			cp >= 0x20
+				? cp <= 0xd7ff || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)
+				: cp === 9 || cp === 10 || cp === 13;
 		if (!ok) return false;
 	}
 	return true;
@@ -94,19 +103,33 @@ describe('protocol/codecs/xml', () => {
 				{ name: 'y', local: 'y', ns: '', value: 'two' },
 			]);
 			assert.equal(root.text, '\n  \n');
-			assert.deepStrictEqual(root.children.map((c) => [c.name, c.text, c.line, c.column]), [['b', 'hi', 3, 3], ['c', '', 3, 12]]);
+			assert.deepStrictEqual(
+				root.children.map((c) => [c.name, c.text, c.line, c.column]),
+				[
+					['b', 'hi', 3, 3],
+					['c', '', 3, 12],
+				],
+			);
 			assert.deepStrictEqual([root.line, root.column], [2, 1]);
 		});
 
 		it('concatenates text and CDATA, skipping comments and processing instructions', () => {
-			const root = parseXml('<!-- lead --><?pi data?><a>one<!-- c -->two<![CDATA[<three & four>]]><?x y?>five</a><!-- tail --><?t?>');
+			const root = parseXml(
+				'<!-- lead --><?pi data?><a>one<!-- c -->two<![CDATA[<three & four>]]><?x y?>five</a><!-- tail --><?t?>',
+			);
 			assert.equal(root.text, 'onetwo<three & four>five');
 			assert.deepStrictEqual(root.children, []);
 		});
 
 		it('accepts an empty CDATA section, whitespace in tags and single-quoted attributes', () => {
 			const root = parseXml('<a  b = "1"\n\tc=\'"2"\' ><![CDATA[]]></a >');
-			assert.deepStrictEqual(root.attrs.map((a) => [a.name, a.value]), [['b', '1'], ['c', '"2"']]);
+			assert.deepStrictEqual(
+				root.attrs.map((a) => [a.name, a.value]),
+				[
+					['b', '1'],
+					['c', '"2"'],
+				],
+			);
 			assert.equal(root.text, '');
 		});
 
@@ -130,8 +153,9 @@ describe('protocol/codecs/xml', () => {
 	});
 
 	describe('parseXml: namespaces', () => {
-		const doc = `<soap:Envelope xmlns:soap="${SOAP11}" xmlns:xsi="${XSI_NS}">`
-			+ `<soap:Body><Op xmlns="${SVC}" id="7" xml:lang="en"><Item xsi:nil="true"/><Inner xmlns=""><Leaf/></Inner></Op></soap:Body></soap:Envelope>`;
+		const doc =
+			`<soap:Envelope xmlns:soap="${SOAP11}" xmlns:xsi="${XSI_NS}">` +
+			`<soap:Body><Op xmlns="${SVC}" id="7" xml:lang="en"><Item xsi:nil="true"/><Inner xmlns=""><Leaf/></Inner></Op></soap:Body></soap:Envelope>`;
 
 		it('resolves prefixes, default namespaces and the xml prefix', () => {
 			const env = parseXml(doc);
@@ -144,7 +168,14 @@ describe('protocol/codecs/xml', () => {
 			const op = child(body, 'Op')!;
 			assert.equal(op.ns, SVC);
 			// The default namespace does not apply to attributes.
-			assert.deepStrictEqual(op.attrs.map((a) => [a.name, a.local, a.ns]), [['xmlns', 'xmlns', XMLNS_NS], ['id', 'id', ''], ['xml:lang', 'lang', XML_NS]]);
+			assert.deepStrictEqual(
+				op.attrs.map((a) => [a.name, a.local, a.ns]),
+				[
+					['xmlns', 'xmlns', XMLNS_NS],
+					['id', 'id', ''],
+					['xml:lang', 'lang', XML_NS],
+				],
+			);
 			assert.equal(attr(op, 'lang', XML_NS), 'en');
 			const item = child(op, 'Item', SVC)!;
 			assert.equal(attr(item, 'nil', XSI_NS), 'true');
@@ -157,20 +188,38 @@ describe('protocol/codecs/xml', () => {
 		});
 
 		it('scopes declarations to their element', () => {
-			const root = parseXml('<r><a xmlns:p="urn:1"><p:x/></a><b xmlns:p="urn:2"><p:x/></b><p:y xmlns:p="urn:3"/></r>');
-			assert.deepStrictEqual(root.children.map((c) => c.children[0]?.ns ?? c.ns), ['urn:1', 'urn:2', 'urn:3']);
+			const root = parseXml(
+				'<r><a xmlns:p="urn:1"><p:x/></a><b xmlns:p="urn:2"><p:x/></b><p:y xmlns:p="urn:3"/></r>',
+			);
+			assert.deepStrictEqual(
+				root.children.map((c) => c.children[0]?.ns ?? c.ns),
+				['urn:1', 'urn:2', 'urn:3'],
+			);
 			throwsXml(() => parseXml('<r><a xmlns:p="urn:1"/><p:x/></r>'), 'XML_NAMESPACE');
 		});
 
 		it('lists children by name', () => {
 			const root = parseXml('<r xmlns:o="urn:o"><i>1</i><o:i>2</o:i><j/><i>3</i></r>');
-			assert.deepStrictEqual(childrenNamed(root, 'i').map((e) => e.text), ['1', '2', '3']);
-			assert.deepStrictEqual(childrenNamed(root, 'i', '').map((e) => e.text), ['1', '3']);
-			assert.deepStrictEqual(childrenNamed(root, 'i', 'urn:o').map((e) => e.text), ['2']);
+			assert.deepStrictEqual(
+				childrenNamed(root, 'i').map((e) => e.text),
+				['1', '2', '3'],
+			);
+			assert.deepStrictEqual(
+				childrenNamed(root, 'i', '').map((e) => e.text),
+				['1', '3'],
+			);
+			assert.deepStrictEqual(
+				childrenNamed(root, 'i', 'urn:o').map((e) => e.text),
+				['2'],
+			);
 		});
 
 		it('rejects unbound prefixes and invalid declarations', () => {
-			throwsXml(() => parseXml('<p:a/>'), 'XML_NAMESPACE', "XML namespace error at line 1, column 2: prefix 'p' of element <p:a> is not bound to a namespace");
+			throwsXml(
+				() => parseXml('<p:a/>'),
+				'XML_NAMESPACE',
+				"XML namespace error at line 1, column 2: prefix 'p' of element <p:a> is not bound to a namespace",
+			);
 			throwsXml(() => parseXml('<a q:b="1"/>'), 'XML_NAMESPACE', /prefix 'q' of attribute 'q:b'/);
 			throwsXml(() => parseXml('<a xmlns:p=""/>'), 'XML_NAMESPACE');
 			throwsXml(() => parseXml('<a xmlns:xmlns="urn:x"/>'), 'XML_NAMESPACE');
@@ -182,7 +231,11 @@ describe('protocol/codecs/xml', () => {
 		});
 
 		it('rejects attributes with the same expanded name', () => {
-			throwsXml(() => parseXml('<a xmlns:p="urn:x" xmlns:q="urn:x" p:b="1" q:b="2"/>'), 'XML_MALFORMED', /duplicate attribute \{urn:x\}b/);
+			throwsXml(
+				() => parseXml('<a xmlns:p="urn:x" xmlns:q="urn:x" p:b="1" q:b="2"/>'),
+				'XML_MALFORMED',
+				/duplicate attribute \{urn:x\}b/,
+			);
 		});
 	});
 
@@ -196,14 +249,31 @@ describe('protocol/codecs/xml', () => {
 		});
 
 		it('rejects other entities with XML_ENTITY', () => {
-			throwsXml(() => parseXml('<a>&nbsp;</a>'), 'XML_ENTITY', 'Invalid entity reference at line 1, column 4: undefined entity &nbsp; (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)');
+			throwsXml(
+				() => parseXml('<a>&nbsp;</a>'),
+				'XML_ENTITY',
+				'Invalid entity reference at line 1, column 4: undefined entity &nbsp; (only &lt; &gt; &amp; &quot; &apos; and character references are allowed)',
+			);
 			throwsXml(() => parseXml('<a v="&xxe;"/>'), 'XML_ENTITY');
 			throwsXml(() => parseXml('<a>&constructor;</a>'), 'XML_ENTITY');
 			throwsXml(() => parseXml('<a>&__proto__;</a>'), 'XML_ENTITY');
 		});
 
 		it('range-checks character references', () => {
-			for (const ref of ['&#9999999;', '&#0;', '&#xD800;', '&#xDFFF;', '&#xFFFE;', '&#x110000;', '&#1;', '&#99999999999999999999999999;', '&#x;', '&#;', '&#X41;', '&#12a;']) {
+			for (const ref of [
+				'&#9999999;',
+				'&#0;',
+				'&#xD800;',
+				'&#xDFFF;',
+				'&#xFFFE;',
+				'&#x110000;',
+				'&#1;',
+				'&#99999999999999999999999999;',
+				'&#x;',
+				'&#;',
+				'&#X41;',
+				'&#12a;',
+			]) {
 				throwsXml(() => parseXml(`<a>${ref}</a>`), 'XML_ENTITY');
 				throwsXml(() => parseXml(`<a v="${ref}"/>`), 'XML_ENTITY');
 			}
@@ -220,16 +290,36 @@ describe('protocol/codecs/xml', () => {
 	describe('parseXml: encoding', () => {
 		it('strips a BOM from strings and bytes', () => {
 			assert.equal(parseXml('\uFEFF<?xml version="1.0"?><a>x</a>').text, 'x');
-			const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('<?xml version="1.0" encoding="UTF-8"?><a>é</a>')]);
+			const bytes = new Uint8Array([
+				0xef,
+				0xbb,
+				0xbf,
+				...new TextEncoder().encode('<?xml version="1.0" encoding="UTF-8"?><a>é</a>'),
+			]);
 			assert.equal(parseXml(bytes).text, 'é');
 		});
 
 		it('rejects invalid UTF-8 with its position', () => {
-			const bytes = new Uint8Array([...new TextEncoder().encode('<a>\n ok'), 0xc3, 0x28, ...new TextEncoder().encode('</a>')]);
-			const error = throwsXml(() => parseXml(bytes), 'XML_ENCODING', /invalid UTF-8 \(byte 0xc3 at byte offset 7\)/);
+			const bytes = new Uint8Array([
+				...new TextEncoder().encode('<a>\n ok'),
+				0xc3,
+				0x28,
+				...new TextEncoder().encode('</a>'),
+			]);
+			const error = throwsXml(
+				() => parseXml(bytes),
+				'XML_ENCODING',
+				/invalid UTF-8 \(byte 0xc3 at byte offset 7\)/,
+			);
 			assert.deepStrictEqual([error.line, error.column], [2, 4]);
-			throwsXml(() => parseXml(new Uint8Array([0x3c, 0x61, 0x3e, 0xed, 0xa0, 0x80, 0x3c, 0x2f, 0x61, 0x3e])), 'XML_ENCODING'); // encoded surrogate
-			throwsXml(() => parseXml(new Uint8Array([0x3c, 0x61, 0x3e, 0xc0, 0xaf, 0x3c, 0x2f, 0x61, 0x3e])), 'XML_ENCODING'); // overlong
+			throwsXml(
+				() => parseXml(new Uint8Array([0x3c, 0x61, 0x3e, 0xed, 0xa0, 0x80, 0x3c, 0x2f, 0x61, 0x3e])),
+				'XML_ENCODING',
+			); // encoded surrogate
+			throwsXml(
+				() => parseXml(new Uint8Array([0x3c, 0x61, 0x3e, 0xc0, 0xaf, 0x3c, 0x2f, 0x61, 0x3e])),
+				'XML_ENCODING',
+			); // overlong
 			throwsXml(() => parseXml(new Uint8Array([0x3c, 0x61, 0x3e, 0xe2, 0x82])), 'XML_ENCODING'); // truncated
 		});
 
@@ -237,8 +327,15 @@ describe('protocol/codecs/xml', () => {
 			throwsXml(() => parseXml(new Uint8Array([0xff, 0xfe, 0x3c, 0x00, 0x61, 0x00])), 'XML_ENCODING');
 			throwsXml(() => parseXml(new Uint8Array([0xfe, 0xff, 0x00, 0x3c])), 'XML_ENCODING');
 			throwsXml(() => parseXml(new Uint8Array([0x3c, 0x00, 0x61, 0x00, 0x2f, 0x00, 0x3e, 0x00])), 'XML_ENCODING');
-			throwsXml(() => parseXml('<?xml version="1.0" encoding="ISO-8859-1"?><a/>'), 'XML_ENCODING', /encoding 'ISO-8859-1' is declared/);
-			throwsXml(() => parseXml(new TextEncoder().encode('<?xml version="1.0" encoding="utf-16"?><a/>')), 'XML_ENCODING');
+			throwsXml(
+				() => parseXml('<?xml version="1.0" encoding="ISO-8859-1"?><a/>'),
+				'XML_ENCODING',
+				/encoding 'ISO-8859-1' is declared/,
+			);
+			throwsXml(
+				() => parseXml(new TextEncoder().encode('<?xml version="1.0" encoding="utf-16"?><a/>')),
+				'XML_ENCODING',
+			);
 			parseXml('<?xml version="1.0" encoding="Utf-8" standalone="yes"?><a/>');
 			parseXml("<?xml version='1.0'?><a/>");
 		});
@@ -250,12 +347,19 @@ describe('protocol/codecs/xml', () => {
 				'<?xml version="1.0"?>',
 				'<!DOCTYPE lolz [',
 				' <!ENTITY lol "lol">',
-				...Array.from({ length: 9 }, (_, i) => ` <!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`),
+				...Array.from(
+					{ length: 9 },
+					(_, i) => ` <!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`,
+				),
 				']>',
 				'<lolz>&lol9;</lolz>',
 			].join('\n');
 			const start = process.hrtime.bigint();
-			const error = throwsXml(() => parseXml(lol), 'XML_DOCTYPE', 'DOCTYPE not allowed at line 2, column 1: document type declarations are not allowed in SOAP messages');
+			const error = throwsXml(
+				() => parseXml(lol),
+				'XML_DOCTYPE',
+				'DOCTYPE not allowed at line 2, column 1: document type declarations are not allowed in SOAP messages',
+			);
 			assert.equal(error.line, 2);
 			console.log(`      billion laughs rejected in ${ms(start).toFixed(3)} ms`);
 		});
@@ -268,14 +372,18 @@ describe('protocol/codecs/xml', () => {
 				'<!doctype foo><foo/>',
 				'<a><!DOCTYPE foo></a>',
 				'<a/><!ENTITY x "y">',
-				new TextEncoder().encode('\uFEFF<!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///c:/boot.ini">]><foo>&xxe;</foo>'),
+				new TextEncoder().encode(
+					'\uFEFF<!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///c:/boot.ini">]><foo>&xxe;</foo>',
+				),
 			];
 			for (const sample of samples) throwsXml(() => parseXml(sample), 'XML_DOCTYPE');
 			// A huge malformed body after the DOCTYPE is never looked at.
 			const big = '<!DOCTYPE x>' + '<a>&bad;'.repeat(1_000_000);
 			const start = process.hrtime.bigint();
 			throwsXml(() => parseXml(big), 'XML_DOCTYPE');
-			console.log(`      DOCTYPE before ${(big.length / 1e6).toFixed(1)} MB rejected in ${ms(start).toFixed(3)} ms`);
+			console.log(
+				`      DOCTYPE before ${(big.length / 1e6).toFixed(1)} MB rejected in ${ms(start).toFixed(3)} ms`,
+			);
 		});
 
 		it('keeps <!DOCTYPE inside CDATA and comments as content', () => {
@@ -285,7 +393,11 @@ describe('protocol/codecs/xml', () => {
 
 	describe('parseXml: well-formedness', () => {
 		const cases: [string, string, RegExp | string][] = [
-			['mismatched end tag', '<Envelope>\n <Body>\n  <Foo/>     </Envelope>', 'Malformed XML at line 3, column 14: expected </Body> but found </Envelope>'],
+			[
+				'mismatched end tag',
+				'<Envelope>\n <Body>\n  <Foo/>     </Envelope>',
+				'Malformed XML at line 3, column 14: expected </Body> but found </Envelope>',
+			],
 			['end tag prefix of name', '<ab></a>', /expected <\/ab> but found <\/a>/],
 			['end tag longer than name', '<a></ab>', /expected <\/a> but found <\/ab>/],
 			['unclosed element', '<a><b></b>', /<a> opened at line 1, column 1 is not closed/],
@@ -295,7 +407,11 @@ describe('protocol/codecs/xml', () => {
 			['text before root', 'x<a/>', /text is not allowed before the root element/],
 			['no root', '<!-- only -->', /no root element/],
 			['empty input', '', /no root element/],
-			['duplicate attribute', '<a b="1" b="2"/>', 'Malformed XML at line 1, column 10: duplicate attribute b on <a>'],
+			[
+				'duplicate attribute',
+				'<a b="1" b="2"/>',
+				'Malformed XML at line 1, column 10: duplicate attribute b on <a>',
+			],
 			['< in attribute', '<a b="x<y"/>', /'<' is not allowed in the value of attribute b/],
 			['missing quotes', '<a b=1/>', /attribute b value must be quoted/],
 			['missing =', '<a b "1"/>', /expected '=' after attribute b/],
@@ -308,14 +424,22 @@ describe('protocol/codecs/xml', () => {
 			['unterminated CDATA', '<a><![CDATA[x</a>', /unterminated CDATA/],
 			['CDATA outside root', '<![CDATA[x]]><a/>', /CDATA section outside the root element/],
 			['late XML declaration', '<a/><?xml version="1.0"?>', /XML declaration is allowed only at the very start/],
-			['XML declaration after whitespace', ' <?xml version="1.0"?><a/>', /XML declaration is allowed only at the very start/],
+			[
+				'XML declaration after whitespace',
+				' <?xml version="1.0"?><a/>',
+				/XML declaration is allowed only at the very start/,
+			],
 			['bad XML declaration', '<?xml encoding="utf-8"?><a/>', /invalid XML declaration/],
 			['bad name', '<1a/>', /expected an element name/],
 			['truncated start tag', '<a', /unexpected end of input inside <a>/],
 			['slash without >', '<a/ >', /expected '>' after '\/'/],
 			['unknown markup', '<a><!FOO></a>', /unexpected markup/],
 			['PI without target', '<a><? x?></a>', /processing instruction without a target/],
-			['control character', '<a>x\u0001</a>', 'Malformed XML at line 1, column 5: character U+0001 is not allowed in XML'],
+			[
+				'control character',
+				'<a>x\u0001</a>',
+				'Malformed XML at line 1, column 5: character U+0001 is not allowed in XML',
+			],
 			['U+FFFF', '<a v="\uFFFF"/>', /character U\+FFFF is not allowed/],
 			['lone surrogate', '<a>\uD800</a>', /character U\+D800 is not allowed/],
 			['NUL in name', '<a\u0000/>', /character U\+0000 is not allowed/],
@@ -336,7 +460,11 @@ describe('protocol/codecs/xml', () => {
 			const depth = 100_000;
 			const bomb = '<a>'.repeat(depth) + '</a>'.repeat(depth);
 			const start = process.hrtime.bigint();
-			throwsXml(() => parseXml(bomb), 'XML_DEPTH', 'XML nested too deeply at line 1, column 301: elements nested deeper than 100 levels');
+			throwsXml(
+				() => parseXml(bomb),
+				'XML_DEPTH',
+				'XML nested too deeply at line 1, column 301: elements nested deeper than 100 levels',
+			);
 			console.log(`      depth bomb rejected in ${ms(start).toFixed(3)} ms`);
 			// With the limit lifted the same document parses: the parser does not recurse.
 			let el: XmlElement | undefined = parseXml(bomb, { maxDepth: Infinity });
@@ -371,7 +499,11 @@ describe('protocol/codecs/xml', () => {
 
 		it('resolves prefixes in constant time with many bindings in scope', () => {
 			const levels = 98;
-			const open = Array.from({ length: levels }, (_, d) => `<x${d} ${Array.from({ length: 256 }, (_, i) => `xmlns:p${d}_${i}="urn:${d}:${i}"`).join(' ')}>`).join('');
+			const open = Array.from(
+				{ length: levels },
+				(_, d) =>
+					`<x${d} ${Array.from({ length: 256 }, (_, i) => `xmlns:p${d}_${i}="urn:${d}:${i}"`).join(' ')}>`,
+			).join('');
 			const close = Array.from({ length: levels }, (_, d) => `</x${levels - 1 - d}>`).join('');
 			const doc = `<r xmlns:q="urn:q">${open}${'<q:a/>'.repeat(200_000)}${close}</r>`;
 			const start = process.hrtime.bigint();
@@ -384,7 +516,12 @@ describe('protocol/codecs/xml', () => {
 
 		it('refuses many huge attributes in linear time', () => {
 			const value = 'v'.repeat(10_000);
-			const doc = '<a ' + Array.from({ length: 256 }, (_, i) => `a${i}="${value}"`).join(' ') + '>' + 'x'.repeat(5_000_000) + '</a>';
+			const doc =
+				'<a ' +
+				Array.from({ length: 256 }, (_, i) => `a${i}="${value}"`).join(' ') +
+				'>' +
+				'x'.repeat(5_000_000) +
+				'</a>';
 			const start = process.hrtime.bigint();
 			assert.equal(parseXml(doc).attrs.length, 256);
 			console.log(`      256 attributes x 10 kB + 5 MB text parsed in ${ms(start).toFixed(1)} ms`);
@@ -395,12 +532,19 @@ describe('protocol/codecs/xml', () => {
 		it('escapes text and attribute values', () => {
 			assert.equal(escapeText('plain'), 'plain');
 			assert.equal(escapeText('a<b>&c "d" \'e\'\tf\ng\rh]]>'), 'a&lt;b&gt;&amp;c "d" \'e\'\tf\ng&#xD;h]]&gt;');
-			assert.equal(escapeAttr('a<b>&c "d" \'e\'\tf\ng\rh'), 'a&lt;b&gt;&amp;c &quot;d&quot; \'e\'&#x9;f&#xA;g&#xD;h');
+			assert.equal(
+				escapeAttr('a<b>&c "d" \'e\'\tf\ng\rh'),
+				"a&lt;b&gt;&amp;c &quot;d&quot; 'e'&#x9;f&#xA;g&#xD;h",
+			);
 			assert.equal(escapeText('😀 é'), '😀 é');
 		});
 
 		it('refuses characters XML 1.0 cannot carry, naming the code point', () => {
-			throwsXml(() => escapeText('a\u0000b'), 'XML_CHAR', 'Invalid XML character: U+0000 at index 1 cannot be written in XML 1.0');
+			throwsXml(
+				() => escapeText('a\u0000b'),
+				'XML_CHAR',
+				'Invalid XML character: U+0000 at index 1 cannot be written in XML 1.0',
+			);
 			throwsXml(() => escapeText('\u0008'), 'XML_CHAR', /U\+0008/);
 			throwsXml(() => escapeText('x\uFFFE'), 'XML_CHAR', /U\+FFFE/);
 			throwsXml(() => escapeAttr('\uFFFF'), 'XML_CHAR', /U\+FFFF/);
@@ -424,10 +568,13 @@ describe('protocol/codecs/xml', () => {
 			assert.equal(w.depth, 1);
 			w.close();
 			const xml = w.toString();
-			assert.equal(xml, '<?xml version="1.0" encoding="utf-8"?>'
-				+ `<soap:Envelope xmlns:soap="${SOAP11}" xmlns:xsi="${XSI_NS}"><soap:Body><Op xmlns="${SVC}">`
-				+ '<Title>R&amp;D &lt;lead&gt;</Title><Empty /><N kind="a&quot;b" n="3" b="true">7</N><Values xsi:nil="true" />'
-				+ '</Op></soap:Body></soap:Envelope>');
+			assert.equal(
+				xml,
+				'<?xml version="1.0" encoding="utf-8"?>' +
+					`<soap:Envelope xmlns:soap="${SOAP11}" xmlns:xsi="${XSI_NS}"><soap:Body><Op xmlns="${SVC}">` +
+					'<Title>R&amp;D &lt;lead&gt;</Title><Empty /><N kind="a&quot;b" n="3" b="true">7</N><Values xsi:nil="true" />' +
+					'</Op></soap:Body></soap:Envelope>',
+			);
 			const op = parseXml(xml).children[0].children[0];
 			assert.equal(child(op, 'Title')!.text, 'R&D <lead>');
 			assert.equal(attr(child(op, 'Values')!, 'nil', XSI_NS), 'true');
@@ -444,35 +591,63 @@ describe('protocol/codecs/xml', () => {
 		});
 
 		it('round-trips any valid string through writer and parser (property)', () => {
-			fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }).filter(isValidXmlString), (s) => {
-				const xml = new XmlWriter().open('r', { a: s }).leaf('t', s).raw(escapeText(s)).close().toString();
-				const root = parseXml(xml);
-				assert.equal(attr(root, 'a'), s);
-				assert.equal(root.children[0].text, s);
-				assert.equal(root.text, s);
-			}), { numRuns: 2000 });
+			fc.assert(
+				fc.property(fc.string({ unit: 'binary', maxLength: 200 }).filter(isValidXmlString), (s) => {
+					const xml = new XmlWriter().open('r', { a: s }).leaf('t', s).raw(escapeText(s)).close().toString();
+					const root = parseXml(xml);
+					assert.equal(attr(root, 'a'), s);
+					assert.equal(root.children[0].text, s);
+					assert.equal(root.text, s);
+				}),
+				{ numRuns: 2000 },
+			);
 		});
 
 		it('either refuses a string or round-trips it (property)', () => {
-			const anyString = fc.string({ unit: fc.oneof(fc.constantFrom('\u0000', '\u0001', '\u001f', '\uFFFE', '\uFFFF', '\uD800', '\uDC00', '\r', '\n', '&', '<', ']]>'), fc.string({ unit: 'binary', maxLength: 1 })), maxLength: 30 });
-			fc.assert(fc.property(anyString, (s) => {
-				let escaped: string;
-				try {
-					escaped = escapeText(s);
-				} catch (error) {
-					assert.ok(error instanceof XmlError && error.code === 'XML_CHAR');
-					assert.ok(!(s as unknown as { isWellFormed(): boolean }).isWellFormed() || !isValidXmlString(s));
-					return;
-				}
-				assert.equal(parseXml(`<r>${escaped}</r>`).text, s);
-			}), { numRuns: 2000 });
+			const anyString = fc.string({
+				unit: fc.oneof(
+					fc.constantFrom(
+						'\u0000',
+						'\u0001',
+						'\u001f',
+						'\uFFFE',
+						'\uFFFF',
+						'\uD800',
+						'\uDC00',
+						'\r',
+						'\n',
+						'&',
+						'<',
+						']]>',
+					),
+					fc.string({ unit: 'binary', maxLength: 1 }),
+				),
+				maxLength: 30,
+			});
+			fc.assert(
+				fc.property(anyString, (s) => {
+					let escaped: string;
+					try {
+						escaped = escapeText(s);
+					} catch (error) {
+						assert.ok(error instanceof XmlError && error.code === 'XML_CHAR');
+						assert.ok(
+							!(s as unknown as { isWellFormed(): boolean }).isWellFormed() || !isValidXmlString(s),
+						);
+						return;
+					}
+					assert.equal(parseXml(`<r>${escaped}</r>`).text, s);
+				}),
+				{ numRuns: 2000 },
+			);
 		});
 	});
 
 	describe('prettyPrintXml', () => {
 		it('re-indents element-only content and keeps everything else', () => {
-			const input = '<?xml version="1.0"?><!-- c --><r xmlns="urn:x" a = \'1\'><a>  text  </a><b><c/><d>x &amp; y</d><!-- n --></b>'
-				+ '<m>mixed <i>in</i> line</m><e></e><w>   </w><cd><![CDATA[ <x> ]]></cd></r>';
+			const input =
+				'<?xml version="1.0"?><!-- c --><r xmlns="urn:x" a = \'1\'><a>  text  </a><b><c/><d>x &amp; y</d><!-- n --></b>' +
+				'<m>mixed <i>in</i> line</m><e></e><w>   </w><cd><![CDATA[ <x> ]]></cd></r>';
 			const expected = [
 				'<?xml version="1.0"?>',
 				'<!-- c -->',
@@ -500,22 +675,39 @@ describe('protocol/codecs/xml', () => {
 				node: fc.oneof(
 					{ depthSize: 'small', withCrossShrink: true },
 					leafText.map((t) => `<l v="${escapeAttr(t)}">${escapeText(t)}</l>`),
-					fc.array(tie('node'), { maxLength: 4 }).chain((kids) => fc.constantFrom(' ', '\n', '\n\t', '').map((ws) => `<n>${kids.map((k) => ws + k).join('')}${ws}</n>`)),
+					fc
+						.array(tie('node'), { maxLength: 4 })
+						.chain((kids) =>
+							fc
+								.constantFrom(' ', '\n', '\n\t', '')
+								.map((ws) => `<n>${kids.map((k) => ws + k).join('')}${ws}</n>`),
+						),
 				),
 			})).node;
 			const strip = (el: XmlElement): Plain => {
 				const p = plain(el);
-				const rec = (x: Plain): Plain => ({ ...x, text: x.children.length > 0 && x.text.trim() === '' ? '' : x.text, children: x.children.map(rec) });
+				const rec = (x: Plain): Plain => ({
+					...x,
+					text: x.children.length > 0 && x.text.trim() === '' ? '' : x.text,
+					children: x.children.map(rec),
+				});
 				return rec(p);
 			};
-			fc.assert(fc.property(tree, (xml) => {
-				const pretty = prettyPrintXml(xml);
-				assert.deepStrictEqual(strip(parseXml(pretty)), strip(parseXml(xml)));
-			}), { numRuns: 500 });
+			fc.assert(
+				fc.property(tree, (xml) => {
+					const pretty = prettyPrintXml(xml);
+					assert.deepStrictEqual(strip(parseXml(pretty)), strip(parseXml(xml)));
+				}),
+				{ numRuns: 500 },
+			);
 		});
 
 		it('throws XmlError with a position on malformed input', () => {
-			const error = throwsXml(() => prettyPrintXml('<a>\n  <b>\n</a>'), 'XML_MALFORMED', /line 3, column 1: expected <\/b> but found <\/a>/);
+			const error = throwsXml(
+				() => prettyPrintXml('<a>\n  <b>\n</a>'),
+				'XML_MALFORMED',
+				/line 3, column 1: expected <\/b> but found <\/a>/,
+			);
 			assert.deepStrictEqual([error.line, error.column], [3, 1]);
 		});
 	});
@@ -538,16 +730,25 @@ describe('protocol/codecs/xml', () => {
 			const root2 = parseXml(bytes2);
 			const took2 = bestOf(3, () => parseXml(bytes2));
 			assert.equal(root2.text, b64.replace(/.{76}/g, '$&\n'));
-			console.log(`      ${(bytes2.length / 1e6).toFixed(1)} MB base64 with CRLF every 76 chars, from bytes: ${speed(bytes2.length / 1e6, took2)}`);
+			console.log(
+				`      ${(bytes2.length / 1e6).toFixed(1)} MB base64 with CRLF every 76 chars, from bytes: ${speed(bytes2.length / 1e6, took2)}`,
+			);
 		});
 
 		it('parses a 10 MB document of 50,000 records', () => {
-			const w = new XmlWriter().raw('<?xml version="1.0" encoding="utf-8"?>\n')
+			const w = new XmlWriter()
+				.raw('<?xml version="1.0" encoding="utf-8"?>\n')
 				.open('soap:Envelope', { 'xmlns:soap': SOAP11, 'xmlns:xsi': XSI_NS })
-				.open('soap:Body').open('GetApplicationsPagedResponse', { xmlns: SVC }).open('ApplicationPaged')
-				.leaf('PageCount', '1').leaf('PageIndex', '0').leaf('TotalItemCount', '50000').open('Applications');
+				.open('soap:Body')
+				.open('GetApplicationsPagedResponse', { xmlns: SVC })
+				.open('ApplicationPaged')
+				.leaf('PageCount', '1')
+				.leaf('PageIndex', '0')
+				.leaf('TotalItemCount', '50000')
+				.open('Applications');
 			for (let i = 0; i < 50_000; i++) {
-				w.raw('\n    ').open('APIApplication')
+				w.raw('\n    ')
+					.open('APIApplication')
 					.leaf('AdvertCandidateID', String(1_000_000 + i))
 					.leaf('ApplicationDate', '2014-05-01T10:11:12.1234567+01:00')
 					.leaf('FirstName', `Zoë & ${i}`)

@@ -5,7 +5,14 @@
  * host, so the webview only renders bounded pieces. No VS Code imports.
  */
 import type { APIDocument } from '../../../protocol/catalogue';
-import type { DocumentTab, DocumentView, EmailPartView, FieldRow, TextSlice, UntrustedHtml } from '../../../shared/panelMessages';
+import type {
+	DocumentTab,
+	DocumentView,
+	EmailPartView,
+	FieldRow,
+	TextSlice,
+	UntrustedHtml,
+} from '../../../shared/panelMessages';
 import { readCv, rawXml } from './hrxml';
 import { decodeCharset, parseMime, type MimePart } from './mime';
 
@@ -22,7 +29,11 @@ export const HTML_PREFIX_CHARS = 256 * 1024;
 
 /** A prefix of untrusted HTML for the webview, which sanitises it before display. */
 export function htmlPrefix(html: string, limit = HTML_PREFIX_CHARS): UntrustedHtml {
-	return { html: html.length > limit ? html.slice(0, limit) : html, truncated: html.length > limit, totalChars: html.length };
+	return {
+		html: html.length > limit ? html.slice(0, limit) : html,
+		truncated: html.length > limit,
+		totalChars: html.length,
+	};
 }
 
 /** The first `TEXT_SLICE_CHARS` characters of `text` from `offset`. */
@@ -63,11 +74,16 @@ export type DocumentKind = 'pdf' | 'docx' | 'html' | 'text' | 'xml' | 'binary';
 const TEXT_EXTENSIONS = ['txt', 'text', 'csv', 'md', 'log', 'json', 'rtf', 'eml', 'ics', 'vcf', 'tsv'];
 
 /** What kind of document this is, from its name, format and first bytes (first bytes win). */
-export function documentKind(fileName: string | undefined, format: string | undefined, bytes: Uint8Array): DocumentKind {
+export function documentKind(
+	fileName: string | undefined,
+	format: string | undefined,
+	bytes: Uint8Array,
+): DocumentKind {
 	const ext = (fileName ?? '').toLowerCase().split('.').pop() ?? '';
 	const fmt = (format ?? '').toLowerCase();
 	if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'pdf';
-	if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return ext === 'docx' || fmt.includes('docx') || fmt.includes('wordprocessingml') ? 'docx' : 'binary';
+	if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]))
+		return ext === 'docx' || fmt.includes('docx') || fmt.includes('wordprocessingml') ? 'docx' : 'binary';
 	if (ext === 'pdf' || fmt.includes('pdf')) return 'binary'; // claims PDF but is not: do not feed it to pdf.js
 	if (ext === 'html' || ext === 'htm' || fmt.includes('html')) return 'html';
 	if (ext === 'xml' || fmt.includes('xml') || fmt.includes('hrxml')) return 'xml';
@@ -105,7 +121,10 @@ function trimPartialUtf8(bytes: Uint8Array): Uint8Array {
 /** HTML markup at the start (after whitespace) or a typical HTML element anywhere early on. */
 export function looksLikeHtml(text: string): boolean {
 	const head = text.slice(0, 4096);
-	return /^\s*</.test(head) && /<(?:!doctype|html|body|div|p|br|table|span|a|b|i|img|style|script|head|font)\b/i.test(head);
+	return (
+		/^\s*</.test(head) &&
+		/<(?:!doctype|html|body|div|p|br|table|span|a|b|i|img|style|script|head|font)\b/i.test(head)
+	);
 }
 
 function empty(tab: DocumentTab, message: string): LoadedDocument {
@@ -120,16 +139,36 @@ const MISSING: Record<DocumentTab, string> = {
 };
 
 /** Loads the document of one tab (the record from GetApplicationsPaged with that tab's boolInclude* flag). */
-export async function loadDocument(tab: DocumentTab, doc: APIDocument | undefined, deps: DocumentDependencies = {}): Promise<LoadedDocument> {
+export async function loadDocument(
+	tab: DocumentTab,
+	doc: APIDocument | undefined,
+	deps: DocumentDependencies = {},
+): Promise<LoadedDocument> {
 	const bytes = doc ? documentBytes(doc) : undefined;
 	if (!doc || !bytes) return empty(tab, MISSING[tab]);
 	const fileName = doc.FileName || undefined;
-	const base = { tab, fileName, bytes, sources: new Map<string, { kind: 'text' | 'html'; content: string }>(), parts: [] as MimePart[] };
+	const base = {
+		tab,
+		fileName,
+		bytes,
+		sources: new Map<string, { kind: 'text' | 'html'; content: string }>(),
+		parts: [] as MimePart[],
+	};
 	try {
 		switch (tab) {
 			case 'emailBody': {
-				const text = doc.Document !== undefined && doc.Document !== '' ? doc.Document : decodeCharset(bytes, 'utf-8');
-				return { ...base, ...showTextOrHtml(base.sources, 'main', text, looksLikeHtml(text) || (doc.DocumentFormat ?? '').toLowerCase().includes('html'), fileName) };
+				const text =
+					doc.Document !== undefined && doc.Document !== '' ? doc.Document : decodeCharset(bytes, 'utf-8');
+				return {
+					...base,
+					...showTextOrHtml(
+						base.sources,
+						'main',
+						text,
+						looksLikeHtml(text) || (doc.DocumentFormat ?? '').toLowerCase().includes('html'),
+						fileName,
+					),
+				};
 			}
 			case 'parsed':
 				return { ...base, view: parsedView(decodeCharset(bytes, 'utf-8'), base.sources) };
@@ -139,11 +178,23 @@ export async function loadDocument(tab: DocumentTab, doc: APIDocument | undefine
 				return { ...base, view: await attachmentView(doc, bytes, base.sources, deps) };
 		}
 	} catch (error) {
-		return { ...base, view: { kind: 'error', message: `The document could not be shown: ${error instanceof Error ? error.message : String(error)}` } };
+		return {
+			...base,
+			view: {
+				kind: 'error',
+				message: `The document could not be shown: ${error instanceof Error ? error.message : String(error)}`,
+			},
+		};
 	}
 }
 
-function showTextOrHtml(sources: LoadedDocument['sources'], key: string, text: string, asHtml: boolean, fileName?: string): { view: DocumentView } {
+function showTextOrHtml(
+	sources: LoadedDocument['sources'],
+	key: string,
+	text: string,
+	asHtml: boolean,
+	fileName?: string,
+): { view: DocumentView } {
 	if (asHtml) {
 		sources.set(key, { kind: 'html', content: text });
 		return { view: { kind: 'html', fileName, html: htmlPrefix(text) } };
@@ -161,7 +212,12 @@ function parsedView(xml: string, sources: LoadedDocument['sources']): DocumentVi
 		: { kind: 'cv', problem: result.problem, raw: textSlice(raw.text), rawIsPretty: raw.pretty };
 }
 
-async function attachmentView(doc: APIDocument, bytes: Uint8Array, sources: LoadedDocument['sources'], deps: DocumentDependencies): Promise<DocumentView> {
+async function attachmentView(
+	doc: APIDocument,
+	bytes: Uint8Array,
+	sources: LoadedDocument['sources'],
+	deps: DocumentDependencies,
+): Promise<DocumentView> {
 	const fileName = doc.FileName || undefined;
 	const kind = documentKind(fileName, doc.DocumentFormat, bytes);
 	switch (kind) {
@@ -170,7 +226,13 @@ async function attachmentView(doc: APIDocument, bytes: Uint8Array, sources: Load
 				? { kind: 'pdf', fileName, size: bytes.length, base64: Buffer.from(bytes).toString('base64') }
 				: { kind: 'binary', fileName, contentType: 'application/pdf', size: bytes.length };
 		case 'docx': {
-			if (!deps.docxToHtml) return { kind: 'binary', fileName, contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', size: bytes.length };
+			if (!deps.docxToHtml)
+				return {
+					kind: 'binary',
+					fileName,
+					contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+					size: bytes.length,
+				};
 			return showTextOrHtml(sources, 'main', await deps.docxToHtml(bytes), true, fileName).view;
 		}
 		case 'html':
@@ -179,7 +241,12 @@ async function attachmentView(doc: APIDocument, bytes: Uint8Array, sources: Load
 		case 'xml':
 			return showTextOrHtml(sources, 'main', decodeCharset(bytes, 'utf-8'), false, fileName).view;
 		case 'binary':
-			return { kind: 'binary', fileName, contentType: doc.DocumentFormat || 'application/octet-stream', size: bytes.length };
+			return {
+				kind: 'binary',
+				fileName,
+				contentType: doc.DocumentFormat || 'application/octet-stream',
+				size: bytes.length,
+			};
 	}
 }
 
@@ -188,7 +255,8 @@ function emailView(bytes: Uint8Array, sources: LoadedDocument['sources']): { vie
 	const headers: FieldRow[] = message.headers.map((h) => ({ label: h.name, value: h.value }));
 	const parts: EmailPartView[] = message.parts.map((part, index) => {
 		const common = { index, contentType: part.contentType, fileName: part.fileName, size: part.bytes.length };
-		const isAttachment = part.disposition === 'attachment' || (part.fileName !== undefined && part.disposition !== 'inline');
+		const isAttachment =
+			part.disposition === 'attachment' || (part.fileName !== undefined && part.disposition !== 'inline');
 		if (!isAttachment && part.contentType === 'text/html') {
 			const html = decodeCharset(part.bytes, part.charset);
 			sources.set(String(index), { kind: 'html', content: html });
@@ -205,7 +273,11 @@ function emailView(bytes: Uint8Array, sources: LoadedDocument['sources']): { vie
 }
 
 /** The next piece of a text or HTML source after the user asked for more. */
-export function moreOf(loaded: LoadedDocument, part: number | undefined, offset: number): { kind: 'text'; slice: TextSlice } | { kind: 'html'; html: UntrustedHtml } | undefined {
+export function moreOf(
+	loaded: LoadedDocument,
+	part: number | undefined,
+	offset: number,
+): { kind: 'text'; slice: TextSlice } | { kind: 'html'; html: UntrustedHtml } | undefined {
 	const source = loaded.sources.get(part === undefined ? 'main' : String(part));
 	if (!source) return undefined;
 	if (source.kind === 'text') return { kind: 'text', slice: textSlice(source.content, offset) };
@@ -214,23 +286,48 @@ export function moreOf(loaded: LoadedDocument, part: number | undefined, offset:
 }
 
 /** File name and bytes "Save as…" writes for the main document or an email part. */
-export function savable(loaded: LoadedDocument, part: number | undefined): { fileName: string; bytes: Uint8Array } | undefined {
+export function savable(
+	loaded: LoadedDocument,
+	part: number | undefined,
+): { fileName: string; bytes: Uint8Array } | undefined {
 	if (part !== undefined) {
 		const mimePart = loaded.parts[part];
-		return mimePart ? { fileName: safeFileName(mimePart.fileName ?? `part-${part + 1}${extensionFor(mimePart.contentType)}`), bytes: mimePart.bytes } : undefined;
+		return mimePart
+			? {
+					fileName: safeFileName(
+						mimePart.fileName ?? `part-${part + 1}${extensionFor(mimePart.contentType)}`,
+					),
+					bytes: mimePart.bytes,
+				}
+			: undefined;
 	}
 	if (!loaded.bytes) return undefined;
-	const fallback: Record<DocumentTab, string> = { emailBody: 'email-body.html', attachment: 'attachment', parsed: 'parsed.xml', email: 'email.eml' };
+	const fallback: Record<DocumentTab, string> = {
+		emailBody: 'email-body.html',
+		attachment: 'attachment',
+		parsed: 'parsed.xml',
+		email: 'email.eml',
+	};
 	return { fileName: safeFileName(loaded.fileName ?? fallback[loaded.tab]), bytes: loaded.bytes };
 }
 
 function extensionFor(contentType: string): string {
-	return ({ 'text/plain': '.txt', 'text/html': '.html', 'application/pdf': '.pdf' } as Record<string, string>)[contentType] ?? '';
+	return (
+		({ 'text/plain': '.txt', 'text/html': '.html', 'application/pdf': '.pdf' } as Record<string, string>)[
+			contentType
+		] ?? ''
+	);
 }
 
 /** A file name without directories or characters that file systems refuse. */
 export function safeFileName(name: string): string {
 	// eslint-disable-next-line no-control-regex -- control characters are what is being removed
-	const base = name.split(/[\\/]/).pop()?.replace(/[\u0000-\u001f<>:"|?*]/g, '_').replace(/^\.+/, '').trim() ?? '';
+	const base =
+		name
+			.split(/[\\/]/)
+			.pop()
+			?.replace(/[\u0000-\u001f<>:"|?*]/g, '_')
+			.replace(/^\.+/, '')
+			.trim() ?? '';
 	return base.slice(0, 200) || 'document';
 }

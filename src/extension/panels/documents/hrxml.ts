@@ -107,17 +107,30 @@ function cvFromTree(root: XmlElement): CvModel {
 	const contactInfo = first(root, 'ContactInfo') ?? root;
 	const personName = first(contactInfo, 'PersonName');
 	const name = personName
-		? textOf(first(personName, 'FormattedName')) || [textOf(first(personName, 'GivenName')), textOf(first(personName, 'FamilyName'))].filter(Boolean).join(' ')
+		? textOf(first(personName, 'FormattedName')) ||
+			[textOf(first(personName, 'GivenName')), textOf(first(personName, 'FamilyName'))].filter(Boolean).join(' ')
 		: '';
 	const contact: FieldRow[] = [];
 	const add = (label: string, value: string): void => {
 		if (value && !contact.some((row) => row.label === label && row.value === value)) contact.push({ label, value });
 	};
 	for (const email of descendants(contactInfo, 'InternetEmailAddress', 5)) add('Email', textOf(email));
-	for (const phone of descendants(contactInfo, 'Telephone', 5)) add('Phone', textOf(first(phone, 'FormattedNumber')) || textOf(phone));
-	for (const mobile of descendants(contactInfo, 'Mobile', 5)) add('Mobile', textOf(first(mobile, 'FormattedNumber')) || textOf(mobile));
+	for (const phone of descendants(contactInfo, 'Telephone', 5))
+		add('Phone', textOf(first(phone, 'FormattedNumber')) || textOf(phone));
+	for (const mobile of descendants(contactInfo, 'Mobile', 5))
+		add('Mobile', textOf(first(mobile, 'FormattedNumber')) || textOf(mobile));
 	for (const address of descendants(contactInfo, 'PostalAddress', 3)) {
-		add('Address', [firstText(address, 'AddressLine', 'StreetName'), firstText(address, 'Municipality', 'City'), firstText(address, 'PostalCode'), firstText(address, 'CountryCode')].filter(Boolean).join(', '));
+		add(
+			'Address',
+			[
+				firstText(address, 'AddressLine', 'StreetName'),
+				firstText(address, 'Municipality', 'City'),
+				firstText(address, 'PostalCode'),
+				firstText(address, 'CountryCode'),
+			]
+				.filter(Boolean)
+				.join(', '),
+		);
 	}
 	for (const url of descendants(contactInfo, 'InternetWebAddress', 3)) add('Web', textOf(url));
 
@@ -129,9 +142,13 @@ function cvFromTree(root: XmlElement): CvModel {
 	}));
 
 	const education: CvEntry[] = descendants(root, 'SchoolOrInstitution').map((school) => ({
-		title: [firstText(school, 'DegreeName'), firstText(school, 'DegreeMajor')].filter(Boolean).join(', ') || firstText(school, 'Degree'),
+		title:
+			[firstText(school, 'DegreeName'), firstText(school, 'DegreeMajor')].filter(Boolean).join(', ') ||
+			firstText(school, 'Degree'),
 		organisation: firstText(school, 'SchoolName', 'School'),
-		period: first(school, 'DatesOfAttendance') ? period(first(school, 'DatesOfAttendance') as XmlElement) : period(school),
+		period: first(school, 'DatesOfAttendance')
+			? period(first(school, 'DatesOfAttendance') as XmlElement)
+			: period(school),
 		description: textOf(first(school, 'Comments')) || textOf(first(school, 'Description')),
 	}));
 
@@ -139,7 +156,9 @@ function cvFromTree(root: XmlElement): CvModel {
 		...descendants(root, 'Competency').map((c) => c.attrs.find((a) => a.local === 'name')?.value ?? textOf(c)),
 		...descendants(root, 'Skill').map((s) => textOf(s)),
 	]);
-	const languages = unique(descendants(root, 'Language').map((l) => firstText(l, 'LanguageCode', 'Name') || textOf(l)));
+	const languages = unique(
+		descendants(root, 'Language').map((l) => firstText(l, 'LanguageCode', 'Name') || textOf(l)),
+	);
 
 	return {
 		name,

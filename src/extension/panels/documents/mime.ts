@@ -212,9 +212,10 @@ export function decodeEncodedWords(value: string): string {
 	return value
 		.replace(/(=\?[^?\s]+\?[BbQq]\?[^?\s]*\?=)\s+(?==\?[^?\s]+\?[BbQq]\?[^?\s]*\?=)/g, '$1')
 		.replace(/=\?([^?\s]+)\?([BbQq])\?([^?\s]*)\?=/g, (_all, charset: string, kind: string, text: string) => {
-			const bytes = kind.toUpperCase() === 'B'
-				? Uint8Array.from(Buffer.from(text, 'base64'))
-				: decodeQuotedPrintable(text.replace(/_/g, ' '));
+			const bytes =
+				kind.toUpperCase() === 'B'
+					? Uint8Array.from(Buffer.from(text, 'base64'))
+					: decodeQuotedPrintable(text.replace(/_/g, ' '));
 			return decodeCharset(bytes, charset.replace(/\*.*$/, ''));
 		});
 }

@@ -28,8 +28,17 @@ describe('HR-XML to CV', function () {
 			{ label: 'Address', value: 'London, GB' },
 		]);
 		assert.equal(cv.summary, 'Analyst & programmer.');
-		assert.deepEqual(cv.experience, [{ title: 'Programmer', organisation: 'Analytical Engines Ltd', period: '1842-01 – 1843-09', description: 'Wrote <script> notes.' }]);
-		assert.deepEqual(cv.education, [{ title: 'Mathematics', organisation: 'Home tutoring', period: '1835', description: '' }]);
+		assert.deepEqual(cv.experience, [
+			{
+				title: 'Programmer',
+				organisation: 'Analytical Engines Ltd',
+				period: '1842-01 – 1843-09',
+				description: 'Wrote <script> notes.',
+			},
+		]);
+		assert.deepEqual(cv.education, [
+			{ title: 'Mathematics', organisation: 'Home tutoring', period: '1835', description: '' },
+		]);
 		assert.deepEqual(cv.skills, ['Mathematics', 'Poetical science']);
 		assert.deepEqual(cv.languages, ['en']);
 	});
@@ -43,12 +52,18 @@ describe('HR-XML to CV', function () {
 </StructuredXMLResume></Resume></Candidate>`);
 		assert.ok('cv' in result);
 		assert.equal(result.cv.name, 'Noah T');
-		assert.deepEqual(result.cv.contact, [{ label: 'Email', value: 'n@example.org' }, { label: 'Address', value: '1 High St, GB' }]);
-		assert.deepEqual(result.cv.experience, [{ title: 'Carer', organisation: 'Fabrikam', period: '2023 – current', description: '' }]);
+		assert.deepEqual(result.cv.contact, [
+			{ label: 'Email', value: 'n@example.org' },
+			{ label: 'Address', value: '1 High St, GB' },
+		]);
+		assert.deepEqual(result.cv.experience, [
+			{ title: 'Carer', organisation: 'Fabrikam', period: '2023 – current', description: '' },
+		]);
 	});
 
 	it('refuses entity expansion and external entities with a clear message', function () {
-		const billionLaughs = '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><Resume>&lol2;</Resume>';
+		const billionLaughs =
+			'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><Resume>&lol2;</Resume>';
 		const external = '<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><Resume>&xxe;</Resume>';
 		for (const xml of [billionLaughs, external]) {
 			const result = readCv(xml);
@@ -69,13 +84,18 @@ describe('HR-XML to CV', function () {
 	});
 
 	it('gives the panel the CV and the raw text, or the problem and the raw text', async function () {
-		const good = await loadDocument('parsed', { DocumentBytes: new TextEncoder().encode(RESUME), FileName: 'cv.xml' });
+		const good = await loadDocument('parsed', {
+			DocumentBytes: new TextEncoder().encode(RESUME),
+			FileName: 'cv.xml',
+		});
 		assert.equal(good.view.kind, 'cv');
 		if (good.view.kind === 'cv') {
 			assert.equal(good.view.cv?.name, 'Ada Lovelace');
 			assert.equal(good.view.rawIsPretty, true);
 		}
-		const hostile = await loadDocument('parsed', { DocumentBytes: new TextEncoder().encode('<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>') });
+		const hostile = await loadDocument('parsed', {
+			DocumentBytes: new TextEncoder().encode('<!DOCTYPE x [<!ENTITY a "b">]><x>&a;</x>'),
+		});
 		assert.equal(hostile.view.kind, 'cv');
 		if (hostile.view.kind === 'cv') {
 			assert.equal(hostile.view.cv, undefined);

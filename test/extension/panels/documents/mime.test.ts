@@ -1,6 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { loadDocument, moreOf, savable, TEXT_SLICE_CHARS } from '../../../../src/extension/panels/documents/documents';
-import { decodeEncodedWords, decodeQuotedPrintable, parseHeaderValue, parseMime } from '../../../../src/extension/panels/documents/mime';
+import {
+	decodeEncodedWords,
+	decodeQuotedPrintable,
+	parseHeaderValue,
+	parseMime,
+} from '../../../../src/extension/panels/documents/mime';
 
 const enc = new TextEncoder();
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -27,7 +32,9 @@ const MESSAGE = [
 	'Content-Type: text/html; charset=utf-8',
 	'Content-Transfer-Encoding: base64',
 	'',
-	Buffer.from('<p onclick="x()">Hello <a href="https://cv.example/me">CV</a><script>alert(1)</script></p>').toString('base64'),
+	Buffer.from('<p onclick="x()">Hello <a href="https://cv.example/me">CV</a><script>alert(1)</script></p>').toString(
+		'base64',
+	),
 	'--inner--',
 	'--outer',
 	'Content-Type: application/pdf; name="cv.pdf"',
@@ -45,7 +52,10 @@ describe('MIME reader', function () {
 		const header = (name: string) => message.headers.find((h) => h.name === name)?.value;
 		assert.equal(header('From'), 'Jörg <jorg@example.com>');
 		assert.equal(header('Subject'), 'Bewerbung für die Stelle');
-		assert.deepEqual(message.parts.map((p) => p.contentType), ['text/plain', 'text/html', 'application/pdf']);
+		assert.deepEqual(
+			message.parts.map((p) => p.contentType),
+			['text/plain', 'text/html', 'application/pdf'],
+		);
 		assert.equal(text(message.parts[0].bytes), 'Grüße, a long line that is soft-wrapped.');
 		assert.match(text(message.parts[1].bytes), /^<p onclick/);
 		assert.equal(message.parts[2].fileName, 'Lebenslauf Jörg.pdf');
@@ -56,16 +66,22 @@ describe('MIME reader', function () {
 	it('decodes quoted-printable, encoded words and parameters', function () {
 		assert.equal(text(decodeQuotedPrintable('a=3Db=\r\nc')), 'a=bc');
 		assert.equal(decodeEncodedWords('=?utf-8?q?caf=C3=A9?= =?utf-8?b?IGF1IGxhaXQ=?='), 'café au lait');
-		assert.deepEqual(parseHeaderValue('Text/HTML; Charset="UTF-8"; name="a;b.html"'), { value: 'text/html', params: { charset: 'UTF-8', name: 'a;b.html' } });
+		assert.deepEqual(parseHeaderValue('Text/HTML; Charset="UTF-8"; name="a;b.html"'), {
+			value: 'text/html',
+			params: { charset: 'UTF-8', name: 'a;b.html' },
+		});
 		assert.equal(parseHeaderValue("attachment; filename*=utf-8''na%C3%AFve.txt").params.filename, 'naïve.txt');
 	});
 
 	it('survives hostile structure: a boundary that never ends, deep nesting, no headers', function () {
-		const unterminated = parseMime(enc.encode('Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nhello'));
+		const unterminated = parseMime(
+			enc.encode('Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nhello'),
+		);
 		assert.equal(unterminated.parts.length, 1);
 		assert.equal(text(unterminated.parts[0].bytes), 'hello');
 		let nested = 'Content-Type: text/plain\r\n\r\ndeep';
-		for (let i = 0; i < 50; i++) nested = `Content-Type: multipart/mixed; boundary=b${i}\r\n\r\n--b${i}\r\n${nested}\r\n--b${i}--`;
+		for (let i = 0; i < 50; i++)
+			nested = `Content-Type: multipart/mixed; boundary=b${i}\r\n\r\n--b${i}\r\n${nested}\r\n--b${i}--`;
 		const deep = parseMime(enc.encode(nested));
 		assert.equal(deep.parts.length, 1);
 		const bare = parseMime(enc.encode('just a body'));
@@ -81,7 +97,11 @@ describe('MIME reader', function () {
 		assert.equal(plain.body.kind, 'text');
 		assert.equal(html.body.kind, 'html');
 		if (html.body.kind === 'html') {
-			assert.equal(html.body.html.html, '<p onclick="x()">Hello <a href="https://cv.example/me">CV</a><script>alert(1)</script></p>', 'decoded, and left to the webview sanitiser');
+			assert.equal(
+				html.body.html.html,
+				'<p onclick="x()">Hello <a href="https://cv.example/me">CV</a><script>alert(1)</script></p>',
+				'decoded, and left to the webview sanitiser',
+			);
 		}
 		assert.equal(pdf.body.kind, 'attachment');
 		const saved = savable(loaded, 2);
@@ -107,13 +127,24 @@ describe('MIME reader', function () {
 	it('classifies attachments by their first bytes, not by their claimed name', async function () {
 		const pdf = await loadDocument('attachment', { DocumentBytes: enc.encode('%PDF-1.7 ...'), FileName: 'cv.txt' });
 		assert.equal(pdf.view.kind, 'pdf');
-		const fake = await loadDocument('attachment', { DocumentBytes: enc.encode('<script>alert(1)</script>'), FileName: 'cv.pdf' });
+		const fake = await loadDocument('attachment', {
+			DocumentBytes: enc.encode('<script>alert(1)</script>'),
+			FileName: 'cv.pdf',
+		});
 		assert.equal(fake.view.kind, 'binary');
-		const zip = await loadDocument('attachment', { DocumentBytes: Uint8Array.from([0x50, 0x4b, 3, 4, 0, 0]), FileName: 'cv.docx' });
+		const zip = await loadDocument('attachment', {
+			DocumentBytes: Uint8Array.from([0x50, 0x4b, 3, 4, 0, 0]),
+			FileName: 'cv.docx',
+		});
 		assert.equal(zip.view.kind, 'binary', 'without a converter a DOCX is offered for saving');
-		const converted = await loadDocument('attachment', { DocumentBytes: Uint8Array.from([0x50, 0x4b, 3, 4, 0, 0]), FileName: 'cv.docx' }, { docxToHtml: async () => '<p>Converted</p><img src="https://x.example/i.png">' });
+		const converted = await loadDocument(
+			'attachment',
+			{ DocumentBytes: Uint8Array.from([0x50, 0x4b, 3, 4, 0, 0]), FileName: 'cv.docx' },
+			{ docxToHtml: async () => '<p>Converted</p><img src="https://x.example/i.png">' },
+		);
 		assert.equal(converted.view.kind, 'html');
-		if (converted.view.kind === 'html') assert.equal(converted.view.html.html, '<p>Converted</p><img src="https://x.example/i.png">');
+		if (converted.view.kind === 'html')
+			assert.equal(converted.view.html.html, '<p>Converted</p><img src="https://x.example/i.png">');
 		const missing = await loadDocument('attachment', undefined);
 		assert.equal(missing.view.kind, 'missing');
 	});
