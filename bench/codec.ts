@@ -330,7 +330,7 @@ export async function runCodecBenchmarks(reps: number, log: (line: string) => vo
 			);
 			const times = encoders.map(([name], i) => ({ name, usPerOp: (medians[i] * 1000) / batch }));
 			for (const t of times) log(`  encode ${operation} ${t.name}: ${fmt(t.usPerOp, 2)} µs`);
-			for (const t of times)
+			for (const t of times) {
 				encodeRows.push([
 					operation,
 					t.name,
@@ -338,6 +338,7 @@ export async function runCodecBenchmarks(reps: number, log: (line: string) => vo
 					fmt(1e6 / t.usPerOp, 0),
 					fmt(t.usPerOp / times[0].usPerOp, 2),
 				]);
+			}
 		}
 		sections.push({
 			title: '2. Encoding requests (SOAP 1.1)',
@@ -361,8 +362,9 @@ function checkDecoders(
 		CTX,
 	);
 	const apps = decoded.ok ? (decoded.result as { Applications: unknown[] }).Applications : [];
-	if (apps.length !== recordsData.records)
+	if (apps.length !== recordsData.records) {
 		throw new Error(`decoder returned ${apps.length} applications, expected ${recordsData.records}`);
+	}
 	const withDoc = binding.decodeResponse(
 		'GetApplicationsPaged',
 		{ status: 200, headers: { 'content-type': 'text/xml' }, body: attachment },
@@ -372,7 +374,8 @@ function checkDecoders(
 		? (withDoc.result as { Applications: { EmailFirstAttachment?: { DocumentBytes?: Uint8Array } }[] })
 				.Applications[0].EmailFirstAttachment?.DocumentBytes
 		: undefined;
-	if (!(doc instanceof Uint8Array) || doc.length !== 5_550_000)
+	if (!(doc instanceof Uint8Array) || doc.length !== 5_550_000) {
 		throw new Error('attachment was not decoded to its bytes');
+	}
 	sink(doc);
 }

@@ -144,10 +144,11 @@ async function driveTree(
 		walkMs.adverts = now() - started;
 		break;
 	}
-	if (!adverts?.length)
+	if (!adverts?.length) {
 		throw new Error(
 			`demo.admin has no adverts in the tree (${organisations.map((o) => o.descriptor.label).join(', ')})`,
 		);
+	}
 	const count = (n: Node): number => n.data.advert?.Applications ?? 0;
 	adverts.sort((a, b) => count(b) - count(a));
 
@@ -158,10 +159,11 @@ async function driveTree(
 		const items = children.map((n) => provider.getTreeItem(n));
 		const ms = now() - start;
 		const applications = children.filter((n) => n.descriptor.kind === 'application').length;
-		if (applications === 0)
+		if (applications === 0) {
 			throw new Error(
 				`advert ${advert.descriptor.label} showed no applications: ${children.map((n) => n.descriptor.label).join(', ')}`,
 			);
+		}
 		return { ms, items: items.length, applications };
 	};
 

@@ -33,8 +33,9 @@ function captureSql(): { take(): Captured[]; restore(): void } {
 	const original = proto.all;
 	let captured: Captured[] = [];
 	proto.all = function (this: StatementCache, sql: string, values?: unknown) {
-		if (/FROM application ap/.test(sql))
+		if (/FROM application ap/.test(sql)) {
 			captured.push({ db: (this as unknown as { db: Database }).db, sql, values });
+		}
 		return original.call(this, sql, values);
 	};
 	return {
@@ -128,8 +129,9 @@ export async function runScaleBenchmark(size: number, log: (line: string) => voi
 			for (const [name, filter] of filters) {
 				capture.take();
 				const times: number[] = [];
-				for (let i = 0; i < CALLS_PER_FILTER; i++)
+				for (let i = 0; i < CALLS_PER_FILTER; i++) {
 					times.push(await call(emulator, { ...login, ...filter, ...page }));
+				}
 				// The search runs an ordered, paged id query, a count when the page cannot tell the total, then a lookup of the page's rows by id.
 				const captured = capture.take();
 				const queries = [

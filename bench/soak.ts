@@ -33,8 +33,9 @@ async function main(): Promise<void> {
 	});
 	const minutes = Number(values.minutes);
 	const rate = Number(values.rate);
-	if (!(minutes > 0 && minutes <= 120) || !(rate > 0 && rate <= 5000))
+	if (!(minutes > 0 && minutes <= 120) || !(rate > 0 && rate <= 5000)) {
 		throw new Error('--minutes must be in (0, 120] and --rate in (0, 5000].');
+	}
 	const durationMs = minutes * 60_000;
 	const maxRequests = Math.ceil((durationMs / 1000) * rate);
 
@@ -139,8 +140,9 @@ async function main(): Promise<void> {
 			}
 		}, 10);
 	});
-	for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 50)
+	for (let waited = 0; inFlight > 0 && waited < 30_000; waited += 50) {
 		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
 	clearInterval(sampler);
 	const end = memory();
 	samples.push({ atS: Math.round((Date.now() - startedAt) / 1000), ...end, served });

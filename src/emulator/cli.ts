@@ -50,8 +50,9 @@ export function isLoopbackHost(host: string): boolean {
 
 function integer(text: string | undefined, name: string, min: number, max: number): number | undefined {
 	if (text === undefined) return undefined;
-	if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+	if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
 		throw new Error(`--${name} must be a whole number from ${min} to ${max}.`);
+	}
 	return Number(text);
 }
 
@@ -91,13 +92,15 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		if (values.namespace !== undefined && !/^[a-z][a-z0-9+.-]*:\S+$/i.test(values.namespace)) {
 			return { kind: 'error', message: '--namespace must be an absolute URI, e.g. https://example.com/.' };
 		}
-		if (values.clock !== undefined && values.clock !== 'real' && values.clock !== 'manual')
+		if (values.clock !== undefined && values.clock !== 'real' && values.clock !== 'manual') {
 			return { kind: 'error', message: '--clock must be real or manual.' };
+		}
 		const positive = (text: string | undefined, name: string): number | undefined => {
 			if (text === undefined) return undefined;
 			const value = Number(text);
-			if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0) || value > 1_000_000)
+			if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0) || value > 1_000_000) {
 				throw new Error(`--${name} must be a positive number.`);
+			}
 			return value;
 		};
 		// Only the options given are set, so defaults stay in one place (startEmulator).
@@ -105,11 +108,13 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		if (values.size !== undefined) extra.size = parseSize(values.size);
 		if (values.clock !== undefined) extra.clock = values.clock;
 		if (values['clock-speed'] !== undefined) extra.clockSpeed = positive(values['clock-speed'], 'clock-speed');
-		if (values['delivery-delay'] !== undefined)
+		if (values['delivery-delay'] !== undefined) {
 			extra.deliveryDelayMs = integer(values['delivery-delay'], 'delivery-delay', 0, 86_400_000);
+		}
 		if (values['flaky-feeds'] !== undefined) {
-			if (!/^(\d{1,9}(,\d{1,9})*)?$/.test(values['flaky-feeds']))
+			if (!/^(\d{1,9}(,\d{1,9})*)?$/.test(values['flaky-feeds'])) {
 				throw new Error('--flaky-feeds must be comma-separated FeedIDs.');
+			}
 			extra.flakyFeedIds = values['flaky-feeds'] === '' ? [] : values['flaky-feeds'].split(',').map(Number);
 		}
 		if (values.live) extra.live = true;

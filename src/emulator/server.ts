@@ -270,8 +270,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		simulateApplication: (advertId) => background?.live.arrive(advertId),
 		callbacksIdle: () => notifier.idle(),
 		reset: async () => {
-			if (!sandbox || !background)
+			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');
+			}
 			sandbox.reseed();
 			web?.clearSessions();
 		},

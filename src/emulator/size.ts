@@ -23,7 +23,8 @@ export function parseSize(text: string): SandboxSize {
 	if (lower === 'small' || lower === 'default' || lower === 'large') return lower;
 	const pair = /^(\d{1,8})x(\d{1,8})$/.exec(lower);
 	if (pair) return { adverts: Math.max(Number(pair[1]), 1), applications: Number(pair[2]) };
-	if (/^\d{1,8}$/.test(lower))
+	if (/^\d{1,8}$/.test(lower)) {
 		return { adverts: Math.max(Math.ceil(Number(lower) / 20), 1), applications: Number(lower) };
+	}
 	throw new Error('--size must be small, default, large, a number of applications or <adverts>x<applications>.');
 }

@@ -57,8 +57,9 @@ export function diffValues(left: Normalised | undefined, right: Normalised | und
 		const b = item.right;
 		if (Array.isArray(a) && Array.isArray(b)) {
 			const pending: typeof stack = [];
-			for (let i = 0; i < Math.max(a.length, b.length); i += 1)
+			for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
 				pending.push({ path: `${item.path}[${i}]`, left: a[i], right: b[i] });
+			}
 			stack.push(...pending.reverse());
 		} else if (isObject(a) && isObject(b)) {
 			const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
@@ -88,8 +89,9 @@ function sameScalar(a: Normalised | undefined, b: Normalised | undefined): boole
 function describe(value: Normalised | undefined): string {
 	if (value === undefined) return 'absent';
 	if (Array.isArray(value)) return `list of ${value.length}`;
-	if (isObject(value))
+	if (isObject(value)) {
 		return `record {${Object.keys(value).slice(0, 4).join(', ')}${Object.keys(value).length > 4 ? ', …' : ''}}`;
+	}
 	const text = JSON.stringify(value);
 	return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }

@@ -243,11 +243,12 @@ export function parseRequestFile(text: string): RequestDocument {
 			else issues.push({ line: lineNo, message: `unknown operation "${valueText}".` });
 		} else if (key === 'binding') {
 			if ((BINDING_NAMES as readonly string[]).includes(valueText)) binding = valueText as BindingName;
-			else
+			else {
 				issues.push({
 					line: lineNo,
 					message: `unknown binding "${valueText}"; use one of ${BINDING_NAMES.join(', ')}.`,
 				});
+			}
 		} else {
 			endpoint = { value: valueText, line: lineNo };
 		}
@@ -333,13 +334,15 @@ function typedValue(param: ParamSpec, text: string): { value: RequestParamValue 
 	if (param.type === 'int') {
 		if (!/^-?\d+$/.test(text)) return { issue: `${param.name} must be a whole number, got "${truncate(text)}".` };
 		const value = Number(text);
-		if (value < -2147483648 || value > 2147483647)
+		if (value < -2147483648 || value > 2147483647) {
 			return { issue: `${param.name} must fit a 32-bit int, got ${text}.` };
+		}
 		return { value };
 	}
 	if (param.type === 'boolean') {
-		if (text !== 'true' && text !== 'false')
+		if (text !== 'true' && text !== 'false') {
 			return { issue: `${param.name} must be true or false, got "${truncate(text)}".` };
+		}
 		return { value: text === 'true' };
 	}
 	return { value: text };

@@ -143,10 +143,12 @@ function isText(value: unknown): value is string {
 export function parseForm(value: unknown): PlaygroundForm | undefined {
 	if (!isRecord(value)) return undefined;
 	const { mode, operation, binding, params, raw, timeoutMs } = value;
-	if ((mode !== 'form' && mode !== 'raw') || !isText(operation) || !isText(binding) || !BINDINGS.includes(binding))
+	if ((mode !== 'form' && mode !== 'raw') || !isText(operation) || !isText(binding) || !BINDINGS.includes(binding)) {
 		return undefined;
-	if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000)
+	}
+	if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600_000) {
 		return undefined;
+	}
 	if (!isRecord(params) || !isRecord(raw)) return undefined;
 	const cleanParams: Record<string, string | string[]> = {};
 	for (const [name, item] of Object.entries(params)) {

@@ -39,8 +39,9 @@ async function webviewFrame(page: Page, selector: string): Promise<Frame> {
 					.locator(selector)
 					.count()
 					.catch(() => 0)
-			)
+			) {
 				return frame;
+			}
 		}
 		await sleep(250);
 	}
@@ -100,8 +101,9 @@ describe('detail panels in real VS Code (code-server)', function () {
 	const consoleErrors: string[] = [];
 
 	before(async function () {
-		if (!fs.existsSync(VSIX))
+		if (!fs.existsSync(VSIX)) {
 			throw new Error(`${VSIX} is missing: build and package the extension first (see the header of this file)`);
+		}
 		// The extension's sandbox uses the same seed, so the same application ids hold the same bodies.
 		emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:' });
 		const client = new MultipostingClient({
@@ -122,12 +124,13 @@ describe('detail panels in real VS Code (code-server)', function () {
 					RowsPerPage: 100,
 				});
 				const hostile = result.Applications?.find((a) => /<script/i.test(a.EmailBody?.Document ?? ''));
-				if (hostile)
+				if (hostile) {
 					target = {
 						advertId: hostile.AdvertID!,
 						advertCandidateId: hostile.AdvertCandidateID!,
 						body: hostile.EmailBody!.Document!,
 					};
+				}
 				if ((result.Applications?.length ?? 0) < 100) break;
 			}
 		} finally {

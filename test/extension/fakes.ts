@@ -131,8 +131,9 @@ export function pickValue(wanted: unknown): Answer {
 	return {
 		pick: (items) => {
 			const found = items.find((i) => i.value === wanted || i.label === wanted);
-			if (!found)
+			if (!found) {
 				throw new Error(`FakeUi: no item ${String(wanted)} among ${items.map((i) => i.label).join(', ')}`);
+			}
 			return found;
 		},
 	};

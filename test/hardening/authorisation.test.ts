@@ -65,8 +65,9 @@ describe('hardening: authorisation', function () {
 	/** Parameters that would succeed for the demo administrator, so a refusal comes from the credentials. */
 	const validParams = (operation: OperationName): AnyParams => {
 		const params: AnyParams = { sAPIKey: DEMO_CREDENTIALS.apiKey, sCultureID: 'en-GB' };
-		if (takesPassword(operation))
+		if (takesPassword(operation)) {
 			Object.assign(params, { sUsername: DEMO_CREDENTIALS.username, sPassword: DEMO_PASSWORD });
+		}
 		if (takes(operation, 'CurrentPage')) Object.assign(params, { CurrentPage: 1, RowsPerPage: 10 });
 		if (takes(operation, 'sAdvertID')) params.sAdvertID = acme.advertId;
 		if (takes(operation, 'sAdvertCandidateID')) params.sAdvertCandidateID = acme.applicationId;
@@ -94,14 +95,16 @@ describe('hardening: authorisation', function () {
 		const fault = faultOf(call);
 		if (binding === 'soap11' || binding === 'soap12') {
 			assert.equal(fault.code, 'Client', `${operation}: ${fault.message}`);
-			if (subcodes)
+			if (subcodes) {
 				assert.ok(
 					subcodes.includes(fault.subcode ?? ''),
 					`${operation}: subcode ${fault.subcode} (${fault.message})`,
 				);
+			}
 		}
-		for (const word of leakWords)
+		for (const word of leakWords) {
 			assert.ok(!call.text.includes(word), `${operation}: the fault names '${word}': ${fault.message}`);
+		}
 	};
 
 	it('the valid parameters succeed, so the refusals below come from the credentials', async () => {

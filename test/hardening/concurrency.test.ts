@@ -133,8 +133,9 @@ describe('hardening: concurrency', function () {
 		assert.equal(advertAfter.Applications, after.TotalItemCount);
 		for (const target of targets) {
 			const now = after.Applications!.find((a) => a.AdvertCandidateID === target.AdvertCandidateID)!;
-			if (noted.has(target.AdvertCandidateID!))
+			if (noted.has(target.AdvertCandidateID!)) {
 				assert.ok(now.LastNoteDate, 'a noted application has a LastNoteDate');
+			}
 			assert.ok(now.LastScoreDate && now.LastProgressDate, 'scored and progressed applications carry both dates');
 		}
 	});

@@ -87,8 +87,9 @@ const text = fc.oneof(
 );
 
 function paramValue(param: ParamSpec): fc.Arbitrary<AnyParams[string]> {
-	if (param.type === 'int')
+	if (param.type === 'int') {
 		return fc.oneof(fc.integer({ min: -2_147_483_648, max: 2_147_483_647 }), fc.integer({ min: 0, max: 600 }));
+	}
 	if (param.type === 'boolean') return fc.boolean();
 	if (param.type === 'string[]') return fc.array(text, { maxLength: 4 });
 	return text;
@@ -135,8 +136,9 @@ function assertWellFormed(call: RawCall, binding: BindingName, operation: Operat
 		!/Server was unable to process request/.test(call.decoded.fault.message),
 		`${binding} ${operation}: internal failure for fuzzed input`,
 	);
-	if (binding === 'soap11' || binding === 'soap12')
+	if (binding === 'soap11' || binding === 'soap12') {
 		assert.equal(call.decoded.fault.code, 'Client', `${operation}: ${call.decoded.fault.message}`);
+	}
 }
 
 describe('hardening: fuzzing every operation in every binding', function () {

@@ -32,8 +32,9 @@ export async function callRaw(
 		deadlineMs,
 	});
 	const headers: Record<string, string | undefined> = {};
-	for (const [name, value] of Object.entries(response.headers))
+	for (const [name, value] of Object.entries(response.headers)) {
 		headers[name] = Array.isArray(value) ? value.join(', ') : value;
+	}
 	try {
 		const decoded = codec.decodeResponse(
 			operation,
@@ -48,7 +49,8 @@ export async function callRaw(
 
 /** The fault of a raw call, or a failure message when it was not a fault. */
 export function faultOf(call: RawCall): { code: string; subcode?: string; message: string } {
-	if (!call.decoded || call.decoded.ok)
+	if (!call.decoded || call.decoded.ok) {
 		throw new Error(`expected a fault, got HTTP ${call.status}: ${call.text.slice(0, 300)}`);
+	}
 	return call.decoded.fault;
 }

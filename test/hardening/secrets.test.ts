@@ -93,12 +93,13 @@ describe('hardening: secrets stay secret', function () {
 			await wrongPassword.close();
 		}
 		assert.equal(exchanges.length, 12);
-		for (const exchange of exchanges)
+		for (const exchange of exchanges) {
 			assertNoSecret(
 				exchangeText(exchange),
 				[...secrets, 'wrong-secret-password'],
 				`${exchange.binding} ${exchange.operation} exchange`,
 			);
+		}
 	});
 
 	it('the access log entries and their formatted lines carry no parameters', async () => {
@@ -135,8 +136,9 @@ describe('hardening: secrets stay secret', function () {
 			for (const binding of BINDING_NAMES) {
 				const { result, exchange } = await client.callWithExchange('UserList', {}, { binding, redact: false });
 				assert.ok(result.length > 5);
-				for (const user of result)
+				for (const user of result) {
 					assert.ok(user.Password === undefined || user.Password === '', `${user.Username} has no password`);
+				}
 				assertNoSecret(
 					decoder.decode(exchange.response!.body),
 					['sandbox-password', 'scrypt$'],

@@ -374,12 +374,14 @@ describe('integration: every operation in every binding against the sandbox', fu
 		UserList: async (client) => {
 			const users = await client.userList({});
 			const names = users.map((user) => user.Username);
-			for (const name of ['demo.admin', 'north.admin', 'london.recruiter'])
+			for (const name of ['demo.admin', 'north.admin', 'london.recruiter']) {
 				assert.ok(names.includes(name), `${name} listed`);
+			}
 			assert.ok(!names.includes('globex.admin'), 'users of another organisation tree are not listed');
 			assert.ok(!names.includes('former.recruiter'), 'inactive users are not listed');
-			for (const user of users)
+			for (const user of users) {
 				assert.ok(user.Password === undefined || user.Password === '', `no password for ${user.Username}`);
+			}
 			const north = await client.userList({ sStartOrganisation: 'acme-north' });
 			assert.ok(north.length >= 1 && north.length < users.length);
 			assert.ok(north.every((user) => [2, 4, 5].includes(user.OrganisationID!)));
@@ -482,8 +484,9 @@ describe('integration: every operation in every binding against the sandbox', fu
 			it(read.name, async () => {
 				const results = [];
 				for (const binding of BINDING_NAMES) results.push(await read.call(clients.get(binding)!, binding));
-				for (let i = 1; i < results.length; i++)
+				for (let i = 1; i < results.length; i++) {
 					assert.deepEqual(results[i], results[0], `${BINDING_NAMES[i]} differs from ${BINDING_NAMES[0]}`);
+				}
 			});
 		}
 	});

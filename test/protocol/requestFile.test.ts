@@ -89,9 +89,9 @@ describe('request files (.mpreq)', () => {
 				(operation: OperationName, list, text) => {
 					const params: RequestDocument['params'] = {};
 					for (const param of OPERATIONS[operation].params) {
-						if (param.role === 'apiKey' || param.role === 'password')
+						if (param.role === 'apiKey' || param.role === 'password') {
 							params[param.name] = CONNECTION_PLACEHOLDERS[param.role];
-						else if (param.type === 'string[]') params[param.name] = list.length > 0 ? list : ['x'];
+						} else if (param.type === 'string[]') params[param.name] = list.length > 0 ? list : ['x'];
 						else if (param.type === 'int') params[param.name] = 7;
 						else if (param.type === 'boolean') params[param.name] = false;
 						else params[param.name] = text;

@@ -71,11 +71,12 @@ describe('generateWsdl', () => {
 				['PostingHttpPost', 'tns:PostingHttpPost'],
 			],
 		);
-		for (const binding of bindings)
+		for (const binding of bindings) {
 			assert.deepEqual(
 				list(binding['wsdl:operation']).map((o) => o['@name']),
 				names,
 			);
+		}
 		assert.equal(first(bindings[2], 'http:binding')['@verb'], 'GET');
 		assert.equal(first(bindings[3], 'http:binding')['@verb'], 'POST');
 		const postInput = first(

@@ -24,8 +24,9 @@ function setup(): { doc: Document; window: JSDOM['window']; ctx: DocumentContext
 function assertPanelDomIsInert(root: Element): void {
 	for (const element of [root, ...Array.from(root.querySelectorAll('*'))]) {
 		assert.equal(element.hasAttribute('style'), false, `${element.localName} has a style attribute`);
-		for (const attribute of Array.from(element.attributes))
+		for (const attribute of Array.from(element.attributes)) {
 			assert.ok(!/^on/i.test(attribute.name), `${element.localName} has ${attribute.name}`);
+		}
 		assert.notEqual(element.localName, 'script');
 		assert.notEqual(element.localName, 'a');
 	}
@@ -251,10 +252,11 @@ describe('webview rendering', function () {
 			},
 			(m) => posted.push(m),
 		);
-		for (const label of ['Score…', 'Progress…', 'Add note…', 'Tag…', 'Partner tag…'])
+		for (const label of ['Score…', 'Progress…', 'Add note…', 'Tag…', 'Partner tag…']) {
 			Array.from(header.querySelectorAll('button'))
 				.find((b) => b.textContent === label)!
 				.click();
+		}
 		assert.deepEqual(
 			posted.map((m) => (m.type === 'action' ? m.action : m.type)),
 			['score', 'progress', 'note', 'tag', 'partnerTag'],

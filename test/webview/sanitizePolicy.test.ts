@@ -177,7 +177,8 @@ describe('email HTML sanitising policy (DOMPurify over jsdom)', function () {
 	it('shows a plain-text body as text, never as HTML', async function () {
 		const loaded = await loadDocument('emailBody', { Document: 'Dear team, 1 < 2 and <script> is just text here' });
 		assert.equal(loaded.view.kind, 'text');
-		if (loaded.view.kind === 'text')
+		if (loaded.view.kind === 'text') {
 			assert.equal(loaded.view.slice.text, 'Dear team, 1 < 2 and <script> is just text here');
+		}
 	});
 });

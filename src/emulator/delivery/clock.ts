@@ -54,8 +54,9 @@ export function createClock(options: ClockOptions = {}): EmulatorClock {
 			mode: 'manual',
 			now: () => new Date(current),
 			advance(ms: number) {
-				if (!Number.isFinite(ms) || ms < 0)
+				if (!Number.isFinite(ms) || ms < 0) {
 					throw new RangeError('advance(ms) needs a finite, non-negative number of milliseconds.');
+				}
 				current += ms;
 				runListeners();
 			},

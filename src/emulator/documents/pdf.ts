@@ -22,8 +22,9 @@ function pdfString(line: string): string {
 /** A PDF showing the lines of text, split over as many A4 pages as needed. */
 export function createPdf(lines: readonly string[], title = 'Document'): Uint8Array {
 	const pages: string[][] = [];
-	for (let start = 0; start < Math.max(lines.length, 1); start += LINES_PER_PAGE)
+	for (let start = 0; start < Math.max(lines.length, 1); start += LINES_PER_PAGE) {
 		pages.push(lines.slice(start, start + LINES_PER_PAGE));
+	}
 	// Objects: 1 catalog, 2 pages, 3 font, 4 info, then per page: page, contents.
 	const pageObjectIds = pages.map((_, index) => 5 + index * 2);
 	const objects: string[] = [

@@ -25,11 +25,13 @@ export interface SearchScope {
 
 export function authenticateKey(store: Store, params: AnyParams): KeyScope {
 	const apiKey = text(params, 'sAPIKey');
-	if (apiKey === undefined)
+	if (apiKey === undefined) {
 		throw FaultError.client('AuthenticationFailed', 'sAPIKey is missing. Give the API key of your connection.');
+	}
 	const organisation = store.organisationForApiKey(apiKey);
-	if (!organisation)
+	if (!organisation) {
 		throw FaultError.client('AuthenticationFailed', 'sAPIKey is not valid. Check the API key of your connection.');
+	}
 	return { organisation, organisationIds: store.subtreeIds(organisation.id) };
 }
 
@@ -48,16 +50,19 @@ const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAA
 
 /** Authenticates sUsername + sPassword and checks the user is inside the key's subtree. */
 export function authenticateUser(store: Store, key: KeyScope, params: AnyParams): UserRow {
-	if (text(params, 'sUsername') === undefined)
+	if (text(params, 'sUsername') === undefined) {
 		throw FaultError.client('MissingParameter', 'sUsername is required: give the login name.');
-	if (text(params, 'sPassword') === undefined)
+	}
+	if (text(params, 'sPassword') === undefined) {
 		throw FaultError.client('MissingParameter', 'sPassword is required: give the password of sUsername.');
+	}
 	const user = checkLogin(store, params);
-	if (!user)
+	if (!user) {
 		throw FaultError.client(
 			'AuthenticationFailed',
 			'sUsername or sPassword is not valid. Check the login of your connection.',
 		);
+	}
 	assertUserInKeyScope(key, user);
 	return user;
 }
@@ -83,8 +88,9 @@ export function resolveOrganisation(
 	parameter: string,
 ): OrganisationRow {
 	const organisation = store.findOrganisation(value);
-	if (!organisation)
+	if (!organisation) {
 		throw FaultError.client('NotFound', `${parameter} '${value}' is not a known organisation id or identifier.`);
+	}
 	if (!allowed.includes(organisation.id)) {
 		throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
 	}
@@ -101,8 +107,9 @@ export function resolveUser(
 ): UserRow {
 	const user = byUsername ? store.findUserByUsername(value) : store.findUser(value);
 	if (!user) throw FaultError.client('NotFound', `${parameter} '${value}' is not a known user.`);
-	if (!allowed.includes(user.organisationId))
+	if (!allowed.includes(user.organisationId)) {
 		throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
+	}
 	return user;
 }
 

@@ -123,11 +123,12 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		if (!tokens) return undefined;
 		return tokens.map((token) => {
 			const feed = store.findFeed(token);
-			if (!feed)
+			if (!feed) {
 				throw FaultError.client(
 					'InvalidParameter',
 					`${parameter}: '${token}' is not a known FeedID or FeedIdentifier.`,
 				);
+			}
 			return feed.id;
 		});
 	};
@@ -292,17 +293,19 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			};
 			// Several instances may match; the most recently posted one is posted again.
 			const advert = store.searchAdverts(search, [], { offset: 0, limit: 1 }).rows[0];
-			if (!advert)
+			if (!advert) {
 				throw FaultError.client(
 					'NotFound',
 					'No advert matches the given sAdvertID, sAdvertIdentifier or sAdvertReference within sSearchDays and your scope.',
 				);
+			}
 			const previous = store.postedFeedIds(advert.id);
-			if (previous.length === 0)
+			if (previous.length === 0) {
 				throw FaultError.client(
 					'InvalidParameter',
 					`Advert ${advert.id} has never been posted, so it cannot be express posted. Complete its posting first.`,
 				);
+			}
 			const requested = resolveFeeds(csv(params, 'DestinationsAsCSV'), 'DestinationsAsCSV');
 			const notPosted = (requested ?? []).filter((feedId) => !previous.includes(feedId));
 			if (notPosted.length > 0) {
@@ -347,11 +350,12 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			if (destinations) {
 				const available = new Set(store.userFeedQuotas(user).map((row) => row.id));
 				const unavailable = destinations.filter((feedId) => !available.has(feedId));
-				if (unavailable.length > 0)
+				if (unavailable.length > 0) {
 					throw FaultError.client(
 						'InvalidParameter',
 						`DestinationsAsCSV: feed ${unavailable.join(', ')} is not configured for user '${user.username}'.`,
 					);
+				}
 			}
 			const location = lookupLocation(fields.primaryLocation ?? undefined);
 			const identifier = fields.identifier ?? undefined;
@@ -442,11 +446,12 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		CandidateTagPartner: guarded('CandidateTagPartner', (params, ctx, key) => {
 			const raw = requiredText(params, 'PartnerTag', `one of ${PARTNER_TAGS.join(', ')}`);
 			const tag = PARTNER_TAGS.find((value) => value.toLowerCase() === raw.toLowerCase());
-			if (!tag)
+			if (!tag) {
 				throw FaultError.client(
 					'InvalidParameter',
 					`PartnerTag must be one of ${PARTNER_TAGS.join(', ')}; got '${raw}'.`,
 				);
+			}
 			return tagCandidates(store, key, params, tag, ctx, (candidateId, at) =>
 				store.setPartnerTag(candidateId, tag, at),
 			);
@@ -454,11 +459,12 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 
 		CandidateTag: guarded('CandidateTag', (params, ctx, key) => {
 			const tag = requiredText(params, 'Tag', 'a short phrase such as Reviewed');
-			if (tag.length > MAX_TAG_LENGTH)
+			if (tag.length > MAX_TAG_LENGTH) {
 				throw FaultError.client(
 					'InvalidParameter',
 					`Tag must be at most ${MAX_TAG_LENGTH} characters; got ${tag.length}.`,
 				);
+			}
 			return tagCandidates(store, key, params, tag, ctx, (candidateId, at) =>
 				store.addCandidateTag(candidateId, tag, at),
 			);
@@ -544,16 +550,18 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const user = authenticateUser(store, key, params);
 			const body = requiredText(params, 'sBody', 'the text of the note');
 			const subject = text(params, 'sSubject') ?? '';
-			if (subject.length > MAX_NOTE_SUBJECT_LENGTH)
+			if (subject.length > MAX_NOTE_SUBJECT_LENGTH) {
 				throw FaultError.client(
 					'InvalidParameter',
 					`sSubject must be at most ${MAX_NOTE_SUBJECT_LENGTH} characters.`,
 				);
-			if (body.length > MAX_NOTE_BODY_LENGTH)
+			}
+			if (body.length > MAX_NOTE_BODY_LENGTH) {
 				throw FaultError.client(
 					'InvalidParameter',
 					`sBody must be at most ${MAX_NOTE_BODY_LENGTH} characters.`,
 				);
+			}
 			const { application } = applicationTarget(params, key, user, false);
 			const noteId = store.transaction(() =>
 				store.addNote(application.id, user.id, subject, body, toStoredDate(ctx.now)),
@@ -564,8 +572,9 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		ApplicationProgress: guarded('ApplicationProgress', (params, ctx, key) => {
 			const user = authenticateUser(store, key, params);
 			const progressId = integer(params, 'sProgressID');
-			if (progressId === undefined)
+			if (progressId === undefined) {
 				throw FaultError.client('MissingParameter', 'sProgressID is required: give a numeric ProgressID.');
+			}
 			const progress = store.progressById(progressId);
 			if (!progress) {
 				const known = store
@@ -604,11 +613,12 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const progressIds = numericCsv(params, 'ProgressIDAsCSV');
 			const knownProgress = new Set(store.progressList().map((p) => p.id));
 			const unknownProgress = (progressIds ?? []).filter((pid) => !knownProgress.has(pid));
-			if (unknownProgress.length > 0)
+			if (unknownProgress.length > 0) {
 				throw FaultError.client(
 					'InvalidParameter',
 					`ProgressIDAsCSV: ${unknownProgress.join(', ')} is not a ProgressID of this account.`,
 				);
+			}
 			const result = store.searchApplications(
 				{
 					organisationIds: scope.organisationIds,
@@ -750,8 +760,9 @@ function closedChoice(params: AnyParams, name: string, allowed: readonly string[
 	const value = text(params, name);
 	if (value === undefined) return undefined;
 	const match = allowed.find((choice) => choice.toLowerCase() === value.toLowerCase());
-	if (!match)
+	if (!match) {
 		throw FaultError.client('InvalidParameter', `${name} must be one of ${allowed.join(', ')}; got '${value}'.`);
+	}
 	return match;
 }
 
@@ -835,8 +846,9 @@ function advertFields(params: AnyParams): AdvertFields {
 function lookupLocation(location: string | undefined): { coordinates?: [string, string]; log: string } {
 	if (location === undefined) return { log: 'No sPrimaryLocation given; no location lookup.' };
 	const known = KNOWN_LOCATIONS[location.trim().toLowerCase()];
-	if (!known || known[0] === '')
+	if (!known || known[0] === '') {
 		return { log: `Location '${location}' was not found; latitude and longitude left empty.` };
+	}
 	return { coordinates: [known[0], known[1]], log: `Location '${location}' resolved to ${known[0]}, ${known[1]}.` };
 }
 

@@ -39,12 +39,15 @@ export function integer(
 	const raw = params[name];
 	const value =
 		typeof raw === 'number' ? raw : /^[+-]?\d{1,10}$/.test(String(raw).trim()) ? Number(String(raw).trim()) : NaN;
-	if (!Number.isSafeInteger(value))
+	if (!Number.isSafeInteger(value)) {
 		throw FaultError.client('InvalidParameter', `${name} must be a whole number; got '${String(raw)}'.`);
-	if (bounds.min !== undefined && value < bounds.min)
+	}
+	if (bounds.min !== undefined && value < bounds.min) {
 		throw FaultError.client('InvalidParameter', `${name} must be at least ${bounds.min}; got ${value}.`);
-	if (bounds.max !== undefined && value > bounds.max)
+	}
+	if (bounds.max !== undefined && value > bounds.max) {
 		throw FaultError.client('InvalidParameter', `${name} must be at most ${bounds.max}; got ${value}.`);
+	}
 	return value;
 }
 
@@ -88,11 +91,12 @@ export function csv(params: AnyParams, name: string): string[] | undefined {
 	const items = (Array.isArray(raw) ? raw : String(raw).split(','))
 		.map((item) => item.trim())
 		.filter((item) => item !== '');
-	if (items.length > MAX_LIST_ITEMS)
+	if (items.length > MAX_LIST_ITEMS) {
 		throw FaultError.client(
 			'InvalidParameter',
 			`${name} may hold at most ${MAX_LIST_ITEMS} values; got ${items.length}.`,
 		);
+	}
 	return items.length > 0 ? items : undefined;
 }
 
@@ -131,13 +135,15 @@ export function checkRules(rules: readonly OperationRule[] | undefined, params: 
 		switch (rule.kind) {
 			case 'required': {
 				const missing = rule.params.filter((name) => !isGiven(params, name));
-				if (missing.length > 0)
+				if (missing.length > 0) {
 					throw FaultError.client('MissingParameter', `${rule.message} Missing: ${missing.join(', ')}.`);
+				}
 				break;
 			}
 			case 'anyOf':
-				if (!rule.params.some((name) => isGiven(params, name)))
+				if (!rule.params.some((name) => isGiven(params, name))) {
 					throw FaultError.client('MissingFilter', rule.message);
+				}
 				break;
 			case 'minLength': {
 				const value = text(params, rule.param) ?? '';

@@ -79,8 +79,9 @@ class Random {
 	sample<T>(items: readonly T[], count: number): T[] {
 		const pool = [...items];
 		const result: T[] = [];
-		while (result.length < count && pool.length > 0)
+		while (result.length < count && pool.length > 0) {
 			result.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]);
+		}
 		return result;
 	}
 	bytes(length: number): Uint8Array {
@@ -318,8 +319,9 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 		const insertOrganisation = prepare(
 			'INSERT INTO organisation (id, identifier, name, parent_id, parsing_enabled) VALUES (?, ?, ?, ?, ?)',
 		);
-		for (const org of ORGANISATIONS)
+		for (const org of ORGANISATIONS) {
 			insertOrganisation([org.id, org.identifier, org.name, org.parent, org.parsing]);
+		}
 
 		const insertKey = prepare('INSERT INTO api_key (key_hash, organisation_id, label) VALUES (?, ?, ?)');
 		insertKey([hashSecret(DEMO_CREDENTIALS.apiKey), 1, 'Sandbox key of Acme Recruitment Group']);
@@ -423,10 +425,12 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 				'Sandbox credentials; not valid on any real job board.',
 			]);
 		};
-		for (const [orgId, feedIds] of Object.entries(ORGANISATION_FEEDS))
+		for (const [orgId, feedIds] of Object.entries(ORGANISATION_FEEDS)) {
 			for (const feedId of feedIds) quota(feedId, Number(orgId), null);
-		for (const [userId, feedIds] of Object.entries(USER_FEEDS))
+		}
+		for (const [userId, feedIds] of Object.entries(USER_FEEDS)) {
 			for (const feedId of feedIds) quota(feedId, null, Number(userId));
+		}
 
 		const insertProgress = prepare('INSERT INTO progress (id, name) VALUES (?, ?)');
 		for (const progress of DEFAULT_PROGRESS) insertProgress([progress.id, progress.name]);
@@ -440,8 +444,9 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 		const insertJobTitle = prepare(
 			'INSERT INTO job_title (title, industry, description, popularity) VALUES (?, ?, ?, ?)',
 		);
-		for (const [title, industry] of JOB_TITLES)
+		for (const [title, industry] of JOB_TITLES) {
 			insertJobTitle([title, industry, `${title} (${industry})`, random.int(1, 100)]);
+		}
 
 		// Adverts, postings, tracking logs and extra values.
 		const insertAdvert =
@@ -566,8 +571,9 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 						? random.pick(DELIVERY_ERRORS)
 						: `Delivered: job board reference ${random.int(100000, 999999)}.`,
 				]);
-				if (!pending.failed)
+				if (!pending.failed) {
 					postings.push({ id: postingId, feedId: pending.feedId, postedAt: pending.postedAt });
+				}
 				lastPost = Math.max(lastPost ?? 0, pending.postedAt);
 				lastDelivery = Math.max(lastDelivery ?? 0, deliveredAt);
 				lastStatus = deliveryStatus;
@@ -659,14 +665,15 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 					// The pool of returning candidates is bounded so that memory stays flat at any size.
 					if (existing.length < CANDIDATE_POOL) existing.push(candidate);
 					candidatesByOrg.set(advert.orgId, existing);
-					if (random.chance(0.05))
+					if (random.chance(0.05)) {
 						insertTag([
 							candidateId,
 							'tag',
 							random.pick(['Reviewed', 'Ignore', 'Shortlist', 'Do not contact']),
 							at(appliedAt),
 						]);
-					if (random.chance(0.03))
+					}
+					if (random.chance(0.03)) {
 						insertTag([
 							candidateId,
 							'partner',
@@ -679,6 +686,7 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 							]),
 							at(appliedAt),
 						]);
+					}
 				}
 				const rankingRoll = random.float();
 				const ranking = rankingRoll < 0.45 ? 0 : rankingRoll < 0.6 ? 1 : rankingRoll < 0.8 ? 2 : 4;
@@ -719,7 +727,7 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 					notedAt,
 				]);
 				applicationTotal++;
-				if (hasNote && notedAt)
+				if (hasNote && notedAt) {
 					insertNote([
 						applicationId,
 						ownerId,
@@ -727,6 +735,7 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 						`Spoke to ${candidate.person.firstName}; available in ${random.int(1, 8)} weeks.`,
 						notedAt,
 					]);
+				}
 
 				// Past the first DOCUMENTED_APPLICATIONS, applications carry no documents: large accounts stay a reasonable file.
 				if (index <= DOCUMENTED_APPLICATIONS) {

@@ -45,8 +45,9 @@ export class LiveApplications {
 		private readonly options: LiveOptions = {},
 	) {
 		const rate = options.ratePerMinute ?? DEFAULT_LIVE_RATE_PER_MINUTE;
-		if (!Number.isFinite(rate) || rate <= 0)
+		if (!Number.isFinite(rate) || rate <= 0) {
 			throw new RangeError('The live rate must be a positive number of applications per minute.');
+		}
 		this.intervalMs = 60_000 / rate;
 		this.random = mulberry32((options.seed ?? 1) ^ 0x5eed);
 	}

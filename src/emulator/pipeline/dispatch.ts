@@ -134,8 +134,9 @@ export function route(
 	}
 
 	if (method === 'GET') return { kind: 'call', endpoint, binding: 'httpGet', subPath, query };
-	if (type !== 'application/x-www-form-urlencoded')
+	if (type !== 'application/x-www-form-urlencoded') {
 		throw unsupportedMediaType('application/x-www-form-urlencoded', contentType);
+	}
 	return { kind: 'call', endpoint, binding: 'httpPost', subPath, query };
 }
 

@@ -138,8 +138,9 @@ async function serveCall(
 	const { endpoint, binding } = target;
 	const ctx = codecContext(config, endpoint);
 	// 2. lookup (GET/POST): before reading, so an unknown operation costs nothing.
-	if (binding === 'httpGet' || binding === 'httpPost')
+	if (binding === 'httpGet' || binding === 'httpPost') {
 		state.operation = lookupPathOperation(target.subPath, endpoint, ctx.endpointPath);
+	}
 	// 3. read, capped.
 	const body = await readBody(req, config.maxRequestBytes);
 	if (state.done) return;
@@ -150,8 +151,9 @@ async function serveCall(
 		ctx,
 	);
 	// 5. check.
-	if (OPERATIONS[decoded.operation].endpoint !== endpoint)
+	if (OPERATIONS[decoded.operation].endpoint !== endpoint) {
 		throw unknownOperation(decoded.operation, ctx.endpointPath);
+	}
 	state.operation = decoded.operation;
 	// 6. handle.
 	const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
@@ -188,8 +190,9 @@ export function receivedHeaders(req: Pick<IncomingMessage, 'headers'>): Record<s
 
 function joinListHeaders(headers: IncomingMessage['headers']): Record<string, string | undefined> {
 	const joined: Record<string, string | undefined> = {};
-	for (const [name, value] of Object.entries(headers))
+	for (const [name, value] of Object.entries(headers)) {
 		joined[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+	}
 	return joined;
 }
 

@@ -574,8 +574,9 @@ export class Store {
 	/** Replaces the feeds chosen for an advert. */
 	setAdvertDestinations(advertId: number, feedIds: readonly number[]): void {
 		this.sql.run('DELETE FROM advert_destination WHERE advert_id = ?', [advertId]);
-		for (const feedId of feedIds)
+		for (const feedId of feedIds) {
 			this.sql.run('INSERT INTO advert_destination (advert_id, feed_id) VALUES (?, ?)', [advertId, feedId]);
+		}
 	}
 
 	advertDestinations(advertId: number): number[] {
@@ -1223,8 +1224,9 @@ export class Store {
 			'advert_value',
 		] as const;
 		const result: Record<string, number> = {};
-		for (const table of tables)
+		for (const table of tables) {
 			result[table] = (this.sql.get(`SELECT count(*) AS n FROM ${table}`) as { n: number }).n;
+		}
 		return result;
 	}
 
@@ -1276,8 +1278,9 @@ function nearestPerFeed(rows: FeedQuotaRow[], distance: (row: FeedQuotaRow) => n
 function organisationClause(column: string, ids: readonly number[]): { clause: string; values: SqlValue[] } {
 	let consecutive = ids.length > 2;
 	for (let i = 1; consecutive && i < ids.length; i++) consecutive = ids[i] === ids[0] + i;
-	if (consecutive && Number.isSafeInteger(ids[0]))
+	if (consecutive && Number.isSafeInteger(ids[0])) {
 		return { clause: `${column} BETWEEN ? AND ?`, values: [ids[0], ids[ids.length - 1]] };
+	}
 	return { clause: `${column} IN (${placeholders(ids.length)})`, values: [...ids] };
 }
 

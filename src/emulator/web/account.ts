@@ -50,8 +50,9 @@ export class SessionStore {
 
 /** A return URL is followed only when it is a path on this origin (no scheme, no `//host`, no backslash). */
 export function safeReturnPath(returnUrl: string | null | undefined): string {
-	if (!returnUrl || !returnUrl.startsWith('/') || returnUrl.startsWith('//') || /[\\\s]/.test(returnUrl))
+	if (!returnUrl || !returnUrl.startsWith('/') || returnUrl.startsWith('//') || /[\\\s]/.test(returnUrl)) {
 		return '/web/';
+	}
 	try {
 		const resolved = new URL(returnUrl, 'http://sandbox.invalid');
 		return resolved.host === 'sandbox.invalid' ? `${resolved.pathname}${resolved.search}${resolved.hash}` : '/web/';
@@ -76,8 +77,9 @@ export function handleLogin(
 	sessions: SessionStore,
 	token: string,
 ): void {
-	if (req.method !== 'GET' && req.method !== 'HEAD')
+	if (req.method !== 'GET' && req.method !== 'HEAD') {
 		return sendMessage(res, 405, 'Method not allowed', 'Open the login link with GET.');
+	}
 	const now = context.wallNow();
 	const login = token ? context.store.consumeLoginToken(token, toStoredDate(now)) : undefined;
 	if (!login) {
@@ -136,12 +138,14 @@ export function handleWeb(
 	path: string,
 	query: URLSearchParams,
 ): void {
-	if (req.method !== 'GET' && req.method !== 'HEAD')
+	if (req.method !== 'GET' && req.method !== 'HEAD') {
 		return sendMessage(res, 405, 'Method not allowed', 'The web interface is read-only.');
+	}
 	const userId = sessions.userOf(cookieValue(req, SESSION_COOKIE), context.wallNow().getTime());
 	const user = userId === undefined ? undefined : context.store.userById(userId);
-	if (!user)
+	if (!user) {
 		return sendMessage(res, 401, 'Sign in first', 'Open a login link from GetLoginURL to use the web interface.');
+	}
 	const scope = scopeOf(context, user);
 	const pageNumber = Math.max(Math.min(Number.parseInt(query.get('page') ?? '1', 10) || 1, 1_000_000), 1);
 	const window = { offset: (pageNumber - 1) * WEB_PAGE_SIZE, limit: WEB_PAGE_SIZE };

@@ -181,13 +181,14 @@ export async function handleCompletion(
 	token: string,
 ): Promise<void> {
 	const advert = token ? context.store.advertByCompletionToken(token) : undefined;
-	if (!advert)
+	if (!advert) {
 		return sendMessage(
 			res,
 			404,
 			'Posting not found',
 			'This completion link does not belong to any advert. Check the RedirectUrl returned by AddAdvert.',
 		);
+	}
 	const offers = offeredFeeds(context, advert);
 	if (!offers) return sendMessage(res, 404, 'Posting not found', 'The owner of this advert no longer exists.');
 	const completedAt = context.store.advertCompletedAt(advert.id);
@@ -195,8 +196,9 @@ export async function handleCompletion(
 		if (completedAt) return renderCompleted(res, context, advert, completedAt);
 		return renderForm(res, context, advert, offers, 200, []);
 	}
-	if (req.method !== 'POST')
+	if (req.method !== 'POST') {
 		return sendMessage(res, 405, 'Method not allowed', 'Use GET to view the page and the form to complete it.');
+	}
 	const form = await readForm(req);
 	if (!form) return sendMessage(res, 400, 'Bad request', 'The form could not be read.');
 	if (!isValidCsrf(context.secret, `complete:${advert.completionToken}`, form.get('csrf'))) {
@@ -207,13 +209,14 @@ export async function handleCompletion(
 			'This form was not issued for this posting. Open the completion link again.',
 		);
 	}
-	if (completedAt)
+	if (completedAt) {
 		return sendMessage(
 			res,
 			409,
 			'Already completed',
 			`This posting was completed at ${completedAt} UTC; it cannot be completed twice.`,
 		);
+	}
 	const submitted = new Set(form.getAll('feed').map(Number).filter(Number.isInteger));
 	const chosen = offers.filter((offer) => offer.forced || submitted.has(offer.feed.id));
 	const unknown = [...submitted].filter((feedId) => !offers.some((offer) => offer.feed.id === feedId));

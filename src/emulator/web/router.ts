@@ -41,14 +41,14 @@ export function createWebRouter(context: WebContext): WebRouter {
 				if (section === 'login') return handleLogin(req, res, context, sessions, tokenOf(path));
 				return handleWeb(req, res, context, sessions, path, url.searchParams);
 			} catch (error) {
-				if (!res.headersSent)
+				if (!res.headersSent) {
 					sendMessage(
 						res,
 						500,
 						'Something went wrong',
 						'The sandbox could not show this page. See its log for details.',
 					);
-				else res.destroy();
+				} else res.destroy();
 				throw error;
 			}
 		},

@@ -77,8 +77,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 			await store.save(draft.connection, draft.secrets);
 			const choice = await ui.info(`Connection "${draft.connection.label}" saved.`, 'Use it now', 'Test it');
 			if (choice === 'Use it now') await store.setActive(draft.connection.id);
-			if (choice === 'Test it')
+			if (choice === 'Test it') {
 				await vscode.commands.executeCommand(COMMANDS.connectionTest, draft.connection.id);
+			}
 		}),
 		register(COMMANDS.connectionEdit, async (arg) => {
 			const id = typeof arg === 'string' ? arg : (await pickConnection('Connection to edit', false))?.id;
@@ -223,8 +224,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 		}),
 		register(COMMANDS.applicationAddNote, async (arg) => {
 			const ref = needApplication(arg);
-			if (ref && (await services.applications.addNote(ref)))
+			if (ref && (await services.applications.addNote(ref))) {
 				void ui.info(`Note added to application ${ref.advertCandidateId}.`);
+			}
 		}),
 		register(COMMANDS.applicationTag, async (arg) => {
 			const ref = needApplication(arg);

@@ -25,8 +25,9 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 		);
 		this.subscribe(
 			services.onDidChangeData((change) => {
-				if (change.advertId === ref.advertId && change.advertCandidateId === undefined)
+				if (change.advertId === ref.advertId && change.advertCandidateId === undefined) {
 					void this.load().catch(() => undefined);
+				}
 			}),
 		);
 	}
@@ -67,10 +68,12 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 				advertReference: advert.AdvertReference || this.ref.advertReference,
 			};
 			const warnings: string[] = [];
-			if (values.status === 'rejected')
+			if (values.status === 'rejected') {
 				warnings.push(`Extra values could not be loaded: ${reason(values.reason)}`);
-			if (tracking.status === 'rejected')
+			}
+			if (tracking.status === 'rejected') {
 				warnings.push(`The delivery log could not be loaded: ${reason(tracking.reason)}`);
+			}
 			const view = buildAdvertView(advert, {
 				values: values.status === 'fulfilled' ? values.value : [],
 				tracking: tracking.status === 'fulfilled' ? tracking.value : [],

@@ -59,10 +59,12 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 			case 'showMore': {
 				const loaded = await this.document(message.tab);
 				const more = moreOf(loaded, message.part, message.offset);
-				if (more?.kind === 'text')
+				if (more?.kind === 'text') {
 					this.post({ type: 'moreText', tab: message.tab, part: message.part, slice: more.slice });
-				if (more?.kind === 'html')
+				}
+				if (more?.kind === 'html') {
 					this.post({ type: 'moreHtml', tab: message.tab, part: message.part, html: more.html });
+				}
 				return;
 			}
 			case 'save':

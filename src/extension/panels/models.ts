@@ -128,8 +128,9 @@ export function buildAdvertView(
 export function feedValues(advertId: number | undefined, records: APIAdvertWithValues[]): FeedValues[] {
 	const byFeed = new Map<string, FieldRow[]>();
 	for (const record of records) {
-		if (advertId !== undefined && record.Advert?.AdvertID !== undefined && record.Advert.AdvertID !== advertId)
+		if (advertId !== undefined && record.Advert?.AdvertID !== undefined && record.Advert.AdvertID !== advertId) {
 			continue;
+		}
 		for (const value of record.AdvertValues ?? []) {
 			const feed = value.FeedID ? `Feed ${value.FeedID}` : 'All feeds';
 			const text = value.Value ?? (value.Values ?? []).join(', ');

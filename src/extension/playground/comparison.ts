@@ -8,13 +8,14 @@ import type { ComparisonView, ResponseView } from '../../shared/playgroundMessag
 
 /** What one response amounts to, for the structural comparison. */
 export function outcomeOf(response: ResponseView): BindingOutcome {
-	if (response.fault)
+	if (response.fault) {
 		return {
 			kind: 'fault',
 			code: response.fault.code,
 			subcode: response.fault.subcode,
 			message: response.fault.message,
 		};
+	}
 	if (response.error !== undefined) return { kind: 'error', message: response.error };
 	if (response.decodeError !== undefined) return { kind: 'error', message: response.decodeError };
 	return { kind: 'result', result: response.result };
@@ -22,8 +23,9 @@ export function outcomeOf(response: ResponseView): BindingOutcome {
 
 function summaryOf(response: ResponseView): string {
 	if (response.error !== undefined) return response.error;
-	if (response.fault)
+	if (response.fault) {
 		return `Fault ${response.fault.code}${response.fault.subcode ? `/${response.fault.subcode}` : ''}: ${response.fault.message}`;
+	}
 	if (response.decodeError !== undefined) return `Not decodable: ${response.decodeError}`;
 	const result = response.result;
 	return Array.isArray(result) ? `${result.length} record(s)` : 'One record';

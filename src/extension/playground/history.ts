@@ -139,8 +139,9 @@ function secretList(secrets: ConnectionValues): string[] {
 export function redactForm(form: PlaygroundForm, secrets: ConnectionValues): PlaygroundForm {
 	const scrub = (text: string): string => replaceSecretsWithPlaceholders(text, secrets);
 	const params: Record<string, string | string[]> = {};
-	for (const [name, value] of Object.entries(form.params))
+	for (const [name, value] of Object.entries(form.params)) {
 		params[name] = Array.isArray(value) ? value.map(scrub) : scrub(value);
+	}
 	return {
 		...form,
 		params,

@@ -183,8 +183,9 @@ export class PlaygroundPanel {
 				return;
 			case 'historyOpen': {
 				const entry = await this.runner.history.get(message.id);
-				if (entry)
+				if (entry) {
 					this.post({ type: 'historyEntry', id: entry.id, form: entry.form, response: entry.response });
+				}
 				return;
 			}
 			case 'historyClear':

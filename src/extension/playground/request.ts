@@ -99,8 +99,9 @@ export function formToParams(
 		}
 	}
 	for (const issue of validateParams(operation, params)) {
-		if (!issues.some((known) => known.param === issue.param))
+		if (!issues.some((known) => known.param === issue.param)) {
 			issues.push({ param: issue.param, message: issue.message });
+		}
 	}
 	return { params, issues };
 }

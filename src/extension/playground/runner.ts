@@ -106,8 +106,9 @@ export class PlaygroundRunner {
 		);
 		if (captured.error !== undefined || !captured.response) throw new Error(captured.error ?? 'No response.');
 		const text = Buffer.from(captured.response.body).toString('utf8');
-		if (captured.response.status !== 200)
+		if (captured.response.status !== 200) {
 			throw new Error(`HTTP ${captured.response.status}: ${text.slice(0, 200)}`);
+		}
 		return text;
 	}
 }

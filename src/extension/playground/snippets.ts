@@ -92,7 +92,8 @@ export function clientCallSnippet(
 
 function literal(value: RequestParamValue): string {
 	if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
-	if (typeof value === 'string')
+	if (typeof value === 'string') {
 		return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\r/g, '\\r').replace(/\n/g, '\\n')}'`;
+	}
 	return String(value);
 }

@@ -234,8 +234,9 @@ export class AccountModel {
 					const collapsible = node.descriptor.collapsible;
 					node.descriptor = advertDescriptor(this.connectionId(), fresh);
 					// Keep an expanded advert expandable.
-					if (this.children.has(node))
+					if (this.children.has(node)) {
 						node.descriptor.collapsible = collapsible === 'none' ? 'collapsed' : collapsible;
+					}
 				}
 				this.changeEmitter.fire(node);
 			}

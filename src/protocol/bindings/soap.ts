@@ -128,10 +128,11 @@ const SOAP12: SoapVersion = {
 	writeFault(out, fault, namespace) {
 		out.raw('<soap12:Fault><soap12:Code>');
 		out.leaf('soap12:Value', `soap12:${FAULT_CODE_NAMES.soap12[fault.code]}`);
-		if (fault.subcode)
+		if (fault.subcode) {
 			out.raw(
 				`<soap12:Subcode><soap12:Value xmlns:mp="${namespace}">mp:${fault.subcode}</soap12:Value></soap12:Subcode>`,
 			);
+		}
 		out.raw('</soap12:Code><soap12:Reason>');
 		out.raw('<soap12:Text xml:lang="en">').raw(escapeText(fault.message)).raw('</soap12:Text>');
 		out.raw('</soap12:Reason>');
@@ -261,18 +262,21 @@ function createSoapBinding(version: SoapVersion): Binding {
 		},
 
 		decodeRequest(request: ReceivedRequest, ctx: CodecContext): DecodedRequest {
-			if (isBlank(request.body))
+			if (isBlank(request.body)) {
 				throw new MalformedXmlError('The request body is empty; a SOAP envelope was expected.', 'EMPTY');
+			}
 			const body = readBody(request.body, version, (message, reason) => {
-				if (reason === 'VERSION_MISMATCH')
+				if (reason === 'VERSION_MISMATCH') {
 					return new FaultError({ code: 'VersionMismatch', subcode: 'MalformedRequest', message });
+				}
 				return reason.startsWith('XML_') || reason === 'NOT_XML'
 					? malformedXml(message, reason)
 					: malformed(message);
 			});
 			const opElement = body.children[0];
-			if (!opElement)
+			if (!opElement) {
 				throw malformed('The SOAP Body is empty: it must contain one element named after the operation.');
+			}
 			if (opElement.ns !== ctx.namespace) {
 				throw FaultError.client(
 					'UnknownOperation',
@@ -310,11 +314,12 @@ function createSoapBinding(version: SoapVersion): Binding {
 			if (type !== version.mediaType) {
 				// Decoded only here: a large body is decoded once, by the XML parser.
 				const text = fromUtf8(response.body);
-				if (response.status !== 200)
+				if (response.status !== 200) {
 					throw new ProtocolError(
 						`HTTP ${response.status} with content type "${type || 'none'}".`,
 						'HTTP_STATUS',
 					);
+				}
 				const what = looksLikeHtml(text) ? 'an HTML page' : `content type "${type || 'none'}"`;
 				throw new ProtocolError(
 					`Expected ${version.mediaType} but the service answered with ${what}.`,
@@ -332,8 +337,9 @@ function createSoapBinding(version: SoapVersion): Binding {
 			if (first && first.local === 'Fault' && first.ns === version.envelopeNs) {
 				return { ok: false, fault: version.readFault(first), status: response.status };
 			}
-			if (response.status !== 200)
+			if (response.status !== 200) {
 				throw new ProtocolError(`HTTP ${response.status} without a SOAP fault.`, 'HTTP_STATUS');
+			}
 			if (!first || first.local !== `${operation}Response`) {
 				throw new ProtocolError(
 					`Expected <${operation}Response> in the SOAP Body but found ${first ? `<${first.name}>` : 'nothing'}.`,

@@ -302,8 +302,9 @@ class SubtreeReader {
 				anEnd - an > this.src.maxNameLength ||
 				this.attrCount >= this.src.maxAttributes ||
 				this.attrCount >= MAX_ATTRIBUTES
-			)
+			) {
 				throw NOT_FAST;
+			}
 			p = anEnd;
 			while (isWs(s.charCodeAt(p))) p++;
 			if (s.charCodeAt(p) !== CH_EQ) throw NOT_FAST;
@@ -365,8 +366,9 @@ class SubtreeReader {
 	private pushAttr(name: string, local: string, ns: string, value: string): void {
 		const n = this.attrCount;
 		for (let i = 0; i < n; i++) {
-			if (this.attrNames[i] === name || (ns !== '' && this.attrNs[i] === ns && this.attrLocals[i] === local))
+			if (this.attrNames[i] === name || (ns !== '' && this.attrNs[i] === ns && this.attrLocals[i] === local)) {
 				throw NOT_FAST;
+			}
 		}
 		this.attrNames[n] = name;
 		this.attrLocals[n] = local;
@@ -378,8 +380,9 @@ class SubtreeReader {
 	/** True when the current start tag carries xsi:nil="true" (or "1"), as records.ts's isNil. */
 	private isNil(): boolean {
 		for (let i = 0; i < this.attrCount; i++) {
-			if (this.attrLocals[i] === 'nil' && this.attrNs[i] === XSI_NS)
+			if (this.attrLocals[i] === 'nil' && this.attrNs[i] === XSI_NS) {
 				return this.attrValues[i] === 'true' || this.attrValues[i] === '1';
+			}
 		}
 		return false;
 	}
@@ -536,8 +539,9 @@ class SubtreeReader {
 		if (!s.startsWith('[CDATA[', lt + 2)) throw NOT_FAST;
 		const e = s.indexOf(']]>', lt + 9);
 		if (e < 0) throw NOT_FAST;
-		if (e > lt + 9 && (f.kind === Kind.Scalar || depth === 0))
+		if (e > lt + 9 && (f.kind === Kind.Scalar || depth === 0)) {
 			f.text = this.ownText(f) + this.ahead.literal(lt + 9, e);
+		}
 		return e + 3;
 	}
 

@@ -201,8 +201,9 @@ export interface PathRef {
 
 function pathText(ref: PathRef): string {
 	const steps: string[] = [];
-	for (let r: PathRef | undefined = ref; r; r = r.parent)
+	for (let r: PathRef | undefined = ref; r; r = r.parent) {
 		steps.push(typeof r.step === 'number' ? `[${r.step}]` : r.step);
+	}
 	return steps.reverse().join('');
 }
 
@@ -465,8 +466,9 @@ function decodeBase64Fast(text: string): Uint8Array | undefined {
 	const buf = Buffer.from(text, 'base64');
 	if (buf.length !== (n / 4) * 3 - padding) return undefined;
 	// A plain Uint8Array owning its memory, as the scalar codec returns (small Buffers share a pool).
-	if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength)
+	if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength) {
 		return new Uint8Array(buf.buffer, 0, buf.byteLength);
+	}
 	return new Uint8Array(buf);
 }
 

@@ -60,8 +60,9 @@ function decodeInteger(type: ScalarType, text: string, min: number, max: number)
 }
 
 function encodeInteger(type: ScalarType, value: number, min: number, max: number): string {
-	if (typeof value !== 'number' || !Number.isInteger(value))
+	if (typeof value !== 'number' || !Number.isInteger(value)) {
 		throw new ScalarError(type, String(value), 'not an integer');
+	}
 	if (value < min || value > max) throw new ScalarError(type, String(value), `out of range ${min}..${max}`);
 	return value === 0 ? '0' : String(value);
 }
@@ -190,8 +191,9 @@ export function dateTimeToDate(s: string): Date {
 export function formatDateTime(date: Date): string {
 	const time = date.getTime();
 	const year = date.getUTCFullYear();
-	if (!Number.isFinite(time) || year < 1 || year > 9999)
+	if (!Number.isFinite(time) || year < 1 || year > 9999) {
 		throw new ScalarError('dateTime', String(date), 'year outside 1..9999');
+	}
 	const ms = date.getUTCMilliseconds();
 	return `${pad(year, 4)}-${pad(date.getUTCMonth() + 1, 2)}-${pad(date.getUTCDate(), 2)}T${pad(date.getUTCHours(), 2)}:${pad(date.getUTCMinutes(), 2)}:${pad(date.getUTCSeconds(), 2)}${ms === 0 ? '' : '.' + pad(ms, 3)}Z`;
 }
@@ -293,8 +295,9 @@ function isPlainValidDateTime(t: string): boolean {
 		t.charCodeAt(10) !== 0x54 ||
 		t.charCodeAt(13) !== 0x3a ||
 		t.charCodeAt(16) !== 0x3a
-	)
+	) {
 		return false;
+	}
 	const year = digitsAt(t, 0, 4);
 	const month = digitsAt(t, 5, 2);
 	const day = digitsAt(t, 8, 2);
@@ -330,8 +333,9 @@ function decodeBase64(text: string): Uint8Array {
 	let padding = 0;
 	if (n > 0 && clean.charCodeAt(n - 1) === 0x3d) padding = clean.charCodeAt(n - 2) === 0x3d ? 2 : 1;
 	const body = padding === 0 ? clean : clean.slice(0, n - padding);
-	if (!BASE64_BODY.test(body))
+	if (!BASE64_BODY.test(body)) {
 		throw new ScalarError('base64Binary', text, 'characters outside the base64 alphabet or misplaced padding');
+	}
 	// The bits dropped by padding must be zero (XSD lexical space: B04 / B16 productions).
 	if (padding > 0) {
 		const last = B64.indexOf(body[body.length - 1]);
@@ -341,8 +345,9 @@ function decodeBase64(text: string): Uint8Array {
 	}
 	const buf = Buffer.from(clean, 'base64');
 	// A plain Uint8Array (not a Buffer), owning its memory (small Buffers share a pool).
-	if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength)
+	if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength) {
 		return new Uint8Array(buf.buffer, 0, buf.byteLength);
+	}
 	return new Uint8Array(buf);
 }
 
@@ -422,8 +427,9 @@ function encodeAny(type: ScalarType, value: ScalarValues[ScalarType]): string {
 			if (typeof value !== 'boolean') throw new ScalarError(type, String(value), 'not a boolean');
 			return value ? 'true' : 'false';
 		case 'dateTime':
-			if (typeof value !== 'string')
+			if (typeof value !== 'string') {
 				throw new ScalarError(type, String(value), 'dateTimes are passed as xs:dateTime strings');
+			}
 			return decodeDateTime(value);
 		case 'base64Binary':
 			return encodeBase64(value as Uint8Array);

@@ -780,21 +780,25 @@ class Parser {
 			if (name.length === 5) prefix = '';
 			else if (name.charCodeAt(5) === CH_COLON) prefix = name.slice(6);
 			else continue;
-			if ((prefix === '' && name.length > 5) || prefix.indexOf(':') !== -1)
+			if ((prefix === '' && name.length > 5) || prefix.indexOf(':') !== -1) {
 				this.fail('XML_NAMESPACE', `'${clip(name)}' is not a valid namespace declaration`, at);
+			}
 			const uri = a.value;
 			if (prefix === 'xmlns') this.fail('XML_NAMESPACE', "the prefix 'xmlns' must not be declared", at);
-			if (prefix === 'xml' && uri !== XML_NS)
+			if (prefix === 'xml' && uri !== XML_NS) {
 				this.fail('XML_NAMESPACE', `the prefix 'xml' can only be bound to ${XML_NS}`, at);
-			if (prefix !== 'xml' && uri === XML_NS)
+			}
+			if (prefix !== 'xml' && uri === XML_NS) {
 				this.fail('XML_NAMESPACE', `only the prefix 'xml' can be bound to ${XML_NS}`, at);
+			}
 			if (uri === XMLNS_NS) this.fail('XML_NAMESPACE', `no prefix can be bound to ${XMLNS_NS}`, at);
-			if (prefix !== '' && uri === '')
+			if (prefix !== '' && uri === '') {
 				this.fail(
 					'XML_NAMESPACE',
 					`the prefix '${clip(prefix)}' cannot be bound to an empty namespace in XML 1.0`,
 					at,
 				);
+			}
 			const uris = this.nsBindings.get(prefix);
 			if (uris === undefined) this.nsBindings.set(prefix, [uri]);
 			else uris.push(uri);
@@ -832,8 +836,9 @@ class Parser {
 				const a = attrs[i];
 				if (a.ns === '' || a.ns === XMLNS_NS) continue;
 				const key = a.ns + '\u0000' + a.local;
-				if (seen.has(key))
+				if (seen.has(key)) {
 					this.fail('XML_MALFORMED', `duplicate attribute {${a.ns}}${a.local}`, this.attrPos[i]);
+				}
 				seen.add(key);
 			}
 		}
@@ -860,8 +865,9 @@ class Parser {
 		if (s.charCodeAt(p + 1) === CH_QUESTION) {
 			const nameEnd = scanName(s, p + 2);
 			if (nameEnd === p + 2) this.fail('XML_MALFORMED', 'processing instruction without a target', p);
-			if (nameEnd - p - 2 > this.lim.maxNameLength)
+			if (nameEnd - p - 2 > this.lim.maxNameLength) {
 				this.fail('XML_LIMIT', `name longer than ${this.lim.maxNameLength} characters`, p);
+			}
 			if (nameEnd - p - 2 === 3 && s.slice(p + 2, nameEnd).toLowerCase() === 'xml') {
 				this.fail('XML_MALFORMED', 'the XML declaration is allowed only at the very start of the document', p);
 			}
@@ -949,8 +955,9 @@ class Parser {
 				}
 				let q = nameEnd;
 				while (isWs(s.charCodeAt(q))) q++;
-				if (s.charCodeAt(q) !== CH_GT)
+				if (s.charCodeAt(q) !== CH_GT) {
 					this.fail('XML_MALFORMED', `expected '>' to end </${top.name}> but found ${describeAt(s, q)}`, q);
+				}
 				pos = q + 1;
 				const depth = stack.length;
 				const more = moreText[depth];
@@ -990,20 +997,24 @@ class Parser {
 			// Start tag.
 			const nameStart = lt + 1;
 			const nameEnd = scanName(s, nameStart);
-			if (nameEnd === nameStart)
+			if (nameEnd === nameStart) {
 				this.fail(
 					'XML_MALFORMED',
 					`expected an element name after '<' but found ${describeAt(s, nameStart)}`,
 					nameStart,
 				);
-			if (nameEnd - nameStart > lim.maxNameLength)
+			}
+			if (nameEnd - nameStart > lim.maxNameLength) {
 				this.fail('XML_LIMIT', `name longer than ${lim.maxNameLength} characters`, nameStart);
-			if (root !== undefined && stack.length === 0)
+			}
+			if (root !== undefined && stack.length === 0) {
 				this.fail('XML_MALFORMED', 'only one root element is allowed', lt);
+			}
 			const depth = stack.length + 1;
 			if (depth > lim.maxDepth) this.fail('XML_DEPTH', `elements nested deeper than ${lim.maxDepth} levels`, lt);
-			if (++this.elementCount > lim.maxElements)
+			if (++this.elementCount > lim.maxElements) {
 				this.fail('XML_LIMIT', `more than ${lim.maxElements} elements`, lt);
+			}
 			const qname = this.name(nameStart, nameEnd);
 
 			// Attributes.
@@ -1021,62 +1032,71 @@ class Parser {
 					break;
 				}
 				if (ch === CH_SLASH) {
-					if (s.charCodeAt(p + 1) !== CH_GT)
+					if (s.charCodeAt(p + 1) !== CH_GT) {
 						this.fail(
 							'XML_MALFORMED',
 							`expected '>' after '/' in <${clip(qname)}> but found ${describeAt(s, p + 1)}`,
 							p + 1,
 						);
+					}
 					p += 2;
 					selfClosing = true;
 					break;
 				}
 				if (p >= n) this.fail('XML_MALFORMED', `unexpected end of input inside <${clip(qname)}>`, p);
-				if (p === wsStart)
+				if (p === wsStart) {
 					this.fail(
 						'XML_MALFORMED',
 						`expected whitespace, '>' or '/>' in <${clip(qname)}> but found ${describeAt(s, p)}`,
 						p,
 					);
+				}
 				const an = p;
 				const anEnd = scanName(s, p);
-				if (anEnd === an)
+				if (anEnd === an) {
 					this.fail(
 						'XML_MALFORMED',
 						`expected an attribute name in <${clip(qname)}> but found ${describeAt(s, p)}`,
 						p,
 					);
-				if (anEnd - an > lim.maxNameLength)
+				}
+				if (anEnd - an > lim.maxNameLength) {
 					this.fail('XML_LIMIT', `name longer than ${lim.maxNameLength} characters`, an);
-				if (attrs.length >= lim.maxAttributes)
+				}
+				if (attrs.length >= lim.maxAttributes) {
 					this.fail('XML_LIMIT', `more than ${lim.maxAttributes} attributes on <${clip(qname)}>`, an);
+				}
 				const aname = this.name(an, anEnd);
 				p = anEnd;
 				while (isWs(s.charCodeAt(p))) p++;
-				if (s.charCodeAt(p) !== CH_EQ)
+				if (s.charCodeAt(p) !== CH_EQ) {
 					this.fail(
 						'XML_MALFORMED',
 						`expected '=' after attribute ${clip(aname)} but found ${describeAt(s, p)}`,
 						p,
 					);
+				}
 				p++;
 				while (isWs(s.charCodeAt(p))) p++;
 				const quote = s.charCodeAt(p);
-				if (quote !== CH_DQUOTE && quote !== CH_SQUOTE)
+				if (quote !== CH_DQUOTE && quote !== CH_SQUOTE) {
 					this.fail(
 						'XML_MALFORMED',
 						`attribute ${clip(aname)} value must be quoted but found ${describeAt(s, p)}`,
 						p,
 					);
+				}
 				const vStart = ++p;
 				let plain = true;
 				for (;;) {
-					if (p >= n)
+					if (p >= n) {
 						this.fail('XML_MALFORMED', `unterminated value of attribute ${clip(aname)}`, vStart - 1);
+					}
 					const v = s.charCodeAt(p);
 					if (v === quote) break;
-					if (v === CH_LT)
+					if (v === CH_LT) {
 						this.fail('XML_MALFORMED', `'<' is not allowed in the value of attribute ${clip(aname)}`, p);
+					}
 					if (v === CH_AMP || v === CH_TAB || v === CH_LF || v === CH_CR) plain = false;
 					p++;
 				}
@@ -1086,14 +1106,16 @@ class Parser {
 					attrs = [];
 				} else if (attrs.length < 16) {
 					for (let i = 0; i < attrs.length; i++) {
-						if (attrs[i].name === aname)
+						if (attrs[i].name === aname) {
 							this.fail('XML_MALFORMED', `duplicate attribute ${clip(aname)} on <${clip(qname)}>`, an);
+						}
 					}
 				} else {
 					// Many attributes: a set keeps the duplicate check linear.
 					if (attrNames === undefined) attrNames = new Set(attrs.map((a) => a.name));
-					if (attrNames.has(aname))
+					if (attrNames.has(aname)) {
 						this.fail('XML_MALFORMED', `duplicate attribute ${clip(aname)} on <${clip(qname)}>`, an);
+					}
 					attrNames.add(aname);
 				}
 				if (aname.charCodeAt(0) === CH_X && aname.startsWith('xmlns')) hasXmlns = true;
@@ -1111,8 +1133,9 @@ class Parser {
 				ns = this.lookupNs('', nameStart, '');
 			} else {
 				const [prefix, loc] = this.split(qname, nameStart);
-				if (prefix === 'xmlns')
+				if (prefix === 'xmlns') {
 					this.fail('XML_NAMESPACE', `element names must not use the prefix 'xmlns'`, nameStart);
+				}
 				local = loc;
 				ns = this.lookupNs(prefix, nameStart, `element <${clip(qname)}>`);
 			}
@@ -1279,11 +1302,12 @@ export function parseXml(
 		s = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
 		checkSurrogates = true;
 	} else {
-		if (input.length > lim.maxBytes)
+		if (input.length > lim.maxBytes) {
 			throw new XmlError(
 				'XML_TOO_LARGE',
 				`document of ${input.length} bytes is larger than ${lim.maxBytes} bytes`,
 			);
+		}
 		if (options?.deferLargeText === true && input.length >= DEFERRED_TEXT_MIN) {
 			const root = parseDeferringLargeText(input, lim, options.stream);
 			if (root !== undefined) return root;
@@ -1403,21 +1427,23 @@ function decodeDeferredText(run: Uint8Array, el: XmlElement): string {
 		throw new XmlError('XML_ENCODING', `invalid UTF-8 in the text of <${clip(el.name)}>`, el.line, el.column);
 	}
 	const bad = firstInvalidChar(text, false);
-	if (bad >= 0)
+	if (bad >= 0) {
 		throw new XmlError(
 			'XML_MALFORMED',
 			`character ${hex(text.charCodeAt(bad))} is not allowed in XML (in the text of <${clip(el.name)}>)`,
 			el.line,
 			el.column,
 		);
+	}
 	const cdEnd = text.indexOf(']]>');
-	if (cdEnd >= 0)
+	if (cdEnd >= 0) {
 		throw new XmlError(
 			'XML_MALFORMED',
 			`']]>' is not allowed in text (in the text of <${clip(el.name)}>)`,
 			el.line,
 			el.column,
 		);
+	}
 	return text;
 }
 
@@ -1512,8 +1538,9 @@ function escapeWith(s: string, attribute: boolean): string {
 						`${hex(c)} (lone surrogate) at index ${i} cannot be written in XML 1.0`,
 					);
 				}
-				if (!isXmlChar(c))
+				if (!isXmlChar(c)) {
 					throw new XmlError('XML_CHAR', `${hex(c)} at index ${i} cannot be written in XML 1.0`);
+				}
 		}
 		if (rep !== undefined) {
 			if (i > last) out.push(s.slice(last, i));

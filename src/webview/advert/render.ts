@@ -79,7 +79,7 @@ export function renderAdvert(
 	}
 	const values = el(doc, 'section', { className: 'mp-section' }, [el(doc, 'h2', { text: 'Extra values per feed' })]);
 	if (view.values.length === 0) values.appendChild(notice(doc, 'No extra values.'));
-	for (const feed of view.values)
+	for (const feed of view.values) {
 		values.appendChild(
 			table(
 				doc,
@@ -88,12 +88,13 @@ export function renderAdvert(
 				feed.rows.map((r) => [r.label, r.value]),
 			),
 		);
+	}
 	root.appendChild(values);
 	const tracking = el(doc, 'section', { className: 'mp-section' }, [
 		el(doc, 'h2', { text: 'Postings and delivery log' }),
 	]);
 	if (view.tracking.length === 0) tracking.appendChild(notice(doc, 'No deliveries logged.'));
-	else
+	else {
 		tracking.appendChild(
 			table(
 				doc,
@@ -102,6 +103,7 @@ export function renderAdvert(
 				view.tracking.map((t) => [t.postingId, t.feed, t.deliveryDate, t.errorLevel, t.response]),
 			),
 		);
+	}
 	root.appendChild(tracking);
 	return root;
 }

@@ -45,8 +45,9 @@ interface State {
 
 	const save = () => {
 		const docs: State['docs'] = {};
-		for (const [tab, view] of Object.entries(state.docs) as [DocumentTab, DocumentView][])
+		for (const [tab, view] of Object.entries(state.docs) as [DocumentTab, DocumentView][]) {
 			if (view.kind !== 'pdf') docs[tab] = view;
+		}
 		messenger.saveState({ ...state, docs });
 	};
 

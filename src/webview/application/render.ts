@@ -48,7 +48,8 @@ export function renderHeader(
 
 export function renderOverview(doc: Document, view: ApplicationView): HTMLElement {
 	const wrap = el(doc, 'div', { className: 'mp-overview' }, [fieldGroups(doc, view.groups)]);
-	if (view.processingMessages)
+	if (view.processingMessages) {
 		wrap.appendChild(notice(doc, `Processing messages: ${view.processingMessages}`, 'warning'));
+	}
 	return wrap;
 }

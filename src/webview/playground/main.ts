@@ -193,8 +193,9 @@ function renderLayout(): void {
 	const operation = byId<HTMLSelectElement>('operation');
 	for (const endpoint of ['posting', 'administration'] as const) {
 		const group = h('optgroup', { label: endpoint === 'posting' ? 'Posting endpoint' : 'Administration endpoint' });
-		for (const name of OPERATION_NAMES.filter((op) => OPERATIONS[op].endpoint === endpoint))
+		for (const name of OPERATION_NAMES.filter((op) => OPERATIONS[op].endpoint === endpoint)) {
 			group.append(h('option', { value: name }, name));
+		}
 		operation.append(group);
 	}
 	operation.addEventListener('change', () => {
@@ -318,7 +319,7 @@ function renderParam(param: ParamSpec): HTMLElement {
 						{ value: 'false', label: 'false' },
 					]
 				: (set?.values ?? []);
-		for (const choice of choices)
+		for (const choice of choices) {
 			select.append(
 				h(
 					'option',
@@ -326,6 +327,7 @@ function renderParam(param: ParamSpec): HTMLElement {
 					choice.value === choice.label ? choice.value : `${choice.value} (${choice.label})`,
 				),
 			);
+		}
 		select.value = value;
 		control = select;
 	} else {
@@ -355,8 +357,9 @@ function renderParam(param: ParamSpec): HTMLElement {
 		const secret = param.role === 'apiKey' || param.role === 'password';
 		row.classList.add('pg-credential');
 		label.append(h('span', { class: 'pg-badge' }, secret ? 'from connection, hidden' : 'from connection'));
-		if (secret && control instanceof HTMLInputElement && !value.startsWith('{{connection.'))
+		if (secret && control instanceof HTMLInputElement && !value.startsWith('{{connection.')) {
 			control.type = 'password';
+		}
 	}
 	control.addEventListener(control instanceof HTMLSelectElement ? 'change' : 'input', () => {
 		form = { ...form, params: { ...form.params, [param.name]: control.value } };
@@ -532,8 +535,9 @@ function renderResponse(response: ResponseView): void {
 			),
 		);
 	}
-	if (response.decodeError !== undefined)
+	if (response.decodeError !== undefined) {
 		parts.push(h('p', { class: 'pg-error' }, `Not decodable as ${form.operation}: ${response.decodeError}`));
+	}
 	const tabs: [string, () => Node][] = [
 		['Body', () => h('pre', { class: 'pg-pre', tabindex: '0', id: 'body-raw' }, response.bodyText)],
 		[

@@ -128,8 +128,9 @@ describe('emulator application callbacks', function () {
 		const receiver = await startReceiver((res) => res.writeHead(500).end());
 		receivers.push(receiver);
 		notifier.notify(receiver.url, PAYLOAD);
-		for (let wait = 0; wait < 500 && events.length < 2; wait++)
+		for (let wait = 0; wait < 500 && events.length < 2; wait++) {
 			await new Promise((resolve) => setTimeout(resolve, 10));
+		}
 		assert.deepEqual(
 			events.map((event) => event.outcome),
 			['refused', 'failed'],

@@ -94,8 +94,9 @@ describe('emulator delivery over time', () => {
 		const failed = statuses(flaky).filter((status) => status === DELIVERY_STATUS.Failed).length;
 		assert.ok(failed > 0 && failed < 30, `${failed} of 30 failed`);
 		assert.ok(statuses(steady).every((status) => status === DELIVERY_STATUS.Delivered));
-		for (const id of flaky)
+		for (const id of flaky) {
 			assert.equal(sandbox.store.postingById(id)!.deliveryStatusId, deliveryOutcome(id, 108, 7, [108]).statusId);
+		}
 		const failure = sandbox.store.trackingLogs(
 			1,
 			flaky.find((id) => sandbox.store.postingById(id)!.deliveryStatusId === DELIVERY_STATUS.Failed),

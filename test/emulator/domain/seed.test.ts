@@ -68,11 +68,12 @@ describe('demo data', () => {
 				[DOCUMENT_TYPE.EmailBody],
 			)
 			.map((doc) => doc.text ?? '');
-		for (const fragment of HOSTILE_FRAGMENTS)
+		for (const fragment of HOSTILE_FRAGMENTS) {
 			assert.ok(
 				bodies.some((body) => body.includes(fragment)),
 				fragment,
 			);
+		}
 	});
 
 	it('stores well-formed HR-XML candidates with contact, experience, education and skills', () => {
@@ -81,8 +82,9 @@ describe('demo data', () => {
 			assert.equal(root.local, 'Candidate');
 			const resume = child(child(root, 'Resume')!, 'StructuredXMLResume')!;
 			assert.ok(child(child(root, 'CandidateProfile')!, 'PersonalData'));
-			for (const section of ['EmploymentHistory', 'EducationHistory', 'Qualifications'])
+			for (const section of ['EmploymentHistory', 'EducationHistory', 'Qualifications']) {
 				assert.ok(child(resume, section), section);
+			}
 		}
 	});
 

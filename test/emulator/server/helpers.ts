@@ -75,16 +75,19 @@ export function fakeHandlers(calls: Recorded[] = []): OperationHandlers {
 	});
 	handlers.ApplicationScore = record('ApplicationScore', (params) => {
 		checkKey(params);
-		if (params['sUsername'] !== 'demo' || params['sPassword'] !== 'secret-pw')
+		if (params['sUsername'] !== 'demo' || params['sPassword'] !== 'secret-pw') {
 			throw FaultError.client('AuthenticationFailed', 'Invalid username or password.');
-		if (!['S', 'M', 'U', 'F', 'N'].includes(String(params['sScore'])))
+		}
+		if (!['S', 'M', 'U', 'F', 'N'].includes(String(params['sScore']))) {
 			throw FaultError.client('InvalidParameter', 'sScore must be S, M, U, F or N.');
+		}
 		return { Success: true };
 	});
 	handlers.GetApplicationsPaged = record('GetApplicationsPaged', (params) => {
 		checkKey(params);
-		if (params['sAdvertID'] === undefined)
+		if (params['sAdvertID'] === undefined) {
 			throw FaultError.client('MissingFilter', 'At least one search filter must be given.');
+		}
 		return { PageCount: 1, PageIndex: 1, TotalItemCount: 0, Applications: [] };
 	});
 	handlers.FeedList = record('FeedList', () => {

@@ -64,8 +64,9 @@ describe('emulator server: WSDL and pages', () => {
 		const res = await send(`${emulator.postingUrl}?op=ApplicationScore`);
 		assert.equal(res.status, 200);
 		assert.match(cspOf(res.headers), /^default-src 'none'; style-src 'nonce-/);
-		for (const label of ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST'])
+		for (const label of ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST']) {
 			assert.ok(res.body.includes(`>${label}</h2>`), label);
+		}
 		assert.ok(res.body.includes('SOAPAction: &quot;https://example.com/multiposting/ApplicationScore&quot;'));
 		assert.ok(
 			res.body.includes(

@@ -22,8 +22,9 @@ function sendInPieces(url: string, headers: Record<string, string | number>, pie
 			res.on('end', () => {
 				const rawHeaders: string[] = [];
 				for (let i = 0; i < res.rawHeaders.length; i += 2) {
-					if (res.rawHeaders[i].toLowerCase() !== 'date')
+					if (res.rawHeaders[i].toLowerCase() !== 'date') {
 						rawHeaders.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+					}
 				}
 				resolve({ status: res.statusCode ?? 0, rawHeaders, body: Buffer.concat(chunks) });
 			});

@@ -34,8 +34,9 @@ function reference(
 	if (search.userId !== undefined) add('a.user_id = ?', search.userId);
 	if (search.advertId !== undefined) add('ap.advert_id = ?', search.advertId);
 	if (search.appliedFrom !== undefined) add('ap.applied_at >= ?', search.appliedFrom);
-	if (search.rankings !== undefined)
+	if (search.rankings !== undefined) {
 		add(`ap.ranking IN (${search.rankings.map(() => '?').join(', ')})`, ...search.rankings);
+	}
 	const where = clauses.join(' AND ');
 	const orderBy =
 		order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;

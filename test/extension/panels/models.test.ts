@@ -55,8 +55,9 @@ describe('panel view models', function () {
 		);
 		assert.equal(toAdvertRef({ advert: { AdvertID: 8 } })?.advertId, 8);
 		assert.equal(toAdvertRef({ AdvertID: 9 })?.advertId, 9);
-		for (const bad of [undefined, null, 'x', {}, { advertId: -1 }, { advertId: 1.5 }, { advertId: 'abc' }])
+		for (const bad of [undefined, null, 'x', {}, { advertId: -1 }, { advertId: 1.5 }, { advertId: 'abc' }]) {
 			assert.equal(toAdvertRef(bad), undefined);
+		}
 		assert.deepEqual(
 			toApplicationRef({
 				data: {

@@ -75,8 +75,9 @@ describe('account tree model (real emulator)', function () {
 						return async (params: { sApplicationStartDateTime?: string }) => {
 							const start = params.sApplicationStartDateTime ?? '';
 							starts.push(start);
-							if (recentIsEmpty(start))
+							if (recentIsEmpty(start)) {
 								return { PageCount: 0, PageIndex: 1, TotalItemCount: 0, Applications: [] };
+							}
 							return target.getApplicationsPaged(params as never);
 						};
 					},
@@ -100,8 +101,9 @@ describe('account tree model (real emulator)', function () {
 		);
 		assert.ok(starts.length > 0);
 		const monthAgo = Date.now() - 31 * 86_400_000;
-		for (const start of starts)
+		for (const start of starts) {
 			assert.ok(Date.parse(start.replace(' ', 'T') + 'Z') > monthAgo, `a recent window, not ${start}`);
+		}
 	});
 
 	it('names an organisation from older applications when it has none in the recent window', async function () {

@@ -380,11 +380,12 @@ describe('bindings: every operation in every binding', () => {
 				assert.equal(faultBack.ok, false);
 				if (!faultBack.ok) {
 					assert.equal(faultBack.fault.message, `Bad <${operation}> & "value"`);
-					if (binding.startsWith('soap'))
+					if (binding.startsWith('soap')) {
 						assert.deepEqual(
 							[faultBack.fault.code, faultBack.fault.subcode],
 							['Client', 'InvalidParameter'],
 						);
+					}
 				}
 			});
 		}

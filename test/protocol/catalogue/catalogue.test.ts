@@ -139,8 +139,9 @@ describe('operation catalogue', () => {
 			getRecord(op.result.record);
 			if (op.result.kind === 'list') assert.equal(op.httpRoot, `ArrayOf${op.result.record}`, name);
 			for (const param of op.params) {
-				if (param.valueSet)
+				if (param.valueSet) {
 					assert.ok(param.valueSet in VALUE_SETS, `${name}.${param.name} names ${param.valueSet}`);
+				}
 			}
 			assert.equal(
 				new Set(op.params.map((p) => p.name)).size,

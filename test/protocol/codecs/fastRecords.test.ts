@@ -405,8 +405,9 @@ describe('fast record path (readSubtree)', () => {
 			agree('GetApplicationsPaged', paged(inner));
 		}
 		const doc = paged(`<PageCount>1</PageCount><Applications>${APP}</Applications>`);
-		for (let cut = doc.indexOf('<ApplicationPaged'); cut <= doc.length; cut++)
+		for (let cut = doc.indexOf('<ApplicationPaged'); cut <= doc.length; cut++) {
 			agree('GetApplicationsPaged', doc.slice(0, cut));
+		}
 	});
 
 	it('applies the name length limit to entity names too', () => {

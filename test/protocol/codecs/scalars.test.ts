@@ -66,8 +66,9 @@ describe('protocol/codecs/scalars', () => {
 
 		it('rejects bad lexical forms and out-of-range values', () => {
 			throwsScalar(() => decodeScalar('int', '12x'), 'int', '"12x" is not a valid int');
-			for (const bad of ['', ' ', '+', '-', '1.0', '1e3', '0x10', '１２', '1 2', 'NaN', 'Infinity'])
+			for (const bad of ['', ' ', '+', '-', '1.0', '1e3', '0x10', '１２', '1 2', 'NaN', 'Infinity']) {
 				throwsScalar(() => decodeScalar('int', bad), 'int');
+			}
 			throwsScalar(
 				() => decodeScalar('int', '2147483648'),
 				'int',
@@ -198,8 +199,9 @@ describe('protocol/codecs/scalars', () => {
 			assert.equal(decodeScalar('boolean', ' 1 '), true);
 			assert.equal(decodeScalar('boolean', 'false'), false);
 			assert.equal(decodeScalar('boolean', '0'), false);
-			for (const bad of ['True', 'FALSE', 'yes', '', '2', 't'])
+			for (const bad of ['True', 'FALSE', 'yes', '', '2', 't']) {
 				throwsScalar(() => decodeScalar('boolean', bad), 'boolean');
+			}
 			assert.equal(encodeScalar('boolean', true), 'true');
 			assert.equal(encodeScalar('boolean', false), 'false');
 			throwsScalar(() => encodeScalar('boolean', 1 as unknown as boolean), 'boolean');

@@ -82,8 +82,9 @@ export function documentKind(
 	const ext = (fileName ?? '').toLowerCase().split('.').pop() ?? '';
 	const fmt = (format ?? '').toLowerCase();
 	if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'pdf';
-	if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]))
+	if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) {
 		return ext === 'docx' || fmt.includes('docx') || fmt.includes('wordprocessingml') ? 'docx' : 'binary';
+	}
 	if (ext === 'pdf' || fmt.includes('pdf')) return 'binary'; // claims PDF but is not: do not feed it to pdf.js
 	if (ext === 'html' || ext === 'htm' || fmt.includes('html')) return 'html';
 	if (ext === 'xml' || fmt.includes('xml') || fmt.includes('hrxml')) return 'xml';
@@ -226,13 +227,14 @@ async function attachmentView(
 				? { kind: 'pdf', fileName, size: bytes.length, base64: Buffer.from(bytes).toString('base64') }
 				: { kind: 'binary', fileName, contentType: 'application/pdf', size: bytes.length };
 		case 'docx': {
-			if (!deps.docxToHtml)
+			if (!deps.docxToHtml) {
 				return {
 					kind: 'binary',
 					fileName,
 					contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 					size: bytes.length,
 				};
+			}
 			return showTextOrHtml(sources, 'main', await deps.docxToHtml(bytes), true, fileName).view;
 		}
 		case 'html':
@@ -321,7 +323,6 @@ function extensionFor(contentType: string): string {
 
 /** A file name without directories or characters that file systems refuse. */
 export function safeFileName(name: string): string {
-	// eslint-disable-next-line no-control-regex -- control characters are what is being removed
 	const base =
 		name
 			.split(/[\\/]/)

@@ -115,10 +115,12 @@ function cvFromTree(root: XmlElement): CvModel {
 		if (value && !contact.some((row) => row.label === label && row.value === value)) contact.push({ label, value });
 	};
 	for (const email of descendants(contactInfo, 'InternetEmailAddress', 5)) add('Email', textOf(email));
-	for (const phone of descendants(contactInfo, 'Telephone', 5))
+	for (const phone of descendants(contactInfo, 'Telephone', 5)) {
 		add('Phone', textOf(first(phone, 'FormattedNumber')) || textOf(phone));
-	for (const mobile of descendants(contactInfo, 'Mobile', 5))
+	}
+	for (const mobile of descendants(contactInfo, 'Mobile', 5)) {
 		add('Mobile', textOf(first(mobile, 'FormattedNumber')) || textOf(mobile));
+	}
 	for (const address of descendants(contactInfo, 'PostalAddress', 3)) {
 		add(
 			'Address',

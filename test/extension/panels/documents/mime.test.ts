@@ -80,8 +80,9 @@ describe('MIME reader', function () {
 		assert.equal(unterminated.parts.length, 1);
 		assert.equal(text(unterminated.parts[0].bytes), 'hello');
 		let nested = 'Content-Type: text/plain\r\n\r\ndeep';
-		for (let i = 0; i < 50; i++)
+		for (let i = 0; i < 50; i++) {
 			nested = `Content-Type: multipart/mixed; boundary=b${i}\r\n\r\n--b${i}\r\n${nested}\r\n--b${i}--`;
+		}
 		const deep = parseMime(enc.encode(nested));
 		assert.equal(deep.parts.length, 1);
 		const bare = parseMime(enc.encode('just a body'));
@@ -143,8 +144,9 @@ describe('MIME reader', function () {
 			{ docxToHtml: async () => '<p>Converted</p><img src="https://x.example/i.png">' },
 		);
 		assert.equal(converted.view.kind, 'html');
-		if (converted.view.kind === 'html')
+		if (converted.view.kind === 'html') {
 			assert.equal(converted.view.html.html, '<p>Converted</p><img src="https://x.example/i.png">');
+		}
 		const missing = await loadDocument('attachment', undefined);
 		assert.equal(missing.view.kind, 'missing');
 	});
