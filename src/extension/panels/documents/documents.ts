@@ -327,6 +327,7 @@ export function safeFileName(name: string): string {
 		name
 			.split(/[\\/]/)
 			.pop()
+			// eslint-disable-next-line no-control-regex -- control characters are exactly what must go
 			?.replace(/[\u0000-\u001f<>:"|?*]/g, '_')
 			.replace(/^\.+/, '')
 			.trim() ?? '';
