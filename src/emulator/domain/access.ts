@@ -28,11 +28,11 @@ export function authenticateKey(store: Store, params: AnyParams): KeyScope {
 	if (apiKey === undefined) {
 		throw FaultError.client('AuthenticationFailed', 'sAPIKey is missing. Give the API key of your connection.');
 	}
-	const organisation = store.organisationForApiKey(apiKey);
+	const organisation = store.accounts.organisationForApiKey(apiKey);
 	if (!organisation) {
 		throw FaultError.client('AuthenticationFailed', 'sAPIKey is not valid. Check the API key of your connection.');
 	}
-	return { organisation, organisationIds: store.subtreeIds(organisation.id) };
+	return { organisation, organisationIds: store.accounts.subtreeIds(organisation.id) };
 }
 
 /** The user of sUsername + sPassword when they match and the user is active; undefined otherwise. */
@@ -40,7 +40,7 @@ export function checkLogin(store: Store, params: AnyParams): UserRow | undefined
 	const username = text(params, 'sUsername');
 	const password = typeof params.sPassword === 'string' ? params.sPassword : undefined;
 	if (username === undefined || password === undefined || password === '') return undefined;
-	const user = store.findUserByUsername(username);
+	const user = store.accounts.findUserByUsername(username);
 	// Verify even for unknown users so timing does not reveal which usernames exist.
 	const valid = verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
 	return user && valid && user.active === 1 ? user : undefined;
@@ -87,7 +87,7 @@ export function resolveOrganisation(
 	value: string,
 	parameter: string,
 ): OrganisationRow {
-	const organisation = store.findOrganisation(value);
+	const organisation = store.accounts.findOrganisation(value);
 	if (!organisation) {
 		throw FaultError.client('NotFound', `${parameter} '${value}' is not a known organisation id or identifier.`);
 	}
@@ -105,7 +105,7 @@ export function resolveUser(
 	parameter: string,
 	byUsername = false,
 ): UserRow {
-	const user = byUsername ? store.findUserByUsername(value) : store.findUser(value);
+	const user = byUsername ? store.accounts.findUserByUsername(value) : store.accounts.findUser(value);
 	if (!user) throw FaultError.client('NotFound', `${parameter} '${value}' is not a known user.`);
 	if (!allowed.includes(user.organisationId)) {
 		throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
@@ -121,7 +121,7 @@ export function searchScope(store: Store, key: KeyScope, params: AnyParams): Sea
 	let organisationIds = key.organisationIds;
 	const start = text(params, 'sStartOrganisation');
 	if (start !== undefined) {
-		organisationIds = store.subtreeIds(
+		organisationIds = store.accounts.subtreeIds(
 			resolveOrganisation(store, key.organisationIds, start, 'sStartOrganisation').id,
 		);
 	}
@@ -149,5 +149,5 @@ export function userSeesAdvert(
 	advert: { userId: number; organisationId: number },
 ): boolean {
 	if (advert.userId === user.id) return true;
-	return isAdministrator(user) && store.subtreeIds(user.organisationId).includes(advert.organisationId);
+	return isAdministrator(user) && store.accounts.subtreeIds(user.organisationId).includes(advert.organisationId);
 }

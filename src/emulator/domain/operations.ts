@@ -16,7 +16,8 @@ import {
 import { renderDateText } from '../../protocol/codecs/scalars';
 import { FaultError } from '../../protocol/faults';
 import { ADVERT_ORDER_FIELDS, APPLICATION_ORDER_FIELDS, parseOrderBy, type OrderTerm } from '../store/ordering';
-import type { AdvertSearch, Store } from '../store/store';
+import type { AdvertSearch } from '../store/adverts';
+import type { Store } from '../store/store';
 import { daysBefore, toStoredDate } from '../store/time';
 import type { AdvertFields, AdvertRow, AdvertStats, DocumentRow, FeedQuotaRow, UserRow } from '../store/types';
 import {
@@ -122,7 +123,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 	const resolveFeeds = (tokens: readonly string[] | undefined, parameter: string): number[] | undefined => {
 		if (!tokens) return undefined;
 		return tokens.map((token) => {
-			const feed = store.findFeed(token);
+			const feed = store.feeds.find(token);
 			if (!feed) {
 				throw FaultError.client(
 					'InvalidParameter',
@@ -162,7 +163,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 	 */
 	const keptRecords = new WeakMap<AdvertRow, { stats: AdvertStats | undefined; record: Advert }>();
 	const advertRecords = (rows: readonly AdvertRow[]): Advert[] => {
-		const stats = store.advertStats(rows.map((row) => row.id));
+		const stats = store.adverts.stats(rows.map((row) => row.id));
 		return rows.map((row) => {
 			const rowStats = stats.get(row.id);
 			const kept = keptRecords.get(row);
@@ -176,7 +177,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 	const advertsWithValues = (rows: readonly AdvertRow[], params: AnyParams) => {
 		const feedIds = resolveFeeds(csv(params, 'DestinationsAsCSV'), 'DestinationsAsCSV');
 		// Values of the advert itself (FeedID 0) stay when filtering by feed.
-		const values = store.advertValues(
+		const values = store.adverts.values(
 			rows.map((row) => row.id),
 			csv(params, 'FieldIDsAsCSV'),
 			feedIds ? [0, ...feedIds] : undefined,
@@ -192,12 +193,12 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		const advertId = requiredId(params, 'sAdvertID');
 		const applicationId = requiredId(params, 'sAdvertCandidateID');
 		// One query when the pair is right; the separate lookups only to word the fault.
-		const pair = store.applicationOfAdvert(applicationId, advertId);
-		const advert = pair ? pair.advert : store.advertOwnership(advertId);
+		const pair = store.applications.ofAdvert(applicationId, advertId);
+		const advert = pair ? pair.advert : store.adverts.ownership(advertId);
 		if (!advert || !key.organisationIds.includes(advert.organisationId)) {
 			throw FaultError.client('NotFound', `sAdvertID ${advertId} is not an advert of your organisation.`);
 		}
-		const application = pair ? pair.application : store.applicationState(applicationId);
+		const application = pair ? pair.application : store.applications.state(applicationId);
 		if (!application || application.advertId !== advertId) {
 			throw FaultError.client(
 				'NotFound',
@@ -221,7 +222,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 	): { user?: UserRow; organisationId: number } => {
 		const organisationValue = text(params, 'sOrganisationIdentifier');
 		const userValue = text(params, 'sUserIdentifier');
-		const loginScope = store
+		const loginScope = store.accounts
 			.subtreeIds(login.organisationId)
 			.filter((orgId) => key.organisationIds.includes(orgId));
 		if (userValue !== undefined) {
@@ -238,15 +239,15 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 	};
 
 	const feedQuotasOf = (target: { user?: UserRow; organisationId: number }): FeedQuotaRow[] =>
-		target.user ? store.userFeedQuotas(target.user) : store.organisationFeedQuotas(target.organisationId);
+		target.user ? store.feeds.userQuotas(target.user) : store.feeds.organisationQuotas(target.organisationId);
 
 	const handlers: OperationHandlers = {
 		UserFeedsAndQuotaWithDestinations: guarded('UserFeedsAndQuotaWithDestinations', (params, _ctx, key) => {
 			const user = authenticateUser(store, key, params);
 			const feedIds = resolveFeeds(csv(params, 'Destinations'), 'Destinations');
-			const used = store.postingsUsedByUser(user.id);
-			return store
-				.userFeedQuotas(user)
+			const used = store.postings.usedByUser(user.id);
+			return store.feeds
+				.userQuotas(user)
 				.filter((row) => !feedIds || feedIds.includes(row.id))
 				.map((row) => postFeedRecord(row, user.id, used.get(row.id) ?? 0));
 		}),
@@ -254,7 +255,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		GetAdvertWithValuesPaged: guarded('GetAdvertWithValuesPaged', (params, ctx, key) => {
 			const search = adverts(params, ctx, key);
 			const page = paging(params, maxPageSize);
-			const result = store.searchAdverts(search, advertOrder(params), {
+			const result = store.adverts.search(search, advertOrder(params), {
 				offset: page.offset,
 				limit: page.rowsPerPage,
 			});
@@ -264,14 +265,14 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		}),
 
 		GetAdvertWithValues: guarded('GetAdvertWithValues', (params, ctx, key) => {
-			const rows = store.searchAdverts(adverts(params, ctx, key), []).rows;
+			const rows = store.adverts.search(adverts(params, ctx, key), []).rows;
 			return advertsWithValues(rows, params);
 		}),
 
 		GetAdvertPaged: guarded('GetAdvertPaged', (params, ctx, key) => {
 			const search = adverts(params, ctx, key);
 			const page = paging(params, maxPageSize);
-			const result = store.searchAdverts(search, advertOrder(params), {
+			const result = store.adverts.search(search, advertOrder(params), {
 				offset: page.offset,
 				limit: page.rowsPerPage,
 			});
@@ -292,14 +293,14 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				statusIds: [ADVERT_STATUS.Created, ADVERT_STATUS.ToAuthorise],
 			};
 			// Several instances may match; the most recently posted one is posted again.
-			const advert = store.searchAdverts(search, [], { offset: 0, limit: 1 }).rows[0];
+			const advert = store.adverts.search(search, [], { offset: 0, limit: 1 }).rows[0];
 			if (!advert) {
 				throw FaultError.client(
 					'NotFound',
 					'No advert matches the given sAdvertID, sAdvertIdentifier or sAdvertReference within sSearchDays and your scope.',
 				);
 			}
-			const previous = store.postedFeedIds(advert.id);
+			const previous = store.postings.postedFeedIds(advert.id);
 			if (previous.length === 0) {
 				throw FaultError.client(
 					'InvalidParameter',
@@ -319,7 +320,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const expires = toStoredDate(daysBefore(ctx.now, -POSTING_LIFETIME_DAYS));
 			const postings: APIPosting[] = store.transaction(() => {
 				const created = feedIds.map((feedId) => {
-					const postingId = store.insertPosting({
+					const postingId = store.postings.insert({
 						advertId: advert.id,
 						feedId,
 						userId: advert.userId,
@@ -328,18 +329,23 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 						deliveryStatusId: DELIVERY_STATUS.Delivered,
 						deliveredAt: now,
 					});
-					store.addTrackingLog(postingId, now, 'Pending', 'Express post queued for delivery.');
-					store.addTrackingLog(postingId, now, 'None', 'Delivered: the job board accepted the advert.');
+					store.postings.addTrackingLog(postingId, now, 'Pending', 'Express post queued for delivery.');
+					store.postings.addTrackingLog(
+						postingId,
+						now,
+						'None',
+						'Delivered: the job board accepted the advert.',
+					);
 					return {
 						sPostDate: renderDateText(now),
 						sEstimatedExpireDate: renderDateText(expires),
 						sCorrectDate: renderDateText(now),
 					};
 				});
-				store.markAdvertDelivered(advert.id, now, now, DELIVERY_STATUS.Delivered);
+				store.adverts.markDelivered(advert.id, now, now, DELIVERY_STATUS.Delivered);
 				return created;
 			});
-			const updated = store.advertById(advert.id) ?? advert;
+			const updated = store.adverts.byId(advert.id) ?? advert;
 			return { Advert: advertRecords([updated])[0], Postings: postings };
 		}),
 
@@ -348,7 +354,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const fields = advertFields(params);
 			const destinations = resolveFeeds(csv(params, 'DestinationsAsCSV'), 'DestinationsAsCSV');
 			if (destinations) {
-				const available = new Set(store.userFeedQuotas(user).map((row) => row.id));
+				const available = new Set(store.feeds.userQuotas(user).map((row) => row.id));
 				const unavailable = destinations.filter((feedId) => !available.has(feedId));
 				if (unavailable.length > 0) {
 					throw FaultError.client(
@@ -367,7 +373,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 					`sOnDuplicate must be one of duplicate, ignore, update, error; got '${text(params, 'sOnDuplicate')}'.`,
 				);
 			}
-			const userScope = store.subtreeIds(user.organisationId);
+			const userScope = store.accounts.subtreeIds(user.organisationId);
 			const result = (advert: AdvertRow) => ({
 				AdvertID: advert.id,
 				UserID: advert.userId,
@@ -379,7 +385,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				const existingId = id(params, 'sAdvertID');
 				let existing: AdvertRow | undefined;
 				if (existingId !== undefined) {
-					existing = store.advertById(existingId);
+					existing = store.adverts.byId(existingId);
 					if (
 						!existing ||
 						!key.organisationIds.includes(existing.organisationId) ||
@@ -394,7 +400,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 					const searchDays =
 						integer(params, 'sSearchDays', { min: -1, max: MAX_SEARCH_DAYS }) ?? DEFAULT_SEARCH_DAYS;
 					const since = searchDays === -1 ? undefined : toStoredDate(daysBefore(ctx.now, searchDays));
-					const duplicate = store.advertsWithIdentifier(identifier, userScope, since)[0];
+					const duplicate = store.adverts.withIdentifier(identifier, userScope, since)[0];
 					if (duplicate && onDuplicate === 'ignore') return result(duplicate);
 					if (duplicate && onDuplicate === 'error') {
 						throw FaultError.client(
@@ -405,11 +411,11 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 					existing = duplicate;
 				}
 				if (existing) {
-					store.updateAdvert(existing.id, fields);
-					if (destinations) store.setAdvertDestinations(existing.id, destinations);
-					return result(store.advertById(existing.id) ?? existing);
+					store.adverts.update(existing.id, fields);
+					if (destinations) store.adverts.setDestinations(existing.id, destinations);
+					return result(store.adverts.byId(existing.id) ?? existing);
 				}
-				const advertId = store.insertAdvert({
+				const advertId = store.adverts.insert({
 					...fields,
 					userId: user.id,
 					organisationId: user.organisationId,
@@ -417,8 +423,8 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 					createdAt: toStoredDate(ctx.now),
 					source: 'API',
 				});
-				if (destinations) store.setAdvertDestinations(advertId, destinations);
-				const created = store.advertById(advertId);
+				if (destinations) store.adverts.setDestinations(advertId, destinations);
+				const created = store.adverts.byId(advertId);
 				if (!created) throw FaultError.server('The advert could not be read back after it was created.');
 				return result(created);
 			});
@@ -427,7 +433,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		AdvertTrackingResponseLog: guarded('AdvertTrackingResponseLog', (params, _ctx, key) => {
 			const scope = searchScope(store, key, params);
 			const advertId = requiredId(params, 'sAdvertID');
-			const advert = store.advertById(advertId);
+			const advert = store.adverts.byId(advertId);
 			if (
 				!advert ||
 				!scope.organisationIds.includes(advert.organisationId) ||
@@ -436,11 +442,11 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				throw FaultError.client('NotFound', `sAdvertID ${advertId} is not an advert within your scope.`);
 			}
 			const postingId = id(params, 'sPostingID');
-			if (postingId !== undefined && store.postingById(postingId)?.advertId !== advertId) {
+			if (postingId !== undefined && store.postings.byId(postingId)?.advertId !== advertId) {
 				throw FaultError.client('NotFound', `sPostingID ${postingId} is not a posting of advert ${advertId}.`);
 			}
 			const feedIds = resolveFeeds(csv(params, 'Destinations'), 'Destinations');
-			return store.trackingLogs(advertId, postingId, feedIds).map(trackingLogRecord);
+			return store.postings.trackingLogs(advertId, postingId, feedIds).map(trackingLogRecord);
 		}),
 
 		CandidateTagPartner: guarded('CandidateTagPartner', (params, ctx, key) => {
@@ -453,7 +459,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				);
 			}
 			return tagCandidates(store, key, params, tag, ctx, (candidateId, at) =>
-				store.setPartnerTag(candidateId, tag, at),
+				store.candidates.setPartnerTag(candidateId, tag, at),
 			);
 		}),
 
@@ -466,14 +472,14 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				);
 			}
 			return tagCandidates(store, key, params, tag, ctx, (candidateId, at) =>
-				store.addCandidateTag(candidateId, tag, at),
+				store.candidates.addTag(candidateId, tag, at),
 			);
 		}),
 
 		QueryJobTitle: guarded('QueryJobTitle', (params) => {
 			const query = requiredText(params, 'q', 'at least 2 characters');
 			const culture = text(params, 'sCultureID') ?? 'en-GB';
-			return store.queryJobTitles(query, text(params, 'Industry'), JOB_TITLE_LIMIT).map((row) => ({
+			return store.lookups.jobTitles(query, text(params, 'Industry'), JOB_TITLE_LIMIT).map((row) => ({
 				CultureID: culture,
 				Description: row.description,
 				Industry: row.industry,
@@ -504,7 +510,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const token = randomBytes(24).toString('base64url');
 			const expiresAt = new Date(ctx.now.getTime() + loginUrlTtlMs);
 			store.transaction(() =>
-				store.createLoginToken(
+				store.loginTokens.create(
 					token,
 					user.id,
 					returnUrl ?? null,
@@ -541,7 +547,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				if (letter === 'F') favourite = true;
 				else if (letter === 'N') [ranking, favourite] = [RANKING.Unranked, false];
 				else ranking = SCORE_LETTERS[letter as 'S' | 'M' | 'U'];
-				store.scoreApplication(application.id, ranking, favourite, actorId, toStoredDate(ctx.now));
+				store.applications.score(application.id, ranking, favourite, actorId, toStoredDate(ctx.now));
 			});
 			return { Success: true };
 		}),
@@ -564,7 +570,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			}
 			const { application } = applicationTarget(params, key, user, false);
 			const noteId = store.transaction(() =>
-				store.addNote(application.id, user.id, subject, body, toStoredDate(ctx.now)),
+				store.applications.addNote(application.id, user.id, subject, body, toStoredDate(ctx.now)),
 			);
 			return { AdvertCandidateNoteID: noteId };
 		}),
@@ -575,9 +581,9 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			if (progressId === undefined) {
 				throw FaultError.client('MissingParameter', 'sProgressID is required: give a numeric ProgressID.');
 			}
-			const progress = store.progressById(progressId);
+			const progress = store.applications.progressById(progressId);
 			if (!progress) {
-				const known = store
+				const known = store.applications
 					.progressList()
 					.map((p) => `${p.id} ${p.name}`)
 					.join(', ');
@@ -594,7 +600,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 					progressId === INTERVIEW_PROGRESS_ID && application.interviewStatus === null
 						? 'Pending'
 						: application.interviewStatus;
-				store.progressApplication(application.id, progressId, interview, actorId, toStoredDate(ctx.now));
+				store.applications.progress(application.id, progressId, interview, actorId, toStoredDate(ctx.now));
 			});
 			return { Success: true };
 		}),
@@ -611,7 +617,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				);
 			}
 			const progressIds = numericCsv(params, 'ProgressIDAsCSV');
-			const knownProgress = new Set(store.progressList().map((p) => p.id));
+			const knownProgress = new Set(store.applications.progressList().map((p) => p.id));
 			const unknownProgress = (progressIds ?? []).filter((pid) => !knownProgress.has(pid));
 			if (unknownProgress.length > 0) {
 				throw FaultError.client(
@@ -619,7 +625,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 					`ProgressIDAsCSV: ${unknownProgress.join(', ')} is not a ProgressID of this account.`,
 				);
 			}
-			const result = store.searchApplications(
+			const result = store.applications.search(
 				{
 					organisationIds: scope.organisationIds,
 					userId: scope.userId,
@@ -645,7 +651,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 				email: includeFlag(params, 'boolIncludeEmail'),
 			});
 			const documents = new Map<number, Map<string, DocumentRow>>();
-			for (const doc of store.documents(
+			for (const doc of store.applications.documents(
 				result.rows.map((row) => row.id),
 				kinds,
 			)) {
@@ -661,7 +667,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 
 		UserList: guarded('UserList', (params, _ctx, key) => {
 			const login = authenticateUser(store, key, params);
-			const loginScope = store
+			const loginScope = store.accounts
 				.subtreeIds(login.organisationId)
 				.filter((orgId) => key.organisationIds.includes(orgId));
 			const userValue = text(params, 'sUserIdentifier');
@@ -680,8 +686,8 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 			const organisationIds =
 				start === undefined
 					? loginScope
-					: store.subtreeIds(resolveOrganisation(store, loginScope, start, 'sStartOrganisation').id);
-			return store.activeUsersIn(organisationIds).map(userRecord);
+					: store.accounts.subtreeIds(resolveOrganisation(store, loginScope, start, 'sStartOrganisation').id);
+			return store.accounts.activeUsersIn(organisationIds).map(userRecord);
 		}),
 
 		FeedQuotaList: guarded('FeedQuotaList', (params, _ctx, key) => {
@@ -854,7 +860,7 @@ function lookupLocation(location: string | undefined): { coordinates?: [string, 
 
 function lookupRecords(store: Store, list: 'currency' | 'weeks', params: AnyParams, key: KeyScope) {
 	const culture = text(params, 'sCultureID') ?? 'en-GB';
-	return store.lookupValues(list).map((row) => ({
+	return store.lookups.values(list).map((row) => ({
 		CultureID: culture,
 		Description: row.description,
 		FieldID: row.fieldId,
@@ -877,7 +883,7 @@ function tagCandidates(
 	apply: (candidateId: number, at: string) => void,
 ) {
 	const email = requiredText(params, 'sCandidateEmail', "the candidate's email address");
-	const candidates = store.candidatesByEmail(email, key.organisationIds);
+	const candidates = store.candidates.byEmail(email, key.organisationIds);
 	if (candidates.length === 0) {
 		return {
 			Success: false,
