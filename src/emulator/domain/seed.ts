@@ -21,7 +21,7 @@ import {
 	type Person,
 } from './demoContent';
 import { createApplicationDocuments, createMimeEmail, cvBaseName, type ResumeFacts } from '../documents';
-import { KNOWN_LOCATIONS } from './operations';
+import { KNOWN_LOCATIONS } from './advertFields';
 import { hashPassword } from './passwords';
 
 /** Sandbox-only credentials of the demo administrator. Never use them for a real service. */
