@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FeedQuotaRow, AdvertRow } from '../store/types';
 import { toDisplayDate, toStoredDate } from '../store/time';
 import { csrfToken, isValidCsrf, readForm, type WebContext } from './context';
-import { escapeHtml, redirect, sendMessage, sendPage } from './layout';
+import { escapeHtml, redirect, relativeHref, sendMessage, sendPage } from './layout';
 
 /** A feed as offered on the page. */
 interface OfferedFeed {
@@ -130,7 +130,8 @@ function renderForm(
 							`<li>${problem.feedId ? `<a href="#feed-${problem.feedId}">${escapeHtml(problem.message)}</a>` : escapeHtml(problem.message)}</li>`,
 					)
 					.join('')}</ul></div>`;
-	const action = `/complete-posting/${encodeURIComponent(advert.completionToken)}`;
+	const self = `/complete-posting/${encodeURIComponent(advert.completionToken)}`;
+	const action = relativeHref(self, self);
 	const feeds =
 		offers.length === 0
 			? '<p>No job boards are configured for this user.</p>'
@@ -236,5 +237,6 @@ export async function handleCompletion(
 		);
 		context.store.adverts.markCompleted(advert.id, toStoredDate(now));
 	});
-	redirect(res, `/complete-posting/${encodeURIComponent(advert.completionToken)}`);
+	const self = `/complete-posting/${encodeURIComponent(advert.completionToken)}`;
+	redirect(res, relativeHref(self, self));
 }
