@@ -3,15 +3,18 @@
  * at start-up beyond registration; the sandbox starts when first used.
  */
 import * as vscode from 'vscode';
+import { applicationRefOf, advertRefOf } from './commands/nodeArgs';
+import type { CommandContext, TreePort } from './commands/context';
 import { registerCommands } from './commands/registerCommands';
 import { ConnectionStore } from './connections/connectionStore';
 import { ACCOUNT_VIEW_ID, CONTEXT_KEYS, LOG_CHANNEL_NAME, SETTINGS } from './ids';
-import { registerPanels } from './panels';
+import { PanelManager } from './panels';
 import { registerPlayground } from './playground';
 import { SandboxManager, SandboxState } from './sandbox/sandboxManager';
 import { createStatusBar } from './statusBar';
 import { AccountModel, type TreeNode } from './tree/accountModel';
 import { AccountTreeProvider } from './tree/accountTreeProvider';
+import { registerReadonlyDocuments } from './ui/readonlyDocuments';
 import { VscodeSecrets, VscodeSettings, VscodeUi } from './ui/vscodeUi';
 import { DefaultWorkbenchServices } from './workbenchServices';
 
@@ -50,23 +53,69 @@ export function activate(context: vscode.ExtensionContext): void {
 		treeDataProvider: provider,
 		showCollapseAll: true,
 	});
+	const panels = new PanelManager(services, ui);
 
+	const setContext = (key: string, value: unknown) => void vscode.commands.executeCommand('setContext', key, value);
 	const setContexts = () => {
-		void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.sandboxState, sandbox.state);
-		void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.activeKind, store.active().kind);
+		setContext(CONTEXT_KEYS.sandboxState, sandbox.state);
+		setContext(CONTEXT_KEYS.activeKind, store.active().kind);
 	};
 	setContexts();
 
+	/** Set while the extension itself moves the selection (next/previous from a panel, Find). */
+	let revealing = false;
+	const tree: TreePort = {
+		selection: () => treeView.selection,
+		reveal: async (node, options) => {
+			revealing = !options.focus;
+			try {
+				await treeView.reveal(node, { select: true, focus: options.focus, expand: true });
+			} finally {
+				revealing = false;
+			}
+		},
+		showFilter: (text) => {
+			treeView.message = text ? `${text}. Clear Filter (in the view's toolbar) shows everything.` : undefined;
+			treeView.description = undefined;
+			setContext(CONTEXT_KEYS.filtered, text !== undefined);
+		},
+	};
+	const ctx: CommandContext = {
+		services,
+		ui,
+		store,
+		sandbox,
+		model,
+		tree,
+		panels,
+		executeCommand: (id, ...args) => Promise.resolve(vscode.commands.executeCommand(id, ...args)),
+	};
+
 	context.subscriptions.push(
 		log,
+		registerReadonlyDocuments(),
 		sandbox,
 		store,
 		services,
 		model,
 		provider,
 		treeView,
+		panels,
 		createStatusBar(store, sandbox),
-		...registerCommands({ services, ui, store, sandbox, model, treeView }),
+		...registerCommands(ctx),
+		treeView.onDidChangeSelection((event) => {
+			const node = event.selection[0];
+			setContext(CONTEXT_KEYS.selectionKind, node?.data.kind ?? '');
+			// The open preview follows the selection moved with the keyboard or the mouse.
+			if (revealing || !node) return;
+			if (node.data.kind === 'application') {
+				const ref = applicationRefOf(node);
+				if (ref) panels.followSelection('application', ref, node.data.application);
+			} else if (node.data.kind === 'advert') {
+				const ref = advertRefOf(node);
+				if (ref) panels.followSelection('advert', ref, node.data.advert);
+			}
+		}),
 		store.onDidChange(() => {
 			setContexts();
 			model.refresh();
@@ -84,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): void {
 					log.warn(`Could not refresh the tree: ${error instanceof Error ? error.message : String(error)}`),
 				);
 		}),
+		services.onDidSeeAdvert((advert) => model.advertSeen(advert)),
 		vscode.workspace.onDidChangeConfiguration((event) => {
 			if (
 				event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.connections}`) ||
@@ -99,7 +149,6 @@ export function activate(context: vscode.ExtensionContext): void {
 		}),
 	);
 
-	registerPanels(context, services);
 	registerPlayground(context, services);
 }
 

@@ -216,7 +216,7 @@ describe('webview rendering', function () {
 				],
 			},
 		);
-		const root = renderAdvert(doc, view, (m) => posted.push(m));
+		const root = renderAdvert(doc, view, (m) => posted.push(m), { purify: setup().ctx.purify });
 		assert.equal(root.querySelector('h1')?.textContent, 'Nurse <script>');
 		const bars = Array.from(root.querySelectorAll('rect.mp-chart-bar'));
 		assert.equal(bars.length, 9);
@@ -249,6 +249,7 @@ describe('webview rendering', function () {
 				badges: [],
 				groups: [],
 				processingMessages: '',
+				activity: [],
 			},
 			(m) => posted.push(m),
 		);

@@ -1,55 +1,104 @@
 /**
- * What both detail panels share: one webview panel per item (revealed when already open), the strict
- * shell, validated inbound messages (unknown ones are logged by type and ignored), the ready handshake
- * and a busy indicator. State survives hiding through the webview's getState/setState, not
- * retainContextWhenHidden, so the webview posts 'ready' again whenever it is re-created.
+ * What both detail panels share: the strict shell, validated inbound messages (unknown ones are
+ * logged by type and ignored), the ready handshake, a busy indicator, and preview behaviour (a
+ * preview panel is reused for the next item opened from the tree until it is pinned). State
+ * survives hiding through the webview's getState/setState, not retainContextWhenHidden, so the
+ * webview posts 'ready' again whenever it is re-created.
  */
 import * as vscode from 'vscode';
 import { describeMessage } from '../../shared/panelMessages';
 import type { WorkbenchServices } from '../services';
 import { renderShell, webviewOptions } from '../webviews/html';
+import type { PanelKind, PanelSlot } from './previewModel';
 
 export interface PanelSpec<In extends { type: string }> {
 	viewType: string;
+	kind: PanelKind;
 	/** Bundle name under dist/webview. */
 	script: string;
-	title: string;
+	/** Bundles the script may load on demand (name under dist/webview), e.g. the PDF viewer. */
+	lazyScripts?: string[];
 	isMessage(value: unknown): value is In;
 }
 
-export abstract class DetailPanel<In extends { type: string }, Out> implements vscode.Disposable {
+export interface PanelOptions {
+	preview: boolean;
+	preserveFocus?: boolean;
+	onDisposed(): void;
+	/** Called when the panel becomes or stops being the active editor, or is pinned. */
+	onDidChangeState(): void;
+}
+
+export abstract class DetailPanel<In extends { type: string }, Out extends { type: string }>
+	implements vscode.Disposable, PanelSlot
+{
+	readonly kind: PanelKind;
 	protected readonly panel: vscode.WebviewPanel;
 	private readonly disposables: vscode.Disposable[] = [];
 	private disposed = false;
+	private previewValue: boolean;
+	private titleText = '';
+	/** The webview has posted 'ready' since it was last (re)created. */
+	protected ready = false;
 
 	constructor(
 		protected readonly services: WorkbenchServices,
 		private readonly spec: PanelSpec<In>,
-		private readonly onDisposed: () => void,
+		private readonly options: PanelOptions,
 	) {
+		this.kind = spec.kind;
+		this.previewValue = options.preview;
 		this.panel = vscode.window.createWebviewPanel(
 			spec.viewType,
-			spec.title,
-			vscode.ViewColumn.Active,
+			'Loading…',
+			{ viewColumn: vscode.ViewColumn.Active, preserveFocus: options.preserveFocus ?? false },
 			webviewOptions(services.extensionUri),
 		);
 		this.panel.webview.html = renderShell(this.panel.webview, services.extensionUri, {
 			script: spec.script,
-			title: spec.title,
+			lazyScripts: spec.lazyScripts,
+			title: 'Multiposting',
 			styles: ['media/panels.css'],
 		});
 		this.disposables.push(
 			this.panel.onDidDispose(() => this.dispose()),
 			this.panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+			this.panel.onDidChangeViewState(() => options.onDidChangeState()),
 		);
 	}
 
-	reveal(): void {
-		this.panel.reveal(undefined, false);
+	abstract get key(): number;
+
+	get preview(): boolean {
+		return this.previewValue;
 	}
 
+	/** True while this panel is the active editor. */
+	get active(): boolean {
+		return !this.disposed && this.panel.active;
+	}
+
+	/** Makes the panel stay: the next item opened from the tree gets a panel of its own. */
+	pin(): void {
+		if (!this.previewValue) return;
+		this.previewValue = false;
+		this.applyTitle();
+		this.post(this.modeMessage(false));
+		this.options.onDidChangeState();
+	}
+
+	reveal(preserveFocus = false): void {
+		this.panel.reveal(undefined, preserveFocus);
+	}
+
+	/** Sets the title; a preview panel says so, as an italic preview tab does. */
 	protected set title(title: string) {
-		this.panel.title = title;
+		this.titleText = title;
+		this.applyTitle();
+	}
+
+	private applyTitle(): void {
+		this.panel.title = this.previewValue ? `Preview: ${this.titleText}` : this.titleText;
 	}
 
 	/** Posts to the webview; a disposed panel drops the message. */
@@ -66,6 +115,14 @@ export abstract class DetailPanel<In extends { type: string }, Out> implements v
 			this.services.log.warn(
 				`${this.spec.viewType}: ignored an unexpected webview message (${describeMessage(message)})`,
 			);
+			return;
+		}
+		if (message.type === 'ready') {
+			this.ready = true;
+			this.post(this.modeMessage(this.previewValue));
+		}
+		if (message.type === 'keepOpen') {
+			this.pin();
 			return;
 		}
 		this.handle(message).catch((error: unknown) => {
@@ -88,11 +145,12 @@ export abstract class DetailPanel<In extends { type: string }, Out> implements v
 	protected abstract handle(message: In): Promise<void>;
 	protected abstract busyMessage(busy: boolean, label?: string): Out;
 	protected abstract errorMessage(message: string): Out;
+	protected abstract modeMessage(preview: boolean): Out;
 
 	dispose(): void {
 		if (this.disposed) return;
 		this.disposed = true;
-		this.onDisposed();
+		this.options.onDisposed();
 		this.panel.dispose();
 		for (const d of this.disposables.splice(0)) d.dispose();
 	}

@@ -30,7 +30,7 @@ export function createNonce(): string {
 export function renderShell(
 	webview: vscode.Webview,
 	extensionUri: vscode.Uri,
-	options: { script: string; title: string; styles?: string[] },
+	options: { script: string; title: string; styles?: string[]; lazyScripts?: string[] },
 ): string {
 	const nonce = createNonce();
 	const asset = (...segments: string[]) =>
@@ -50,6 +50,11 @@ export function renderShell(
 	const styles = ['media/webview.css', ...(options.styles ?? [])]
 		.map((href) => `<link rel="stylesheet" href="${asset(...href.split('/'))}">`)
 		.join('');
+	// Bundles the script loads on demand (with the same nonce): data-script-<name>="<address>".
+	const lazy = (options.lazyScripts ?? [])
+		.filter((name) => /^[a-z][a-zA-Z]*$/.test(name))
+		.map((name) => ` data-script-${name}="${asset('dist', 'webview', `${name}.js`)}"`)
+		.join('');
 	return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -61,7 +66,7 @@ ${styles}
 </head>
 <body>
 <div id="root" role="main"></div>
-<script nonce="${nonce}" src="${asset('dist', 'webview', `${options.script}.js`)}"></script>
+<script nonce="${nonce}" src="${asset('dist', 'webview', `${options.script}.js`)}"${lazy}></script>
 </body>
 </html>`;
 }

@@ -1,11 +1,15 @@
 /** Advert panel webview: renders what the host sends, asks the host for every action. */
+import createDOMPurify from 'dompurify';
 import type { AdvertToHostMessage, AdvertView, HostToAdvertMessage } from '../../shared/panelMessages';
 import { clear, notice } from '../common/dom';
+import { readTheme } from '../common/theme';
 import { createMessenger, hasType } from '../common/vscodeApi';
+import { renderPreviewBar } from '../common/previewBar';
 import { renderAdvert } from './render';
 
 interface State {
 	view?: AdvertView;
+	preview?: boolean;
 }
 
 (() => {
@@ -17,18 +21,32 @@ interface State {
 	status.className = 'mp-status';
 	status.setAttribute('role', 'status');
 	status.setAttribute('aria-live', 'polite');
+	const purify = createDOMPurify(window);
 	let state: State = messenger.state() ?? {};
 
 	const draw = () => {
 		clear(root);
+		if (state.preview) root.appendChild(renderPreviewBar(document, () => messenger.post({ type: 'keepOpen' })));
 		root.appendChild(status);
-		if (state.view) root.appendChild(renderAdvert(document, state.view, (m) => messenger.post(m)));
+		if (state.view) {
+			root.appendChild(
+				renderAdvert(document, state.view, (m) => messenger.post(m), {
+					purify,
+					theme: () => readTheme(window),
+				}),
+			);
+		}
 	};
 
 	messenger.onMessage((message) => {
 		switch (message.type) {
 			case 'advert':
-				state = { view: message.view };
+				state = { ...state, view: message.view };
+				messenger.saveState(state);
+				draw();
+				break;
+			case 'mode':
+				state = { ...state, preview: message.preview };
 				messenger.saveState(state);
 				draw();
 				break;
@@ -40,6 +58,6 @@ interface State {
 				break;
 		}
 	});
-	draw();
 	messenger.post({ type: 'ready' });
+	draw();
 })();

@@ -177,12 +177,56 @@ export function sanitizeHtml(purify: DOMPurify, html: string, limit = DEFAULT_HT
 /** CSP of the frame document: nothing loads except inline data: images; inline styles only here. */
 export const FRAME_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'";
 
-/** The srcdoc of the sandboxed frame around already sanitised HTML. */
-export function frameDocument(safeHtml: string): string {
+/** Colours and font of the frame, taken from the VS Code theme of the webview. */
+export interface FrameTheme {
+	foreground: string;
+	background: string;
+	link: string;
+	border: string;
+	fontFamily: string;
+	fontSize: string;
+}
+
+/** The light look the frame had before it followed the theme (the "original colours" toggle). */
+export const LIGHT_FRAME: FrameTheme = {
+	foreground: '#1e1e1e',
+	background: '#ffffff',
+	link: '#0b57d0',
+	border: '#888888',
+	fontFamily: 'system-ui, sans-serif',
+	fontSize: '14px',
+};
+
+const COLOUR = /^(?:#[0-9a-f]{3,8}|rgba?\(\s*[\d.]+%?\s*,\s*[\d.]+%?\s*,\s*[\d.]+%?\s*(?:,\s*[\d.]+%?\s*)?\))$/i;
+const FONT_FAMILY = /^[\w\s,'"-]{1,200}$/;
+const FONT_SIZE = /^\d{1,2}(?:\.\d+)?px$/;
+
+/**
+ * Only plain colour, font-family and font-size values reach the frame's style sheet: anything else
+ * (a url(), an escape, a closing brace) falls back to the light look's value.
+ */
+export function safeTheme(theme: Partial<FrameTheme>): FrameTheme {
+	const pick = (key: keyof FrameTheme, pattern: RegExp) => {
+		const value = (theme[key] ?? '').trim();
+		return pattern.test(value) ? value : LIGHT_FRAME[key];
+	};
+	return {
+		foreground: pick('foreground', COLOUR),
+		background: pick('background', COLOUR),
+		link: pick('link', COLOUR),
+		border: pick('border', COLOUR),
+		fontFamily: pick('fontFamily', FONT_FAMILY),
+		fontSize: pick('fontSize', FONT_SIZE),
+	};
+}
+
+/** The srcdoc of the sandboxed frame around already sanitised HTML, in the theme's colours. */
+export function frameDocument(safeHtml: string, theme: Partial<FrameTheme> = LIGHT_FRAME): string {
+	const t = safeTheme(theme);
 	return (
 		`<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}"><meta name="referrer" content="no-referrer">` +
-		'<style>body{font-family:system-ui,sans-serif;font-size:14px;margin:8px;color:#1e1e1e;background:#fff;word-wrap:break-word}' +
-		'.mp-link{color:#0b57d0;text-decoration:underline dotted}.mp-blocked-image{display:inline-block;border:1px dashed #888;padding:2px 4px;color:#555;font-size:12px}</style>' +
+		`<style>html{color-scheme:light dark}body{font-family:${t.fontFamily};font-size:${t.fontSize};margin:8px;color:${t.foreground};background:${t.background};word-wrap:break-word}` +
+		`.mp-link{color:${t.link};text-decoration:underline dotted}.mp-blocked-image{display:inline-block;border:1px dashed ${t.border};padding:2px 4px;font-size:12px}</style>` +
 		`</head><body>${safeHtml}</body></html>`
 	);
 }
