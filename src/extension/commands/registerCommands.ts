@@ -154,8 +154,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				await ui.withProgress('Resetting the sandbox', false, () => sandbox.reset());
 				model.refresh();
 			} catch (error) {
-				if (!isReportedElsewhere(error))
-					{reportFailure(ui, log, describeFailure('Resetting the sandbox', error));}
+				if (!isReportedElsewhere(error)) {
+					reportFailure(ui, log, describeFailure('Resetting the sandbox', error));
+				}
 			}
 		}),
 		register(COMMANDS.treeRefresh, () => model.refresh()),
