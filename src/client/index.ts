@@ -18,5 +18,20 @@ export {
 	type ResultWithExchange,
 } from './client';
 export * from './errors';
-export { REDACTED, SECRET_FIELD_NAMES, createRedactor, redactExchange, type Exchange, type Redactor } from './exchange';
+export {
+	REDACTED,
+	SECRET_FIELD_NAMES,
+	copyExchange,
+	createRedactor,
+	redactExchange,
+	type Exchange,
+	type Redactor,
+} from './exchange';
+export {
+	sendRequest,
+	type OutgoingRequest,
+	type TransportFailure,
+	type TransportOptions,
+	type TransportResult,
+} from './transport';
 export { validateParams, type ValidationIssue, type ValidationRule } from './validate';

@@ -464,12 +464,16 @@ describe('MultipostingClient', () => {
 
 	describe('paging', () => {
 		/** Answers GetAdvertPaged pages of two adverts; PageCount as given per page. */
-		function servePages(pageCount: (page: number) => number, itemsOn: (page: number) => number): number[] {
+		function servePages(
+			pageCount: (page: number) => number,
+			itemsOn: (page: number) => number,
+			idOf: (page: number, index: number) => number = (page, index) => page * 100 + index,
+		): number[] {
 			const requested: number[] = [];
 			server.handler = (request, response) => {
 				const page = Number(/<CurrentPage>(\d+)<\/CurrentPage>/.exec(request.body.toString('utf8'))?.[1]);
 				requested.push(page);
-				const adverts = Array.from({ length: itemsOn(page) }, (_, index) => ({ AdvertID: page * 100 + index }));
+				const adverts = Array.from({ length: itemsOn(page) }, (_, index) => ({ AdvertID: idOf(page, index) }));
 				const encoded = getBinding('soap11').encodeResponse(
 					'GetAdvertPaged',
 					{ PageCount: pageCount(page), PageIndex: page, TotalItemCount: 6, Adverts: adverts },
@@ -636,6 +640,80 @@ describe('MultipostingClient', () => {
 				!JSON.stringify(exchanges.map(texts)).includes(CREDENTIALS.apiKey),
 				'onExchange still gets redacted exchanges',
 			);
+		});
+
+		it('keeps secrets out of a large error body, its excerpt and its exchange, where the excerpt cuts too', async () => {
+			const key = 'k&y<1>"\'ü +/=%';
+			const pass = 'LongPasswordValue-123';
+			const every = (secret: string): string[] => {
+				const percent = encodeURIComponent(secret);
+				const form = new URLSearchParams({ v: secret }).toString().slice(2);
+				const lower = (text: string): string => text.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+				const xml = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+				return [
+					secret,
+					percent,
+					form,
+					lower(percent),
+					lower(form),
+					form.replace(/\+/g, '%20'),
+					xml,
+					xml.replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
+					xml.replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+					xml.replace(/"/g, '&#x22;').replace(/'/g, '&#x27;'),
+				];
+			};
+			const knownForms = [...every(key), ...every(pass)];
+			const secretForms = [...knownForms, 'UNKNOWN-PASSWORD-VALUE', 'UNKNOWN-KEY-VALUE'];
+			await client.close();
+			client = newClient({ credentials: { apiKey: key, username: 'jane', password: pass } });
+			const filler = 'lorem ipsum '.repeat(250_000);
+			const cases: [string, string][] = [
+				// A secret cut by the end of the excerpt.
+				[`${'x'.repeat(495)}${pass} ${filler}`, `${'x'.repeat(495)}*** l`],
+				[`${'x'.repeat(497)}${key}`, `${'x'.repeat(497)}***`],
+				// Redaction shortens the text: the end of the decoded part falls inside the excerpt.
+				[pass.repeat(200), ''],
+				// The content of a credential element cut by the end of the excerpt.
+				[`${'y'.repeat(400)}<sPassword>${'z'.repeat(5000)}</sPassword>`, `${'y'.repeat(400)}<sPassword>***`],
+			];
+			for (const [body, excerpt] of cases) {
+				const tail = `${knownForms.join(' | ')} <PASSWORD>UNKNOWN-PASSWORD-VALUE</PASSWORD> x&SAPIKEY=UNKNOWN-KEY-VALUE`;
+				server.answer(502, { 'content-type': 'text/plain; charset=utf-8' }, `${body} ${filler} ${tail}`);
+				const error = await rejection(client.getCurrency());
+				assert.ok(error instanceof HttpStatusError);
+				if (excerpt) assert.equal(error.bodyExcerpt, excerpt);
+				else assert.match(error.bodyExcerpt, /^(\*\*\*)+$/);
+				const exposed = [
+					error.message,
+					error.bodyExcerpt,
+					...texts(error.exchange!),
+					...texts(exchanges[exchanges.length - 1]),
+				];
+				for (const text of exposed) {
+					for (const form of secretForms) {
+						assert.ok(!text.includes(form), `a secret (${form}) is shown in ${text.slice(0, 80)}…`);
+					}
+				}
+				assert.ok(texts(error.exchange!)[4].length > 3_000_000, 'the body is kept whole, redacted');
+			}
+		});
+
+		it('gives onExchange a copy the caller does not share', async () => {
+			await client.close();
+			const seen: Exchange[] = [];
+			client = newClient({
+				onExchange: (exchange) => {
+					seen.push(exchange);
+					exchange.response?.body.fill(0x21);
+					exchange.request.body.fill(0x21);
+				},
+			});
+			answerWithResult(server, 'soap11', 'GetCurrency', [{ Value: 'GBP' }]);
+			const { exchange } = await client.callWithExchange('GetCurrency', {});
+			assert.equal(seen.length, 1);
+			assert.match(Buffer.from(exchange.response!.body).toString('utf8'), /GBP/);
+			assert.match(Buffer.from(exchange.request.body).toString('utf8'), /GetCurrency/);
 		});
 
 		it('skips the exchange when captureExchange is false and survives a throwing listener', async () => {
