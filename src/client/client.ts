@@ -42,6 +42,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Default largest response body accepted: 64 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_USER_AGENT = 'multiposting-workbench-client/0.1';
+/** Default most pages that pages() and items() fetch in one walk. */
+export const DEFAULT_MAX_PAGES = 1000;
 /** How much of an unexpected body an HttpStatusError quotes. */
 const EXCERPT_CHARS = 500;
 
@@ -140,6 +142,8 @@ export interface PageOptions {
 	rowsPerPage: number;
 	/** First page to fetch (1-based); default 1. */
 	startPage?: number;
+	/** Most pages fetched, whatever PageCount says; default DEFAULT_MAX_PAGES (1,000). */
+	maxPages?: number;
 	signal?: AbortSignal;
 	binding?: BindingName;
 	timeoutMs?: number;
@@ -290,8 +294,10 @@ export class MultipostingClientBase {
 	}
 
 	/**
-	 * The pages of a paged search, from startPage to the PageCount of the first page; stops early at
-	 * an empty page (which is still yielded).
+	 * The pages of a paged search, from startPage to the PageCount of the first page. A service cannot
+	 * make this loop run away: it stops at an empty page (which is still yielded), at a page whose
+	 * items repeat a page already seen (not yielded: the service ignores CurrentPage), and after
+	 * maxPages pages.
 	 */
 	async *pages<O extends PagedOperationName>(
 		operation: O,
@@ -307,16 +313,23 @@ export class MultipostingClientBase {
 		const {
 			rowsPerPage: rows,
 			startPage: start = 1,
+			maxPages: most = DEFAULT_MAX_PAGES,
 			signal,
 			binding,
 			timeoutMs,
 		} = options ?? ({} as Partial<PageOptions>);
 		const rowsPerPage = checkPositiveInteger('rowsPerPage', rows);
 		const startPage = checkPositiveInteger('startPage', start);
+		const maxPages = checkPositiveInteger('maxPages', most);
 		const callOptions: CallOptions = { signal, binding, timeoutMs };
+		const seen = new Set<string>();
 		// Fixed by the first page, so a service that keeps raising PageCount cannot make this loop forever.
 		let lastPage: number | undefined;
-		for (let page = startPage; lastPage === undefined || page <= lastPage; page += 1) {
+		for (
+			let page = startPage;
+			page - startPage < maxPages && (lastPage === undefined || page <= lastPage);
+			page += 1
+		) {
 			const pageParams = { ...params, CurrentPage: page, RowsPerPage: rowsPerPage } as unknown as CallParams<O>;
 			const result = await this.call(operation, pageParams, callOptions);
 			const fields = result as { PageCount?: unknown } & Record<string, unknown>;
@@ -326,8 +339,15 @@ export class MultipostingClientBase {
 						? fields.PageCount
 						: page;
 			}
-			yield result;
 			const list = fields[listName];
+			const key = pageKey(list);
+			if (key !== undefined) {
+				if (seen.has(key)) {
+					return;
+				}
+				seen.add(key);
+			}
+			yield result;
 			if (!Array.isArray(list) || list.length === 0) {
 				return;
 			}
@@ -668,6 +688,25 @@ function rememberLastBytes(redactor: Redactor): Redactor {
 			return lastOutput;
 		},
 	};
+}
+
+/**
+ * The identity of a page: the ids of its items in order (AdvertCandidateID of an application,
+ * AdvertID of an advert, of the advert inside an advert with values); undefined when an item has none.
+ */
+function pageKey(list: unknown): string | undefined {
+	if (!Array.isArray(list) || list.length === 0) {
+		return undefined;
+	}
+	const ids: number[] = [];
+	for (const item of list as Record<string, unknown>[]) {
+		const id = item?.AdvertCandidateID ?? item?.AdvertID ?? (item?.Advert as Record<string, unknown>)?.AdvertID;
+		if (typeof id !== 'number') {
+			return undefined;
+		}
+		ids.push(id);
+	}
+	return ids.join(',');
 }
 
 function redactFault(fault: Fault, redactor: Redactor): Fault {

@@ -1,5 +1,6 @@
 /** The public surface of the typed client. */
 export {
+	DEFAULT_MAX_PAGES,
 	DEFAULT_MAX_RESPONSE_BYTES,
 	DEFAULT_TIMEOUT_MS,
 	MultipostingClient,

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import {
 	AbortedError,
+	DEFAULT_MAX_PAGES,
 	HttpStatusError,
 	InvalidArgumentError,
 	MultipostingClient,
@@ -533,6 +534,79 @@ describe('MultipostingClient', () => {
 			}
 			assert.equal(items, 4);
 			assert.deepEqual(emptyAfterTwo, [1, 2, 3]);
+		});
+
+		it('stops when a hostile service ignores CurrentPage and repeats a page', async () => {
+			const requested = servePages(
+				() => 2 ** 31 - 1,
+				() => 2,
+				(_page, index) => 7 + index,
+			);
+			const ids: number[] = [];
+			for await (const advert of client.items('GetAdvertPaged', {}, { rowsPerPage: 2 })) {
+				ids.push(advert.AdvertID ?? -1);
+			}
+			assert.deepEqual(ids, [7, 8], 'the repeated page is not yielded again');
+			assert.deepEqual(requested, [1, 2]);
+		});
+
+		it('stops when a page repeats an earlier one, not only the one before', async () => {
+			const requested = servePages(
+				() => 1000,
+				() => 1,
+				(page) => (page <= 3 ? page : 1),
+			);
+			const pages = [];
+			for await (const page of client.pages('GetAdvertPaged', {}, { rowsPerPage: 1 })) {
+				pages.push(page.Adverts?.[0]?.AdvertID);
+			}
+			assert.deepEqual(pages, [1, 2, 3]);
+			assert.deepEqual(requested, [1, 2, 3, 4]);
+		});
+
+		it('stops at an empty page whatever PageCount says', async () => {
+			const requested = servePages(
+				() => 2 ** 31 - 1,
+				(page) => (page < 3 ? 1 : 0),
+			);
+			let pages = 0;
+			for await (const _page of client.pages('GetAdvertPaged', {}, { rowsPerPage: 1 })) {
+				pages += 1;
+			}
+			assert.equal(pages, 3, 'the empty page is yielded');
+			assert.deepEqual(requested, [1, 2, 3]);
+		});
+
+		it('fetches at most maxPages pages of a hostile PageCount (default DEFAULT_MAX_PAGES)', async function () {
+			this.timeout(120_000); // a thousand round trips on a loaded machine
+			const requested = servePages(
+				() => 2 ** 31 - 1,
+				() => 1,
+			);
+			let items = 0;
+			for await (const _advert of client.items(
+				'GetAdvertPaged',
+				{},
+				{ rowsPerPage: 1, maxPages: 5, startPage: 3 },
+			)) {
+				items += 1;
+			}
+			assert.equal(items, 5);
+			assert.deepEqual(requested, [3, 4, 5, 6, 7]);
+
+			requested.length = 0;
+			let pages = 0;
+			for await (const _page of client.pages('GetAdvertPaged', {}, { rowsPerPage: 1 })) {
+				pages += 1;
+			}
+			assert.equal(pages, DEFAULT_MAX_PAGES);
+			assert.equal(requested.length, DEFAULT_MAX_PAGES);
+		});
+
+		it('rejects a bad maxPages before sending', async () => {
+			const iterator = client.pages('GetAdvertPaged', {}, { rowsPerPage: 1, maxPages: 0 });
+			await assert.rejects(iterator.next(), InvalidArgumentError);
+			assert.equal(server.requests.length, 0);
 		});
 
 		it('rejects a bad page size before sending', async () => {
