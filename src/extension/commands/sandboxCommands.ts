@@ -2,7 +2,7 @@
 import { reportFailure } from '../actions/run';
 import { SANDBOX_CONNECTION_ID } from '../connections/model';
 import { COMMANDS } from '../ids';
-import { describeFailure } from '../logging/describe';
+import { describeFailure, isReportedElsewhere } from '../logging/describe';
 import type { CommandContext, CommandHandler } from './context';
 
 export async function startSandbox(ctx: CommandContext): Promise<void> {
@@ -14,7 +14,8 @@ export async function startSandbox(ctx: CommandContext): Promise<void> {
 			if (choice === 'Use it') await store.setActive(SANDBOX_CONNECTION_ID);
 		}
 	} catch (error) {
-		reportFailure(ui, ctx.services.log, describeFailure('Starting the sandbox', error));
+		// A taken port has a notification of its own (sandbox/portConflict.ts).
+		if (!isReportedElsewhere(error)) reportFailure(ui, ctx.services.log, describeFailure('Starting the sandbox', error));
 	}
 }
 
@@ -30,7 +31,7 @@ export async function resetSandbox(ctx: CommandContext): Promise<void> {
 		await ui.withProgress('Resetting the sandbox', false, () => sandbox.reset());
 		model.refresh();
 	} catch (error) {
-		reportFailure(ui, ctx.services.log, describeFailure('Resetting the sandbox', error));
+		if (!isReportedElsewhere(error)) reportFailure(ui, ctx.services.log, describeFailure('Resetting the sandbox', error));
 	}
 }
 
