@@ -15,7 +15,9 @@ export async function startSandbox(ctx: CommandContext): Promise<void> {
 		}
 	} catch (error) {
 		// A taken port has a notification of its own (sandbox/portConflict.ts).
-		if (!isReportedElsewhere(error)) reportFailure(ui, ctx.services.log, describeFailure('Starting the sandbox', error));
+		if (!isReportedElsewhere(error)) {
+			reportFailure(ui, ctx.services.log, describeFailure('Starting the sandbox', error));
+		}
 	}
 }
 
@@ -31,7 +33,9 @@ export async function resetSandbox(ctx: CommandContext): Promise<void> {
 		await ui.withProgress('Resetting the sandbox', false, () => sandbox.reset());
 		model.refresh();
 	} catch (error) {
-		if (!isReportedElsewhere(error)) reportFailure(ui, ctx.services.log, describeFailure('Resetting the sandbox', error));
+		if (!isReportedElsewhere(error)) {
+			reportFailure(ui, ctx.services.log, describeFailure('Resetting the sandbox', error));
+		}
 	}
 }
 
