@@ -16,6 +16,7 @@ import { sandboxPortSetting } from './connections/model';
 import { createStatusBar } from './statusBar';
 import { AccountModel, type TreeNode } from './tree/accountModel';
 import { AccountTreeProvider } from './tree/accountTreeProvider';
+import { viewMessage } from './tree/viewMessage';
 import { registerReadonlyDocuments } from './ui/readonlyDocuments';
 import { VscodeSecrets, VscodeSettings, VscodeUi } from './ui/vscodeUi';
 import { DefaultWorkbenchServices } from './workbenchServices';
@@ -68,6 +69,12 @@ export function activate(context: vscode.ExtensionContext): void {
 
 	/** Set while the extension itself moves the selection (next/previous from a panel, Find). */
 	let revealing = false;
+	let filterText: string | undefined;
+	/** The view's message: a starting sandbox, then the filter (the view description is hidden in a single-view container). */
+	const showViewMessage = () => {
+		treeView.message =
+			viewMessage(store.active().kind === 'sandbox' ? sandbox.state : undefined, filterText) || undefined;
+	};
 	const tree: TreePort = {
 		selection: () => treeView.selection,
 		reveal: async (node, options) => {
@@ -79,8 +86,8 @@ export function activate(context: vscode.ExtensionContext): void {
 			}
 		},
 		showFilter: (text) => {
-			treeView.message = text ? `${text}. Clear Filter (in the view's toolbar) shows everything.` : undefined;
-			treeView.description = undefined;
+			filterText = text;
+			showViewMessage();
 			setContext(CONTEXT_KEYS.filtered, text !== undefined);
 		},
 	};
@@ -122,10 +129,12 @@ export function activate(context: vscode.ExtensionContext): void {
 		}),
 		store.onDidChange(() => {
 			setContexts();
+			showViewMessage();
 			model.refresh();
 		}),
 		sandbox.onDidChangeState((state) => {
 			setContexts();
+			showViewMessage();
 			// A stopped or failed sandbox invalidates what was loaded; starting only changes the label.
 			if (state === SandboxState.Stopped || state === SandboxState.Failed) model.refresh();
 			else model.touch();

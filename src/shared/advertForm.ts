@@ -94,6 +94,15 @@ function kindOf(param: ParamSpec, given?: FieldKind): FieldKind {
 	}
 }
 
+/** The catalogue's description as a hint, unless it only repeats the label or lists the codes the choices show. */
+function usefulHint(param: ParamSpec, label: string): string | undefined {
+	const doc = param.doc?.trim();
+	if (!doc) return undefined;
+	if (doc.replace(/\.$/, '').toLowerCase() === label.toLowerCase()) return undefined;
+	if (param.valueSet && /^([A-Z]{1,3}(, | or )?)+\.$/.test(doc)) return undefined;
+	return doc;
+}
+
 /** The form's fields, in the catalogue's parameter order within each section. */
 export function advertFormFields(): AdvertField[] {
 	const fields: AdvertField[] = [];
@@ -105,7 +114,7 @@ export function advertFormFields(): AdvertField[] {
 		fields.push({
 			name: param.name,
 			label: shown.label,
-			hint: param.doc,
+			hint: usefulHint(param, shown.label),
 			kind,
 			section: shown.section,
 			required: shown.required ?? false,

@@ -80,6 +80,8 @@ describe('Create Advert form (shared rules)', function () {
 		);
 		assert.equal(fields.find((f) => f.name === 'DestinationsAsCSV')!.kind, 'feeds');
 		assert.equal(fields.find((f) => f.name === 'sSalaryFrom')!.hint, 'Lowest salary (numeric).');
+		assert.equal(fields.find((f) => f.name === 'sJobType')!.hint, undefined, 'the choices show the codes');
+		assert.equal(fields.find((f) => f.name === 'sJobTitle')!.hint, undefined, 'no hint that repeats the label');
 	});
 
 	it('refuses missing required answers, signs and words in salaries, and a "to" below "from"', function () {

@@ -5,6 +5,7 @@
  * a future post date schedules them instead.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { VALUE_SETS } from '../../protocol/catalogue';
 import type { FeedQuotaRow, AdvertRow } from '../store/types';
 import { toDisplayDate, toStoredDate } from '../store/time';
 import { csrfToken, isValidCsrf, readForm, type WebContext } from './context';
@@ -77,16 +78,32 @@ export function validateChoice(
 	return problems;
 }
 
+/** The label of a value-set code (P → Permanent), the code when the set does not know it. */
+function label(set: 'jobType' | 'jobHours' | 'salaryPer', code: string | null): string {
+	if (!code) return '';
+	return VALUE_SETS[set].values.find((v) => v.value === code)?.label ?? code;
+}
+
 function advertFacts(advert: AdvertRow): string {
-	const salary = advert.salaryFrom
-		? `${advert.salaryFrom}${advert.salaryTo ? ` - ${advert.salaryTo}` : ''} ${advert.salaryCurrency ?? ''} per ${advert.salaryPer ?? ''}`
+	const range = advert.salaryFrom ? `${advert.salaryFrom}${advert.salaryTo ? ` - ${advert.salaryTo}` : ''}` : '';
+	const salary = range
+		? [
+				range,
+				advert.salaryCurrency,
+				advert.salaryPer ? `per ${label('salaryPer', advert.salaryPer).toLowerCase()}` : '',
+			]
+				.filter(Boolean)
+				.join(' ')
 		: 'Not given';
 	const rows: [string, string][] = [
 		['Job title', advert.title],
 		['Reference', advert.reference ?? ''],
 		['Identifier', advert.identifier ?? ''],
 		['Location', advert.primaryLocation ?? ''],
-		['Job type / hours', `${advert.jobType ?? ''} / ${advert.jobHours ?? ''}`],
+		[
+			'Job type / hours',
+			[label('jobType', advert.jobType), label('jobHours', advert.jobHours)].filter(Boolean).join(', '),
+		],
 		['Salary', salary],
 		['Contact', `${advert.contactName ?? ''} ${advert.contactEmail ? `<${advert.contactEmail}>` : ''}`],
 		['Post date', advert.scheduledPostAt ? `${toDisplayDate(advert.scheduledPostAt)} UTC (scheduled)` : 'Now'],

@@ -30,16 +30,21 @@ export function advertCommands(ctx: CommandContext): Record<string, CommandHandl
 			ui.status(`Copied the advert ID: ${ref.advertId}`);
 		},
 		[COMMANDS.advertShowDetails]: async (arg) => {
-			const ref = targetAdvert(arg, ctx.tree) ?? (await askAdvertId(ctx));
+			// From a row: that advert; from the palette: ask, offering the selected one.
+			const ref =
+				arg === undefined
+					? await askAdvertId(ctx, targetAdvert(undefined, ctx.tree))
+					: targetAdvert(arg, ctx.tree);
 			if (ref) await ctx.panels.showAdvert(ref, { preview: false });
 		},
 	};
 }
 
-async function askAdvertId(ctx: CommandContext): Promise<AdvertRef | undefined> {
+async function askAdvertId(ctx: CommandContext, selected?: AdvertRef): Promise<AdvertRef | undefined> {
 	const text = await ctx.ui.input({
 		title: 'Show advert details',
 		prompt: 'Advert ID',
+		value: selected ? String(selected.advertId) : undefined,
 		validate: (v) => (/^\s*[1-9]\d{0,9}\s*$/.test(v) ? undefined : 'Enter a number, e.g. 1001'),
 	});
 	return text === undefined ? undefined : { advertId: Number(text.trim()) };

@@ -92,7 +92,9 @@ export function applicationCommands(ctx: CommandContext): Record<string, Command
 			ui.status(`Copied the application ID of ${candidateName(ref)}: ${ref.advertCandidateId}`);
 		},
 		[COMMANDS.applicationShowDetails]: async (arg) => {
-			const ref = targetApplication(arg, ctx.tree, ctx.panels)?.ref ?? (await askApplication(ctx));
+			// From a row or a panel: that application; from the palette: ask, offering the selected one.
+			const given = arg === undefined ? undefined : targetApplication(arg, ctx.tree, ctx.panels)?.ref;
+			const ref = given ?? (await askApplication(ctx, targetApplication(undefined, ctx.tree, ctx.panels)?.ref));
 			if (ref) await ctx.panels.showApplication(ref, { preview: false });
 		},
 		[COMMANDS.applicationNext]: (arg) => stepApplication(ctx, 1, arg),
@@ -101,10 +103,11 @@ export function applicationCommands(ctx: CommandContext): Record<string, Command
 }
 
 /** Asks for an application ID and finds its advert (the palette command with nothing selected). */
-async function askApplication(ctx: CommandContext): Promise<ApplicationRef | undefined> {
+async function askApplication(ctx: CommandContext, selected?: ApplicationRef): Promise<ApplicationRef | undefined> {
 	const text = await ctx.ui.input({
 		title: 'Show application details',
 		prompt: 'Application ID (AdvertCandidateID)',
+		value: selected ? String(selected.advertCandidateId) : undefined,
 		validate: (v) => (/^\s*[1-9]\d{0,9}\s*$/.test(v) ? undefined : 'Enter a number, e.g. 5003'),
 	});
 	if (text === undefined) return undefined;

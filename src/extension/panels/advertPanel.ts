@@ -21,7 +21,7 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 			options,
 		);
 		this.ref = ref;
-		this.title = `Advert ${ref.advertId}`;
+		this.title = `#${ref.advertId}`;
 		if (options.initial) this.present(options.initial);
 		this.subscribe(
 			services.onDidChangeData((change) => {
@@ -47,7 +47,7 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 			this.generation++;
 			this.record = undefined;
 			this.ref = ref;
-			this.title = `Advert ${ref.advertId}`;
+			this.title = `#${ref.advertId}`;
 		}
 		if (initial) this.present(initial);
 		if (this.ready) void this.load().catch(() => undefined);
@@ -83,7 +83,7 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 
 	private present(advert: Advert): void {
 		this.record = advert;
-		this.title = `Advert: ${advert.AdvertTitle || advert.AdvertID}`;
+		this.title = advert.AdvertTitle || `#${advert.AdvertID}`;
 		if (this.ready) this.postBasic(advert);
 	}
 
@@ -121,7 +121,7 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 				title: advert.AdvertTitle || ref.title,
 			};
 			this.record = advert;
-			this.title = `Advert: ${advert.AdvertTitle || advert.AdvertID}`;
+			this.title = advert.AdvertTitle || `#${advert.AdvertID}`;
 			const warnings: string[] = [];
 			if (values.status === 'rejected') {
 				warnings.push(`Extra values could not be loaded: ${reason(values.reason)}`);

@@ -45,7 +45,7 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 			options,
 		);
 		this.ref = ref;
-		this.title = `Application ${ref.advertCandidateId}`;
+		this.title = `#${ref.advertCandidateId}`;
 		if (options.initial) this.present(options.initial);
 		this.subscribe(
 			services.onDidChangeData((change) => {
@@ -72,7 +72,7 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 			this.documents.clear();
 			this.record = undefined;
 			this.ref = ref;
-			this.title = `Application ${ref.advertCandidateId}`;
+			this.title = `#${ref.advertCandidateId}`;
 		}
 		if (initial) this.present(initial);
 		if (this.ready) void this.loadOverview().catch(() => undefined);
@@ -119,7 +119,7 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 	private present(app: APIApplication): void {
 		this.record = app;
 		this.ref = { ...this.ref, ...toApplicationRef(app) };
-		this.title = `Application: ${buildApplicationView(app).title}`;
+		this.title = buildApplicationView(app).title;
 		if (this.ready) this.postView();
 	}
 

@@ -13,7 +13,7 @@ import { ADVERT_STATUS, SCORE_LETTERS, VALUE_SETS } from '../../protocol/catalog
 import type { UntrustedHtml } from '../../shared/panelMessages';
 import type { ActivityEntry } from '../actions/activity';
 import { deliveryText } from '../tree/descriptors';
-import { DELIVERY_WORDS, RANKING_WORDS, rankingOf } from '../vocabulary';
+import { RANKING_WORDS, rankingOf } from '../vocabulary';
 import { htmlPrefix } from './documents/documents';
 import type {
 	AdvertView,
@@ -126,10 +126,6 @@ export function buildAdvertView(
 		group('Status', [
 			['Advert status', nameOf(ADVERT_STATUS, advert.AdvertStatusID)],
 			['Posting', deliveryText(advert)],
-			[
-				'Last delivery',
-				advert.LastDeliveryStatusID !== undefined ? DELIVERY_WORDS[advert.LastDeliveryStatusID] : undefined,
-			],
 			['With status', advert.WithStatus],
 			['With status “new”', advert.WithStatusNew],
 		]),

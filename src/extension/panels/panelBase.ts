@@ -91,14 +91,15 @@ export abstract class DetailPanel<In extends { type: string }, Out extends { typ
 		this.panel.reveal(undefined, preserveFocus);
 	}
 
-	/** Sets the title; a preview panel says so, as an italic preview tab does. */
-	protected set title(title: string) {
-		this.titleText = title;
+	/** Sets the name in the title: "Application: <name>", or "Preview: <name>" while a preview (as the italic tab of a preview editor says). */
+	protected set title(name: string) {
+		this.titleText = name;
 		this.applyTitle();
 	}
 
 	private applyTitle(): void {
-		this.panel.title = this.previewValue ? `Preview: ${this.titleText}` : this.titleText;
+		const kind = this.kind === 'application' ? 'Application' : 'Advert';
+		this.panel.title = `${this.previewValue ? 'Preview' : kind}: ${this.titleText}`;
 	}
 
 	/** Posts to the webview; a disposed panel drops the message. */

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 
 export const READONLY_SCHEME = 'multiposting-view';
 
-const EXTENSIONS = { markdown: 'md', plaintext: 'txt', xml: 'xml' } as const;
+/** Markdown keeps its extension (the preview reads it); the others show their bare title. */
+const EXTENSIONS = { markdown: '.md', plaintext: '', xml: '' } as const;
 export type ReadonlyLanguage = keyof typeof EXTENSIONS;
 
 class ReadonlyDocuments implements vscode.TextDocumentContentProvider {
@@ -25,7 +26,7 @@ class ReadonlyDocuments implements vscode.TextDocumentContentProvider {
 		const safe = title.replace(/[\\/:*?"<>|#]+/g, ' ').trim() || 'Multiposting';
 		const uri = vscode.Uri.from({
 			scheme: READONLY_SCHEME,
-			path: `/${safe}.${EXTENSIONS[language]}`,
+			path: `/${safe}${EXTENSIONS[language]}`,
 			query: String(++this.counter),
 		});
 		this.contents.set(uri.toString(), content);
@@ -66,6 +67,7 @@ export async function openReadonlyDocument(content: string, language: ReadonlyLa
 		await vscode.commands.executeCommand('markdown.showPreview', uri);
 		return;
 	}
-	const document = await vscode.workspace.openTextDocument(uri);
+	let document = await vscode.workspace.openTextDocument(uri);
+	if (document.languageId !== language) document = await vscode.languages.setTextDocumentLanguage(document, language);
 	await vscode.window.showTextDocument(document, { preview: true });
 }

@@ -116,7 +116,7 @@ describe('panel view models', function () {
 		assert.equal(find('Salary', 'Range'), '30000 – 35000');
 		assert.equal(find('Salary', 'Hidden'), 'No');
 		assert.equal(find('Status', 'Advert status'), 'To Authorise');
-		assert.equal(find('Status', 'Last delivery'), 'Failed');
+		assert.equal(find('Status', 'Posting'), 'Failed');
 		assert.equal(find('Job', 'Type'), 'Temporary');
 		assert.equal(find('Job', 'Hours'), 'Full time');
 		assert.equal(find('Salary', 'Per'), 'Year');
