@@ -15,7 +15,7 @@ import type {
 	UntrustedHtml,
 } from '../../shared/panelMessages';
 import { button, clear, el, fieldList, formatBytes, notice } from './dom';
-import { frameDocument, LIGHT_FRAME, sanitizeHtml, type FrameTheme } from './sanitizePolicy';
+import { frameDocument, sanitizeHtml, type FrameTheme } from './sanitizePolicy';
 
 export interface DocumentContext {
 	doc: Document;
@@ -53,7 +53,7 @@ export function frameBlock(
 	// Empty sandbox: every restriction applies (no scripts, opaque origin, no navigation, no forms).
 	frame.setAttribute('sandbox', '');
 	const paint = () => {
-		frame.srcdoc = frameDocument(safe.html, originalColours ? LIGHT_FRAME : (options.theme?.() ?? LIGHT_FRAME));
+		frame.srcdoc = frameDocument(safe.html, originalColours ? undefined : options.theme?.());
 	};
 	paint();
 	const toggle = button(

@@ -220,13 +220,21 @@ export function safeTheme(theme: Partial<FrameTheme>): FrameTheme {
 	};
 }
 
-/** The srcdoc of the sandboxed frame around already sanitised HTML, in the theme's colours. */
-export function frameDocument(safeHtml: string, theme: Partial<FrameTheme> = LIGHT_FRAME): string {
-	const t = safeTheme(theme);
+/**
+ * The srcdoc of the sandboxed frame around already sanitised HTML. Without a theme it shows the
+ * document's own colours on white; with one, the theme's colours win over the document's (an email
+ * written black-on-white stays readable in a dark theme).
+ */
+export function frameDocument(safeHtml: string, theme?: Partial<FrameTheme>): string {
+	const t = safeTheme(theme ?? LIGHT_FRAME);
+	const themed = theme
+		? // Below the body only: the body keeps the theme's colour, and everything in it inherits that.
+			'body *{color:inherit!important;background-color:transparent!important;border-color:currentColor!important}'
+		: '';
 	return (
 		`<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}"><meta name="referrer" content="no-referrer">` +
-		`<style>html{color-scheme:light dark}body{font-family:${t.fontFamily};font-size:${t.fontSize};margin:8px;color:${t.foreground};background:${t.background};word-wrap:break-word}` +
-		`.mp-link{color:${t.link};text-decoration:underline dotted}.mp-blocked-image{display:inline-block;border:1px dashed ${t.border};padding:2px 4px;font-size:12px}</style>` +
+		`<style>html{color-scheme:light dark}body{font-family:${t.fontFamily};font-size:${t.fontSize};margin:8px;color:${t.foreground};background:${t.background};word-wrap:break-word}${themed}` +
+		`.mp-link,.mp-link *{color:${t.link}${theme ? '!important' : ''};text-decoration:underline dotted}.mp-blocked-image{display:inline-block;border:1px dashed ${t.border};padding:2px 4px;font-size:12px}</style>` +
 		`</head><body>${safeHtml}</body></html>`
 	);
 }
