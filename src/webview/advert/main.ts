@@ -44,6 +44,7 @@ interface State {
 				state = { ...state, view: message.view };
 				messenger.saveState(state);
 				draw();
+				performance.mark(`multiposting:advert:${message.view.advertId}`);
 				break;
 			case 'mode':
 				state = { ...state, preview: message.preview };
@@ -58,6 +59,7 @@ interface State {
 				break;
 		}
 	});
+	performance.mark('multiposting:ready');
 	messenger.post({ type: 'ready' });
 	draw();
 })();

@@ -133,6 +133,8 @@ interface State {
 				save();
 				drawHeader();
 				showTab();
+				// When this application first showed (read by the e2e timing and the bench).
+				performance.mark(`multiposting:application:${message.view.advertCandidateId}`);
 				break;
 			case 'document':
 				requested.delete(message.tab);
@@ -162,6 +164,7 @@ interface State {
 	});
 
 	root.append(previewBar, status, errors, header, tabs.element, tabs.panel);
+	performance.mark('multiposting:ready');
 	messenger.post({ type: 'ready' });
 	tabs.select(state.tab);
 	drawPreviewBar();
