@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runClientBenchmarks } from './client';
 import { runCodecBenchmarks } from './codec';
 import { describeMachine, type Section } from './common';
 import { runExtensionBenchmarks } from './extension';
@@ -17,7 +18,7 @@ import { BINDING_NAMES, type BindingName } from '../src/protocol/bindings';
 
 const BEGIN = '<!-- BEGIN GENERATED RESULTS -->';
 const END = '<!-- END GENERATED RESULTS -->';
-const ALL = ['codec', 'server', 'scale', 'extension'] as const;
+const ALL = ['codec', 'client', 'server', 'scale', 'extension'] as const;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	const sections: Section[] = [];
 	if (only.has('codec')) sections.push(...(await runCodecBenchmarks(reps, log)));
+	if (only.has('client')) sections.push(...(await runClientBenchmarks(reps, log)));
 	if (only.has('server')) {
 		const bindings = values.bindings
 			?.split(',')

@@ -262,7 +262,13 @@ export class MultipostingClientBase {
 		params: CallParams<O>,
 		options: CallOptions = {},
 	): Promise<ResultOf<O>> {
-		const outcome = await this.execute(operation, params as AnyParams, options, options.captureExchange !== false);
+		const outcome = await this.execute(
+			operation,
+			params as AnyParams,
+			options,
+			options.captureExchange !== false,
+			false,
+		);
 		if (outcome.error) {
 			outcome.error.exchange = outcome.exchange?.redacted;
 			throw outcome.error;
@@ -279,7 +285,7 @@ export class MultipostingClientBase {
 		params: CallParams<O>,
 		options: CallWithExchangeOptions = {},
 	): Promise<ResultWithExchange<O>> {
-		const outcome = await this.execute(operation, params as AnyParams, options, true);
+		const outcome = await this.execute(operation, params as AnyParams, options, true, true);
 		const exchange = options.redact === false ? outcome.exchange?.raw : outcome.exchange?.redacted;
 		if (outcome.error) {
 			if (exchange) {
@@ -383,6 +389,7 @@ export class MultipostingClientBase {
 		params: AnyParams,
 		options: CallOptions,
 		capture: boolean,
+		returnsExchange: boolean,
 	): Promise<CallOutcome> {
 		if (!isOperationName(operation)) {
 			throw new InvalidArgumentError(`${String(operation)} is not an operation of the service.`);
@@ -446,8 +453,9 @@ export class MultipostingClientBase {
 			outcome.exchange = { raw: exchange, redacted };
 			if (this.onExchange) {
 				try {
-					// A copy, so a listener cannot alter what the caller gets.
-					this.onExchange(copyExchange(redacted));
+					// A copy when the caller gets the exchange too (with the result or on the error), so a
+					// listener cannot alter it; otherwise nobody else holds it, and megabytes are not copied.
+					this.onExchange(returnsExchange || outcome.error ? copyExchange(redacted) : redacted);
 				} catch {
 					// A faulty listener must not break the call.
 				}
