@@ -51,16 +51,7 @@ export function codecContext(target: Target, operation: OperationName): CodecCon
 	return { namespace: target.namespace, endpointPath: target.paths[OPERATIONS[operation].endpoint] };
 }
 
-/** The initial form values of an operation: credential parameters hold their placeholders. */
-export function defaultFormParams(operation: OperationName): Record<string, string | string[]> {
-	const params: Record<string, string | string[]> = {};
-	for (const param of OPERATIONS[operation].params) {
-		if (param.role) params[param.name] = CONNECTION_PLACEHOLDERS[param.role];
-		else if (param.type === 'string[]') params[param.name] = [];
-		else params[param.name] = param.default === undefined ? '' : String(param.default);
-	}
-	return params;
-}
+export { defaultFormParams } from '../../shared/playgroundForms';
 
 /**
  * Typed parameters from form text, in catalogue order. Empty values are left out; ints and
