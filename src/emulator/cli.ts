@@ -30,6 +30,8 @@ Options:
   --flaky-feeds IDS comma-separated FeedIDs that fail about a third of deliveries (default 104)
   --live            new applications keep arriving for live adverts
   --live-rate N     applications per minute in live mode (default 6)
+  --loose           accept what production (ASP.NET ASMX) refuses or ignores, and
+                    report each leniency (X-Sandbox-Warning header, access log)
   --help            show this help
 
 On ready, one JSON line is printed on stdout:
@@ -77,6 +79,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				'flaky-feeds': { type: 'string' },
 				live: { type: 'boolean' },
 				'live-rate': { type: 'string' },
+				loose: { type: 'boolean' },
 				'allow-remote': { type: 'boolean' },
 				help: { type: 'boolean' },
 			},
@@ -118,6 +121,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 			extra.flakyFeedIds = values['flaky-feeds'] === '' ? [] : values['flaky-feeds'].split(',').map(Number);
 		}
 		if (values.live) extra.live = true;
+		if (values.loose) extra.loose = true;
 		if (values['live-rate'] !== undefined) extra.liveRatePerMinute = positive(values['live-rate'], 'live-rate');
 		return {
 			kind: 'start',
@@ -138,7 +142,9 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 
 /** One access-log line: method path binding operation status ms. */
 export function formatAccessLog(entry: AccessLogEntry): string {
-	const line = `${entry.method} ${entry.path} ${entry.binding ?? '-'} ${entry.operation ?? '-'} ${entry.status} ${entry.durationMs}ms`;
+	const base = `${entry.method} ${entry.path} ${entry.binding ?? '-'} ${entry.operation ?? '-'} ${entry.status} ${entry.durationMs}ms`;
+	const line =
+		base + (entry.warnings ?? []).map((w) => `\n  warning: production would refuse this request: ${w}`).join('');
 	if (entry.error === undefined) return line;
 	const detail = entry.error instanceof Error ? (entry.error.stack ?? entry.error.message) : String(entry.error);
 	return `${line}\n  internal error: ${detail.replace(/\n/g, '\n  ')}`;

@@ -15,6 +15,8 @@ export interface AccessLogEntry {
 	durationMs: number;
 	/** The real error of an internal failure (HTTP 500 Server fault); for the server's own log only. */
 	error?: unknown;
+	/** Loose mode: what this request did that production would refuse or ignore (never parameter values). */
+	warnings?: string[];
 }
 
 /** Settings of a running emulator, read by every request. */
@@ -30,6 +32,8 @@ export interface PipelineConfig {
 	logger?: (entry: AccessLogEntry) => void;
 	/** WSDL documents by endpoint, generated once the address is known. */
 	wsdl: Readonly<Record<Endpoint, string>>;
+	/** Accept what ASMX refuses or ignores, reporting each leniency (X-Sandbox-Warning and the log). */
+	loose: boolean;
 }
 
 /** What the pipeline has learnt about a request so far; used for the answer's format and the log. */
@@ -43,4 +47,6 @@ export interface RequestState {
 	/** The answer has been written (or the connection dropped): later steps must not write again. */
 	done: boolean;
 	error?: unknown;
+	/** Loose mode: the leniencies applied, sent as X-Sandbox-Warning headers and logged. */
+	warnings?: string[];
 }
