@@ -1,7 +1,12 @@
 /** Per-server settings and per-request state shared by the pipeline steps. */
 import type { BindingName } from '../../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../../protocol/catalogue';
-import type { OperationHandlers } from '../domain/operations';
+import type { OperationHandlers } from '../domain/handlers';
+
+/** Loose mode: the response header carrying one leniency applied to the request (one header each). */
+export const SANDBOX_WARNING = 'x-sandbox-warning';
+/** The start of every X-Sandbox-Warning value and warning log line. */
+export const SANDBOX_WARNING_PREFIX = 'production would refuse this request: ';
 
 /** One line of the access log. Never carries parameters (they hold credentials). */
 export interface AccessLogEntry {

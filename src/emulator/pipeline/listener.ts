@@ -33,16 +33,12 @@ import {
 	type PageContext,
 } from '../pages/servicePage';
 import { ClientAbortedError, readBody } from './body';
-import type { PipelineConfig, RequestState } from './context';
+import { SANDBOX_WARNING, SANDBOX_WARNING_PREFIX, type PipelineConfig, type RequestState } from './context';
 import { lookupPathOperation, route, splitTarget, type Route } from './dispatch';
 import { classifyError, malformedRequest, timeout, unknownOperation } from './errors';
 import { invokeHandler } from './handle';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
-
-/** Loose mode: one header per leniency applied to the request. */
-export const SANDBOX_WARNING = 'x-sandbox-warning';
-export const SANDBOX_WARNING_PREFIX = 'production would refuse this request: ';
 
 /** The header value of a leniency: printable ASCII only (names in a request may be anything). */
 function warningHeader(leniency: string): string {
