@@ -3,6 +3,11 @@ import type { BindingName } from '../../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../../protocol/catalogue';
 import type { OperationHandlers } from '../domain/handlers';
 
+/** Loose mode: the response header carrying one leniency applied to the request (one header each). */
+export const SANDBOX_WARNING = 'x-sandbox-warning';
+/** The start of every X-Sandbox-Warning value and warning log line. */
+export const SANDBOX_WARNING_PREFIX = 'production would refuse this request: ';
+
 /** One line of the access log. Never carries parameters (they hold credentials). */
 export interface AccessLogEntry {
 	time: Date;
@@ -15,6 +20,8 @@ export interface AccessLogEntry {
 	durationMs: number;
 	/** The real error of an internal failure (HTTP 500 Server fault); for the server's own log only. */
 	error?: unknown;
+	/** Loose mode: what this request did that production would refuse or ignore (never parameter values). */
+	warnings?: string[];
 }
 
 /** Settings of a running emulator, read by every request. */
@@ -30,6 +37,8 @@ export interface PipelineConfig {
 	logger?: (entry: AccessLogEntry) => void;
 	/** WSDL documents by endpoint, generated once the address is known. */
 	wsdl: Readonly<Record<Endpoint, string>>;
+	/** Accept what ASMX refuses or ignores, reporting each leniency (X-Sandbox-Warning and the log). */
+	loose: boolean;
 }
 
 /** What the pipeline has learnt about a request so far; used for the answer's format and the log. */
@@ -43,4 +52,6 @@ export interface RequestState {
 	/** The answer has been written (or the connection dropped): later steps must not write again. */
 	done: boolean;
 	error?: unknown;
+	/** Loose mode: the leniencies applied, sent as X-Sandbox-Warning headers and logged. */
+	warnings?: string[];
 }
