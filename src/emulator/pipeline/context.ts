@@ -1,7 +1,9 @@
 /** Per-server settings and per-request state shared by the pipeline steps. */
+import type { ServerResponse } from 'node:http';
 import type { BindingName } from '../../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../../protocol/catalogue';
 import type { OperationHandlers } from '../domain/operations';
+import type { ResourceLimits } from '../resources/limits';
 
 /** One line of the access log. Never carries parameters (they hold credentials). */
 export interface AccessLogEntry {
@@ -30,6 +32,8 @@ export interface PipelineConfig {
 	logger?: (entry: AccessLogEntry) => void;
 	/** WSDL documents by endpoint, generated once the address is known. */
 	wsdl: Readonly<Record<Endpoint, string>>;
+	/** Write deadlines, held-memory budget and heavy-query slots (resources/limits.ts). */
+	limits?: ResourceLimits;
 }
 
 /** What the pipeline has learnt about a request so far; used for the answer's format and the log. */
@@ -42,5 +46,7 @@ export interface RequestState {
 	operation?: OperationName;
 	/** The answer has been written (or the connection dropped): later steps must not write again. */
 	done: boolean;
+	/** Writes the body and ends the response (under the write deadline when limits apply). */
+	writeBody?: (res: ServerResponse, body: Uint8Array) => void;
 	error?: unknown;
 }
