@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in one run on one machine, printed and written into
  * bench/RESULTS.md between the generated markers (the hand-written analysis around them is kept).
  *
- *   node out/bench/run.js [--only codec,server,scale,extension] [--reps 5] [--seconds 5] [--size 1000000] [--keep] [--no-write]
+ *   node out/bench/run.js [--only codec,server,scale,extension,stall] [--reps 5] [--seconds 5] [--size 1000000] [--keep] [--no-write]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,10 +12,11 @@ import { describeMachine, type Section } from './common';
 import { runExtensionBenchmarks } from './extension';
 import { runScaleBenchmark } from './scale';
 import { runServerBenchmarks } from './server';
+import { runStallBenchmark } from './stall';
 
 const BEGIN = '<!-- BEGIN GENERATED RESULTS -->';
 const END = '<!-- END GENERATED RESULTS -->';
-const ALL = ['codec', 'server', 'scale', 'extension'] as const;
+const ALL = ['codec', 'server', 'scale', 'extension', 'stall'] as const;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
 	if (only.has('server')) sections.push(...(await runServerBenchmarks(seconds, log)));
 	if (only.has('scale')) sections.push(...(await runScaleBenchmark(size, log, values.keep)));
 	if (only.has('extension')) sections.push(...(await runExtensionBenchmarks(log)));
+	if (only.has('stall')) sections.push(...(await runStallBenchmark(log)));
 
 	const report = [
 		BEGIN,
