@@ -20,3 +20,13 @@ export {
 export * from './errors';
 export { REDACTED, SECRET_FIELD_NAMES, createRedactor, redactExchange, type Exchange, type Redactor } from './exchange';
 export { validateParams, type ValidationIssue, type ValidationRule } from './validate';
+export { sendPrepared, type Captured, type SendOptions } from './sendPrepared';
+export {
+	entriesToRun,
+	formatExchange,
+	runRequestEntries,
+	type ExchangeRecord,
+	type RequestRunResult,
+	type RunOptions,
+	type SchemaValidator,
+} from './requestFileRunner';

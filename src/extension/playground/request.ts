@@ -3,7 +3,6 @@
  * form values to typed parameters, placeholder substitution, the preview, raw requests, the HTTP
  * exchange itself (undici) and the response as the webview shows it.
  */
-import { request, type Dispatcher } from 'undici';
 import { createRedactor, validateParams, type Redactor } from '../../client';
 import { getBinding } from '../../protocol/bindings';
 import type { BindingName, CodecContext } from '../../protocol/bindings/types';
@@ -25,6 +24,8 @@ import {
 	type RawHttpRequest,
 	type RequestParamValue,
 } from '../../protocol/requestFile';
+import type { PreparedHttpRequest } from '../../protocol/requestFiles/prepare';
+import type { Captured } from '../../client/sendPrepared';
 import type { IssueView, PlaygroundForm, RawDraft, RequestView, ResponseView } from '../../shared/playgroundMessages';
 
 /** Where requests go: the connection's address, namespace and endpoint paths. */
@@ -128,12 +129,7 @@ export function resolveParams(
 }
 
 /** An HTTP request ready to send (real credentials) or to show (masked). */
-export interface PreparedRequest {
-	method: string;
-	url: string;
-	headers: [string, string][];
-	body: Uint8Array;
-}
+export type PreparedRequest = PreparedHttpRequest;
 
 /** Encodes a form request with the binding, as the playground sends it (with `values` filled in). */
 export function encodeFormRequest(
@@ -248,83 +244,7 @@ export function prepareRawRequest(
 	};
 }
 
-/** What came back from one exchange, unredacted. */
-export interface Captured {
-	request: PreparedRequest;
-	response?: { status: number; headers: [string, string][]; body: Uint8Array };
-	timings: { startedAt: number; headersMs?: number; totalMs: number };
-	error?: string;
-}
-
-export interface SendOptions {
-	signal?: AbortSignal;
-	timeoutMs: number;
-	dispatcher?: Dispatcher;
-	/** Largest body kept; the rest is cut off (default 32 MiB). */
-	maxBodyBytes?: number;
-}
-
-/** Sends the request exactly as prepared; never throws: failures end up in `error`. */
-export async function sendPrepared(prepared: PreparedRequest, options: SendOptions): Promise<Captured> {
-	const startedAt = Date.now();
-	const started = performance.now();
-	const captured: Captured = { request: prepared, timings: { startedAt, totalMs: 0 } };
-	const controller = new AbortController();
-	let timedOut = false;
-	const timer = setTimeout(() => {
-		timedOut = true;
-		controller.abort(new Error(`timed out after ${options.timeoutMs} ms`));
-	}, options.timeoutMs);
-	const onAbort = (): void => controller.abort(new Error('cancelled'));
-	if (options.signal?.aborted) onAbort();
-	options.signal?.addEventListener('abort', onAbort, { once: true });
-	const limit = options.maxBodyBytes ?? 32 * 1024 * 1024;
-	try {
-		const response = await request(prepared.url, {
-			method: prepared.method as Dispatcher.HttpMethod,
-			headers: prepared.headers.flat(),
-			body:
-				prepared.method.toUpperCase() === 'GET' || prepared.method.toUpperCase() === 'HEAD'
-					? undefined
-					: Buffer.from(prepared.body),
-			signal: controller.signal,
-			dispatcher: options.dispatcher,
-		});
-		captured.timings.headersMs = performance.now() - started;
-		const headers: [string, string][] = [];
-		for (const [name, value] of Object.entries(response.headers)) {
-			if (value !== undefined) headers.push([name, Array.isArray(value) ? value.join(', ') : value]);
-		}
-		captured.response = { status: response.statusCode, headers, body: new Uint8Array(0) };
-		const chunks: Buffer[] = [];
-		let received = 0;
-		try {
-			for await (const chunk of response.body as AsyncIterable<Buffer>) {
-				const room = limit - received;
-				chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-				received += chunk.length;
-				if (received >= limit) {
-					response.body.destroy();
-					captured.error = `The body was cut off after ${limit} bytes.`;
-					break;
-				}
-			}
-		} finally {
-			captured.response.body = new Uint8Array(Buffer.concat(chunks));
-		}
-	} catch (error) {
-		captured.error = timedOut
-			? `Timed out after ${options.timeoutMs} ms.`
-			: options.signal?.aborted
-				? 'Cancelled.'
-				: `The request failed: ${error instanceof Error ? error.message : String(error)}`;
-	} finally {
-		clearTimeout(timer);
-		options.signal?.removeEventListener('abort', onAbort);
-		captured.timings.totalMs = performance.now() - started;
-	}
-	return captured;
-}
+export { sendPrepared, type Captured, type SendOptions } from '../../client/sendPrepared';
 
 /** Context for turning a captured exchange into what the webview shows. */
 export interface ViewContext {

@@ -331,6 +331,18 @@ function parseBlock(lines: readonly string[], start: number, end: number, named:
 		location.first = firstContent ?? separator + 1;
 		try {
 			raw = parseRawHttpRequest(lines.slice(separator + 1, end).join('\n'), separator + 1);
+			for (let index = separator + 1; index < end; index += 1) {
+				const key = /^(expect|capture)\s*:/.exec(lines[index]);
+				if (key) {
+					issues.push({
+						line: index + 1,
+						severity: 'warning',
+						message: `this ${key[1]} line is part of the raw request; ${key[1]} lines go before ---.`,
+						column: 0,
+						endColumn: key[1].length,
+					});
+				}
+			}
 			// The serialiser ends a body with one line break (before the file's end or the next request).
 			raw.body = raw.body.replace(/\r?\n$/, '');
 		} catch (error) {
