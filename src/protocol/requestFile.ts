@@ -9,3 +9,4 @@ export * from './requestFiles/expressions';
 export * from './requestFiles/format';
 export * from './requestFiles/resultPaths';
 export * from './requestFiles/evaluate';
+export * from './requestFiles/language';

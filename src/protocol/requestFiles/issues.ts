@@ -30,6 +30,9 @@ export class RequestFileError extends Error {
 /** Candidates close to a misspelt word (case-insensitive edit distance), closest first. */
 export function closestNames(word: string, candidates: readonly string[], max = 3): string[] {
 	const lower = word.toLowerCase();
+	// A difference of case only is the one obvious fix.
+	const sameLetters = candidates.filter((candidate) => candidate.toLowerCase() === lower);
+	if (sameLetters.length > 0) return sameLetters.slice(0, max);
 	const scored = candidates
 		.map((candidate) => ({ candidate, distance: editDistance(lower, candidate.toLowerCase()) }))
 		.filter(({ candidate, distance }) => distance <= Math.max(2, Math.floor(candidate.length / 3)))
