@@ -8,6 +8,7 @@ import { ConnectionStore } from './connections/connectionStore';
 import { ACCOUNT_VIEW_ID, CONTEXT_KEYS, LOG_CHANNEL_NAME, SETTINGS } from './ids';
 import { registerPanels } from './panels';
 import { registerPlayground } from './playground';
+import { registerRequestFiles } from './requestFiles';
 import { SandboxManager, SandboxState } from './sandbox/sandboxManager';
 import { createStatusBar } from './statusBar';
 import { AccountModel, type TreeNode } from './tree/accountModel';
@@ -100,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): void {
 	);
 
 	registerPanels(context, services);
-	registerPlayground(context, services);
+	registerRequestFiles(context, services, registerPlayground(context, services));
 }
 
 export function deactivate(): void {
