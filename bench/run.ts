@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in one run on one machine, printed and written into
  * bench/RESULTS.md between the generated markers (the hand-written analysis around them is kept).
  *
- *   node out/bench/run.js [--only codec,client,server,scale,extension] [--reps 5] [--seconds 5]
+ *   node out/bench/run.js [--only codec,client,server,scale,extension,stall] [--reps 5] [--seconds 5]
  *     [--bindings soap11,soap12,httpGet,httpPost] [--no-profile] [--size 1000000] [--keep] [--no-write]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,11 +14,12 @@ import { describeMachine, type Section } from './common';
 import { runExtensionBenchmarks } from './extension';
 import { runScaleBenchmark } from './scale';
 import { runServerBenchmarks } from './server';
+import { runStallBenchmark } from './stall';
 import { BINDING_NAMES, type BindingName } from '../src/protocol/bindings';
 
 const BEGIN = '<!-- BEGIN GENERATED RESULTS -->';
 const END = '<!-- END GENERATED RESULTS -->';
-const ALL = ['codec', 'client', 'server', 'scale', 'extension'] as const;
+const ALL = ['codec', 'client', 'server', 'scale', 'extension', 'stall'] as const;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
 	}
 	if (only.has('scale')) sections.push(...(await runScaleBenchmark(size, log, values.keep)));
 	if (only.has('extension')) sections.push(...(await runExtensionBenchmarks(log)));
+	if (only.has('stall')) sections.push(...(await runStallBenchmark(log)));
 
 	const report = [
 		BEGIN,

@@ -692,7 +692,8 @@ describe('MultipostingClient', () => {
 		it('returns the exchange with the result, redacted unless asked otherwise', async () => {
 			answerWithResult(server, 'httpPost', 'GetCurrency', [{ Value: 'GBP' }]);
 			const { result, exchange } = await client.callWithExchange('GetCurrency', {}, { binding: 'httpPost' });
-			assert.deepEqual(result, [{ Value: 'GBP' }]);
+			// The writer follows ASMX: the int fields are always written (0 when the record has none).
+			assert.deepEqual(result, [{ FieldID: 0, OrganisationID: 0, Value: 'GBP' }]);
 			assert.equal(exchange.operation, 'GetCurrency');
 			assert.equal(exchange.binding, 'httpPost');
 			assert.equal(exchange.request.method, 'POST');

@@ -1,6 +1,7 @@
 /** Turns failures and exchanges into text a recruiter or an integrator can act on. */
 import type { Exchange } from '../../client';
 import { MultipostingError, SoapFaultError } from '../../client';
+import { PortInUseError } from '../../emulator/portHolder';
 
 /** A one-sentence, plain-language account of a failure. */
 export function describeFailure(action: string, error: unknown): string {
@@ -31,6 +32,11 @@ export function describeFailure(action: string, error: unknown): string {
 /** True when the user cancelled. */
 export function isCancellation(error: unknown): boolean {
 	return error instanceof MultipostingError && error.code === 'MP_ERR_ABORTED';
+}
+
+/** True for failures with a notification of their own: a taken sandbox port (see sandbox/portConflict.ts). */
+export function isReportedElsewhere(error: unknown): boolean {
+	return error instanceof PortInUseError;
 }
 
 const BODY_LIMIT = 4096;
