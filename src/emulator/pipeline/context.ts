@@ -39,6 +39,8 @@ export interface PipelineConfig {
 	wsdl: Readonly<Record<Endpoint, string>>;
 	/** Accept what ASMX refuses or ignores, reporting each leniency (X-Sandbox-Warning and the log). */
 	loose: boolean;
+	/** Largest RowsPerPage, for the parameter rules (default 500). */
+	maxPageSize?: number;
 }
 
 /** What the pipeline has learnt about a request so far; used for the answer's format and the log. */
