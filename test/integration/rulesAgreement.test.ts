@@ -104,12 +104,14 @@ function validValue(operation: OperationName, param: ParamSpec): fc.Arbitrary<Pa
 /** A value the rules refuse for this parameter, or undefined when every value of its type is allowed. */
 function invalidValue(param: ParamSpec): fc.Arbitrary<ParamValue> | undefined {
 	const set = param.valueSet ? (VALUE_SETS as Record<string, ValueSet>)[param.valueSet] : undefined;
-	if (param.type === 'int')
+	if (param.type === 'int') {
 		return param.name === 'RowsPerPage' ? fc.constantFrom(0, 501) : param.range ? fc.constant(-1) : undefined;
+	}
 	if (param.type !== 'string') return undefined;
 	if (param.maxLength !== undefined) return fc.constant('x'.repeat(param.maxLength + 1));
-	if (param.format && param.format !== 'csv' && param.format !== 'idOrIdentifier')
+	if (param.format && param.format !== 'csv' && param.format !== 'idOrIdentifier') {
 		return text(['not valid', '1e3', '//x']);
+	}
 	if (set?.closed) return text(['Q', 'Nope']);
 	return undefined;
 }
@@ -166,8 +168,9 @@ describe('integration: the client and the sandbox agree on the parameter rules (
 						} else {
 							assert.ok(fault, `the client refuses (${issues[0].message}) but the sandbox answered`);
 							assert.equal(fault.message, issues[0].message);
-							if (binding === 'soap11' || binding === 'soap12')
+							if (binding === 'soap11' || binding === 'soap12') {
 								assert.equal(fault.subcode, issues[0].subcode);
+							}
 						}
 					}),
 					{ numRuns: RUNS },
