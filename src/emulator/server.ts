@@ -20,6 +20,7 @@ import { createWebRouter } from './web/router';
 import { resolveSize, type SandboxSize } from './size';
 import { NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from './endpoint';
 import { explainListenError } from './portHolder';
+import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
 
 export type { AccessLogEntry } from './pipeline/context';
 export type { CallbackEvent } from './callbacks/notifier';
@@ -93,6 +94,8 @@ export interface EmulatorOptions {
 	passwordCost?: number;
 	/** Background events: deliveries, new applications, callback attempts, failures. Never carries secrets. */
 	onEvent?: (event: EmulatorEvent) => void;
+	/** Write deadlines, held-memory budget and heavy-query slots (defaults in resources/limits.ts). */
+	limits?: ResourceLimitOptions;
 }
 
 export interface RunningEmulator {
@@ -118,6 +121,8 @@ export interface RunningEmulator {
 	callbacksIdle(): Promise<void>;
 	/** Returns the sandbox to its freshly seeded state (signs out web sessions). */
 	reset(): Promise<void>;
+	/** What the resource limits have seen (heavy queries, held answer bytes, slow readers closed). */
+	resources(): ResourceStats;
 	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
@@ -233,7 +238,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	};
 
 	const namespace = resolveNamespace(options.namespace, baseUrl);
+	const limits = new ResourceLimits(options.limits);
 	const config: PipelineConfig = {
+		limits,
 		handlers,
 		namespace,
 		baseUrl,
@@ -289,6 +296,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		deliverDue: () => background?.scheduler.deliverDue() ?? 0,
 		simulateApplication: (advertId) => background?.live.arrive(advertId),
 		callbacksIdle: () => notifier.idle(),
+		resources: () => limits.stats(),
 		reset: async () => {
 			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');

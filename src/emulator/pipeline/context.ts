@@ -1,7 +1,9 @@
 /** Per-server settings and per-request state shared by the pipeline steps. */
+import type { ServerResponse } from 'node:http';
 import type { BindingName } from '../../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../../protocol/catalogue';
 import type { OperationHandlers } from '../domain/handlers';
+import type { ResourceLimits } from '../resources/limits';
 
 /** Loose mode: the response header carrying one leniency applied to the request (one header each). */
 export const SANDBOX_WARNING = 'x-sandbox-warning';
@@ -41,6 +43,8 @@ export interface PipelineConfig {
 	loose: boolean;
 	/** Largest RowsPerPage, for the parameter rules (default 500). */
 	maxPageSize?: number;
+	/** Write deadlines, held-memory budget and heavy-query slots (resources/limits.ts). */
+	limits?: ResourceLimits;
 }
 
 /** What the pipeline has learnt about a request so far; used for the answer's format and the log. */
@@ -53,6 +57,8 @@ export interface RequestState {
 	operation?: OperationName;
 	/** The answer has been written (or the connection dropped): later steps must not write again. */
 	done: boolean;
+	/** Writes the body and ends the response (under the write deadline when limits apply). */
+	writeBody?: (res: ServerResponse, body: Uint8Array) => void;
 	error?: unknown;
 	/** Loose mode: the leniencies applied, sent as X-Sandbox-Warning headers and logged. */
 	warnings?: string[];

@@ -64,7 +64,8 @@ function send(state: RequestState, res: ServerResponse, answer: EncodedResponse,
 	if (close) headers.connection = 'close';
 	if (state.warnings !== undefined) headers[SANDBOX_WARNING] = state.warnings.map(warningHeader);
 	res.writeHead(answer.status, headers);
-	res.end(answer.body);
+	if (state.writeBody) state.writeBody(res, answer.body);
+	else res.end(answer.body);
 	// The body was not read to its end, so the connection cannot carry another request.
 	if (close) res.once('finish', () => res.socket?.destroySoon());
 }
@@ -189,6 +190,12 @@ async function serveCall(
 		throw unknownOperation(decoded.operation, ctx.endpointPath);
 	}
 	state.operation = decoded.operation;
+	// 5b. admit: a heavy query waits for a slot, released once its answer is delivered or dropped.
+	if (config.limits?.isHeavy(decoded.operation, decoded.params)) {
+		const release = await config.limits.admit(() => state.done || res.destroyed);
+		if (state.done || res.destroyed) return release();
+		res.once('close', release);
+	}
 	// 6. handle.
 	const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
 		endpoint,
@@ -260,6 +267,8 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 		const method = req.method ?? 'GET';
 		const target = splitTarget(req.url ?? '/');
 		const state: RequestState = { startedAt: Date.now(), method, path: target.path, done: false };
+		const limits = config.limits;
+		if (limits) state.writeBody = (response, body) => limits.writeBody(response, body);
 		let logged = false;
 		const finish = (status: number): void => {
 			if (logged) return;

@@ -5,7 +5,7 @@
  */
 import { OPERATIONS, resolveOperationName, type AnyParams, type OperationName } from '../catalogue';
 import { RecordCodecError, XSD_NS, XSI_NS, XmlOut } from '../codecs/records';
-import { parseXml, XmlError } from '../codecs/xml';
+import { parseXml, utf8Strict, XmlError } from '../codecs/xml';
 import { FaultError, type Fault } from '../faults';
 import { FORM, TEXT_PLAIN, TEXT_XML, fromUtf8, looksLikeHtml, mediaType, utf8 } from './content';
 import { paramFields, readParamFields } from './params';
@@ -155,7 +155,7 @@ export const httpPostBinding: Binding = {
 		}
 		let text: string;
 		try {
-			text = new TextDecoder('utf-8', { fatal: true }).decode(request.body);
+			text = utf8Strict(request.body);
 		} catch {
 			throw FaultError.client('MalformedRequest', 'The form body is not valid UTF-8.');
 		}
