@@ -253,6 +253,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			administration: generateWsdl('administration', { namespace, location: baseUrl + paths.administration }),
 		},
 		loose: options.loose ?? false,
+		maxPageSize: options.maxPageSize,
 	};
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;

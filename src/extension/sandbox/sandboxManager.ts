@@ -24,6 +24,8 @@ export interface SandboxLaunchOptions {
 	dataDir: string;
 	seed?: number;
 	reset: boolean;
+	/** Accept what production refuses, with a warning per leniency (setting multiposting.sandbox.loose). */
+	loose?: boolean;
 	/** The sandbox's access log and background events. */
 	onLog: (line: LogLine) => void;
 }
@@ -45,6 +47,8 @@ export interface SandboxManagerOptions {
 	seed: () => number | undefined;
 	/** Port to listen on (setting multiposting.sandbox.port; 0 = any free port). */
 	port: () => number;
+	/** Loose mode (setting multiposting.sandbox.loose); strict like production when absent. */
+	loose?: () => boolean;
 	log: LogPort;
 }
 
@@ -138,6 +142,7 @@ export class SandboxManager implements Disposable {
 				dataDir: this.options.dataDir,
 				seed: this.options.seed(),
 				reset,
+				loose: this.options.loose?.() ?? false,
 				onLog: (line) => this.forward(line),
 			});
 			sandbox.onUnexpectedExit?.((error) => this.crashed(sandbox, error));
