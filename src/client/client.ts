@@ -17,6 +17,8 @@ import {
 	type AnyParams,
 	type Endpoint,
 	type OperationName,
+	type PagedListName,
+	type PagedOperationName,
 	type ParamRole,
 	type ParamsOf,
 	type ResultOf,
@@ -127,14 +129,13 @@ export type OperationMethods = {
 	[O in OperationName as Uncapitalize<O>]: (...args: MethodArgs<O>) => Promise<ResultOf<O>>;
 };
 
-/** The operations the pager supports. */
-export type PagedOperationName = 'GetAdvertPaged' | 'GetAdvertWithValuesPaged' | 'GetApplicationsPaged';
+/** The operations the pager supports (derived from the catalogue). */
+export type { PagedOperationName };
 /** Parameters of a paged search without the paging parameters, which the pager sets. */
 export type PageParams<O extends PagedOperationName> = Omit<CallParams<O>, 'CurrentPage' | 'RowsPerPage'>;
-type PagedListName<O extends PagedOperationName> = AllOperations[O]['pagedList'] & keyof ResultOf<O>;
 /** One item of a paged operation's list (Advert, APIAdvertWithValues, APIApplication). */
 export type PageItem<O extends PagedOperationName> =
-	NonNullable<ResultOf<O>[PagedListName<O>]> extends readonly (infer I)[] ? I : never;
+	NonNullable<ResultOf<O>[PagedListName<O> & keyof ResultOf<O>]> extends readonly (infer I)[] ? I : never;
 
 /** Options of pages() and items(). */
 export interface PageOptions {

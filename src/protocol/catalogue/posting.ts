@@ -1,6 +1,6 @@
 /** The 16 operations of the posting endpoint, in the spec's order, parameters in the spec's order. */
 import * as p from './params';
-import type { OperationSpec } from './types';
+import type { OperationDeclaration } from './transportNames';
 
 const advertSearch = [...p.searchScope, p.sAdvertIdentifier, p.sAdvertReference, p.sAdvertID, p.sSearchDays] as const;
 const advertFilters = [p.sAdvertStatusIDs, p.sHideFutureJobs, p.sLastScoreDate, p.sLastProgressDate] as const;
@@ -13,17 +13,12 @@ export const POSTING_OPERATIONS = {
 		doc: 'Feeds and quota configured for a user.',
 		params: [...p.login, p.Destinations],
 		result: { kind: 'list', record: 'CPostFeed' },
-		soapResult: 'UserFeedsAndQuotaWithDestinationsResult',
-		httpRoot: 'ArrayOfCPostFeed',
 	},
 	GetAdvertWithValuesPaged: {
 		endpoint: 'posting',
 		doc: 'Paged search of adverts with their extra field values.',
 		params: [...advertSearch, p.FieldIDsAsCSV, p.DestinationsAsCSV, ...advertFilters, ...paging],
 		result: { kind: 'record', record: 'AdvertWithValuesPaged' },
-		soapResult: 'AdvertWithValuesPaged',
-		httpRoot: 'AdvertWithValuesPaged',
-		pagedList: 'AdvertWithValues',
 		rules: [
 			{
 				kind: 'required',
@@ -37,17 +32,12 @@ export const POSTING_OPERATIONS = {
 		doc: 'Search of adverts with their extra field values (unpaged).',
 		params: [...advertSearch, p.FieldIDsAsCSV, p.DestinationsAsCSV, ...advertFilters],
 		result: { kind: 'list', record: 'APIAdvertWithValues' },
-		soapResult: 'GetAdvertWithValuesResult',
-		httpRoot: 'ArrayOfAPIAdvertWithValues',
 	},
 	GetAdvertPaged: {
 		endpoint: 'posting',
 		doc: 'Paged search of adverts (all instances of an advert) with basic information.',
 		params: [...advertSearch, ...advertFilters, ...paging],
 		result: { kind: 'record', record: 'AdvertPaged' },
-		soapResult: 'AdvertPaged',
-		httpRoot: 'AdvertPaged',
-		pagedList: 'Adverts',
 		rules: [
 			{
 				kind: 'required',
@@ -61,8 +51,6 @@ export const POSTING_OPERATIONS = {
 		doc: 'Delivers an advert again, unaltered, to job boards it was posted to before.',
 		params: [...advertSearch, p.DestinationsAsCSV],
 		result: { kind: 'record', record: 'APIAdvertWithPostings' },
-		soapResult: 'ExpressPostAdvertResult',
-		httpRoot: 'APIAdvertWithPostings',
 		rules: [
 			{
 				kind: 'anyOf',
@@ -137,8 +125,6 @@ export const POSTING_OPERATIONS = {
 			},
 		],
 		result: { kind: 'record', record: 'AddAdvertResult' },
-		soapResult: 'AddAdvertResult',
-		httpRoot: 'AddAdvertResult',
 		rules: [
 			{
 				kind: 'order',
@@ -158,8 +144,6 @@ export const POSTING_OPERATIONS = {
 			p.Destinations,
 		],
 		result: { kind: 'list', record: 'AdvertTrackingLog' },
-		soapResult: 'AdvertTrackingResponseLogResult',
-		httpRoot: 'ArrayOfAdvertTrackingLog',
 		rules: [
 			{
 				kind: 'required',
@@ -177,8 +161,6 @@ export const POSTING_OPERATIONS = {
 			{ name: 'PartnerTag', type: 'string', valueSet: 'partnerTag', doc: 'One of the five partner tags.' },
 		],
 		result: { kind: 'record', record: 'CandidateTagResult' },
-		soapResult: 'CandidateTagPartnerResult',
-		httpRoot: 'CandidateTagResult',
 		rules: [
 			{
 				kind: 'required',
@@ -196,8 +178,6 @@ export const POSTING_OPERATIONS = {
 			{ name: 'Tag', type: 'string', maxLength: 50, doc: 'A short phrase, e.g. Reviewed.' },
 		],
 		result: { kind: 'record', record: 'CandidateTagResult' },
-		soapResult: 'CandidateTagResult',
-		httpRoot: 'CandidateTagResult',
 		rules: [
 			{
 				kind: 'required',
@@ -216,8 +196,6 @@ export const POSTING_OPERATIONS = {
 			{ name: 'Industry', type: 'string', doc: 'Limit to an industry.' },
 		],
 		result: { kind: 'list', record: 'CQueryJobTitle' },
-		soapResult: 'QueryJobTitleResult',
-		httpRoot: 'ArrayOfCQueryJobTitle',
 		rules: [{ kind: 'minLength', param: 'q', min: 2, message: 'q must have at least 2 characters.' }],
 	},
 	GetLoginURL: {
@@ -234,16 +212,12 @@ export const POSTING_OPERATIONS = {
 			},
 		],
 		result: { kind: 'record', record: 'GetLoginURLResult' },
-		soapResult: 'GetLoginURLResult',
-		httpRoot: 'GetLoginURLResult',
 	},
 	GetCurrency: {
 		endpoint: 'posting',
 		doc: 'Currency lookup rows.',
 		params: [p.sCultureID, p.sAPIKey],
 		result: { kind: 'list', record: 'GetValue' },
-		soapResult: 'GetCurrencyResult',
-		httpRoot: 'ArrayOfGetValue',
 	},
 	ApplicationScore: {
 		endpoint: 'posting',
@@ -254,8 +228,6 @@ export const POSTING_OPERATIONS = {
 			{ name: 'sScoreAsJobOwner', type: 'boolean', default: false, doc: 'Act as the job owner.' },
 		],
 		result: { kind: 'record', record: 'ApplicationScoreResult' },
-		soapResult: 'ApplicationScoreResult',
-		httpRoot: 'ApplicationScoreResult',
 		rules: [
 			{
 				kind: 'required',
@@ -273,8 +245,6 @@ export const POSTING_OPERATIONS = {
 			{ name: 'sBody', type: 'string', maxLength: 10_000, doc: 'Text of the note.' },
 		],
 		result: { kind: 'record', record: 'AddAdvertCandidateNoteResult' },
-		soapResult: 'AddAdvertCandidateNoteResult',
-		httpRoot: 'AddAdvertCandidateNoteResult',
 		rules: [
 			{
 				kind: 'required',
@@ -299,8 +269,6 @@ export const POSTING_OPERATIONS = {
 			},
 		],
 		result: { kind: 'record', record: 'ApplicationProgressResult' },
-		soapResult: 'ApplicationProgressResult',
-		httpRoot: 'ApplicationProgressResult',
 		rules: [
 			{
 				kind: 'required',
@@ -378,9 +346,6 @@ export const POSTING_OPERATIONS = {
 			...paging,
 		],
 		result: { kind: 'record', record: 'ApplicationPaged' },
-		soapResult: 'ApplicationPaged',
-		httpRoot: 'ApplicationPaged',
-		pagedList: 'Applications',
 		rules: [
 			{
 				kind: 'required',
@@ -408,4 +373,4 @@ export const POSTING_OPERATIONS = {
 			},
 		],
 	},
-} as const satisfies Record<string, OperationSpec>;
+} as const satisfies Record<string, OperationDeclaration>;
