@@ -88,9 +88,18 @@ function reference(text: string): Outcome {
 	}
 }
 
+// Where saxes is more lenient than XML 1.0 and this parser refuses correctly: a lone surrogate
+// (saxes pairs it with the next character) and a PI target followed by '?' that does not end it
+// (PI ::= '<?' PITarget (S ...)? '?>').
+const SAXES_LENIENCIES = [
+	/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
+	/<\?[^\s?]+\?(?!>)/,
+];
+
 function agree(text: string): void {
 	const a = ours(text);
 	const b = reference(text);
+	if (!a.ok && b.ok && SAXES_LENIENCIES.some((pattern) => pattern.test(text))) return;
 	assert.equal(a.ok, b.ok, `${a.ok ? 'only saxes refuses' : 'only this parser refuses'}: ${JSON.stringify(text)}`);
 	if (a.ok && b.ok) assert.deepEqual(a.tree, b.tree, JSON.stringify(text));
 }
@@ -208,7 +217,9 @@ const mutated = fc
 		}
 		return out;
 	})
-	.filter((text) => !/<!DOCTYPE/i.test(text));
+	.filter((text) => !/<!DOCTYPE/i.test(text))
+	// saxes ignores the declared encoding; this parser refuses all but UTF-8 (tested in xml.test).
+	.filter((text) => !/encoding\s*=\s*(["'])(?!UTF-8\1)/i.test(text));
 
 describe('protocol/codecs/xml: differential test against saxes', () => {
 	it('gives the same tree as saxes for generated documents', () => {
