@@ -26,7 +26,6 @@ describe('sandbox database file', () => {
 		writeFileSync(`${file}.owner`, String(deadPid()));
 		const sandbox = openSandbox({ dataDir: dir, ...small });
 		try {
-			assert.equal(existsSync(`${file}.lock`), false);
 			assert.equal(
 				sandbox.handlers.GetCurrency(
 					{ sAPIKey: sandbox.demo.apiKey },
