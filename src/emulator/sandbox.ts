@@ -12,7 +12,7 @@ import {
 	writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { createOperationHandlers, type OperationHandlers, type OperationOptions } from './domain/operations';
+import { createOperationHandlers, type OperationHandlers, type OperationOptions } from './domain/handlers';
 import { DEMO_CREDENTIALS, seedSandbox, type SeedOptions } from './domain/seed';
 import { StorageError, storageError } from './store/database';
 import { acquireOwnerLock, type OwnerLock } from './store/ownerLock';

@@ -14,7 +14,7 @@ import { ADVERT_STATUS, DEFAULT_PROGRESS, DELIVERY_STATUS } from '../../protocol
 import type { SqlValue } from '../store/database';
 import type { Store } from '../store/store';
 import { DELIVERY_ERRORS, FEEDS, FIRST_NAMES, JOB_TITLES, LAST_NAMES, SKILLS, STREETS, UK_CITIES } from './demoContent';
-import { KNOWN_LOCATIONS } from './operations';
+import { KNOWN_LOCATIONS } from './advertFields';
 
 /** A user of the seed's fixed account, as the generators see it. */
 export interface SeedUser {

@@ -12,25 +12,13 @@
 import { Database } from 'node-sqlite3-wasm';
 import { assertEngineReady } from './engine';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './schema';
+import { StorageError } from './storageError';
+
+export { StorageError, type StorageProblem } from './storageError';
 
 /** The values a statement can bind. */
 export type SqlValue = number | string | Uint8Array | null;
 export type SqlRow = Record<string, SqlValue | bigint>;
-
-/** Why the storage refused or failed, for callers that react differently (the message says it all to a person). */
-export type StorageProblem = 'disk-full' | 'damaged' | 'newer-version' | 'in-use' | 'engine';
-
-/** A storage failure with a message written for the person running the sandbox. */
-export class StorageError extends Error {
-	constructor(
-		readonly problem: StorageProblem,
-		message: string,
-		options?: { cause?: unknown },
-	) {
-		super(message, options);
-		this.name = 'StorageError';
-	}
-}
 
 export interface OpenOptions {
 	/**

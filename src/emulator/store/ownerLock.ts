@@ -31,7 +31,7 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { StorageError } from './database';
+import { StorageError } from './storageError';
 
 /** The lock file inside the data folder. */
 export const OWNER_LOCK_NAME = 'owner.lock';
