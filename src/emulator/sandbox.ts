@@ -85,6 +85,7 @@ export function openSandbox(options: SandboxOptions): Sandbox {
 				seedOptions(options.now ?? new Date()),
 			);
 		} catch (error) {
+			removeLegacyOwner(join(options.dataDir, SANDBOX_FILE_NAME));
 			lock.release();
 			throw error;
 		}
@@ -132,7 +133,9 @@ function openOwned(
 	}
 	// A seeding cut short leaves only its scratch file behind: nothing of it is ever used.
 	for (const name of readdirSync(dataDir)) {
-		if (name.startsWith(`${SANDBOX_FILE_NAME}${SEEDING_SUFFIX}`)) rmSync(join(dataDir, name), { force: true });
+		if (name.startsWith(`${SANDBOX_FILE_NAME}${SEEDING_SUFFIX}`)) {
+			rmSync(join(dataDir, name), { recursive: true, force: true });
+		}
 	}
 	if (reset) removeDatabaseFiles(path);
 	if (existsSync(path)) {
@@ -159,9 +162,15 @@ function seedNewFile(path: string, options: SeedOptions): void {
 		const store = Store.open(scratch, { purpose: 'seed' });
 		try {
 			seedSandbox(store, options, { newFile: true });
-		} finally {
-			store.close();
+		} catch (error) {
+			try {
+				store.close();
+			} catch {
+				// The seeding error says what happened; the scratch file is removed below.
+			}
+			throw error;
 		}
+		store.close();
 		fsyncPath(scratch);
 		renameSync(scratch, path);
 		fsyncPath(dirname(path));

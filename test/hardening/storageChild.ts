@@ -34,6 +34,12 @@ const fs = createRequire(__filename)('node:fs') as {
 	fsyncSync: (fd: number) => void;
 };
 
+/** An error as one line of JSON: its name, its message and its problem (StorageError). */
+function describe(error: unknown): string {
+	const { name, message, problem } = error as { name: string; message: string; problem?: string };
+	return JSON.stringify({ name, message, problem });
+}
+
 /** Prints one line on stdout synchronously (not counted as a file write). */
 function say(line: string): void {
 	realWrite(1, `${line}\n`);
@@ -101,11 +107,15 @@ function run(task: ChildTask): void {
 				prepare('PRAGMA wal_autocheckpoint = 50')([]);
 			});
 			const first = task.firstTx ?? 1;
-			for (let k = first; k < first + (task.transactions ?? 1); k++) {
-				if (task.armTx === undefined || k >= task.armTx) armed = true;
-				const before = total;
-				writeTransaction(sandbox, k);
-				say(`ack ${k} ${total - before}`);
+			try {
+				for (let k = first; k < first + (task.transactions ?? 1); k++) {
+					if (task.armTx === undefined || k >= task.armTx) armed = true;
+					const before = total;
+					writeTransaction(sandbox, k);
+					say(`ack ${k} ${total - before}`);
+				}
+			} catch (error) {
+				say(`error ${describe(error)}`);
 			}
 			armed = false;
 			sandbox.close();
@@ -124,8 +134,9 @@ function run(task: ChildTask): void {
 				say(`seeded ${JSON.stringify(sandbox.store.counts())}`);
 				sandbox.close();
 			} catch (error) {
-				say(`error ${JSON.stringify({ name: (error as Error).name, message: (error as Error).message })}`);
+				say(`error ${describe(error)}`);
 			}
+			say(`writes ${total}`);
 			return;
 		}
 		case 'reseed': {
@@ -137,8 +148,9 @@ function run(task: ChildTask): void {
 			});
 			say('open');
 			armed = true;
+			const before = total;
 			sandbox.reseed();
-			say('reseeded');
+			say(`reseeded ${total - before}`);
 			sandbox.close();
 			return;
 		}

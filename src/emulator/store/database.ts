@@ -9,6 +9,7 @@
  * killed process loses nothing it committed; a power cut can lose the last commits before the next
  * checkpoint, never consistency.
  */
+import { dirname } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { assertEngineReady } from './engine';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './schema';
@@ -135,7 +136,7 @@ export function storageError(error: unknown, path: string): unknown {
 	if (isDiskFull(error)) {
 		return new StorageError(
 			'disk-full',
-			`The disk is full: the sandbox could not write its database ${path}. Free some space and start it again.`,
+			`The disk is full: the sandbox could not write its database in ${dirname(path)}. Free some space and start it again.`,
 			{ cause: error },
 		);
 	}

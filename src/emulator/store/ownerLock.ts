@@ -25,7 +25,6 @@ import {
 	rmdirSync,
 	statSync,
 	unlinkSync,
-	writeFileSync,
 	writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
@@ -69,7 +68,8 @@ let exitHookInstalled = false;
 const UNREADABLE_GRACE_MS = 2_000;
 /** A takeover lock older than this was left by a starter that died while taking over. */
 const BREAK_LOCK_STALE_MS = 10_000;
-const ATTEMPTS = 50;
+/** How long a start keeps trying while the lock is being written or taken over by someone else. */
+const TAKE_TIMEOUT_MS = 5_000;
 
 /**
  * Takes the data folder's owner lock, or throws a StorageError ('in-use') naming the live owner.
@@ -88,7 +88,8 @@ export function acquireOwnerLock(dataDir: string, description: string): OwnerLoc
 	};
 	const text = `${JSON.stringify(record, null, '\t')}\n`;
 	let tookOverFrom: OwnerRecord | undefined;
-	for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+	const deadline = Date.now() + TAKE_TIMEOUT_MS;
+	while (Date.now() < deadline) {
 		if (createExclusive(path, text)) {
 			held.set(path, record.token);
 			installExitHook();
@@ -345,9 +346,4 @@ function unlinkQuietly(path: string): void {
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 function sleep(ms: number): void {
 	Atomics.wait(sleeper, 0, 0, ms);
-}
-
-/** Writes a lock file as another owner would (tests). */
-export function writeOwnerRecordForTest(dataDir: string, record: OwnerRecord): void {
-	writeFileSync(join(dataDir, OWNER_LOCK_NAME), `${JSON.stringify(record)}\n`);
 }

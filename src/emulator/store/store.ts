@@ -158,7 +158,13 @@ export class Store {
 				),
 			);
 		} finally {
-			for (const statement of statements) statement.finalize();
+			for (const statement of statements) {
+				try {
+					statement.finalize();
+				} catch {
+					// finalize repeats the statement's last error, which the transaction has already thrown.
+				}
+			}
 			// Seeding writes around the statement cache: forget what was derived before.
 			this.accounts.forget();
 			this.sql.invalidate();
