@@ -2,12 +2,34 @@
 // test-runner CLIs and the webview scripts (browser, IIFE).
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+const { patchSource } = createRequire(import.meta.url)('./scripts/sqlite-vfs-patch.cjs');
+
+/** Bundles node-sqlite3-wasm with the project's fix of its file layer, even where `npm install` ran without scripts. */
+const sqliteVfsPatch = {
+	name: 'sqlite-vfs-patch',
+	setup(build) {
+		build.onLoad({ filter: /node-sqlite3-wasm[\\/]dist[\\/]node-sqlite3-wasm\.js$/ }, async (args) => ({
+			contents: patchSource(await readFile(args.path, 'utf8')).text,
+			loader: 'js',
+		}));
+	},
+};
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 const common = { bundle: true, minify: production, sourcemap: !production, sourcesContent: false, logLevel: 'warning' };
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
+const node = {
+	...common,
+	platform: 'node',
+	format: 'cjs',
+	target: 'node20',
+	external: ['vscode'],
+	plugins: [sqliteVfsPatch],
+};
 
 const webviewEntries = existsSync('src/webview')
 	? readdirSync('src/webview', { withFileTypes: true })
