@@ -16,6 +16,7 @@ import {
 	type CodecContext,
 	type DecodedRequest,
 	type DecodedResponse,
+	type DecodeOptions,
 	type EncodedRequest,
 	type EncodedResponse,
 	type ReceivedRequest,
@@ -73,20 +74,42 @@ function childText(el: XmlElement | undefined, local: string): string | undefine
 	return el?.children.find((c) => c.local === local)?.text;
 }
 
-/** The detail element's content: our Subcode and Detail elements, or the raw text of others. */
+/** Namespace of WCF's ExceptionDetail data contract. */
+export const WCF_EXCEPTION_DETAIL_NS = 'http://schemas.datacontract.org/2004/07/System.ServiceModel';
+
+/**
+ * The detail element's content: the sub-code in an ExceptionDetail's Type (or a Subcode element, the
+ * earlier form), the Detail element, or the raw text of other services.
+ */
 function readDetail(detail: XmlElement | undefined): { subcode?: string; detail?: string } {
 	if (!detail) return {};
-	const subcode = childText(detail, 'Subcode');
-	const text = childText(detail, 'Detail') ?? (detail.text.trim() || undefined);
+	const exception = detail.children.find((c) => c.local === 'ExceptionDetail' && c.ns === WCF_EXCEPTION_DETAIL_NS);
+	const subcode = childText(exception, 'Type')?.trim() || childText(detail, 'Subcode');
+	const text = childText(detail, 'Detail') ?? (exception ? undefined : detail.text.trim() || undefined);
 	return { subcode, detail: text };
 }
 
-function writeDetail(out: XmlOut, fault: Fault, namespace: string, element: string): void {
+/**
+ * The SOAP 1.1 detail. Its first child is a WCF ExceptionDetail (Message, Type = the sub-code): a WCF
+ * client without a fault contract reads the detail as ExceptionDetail and throws a SerializationException
+ * on anything else (measured with Mono's WCF), while ASMX proxies, node-soap and suds take any content.
+ * The detail text follows in our Detail element.
+ */
+function writeDetail11(out: XmlOut, fault: Fault, namespace: string): void {
 	if (!fault.subcode && !fault.detail) return;
-	out.raw(`<${element}>`);
-	if (fault.subcode) out.raw(`<Subcode xmlns="${namespace}">`).raw(escapeText(fault.subcode)).raw('</Subcode>');
+	out.raw('<detail>');
+	if (fault.subcode) {
+		out.raw(`<ExceptionDetail xmlns="${WCF_EXCEPTION_DETAIL_NS}">`);
+		out.leaf('Message', fault.message).leaf('Type', fault.subcode);
+		out.raw('</ExceptionDetail>');
+	}
 	if (fault.detail) out.raw(`<Detail xmlns="${namespace}">`).raw(escapeText(fault.detail)).raw('</Detail>');
-	out.raw(`</${element}>`);
+	out.raw('</detail>');
+}
+
+/** The SOAP 1.2 Detail: the sub-code travels in Code/Subcode, so only the detail text. */
+function writeDetail12(out: XmlOut, detail: string, namespace: string): void {
+	out.raw(`<soap12:Detail><Detail xmlns="${namespace}">`).raw(escapeText(detail)).raw('</Detail></soap12:Detail>');
 }
 
 const SOAP11: SoapVersion = {
@@ -104,7 +127,7 @@ const SOAP11: SoapVersion = {
 		out.raw('<soap:Fault>');
 		out.leaf('faultcode', `soap:${FAULT_CODE_NAMES.soap11[fault.code]}`);
 		out.leaf('faultstring', fault.message);
-		writeDetail(out, fault, namespace, 'detail');
+		writeDetail11(out, fault, namespace);
 		out.raw('</soap:Fault>');
 	},
 	readFault(el) {
@@ -136,7 +159,7 @@ const SOAP12: SoapVersion = {
 		out.raw('</soap12:Code><soap12:Reason>');
 		out.raw('<soap12:Text xml:lang="en">').raw(escapeText(fault.message)).raw('</soap12:Text>');
 		out.raw('</soap12:Reason>');
-		if (fault.detail) writeDetail(out, { ...fault, subcode: undefined }, namespace, 'soap12:Detail');
+		if (fault.detail) writeDetail12(out, fault.detail, namespace);
 		out.raw('</soap12:Fault>');
 	},
 	readFault(el) {
@@ -217,6 +240,16 @@ function readBody(
 	onError: (message: string, reason: string) => Error,
 	options?: XmlParseOptions,
 ): XmlElement {
+	return readEnvelope(text, version, onError, options).body;
+}
+
+/** Parses an envelope: its root and (first) Body element, or throws with what is wrong. */
+function readEnvelope(
+	text: string | Uint8Array,
+	version: SoapVersion,
+	onError: (message: string, reason: string) => Error,
+	options?: XmlParseOptions,
+): { root: XmlElement; body: XmlElement } {
 	let root: XmlElement;
 	try {
 		root = parseXml(text, undefined, options);
@@ -237,7 +270,56 @@ function readBody(
 	}
 	const body = root.children.find((c) => c.local === 'Body' && c.ns === version.envelopeNs);
 	if (!body) throw onError('The Envelope has no Body.', 'NO_BODY');
-	return body;
+	return { root, body };
+}
+
+/** True for a mustUnderstand attribute that asks for the header to be processed ("1" or "true"). */
+function mustUnderstand(header: XmlElement, version: SoapVersion): boolean {
+	const value = header.attrs.find((a) => a.local === 'mustUnderstand' && a.ns === version.envelopeNs)?.value.trim();
+	return value === '1' || value === 'true';
+}
+
+/**
+ * What ASMX would not accept in an envelope beyond its Body's first element: a header block it must
+ * understand (it understands none), a second element in the Body, a second Body. Strict: a fault;
+ * loose: one leniency each.
+ */
+function checkEnvelope(
+	root: XmlElement,
+	body: XmlElement,
+	version: SoapVersion,
+	leniencies: string[] | undefined,
+): void {
+	const refuse = (leniency: string, fault: () => FaultError): void => {
+		if (!leniencies) throw fault();
+		leniencies.push(leniency);
+	};
+	for (const header of root.children.filter((c) => c.local === 'Header' && c.ns === version.envelopeNs)) {
+		for (const block of header.children.filter((c) => mustUnderstand(c, version))) {
+			refuse(
+				`the SOAP header <${block.name}> has mustUnderstand set and the service understands no header`,
+				() =>
+					new FaultError({
+						code: 'MustUnderstand',
+						subcode: 'MalformedRequest',
+						message: `SOAP header ${block.local} was not understood.`,
+					}),
+			);
+		}
+	}
+	const bodies = root.children.filter((c) => c.local === 'Body' && c.ns === version.envelopeNs);
+	if (bodies.length > 1) {
+		refuse(`the Envelope has ${bodies.length} Body elements; production reads one`, () =>
+			malformed(`The Envelope has ${bodies.length} Body elements; a SOAP message has exactly one.`),
+		);
+	}
+	if (body.children.length > 1) {
+		refuse(`the SOAP Body holds ${body.children.length} elements; production reads the first only`, () =>
+			malformed(
+				`The SOAP Body holds ${body.children.length} elements (${body.children.map((c) => `<${c.name}>`).join(', ')}); it must hold exactly one, the operation element.`,
+			),
+		);
+	}
 }
 
 function createSoapBinding(version: SoapVersion): Binding {
@@ -261,11 +343,13 @@ function createSoapBinding(version: SoapVersion): Binding {
 			};
 		},
 
-		decodeRequest(request: ReceivedRequest, ctx: CodecContext): DecodedRequest {
+		decodeRequest(request: ReceivedRequest, ctx: CodecContext, options?: DecodeOptions): DecodedRequest {
 			if (isBlank(request.body)) {
 				throw new MalformedXmlError('The request body is empty; a SOAP envelope was expected.', 'EMPTY');
 			}
-			const body = readBody(request.body, version, (message, reason) => {
+			const leniencies: string[] = [];
+			const loose = options?.loose ? leniencies : undefined;
+			const { root, body } = readEnvelope(request.body, version, (message, reason) => {
 				if (reason === 'VERSION_MISMATCH') {
 					return new FaultError({ code: 'VersionMismatch', subcode: 'MalformedRequest', message });
 				}
@@ -277,6 +361,7 @@ function createSoapBinding(version: SoapVersion): Binding {
 			if (!opElement) {
 				throw malformed('The SOAP Body is empty: it must contain one element named after the operation.');
 			}
+			checkEnvelope(root, body, version, loose);
 			if (opElement.ns !== ctx.namespace) {
 				throw FaultError.client(
 					'UnknownOperation',
@@ -297,7 +382,7 @@ function createSoapBinding(version: SoapVersion): Binding {
 					`The action "${action}" does not match the body element ${operation} (expected "${soapAction(ctx.namespace, operation)}").`,
 				);
 			}
-			return { operation, params: readParamElements(operation, opElement) };
+			return { operation, params: readParamElements(operation, opElement, ctx.namespace, loose), leniencies };
 		},
 
 		encodeResponse(operation: OperationName, result: unknown, ctx: CodecContext): EncodedResponse {

@@ -1,15 +1,16 @@
 import * as assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { startEmulator, type AccessLogEntry, type RunningEmulator } from '../../../src/emulator/server';
-import { API_KEY, envelope, fakeHandlers, send } from './helpers';
+import { allFields, API_KEY, envelope, fakeHandlers, send } from './helpers';
 
 const SOAP11 = { 'content-type': 'text/xml; charset=utf-8' };
 const SOAP12 = { 'content-type': 'application/soap+xml; charset=utf-8' };
 
-function soap11Fault(ns: string, code: string, message: string, subcode: string): string {
+/** The SOAP 1.1 fault as the emulator writes it: the sub-code in a WCF ExceptionDetail (Type). */
+function soap11Fault(_ns: string, code: string, message: string, subcode: string): string {
 	return (
 		'<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">' +
-		`<soap:Body><soap:Fault><faultcode>soap:${code}</faultcode><faultstring>${message}</faultstring><detail><Subcode xmlns="${ns}">${subcode}</Subcode></detail></soap:Fault></soap:Body></soap:Envelope>`
+		`<soap:Body><soap:Fault><faultcode>soap:${code}</faultcode><faultstring>${message}</faultstring><detail><ExceptionDetail xmlns="http://schemas.datacontract.org/2004/07/System.ServiceModel"><Message>${message}</Message><Type>${subcode}</Type></ExceptionDetail></detail></soap:Fault></soap:Body></soap:Envelope>`
 	);
 }
 
@@ -77,11 +78,12 @@ describe('emulator server: errors', () => {
 		const get = await send(`${emulator.postingUrl}/GetCurrency?sCultureID=en`);
 		assert.equal(get.status, 500);
 		assert.equal(get.headers['content-type'], 'text/plain; charset=utf-8');
-		assert.equal(get.body, 'Missing parameter: sAPIKey.');
+		// ASMX's answer to a GET or POST without one of the operation's fields (strict by default).
+		assert.equal(get.body, 'System.InvalidOperationException: Missing parameter: sAPIKey.');
 		const post = await send(`${emulator.postingUrl}/ApplicationScore`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: `sAPIKey=${API_KEY}&sScoreAsJobOwner=maybe`,
+			body: allFields('ApplicationScore', { sAPIKey: API_KEY, sScoreAsJobOwner: 'maybe' }),
 		});
 		assert.equal(post.status, 500);
 		assert.equal(post.headers['content-type'], 'text/plain; charset=utf-8');
@@ -126,7 +128,7 @@ describe('emulator server: errors', () => {
 	});
 
 	it('names an unknown GET or POST operation in a 500 text answer', async () => {
-		const get = await send(`${emulator.adminUrl}/GetCurrency?sAPIKey=${API_KEY}`);
+		const get = await send(`${emulator.adminUrl}/GetCurrency?sCultureID=&sAPIKey=${API_KEY}`);
 		assert.equal(get.status, 500);
 		assert.equal(get.headers['content-type'], 'text/plain; charset=utf-8');
 		assert.equal(get.body, 'Unknown operation GetCurrency on /SOAP/Administration.asmx.');
@@ -199,7 +201,7 @@ describe('emulator server: errors', () => {
 		assert.equal(res.headers['content-type'], 'text/xml; charset=utf-8');
 		assert.match(
 			res.body,
-			/<faultcode>soap:Client<\/faultcode><faultstring>The request is not well-formed XML: [^<]+<\/faultstring><detail><Subcode [^>]+>MalformedRequest</,
+			/<faultcode>soap:Client<\/faultcode><faultstring>The request is not well-formed XML: [^<]+<\/faultstring><detail><ExceptionDetail [^>]+><Message>[^<]+<\/Message><Type>MalformedRequest</,
 		);
 	});
 
@@ -253,7 +255,7 @@ describe('emulator server: errors', () => {
 		assert.match(answer, /^HTTP\/1\.1 500 Internal Server Error\r\n/);
 		assert.match(
 			answer,
-			/<faultcode>soap:Server<\/faultcode><faultstring>Timeout<\/faultstring><detail><Subcode [^>]+>Timeout<\/Subcode>/,
+			/<faultcode>soap:Server<\/faultcode><faultstring>Timeout<\/faultstring><detail><ExceptionDetail [^>]+><Message>Timeout<\/Message><Type>Timeout<\/Type>/,
 		);
 	});
 
@@ -263,7 +265,7 @@ describe('emulator server: errors', () => {
 			`GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'x'.repeat(20 * 1024)}\r\n\r\n`,
 		);
 		assert.match(answer, /^HTTP\/1\.1 431 /);
-		const after = await send(`${emulator.postingUrl}/GetCurrency?sAPIKey=${API_KEY}`);
+		const after = await send(`${emulator.postingUrl}/GetCurrency?sCultureID=&sAPIKey=${API_KEY}`);
 		assert.equal(after.status, 200);
 	});
 
@@ -278,7 +280,7 @@ describe('emulator server: errors', () => {
 			socket.on('close', () => resolve());
 			socket.on('error', reject);
 		});
-		const after = await send(`${emulator.postingUrl}/GetCurrency?sAPIKey=${API_KEY}`);
+		const after = await send(`${emulator.postingUrl}/GetCurrency?sCultureID=&sAPIKey=${API_KEY}`);
 		assert.equal(after.status, 200);
 	});
 });
