@@ -18,7 +18,7 @@ import { DEMO_CREDENTIALS, DEMO_PASSWORD, delay, rawRequest, SANDBOX_START_TIMEO
 const CLI = join(__dirname, '../../src/emulator/cli.js');
 
 /** The standalone sandbox in its own process, so its event loop is not the test's. */
-async function startCli(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+async function startCli(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string; namespace: string }> {
 	const child = spawn(
 		process.execPath,
 		[CLI, '--port', '0', '--data', dataDir, '--size', 'small', '--clock', 'manual'],
@@ -32,7 +32,8 @@ async function startCli(dataDir: string): Promise<{ child: ChildProcess; baseUrl
 		if (child.exitCode !== null) throw new Error(`the sandbox CLI exited with ${child.exitCode}`);
 		await delay(100);
 	}
-	return { child, baseUrl: (JSON.parse(stdout.split('\n')[0]) as { baseUrl: string }).baseUrl };
+	const ready = JSON.parse(stdout.split('\n')[0]) as { baseUrl: string; namespace: string };
+	return { child, baseUrl: ready.baseUrl, namespace: ready.namespace };
 }
 
 async function stopCli(child: ChildProcess): Promise<void> {
@@ -68,7 +69,7 @@ const DESCRIPTION = 'A role with a clear description, long enough for every job 
 describe('hardening: posting races and quota', function () {
 	this.timeout(180_000);
 	let dataDir: string;
-	let sandbox: { child: ChildProcess; baseUrl: string } | undefined;
+	let sandbox: { child: ChildProcess; baseUrl: string; namespace: string } | undefined;
 	const clients = new Map<string, MultipostingClient>();
 
 	before(async function () {
@@ -111,6 +112,7 @@ describe('hardening: posting races and quota', function () {
 		if (!client) {
 			client = new MultipostingClient({
 				baseUrl: sandbox!.baseUrl,
+				namespace: sandbox!.namespace,
 				timeoutMs: 30_000,
 				credentials: { apiKey: DEMO_CREDENTIALS.apiKey, username, password: DEMO_PASSWORD },
 			});
