@@ -33,7 +33,8 @@ describe('advert actions and flows (real emulator)', function () {
 			CurrentPage: 1,
 			RowsPerPage: 50,
 		});
-		const advert = page.Adverts!.find((a) => a.LastPostDate);
+		// LastPostDate is always written (the creation date until a first posting): a posted advert is one with a delivery status.
+		const advert = page.Adverts!.find((a) => (a.LastDeliveryStatusID ?? 0) !== 0);
 		assert.ok(advert, 'the demo data has a posted advert');
 		return advert;
 	}
