@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace, type Endpoint } from '../protocol/catalogue';
 import { generateWsdl } from '../protocol/wsdl';
-import type { OperationHandlers } from './domain/operations';
+import type { OperationHandlers } from './domain/handlers';
 import type { AccessLogEntry, PipelineConfig } from './pipeline/context';
 import { splitTarget } from './pipeline/dispatch';
 import { createRequestListener } from './pipeline/listener';

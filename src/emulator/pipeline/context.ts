@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { BindingName } from '../../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../../protocol/catalogue';
-import type { OperationHandlers } from '../domain/operations';
+import type { OperationHandlers } from '../domain/handlers';
 import type { ResourceLimits } from '../resources/limits';
 
 /** One line of the access log. Never carries parameters (they hold credentials). */

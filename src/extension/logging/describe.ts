@@ -45,10 +45,14 @@ function bodyText(body: Uint8Array | undefined): string {
 	if (!body || body.length === 0) {
 		return '(empty)';
 	}
-	const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-	return text.length > BODY_LIMIT
-		? `${text.slice(0, BODY_LIMIT)}… (${text.length - BODY_LIMIT} more characters)`
-		: text;
+	// Only the part shown is decoded: a page can be megabytes, and this runs for every call.
+	const head = body.subarray(0, 4 * BODY_LIMIT);
+	const text = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8');
+	if (text.length <= BODY_LIMIT && head.length === body.length) {
+		return text;
+	}
+	const shown = text.slice(0, BODY_LIMIT);
+	return `${shown}… (${body.length - Buffer.byteLength(shown)} more bytes)`;
 }
 
 /** The one-line summary of an exchange (the exchange is already redacted by the client). */
