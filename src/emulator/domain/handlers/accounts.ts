@@ -5,7 +5,7 @@ import { FaultError } from '../../../protocol/faults';
 import { toStoredDate } from '../../store/time';
 import {
 	authenticateUser,
-	checkLogin,
+	attemptLogin,
 	isAdministrator,
 	loginScope,
 	notAdministrator,
@@ -51,8 +51,10 @@ export function accountHandlers({ store, loginUrlTtlMs }: HandlerDeps): Handlers
 				);
 			}
 			// ASMX style: a failed login is an answer (LoginSuccess false), not a fault.
-			const user = checkLogin(store, params);
-			if (!user) return { LoginSuccess: false, LoginMessage: 'The username or password is not valid.' };
+			const { user, throttled } = attemptLogin(store, params);
+			if (!user) {
+				return { LoginSuccess: false, LoginMessage: throttled ?? 'The username or password is not valid.' };
+			}
 			if (!key.organisationIds.includes(user.organisationId)) {
 				return {
 					UserID: user.id,
