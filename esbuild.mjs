@@ -1,4 +1,5 @@
-// Bundles the extension host code (Node, CJS), the sandbox's worker thread, the standalone sandbox CLI and the webview scripts (browser, IIFE).
+// Bundles the extension host code (Node, CJS), the sandbox's worker thread, the standalone sandbox and
+// test-runner CLIs and the webview scripts (browser, IIFE).
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 
@@ -22,6 +23,12 @@ const builds = [
 		...node,
 		entryPoints: ['src/emulator/cli.ts'],
 		outfile: 'dist/sandbox.js',
+		banner: { js: '#!/usr/bin/env node' },
+	},
+	{
+		...node,
+		entryPoints: ['src/cli/multipostingTest.ts'],
+		outfile: 'dist/multiposting-test.js',
 		banner: { js: '#!/usr/bin/env node' },
 	},
 	...(webviewEntries.length

@@ -88,6 +88,24 @@ export default tseslint.config(
 		},
 	},
 	{
+		// The test-runner CLI joins the client and the sandbox; it never touches VS Code.
+		files: ['src/cli/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [vscodeOnlyInExtension],
+					patterns: [
+						{
+							group: ['**/extension/**', '**/webview/**'],
+							message: 'The CLI uses the client, the emulator and src/protocol only.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
 		files: ['src/protocol/**/*.ts'],
 		rules: {
 			'no-restricted-imports': [

@@ -35,6 +35,8 @@ Options:
   --flaky-feeds IDS comma-separated FeedIDs that fail about a third of deliveries (default 104)
   --live            new applications keep arriving for live adverts
   --live-rate N     applications per minute in live mode (default 6)
+  --loose           accept what production (ASP.NET ASMX) refuses or ignores, and
+                    report each leniency (X-Sandbox-Warning header, access log)
   --help            show this help
 
 On ready, one JSON line is printed on stdout:
@@ -82,6 +84,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				'flaky-feeds': { type: 'string' },
 				live: { type: 'boolean' },
 				'live-rate': { type: 'string' },
+				loose: { type: 'boolean' },
 				'allow-remote': { type: 'boolean' },
 				help: { type: 'boolean' },
 			},
@@ -130,6 +133,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 			extra.flakyFeedIds = values['flaky-feeds'] === '' ? [] : values['flaky-feeds'].split(',').map(Number);
 		}
 		if (values.live) extra.live = true;
+		if (values.loose) extra.loose = true;
 		if (values['live-rate'] !== undefined) extra.liveRatePerMinute = positive(values['live-rate'], 'live-rate');
 		return {
 			kind: 'start',

@@ -62,6 +62,12 @@ export interface EmulatorOptions {
 	requestTimeoutMs?: number;
 	/** Largest RowsPerPage the sandbox accepts (larger is a Client fault); ignored with `handlers`. */
 	maxPageSize?: number;
+	/**
+	 * Accept what an ASP.NET ASMX service refuses or ignores (missing GET/POST fields, parameters
+	 * outside the service namespace, mustUnderstand headers, extra Body elements), reporting every
+	 * leniency in an X-Sandbox-Warning header and the access log. Default false: strict like ASMX.
+	 */
+	loose?: boolean;
 	/** Called once per request; entries never contain parameters. */
 	logger?: (entry: AccessLogEntry) => void;
 	/** Handlers used instead of opening a sandbox (tests). */
@@ -246,6 +252,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			posting: generateWsdl('posting', { namespace, location: baseUrl + paths.posting }),
 			administration: generateWsdl('administration', { namespace, location: baseUrl + paths.administration }),
 		},
+		loose: options.loose ?? false,
 	};
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;

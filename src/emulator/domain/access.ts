@@ -92,7 +92,13 @@ export function attemptLogin(
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
-/** Authenticates sUsername + sPassword and checks the user is inside the key's subtree. */
+/** The one answer to a login that is unknown, wrong, inactive or outside the key's subtree: no existence oracle. */
+export const LOGIN_FAILED_MESSAGE = 'sUsername or sPassword is not valid. Check the login of your connection.';
+
+/**
+ * Authenticates sUsername + sPassword as a user inside the key's subtree. A user of another tree is
+ * refused exactly as an unknown one, so a key cannot learn who exists elsewhere.
+ */
 export function authenticateUser(store: Store, key: KeyScope, params: ParamReader<'sUsername' | 'sPassword'>): UserRow {
 	if (params.text('sUsername') === undefined) {
 		throw FaultError.client('MissingParameter', 'sUsername is required: give the login name.');
@@ -101,40 +107,32 @@ export function authenticateUser(store: Store, key: KeyScope, params: ParamReade
 		throw FaultError.client('MissingParameter', 'sPassword is required: give the password of sUsername.');
 	}
 	const { user, throttled } = attemptLogin(store, params);
-	if (!user) {
+	if (!user || !key.organisationIds.includes(user.organisationId)) {
 		throw FaultError.client(
 			'AuthenticationFailed',
-			throttled
-				? `sUsername or sPassword is not valid. ${throttled}`
-				: 'sUsername or sPassword is not valid. Check the login of your connection.',
+			throttled ? `sUsername or sPassword is not valid. ${throttled}` : LOGIN_FAILED_MESSAGE,
 		);
 	}
-	assertUserInKeyScope(key, user);
 	return user;
-}
-
-export function assertUserInKeyScope(key: KeyScope, user: UserRow): void {
-	if (!key.organisationIds.includes(user.organisationId)) {
-		throw FaultError.client(
-			'AccessDenied',
-			`User '${user.username}' does not belong to the organisation of this API key.`,
-		);
-	}
 }
 
 export function isAdministrator(user: UserRow): boolean {
 	return user.roleId === USER_ROLE.Administrator;
 }
 
-/** An organisation by id or identifier that must lie inside `allowed`. */
+/**
+ * An organisation by id or identifier that must lie inside `allowed` (a part of the key's subtree).
+ * One outside the key's subtree is answered as an unknown one; one inside it but outside `allowed` is AccessDenied.
+ */
 export function resolveOrganisation(
 	store: Store,
+	key: KeyScope,
 	allowed: readonly number[],
 	value: string,
 	parameter: string,
 ): OrganisationRow {
 	const organisation = store.accounts.findOrganisation(value);
-	if (!organisation) {
+	if (!organisation || !key.organisationIds.includes(organisation.id)) {
 		throw FaultError.client('NotFound', `${parameter} '${value}' is not a known organisation id or identifier.`);
 	}
 	if (!allowed.includes(organisation.id)) {
@@ -143,16 +141,22 @@ export function resolveOrganisation(
 	return organisation;
 }
 
-/** A user by id, identifier or username whose organisation must lie inside `allowed`. */
+/**
+ * A user by id, identifier or username whose organisation must lie inside `allowed` (a part of the
+ * key's subtree). One outside the key's subtree is answered as an unknown one.
+ */
 export function resolveUser(
 	store: Store,
+	key: KeyScope,
 	allowed: readonly number[],
 	value: string,
 	parameter: string,
 	byUsername = false,
 ): UserRow {
 	const user = byUsername ? store.accounts.findUserByUsername(value) : store.accounts.findUser(value);
-	if (!user) throw FaultError.client('NotFound', `${parameter} '${value}' is not a known user.`);
+	if (!user || !key.organisationIds.includes(user.organisationId)) {
+		throw FaultError.client('NotFound', `${parameter} '${value}' is not a known user.`);
+	}
 	if (!allowed.includes(user.organisationId)) {
 		throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
 	}
@@ -172,15 +176,15 @@ export function searchScope(
 	const start = params.text('sStartOrganisation');
 	if (start !== undefined) {
 		organisationIds = store.accounts.subtreeIds(
-			resolveOrganisation(store, key.organisationIds, start, 'sStartOrganisation').id,
+			resolveOrganisation(store, key, key.organisationIds, start, 'sStartOrganisation').id,
 		);
 	}
 	const username = params.text('sUsername');
 	const userIdentifier = params.text('sUserIdentifier');
 	let user: UserRow | undefined;
-	if (username !== undefined) user = resolveUser(store, key.organisationIds, username, 'sUsername', true);
+	if (username !== undefined) user = resolveUser(store, key, key.organisationIds, username, 'sUsername', true);
 	if (userIdentifier !== undefined) {
-		const byIdentifier = resolveUser(store, key.organisationIds, userIdentifier, 'sUserIdentifier');
+		const byIdentifier = resolveUser(store, key, key.organisationIds, userIdentifier, 'sUserIdentifier');
 		if (user && user.id !== byIdentifier.id) {
 			throw FaultError.client(
 				'InvalidParameter',
@@ -234,12 +238,12 @@ export function actingTarget(
 	const userValue = params.text('sUserIdentifier');
 	const scope = loginScope(store, key, login);
 	if (userValue !== undefined) {
-		const user = resolveUser(store, scope, userValue, 'sUserIdentifier');
+		const user = resolveUser(store, key, scope, userValue, 'sUserIdentifier');
 		if (user.id !== login.id && !isAdministrator(login)) throw notAdministrator(login);
 		return { user, organisationId: user.organisationId };
 	}
 	if (organisationValue !== undefined) {
-		const organisation = resolveOrganisation(store, scope, organisationValue, 'sOrganisationIdentifier');
+		const organisation = resolveOrganisation(store, key, scope, organisationValue, 'sOrganisationIdentifier');
 		if (!isAdministrator(login)) throw notAdministrator(login);
 		return { organisationId: organisation.id };
 	}

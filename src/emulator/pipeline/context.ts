@@ -5,6 +5,11 @@ import type { Endpoint, OperationName } from '../../protocol/catalogue';
 import type { OperationHandlers } from '../domain/handlers';
 import type { ResourceLimits } from '../resources/limits';
 
+/** Loose mode: the response header carrying one leniency applied to the request (one header each). */
+export const SANDBOX_WARNING = 'x-sandbox-warning';
+/** The start of every X-Sandbox-Warning value and warning log line. */
+export const SANDBOX_WARNING_PREFIX = 'production would refuse this request: ';
+
 /** One line of the access log. Never carries parameters (they hold credentials). */
 export interface AccessLogEntry {
 	time: Date;
@@ -17,6 +22,8 @@ export interface AccessLogEntry {
 	durationMs: number;
 	/** The real error of an internal failure (HTTP 500 Server fault); for the server's own log only. */
 	error?: unknown;
+	/** Loose mode: what this request did that production would refuse or ignore (never parameter values). */
+	warnings?: string[];
 }
 
 /** Settings of a running emulator, read by every request. */
@@ -32,6 +39,8 @@ export interface PipelineConfig {
 	logger?: (entry: AccessLogEntry) => void;
 	/** WSDL documents by endpoint, generated once the address is known. */
 	wsdl: Readonly<Record<Endpoint, string>>;
+	/** Accept what ASMX refuses or ignores, reporting each leniency (X-Sandbox-Warning and the log). */
+	loose: boolean;
 	/** Write deadlines, held-memory budget and heavy-query slots (resources/limits.ts). */
 	limits?: ResourceLimits;
 }
@@ -49,4 +58,6 @@ export interface RequestState {
 	/** Writes the body and ends the response (under the write deadline when limits apply). */
 	writeBody?: (res: ServerResponse, body: Uint8Array) => void;
 	error?: unknown;
+	/** Loose mode: the leniencies applied, sent as X-Sandbox-Warning headers and logged. */
+	warnings?: string[];
 }

@@ -84,16 +84,32 @@ function decodeParamText(param: ParamSpec, text: string): ParamValue | undefined
 	return text;
 }
 
-/** Reads parameters from the operation element of a SOAP body. Unknown elements are ignored. */
-export function readParamElements(operation: OperationName, el: XmlElement): AnyParams {
+/**
+ * Reads parameters from the operation element of a SOAP body. As ASMX's XmlSerializer does
+ * (elementFormDefault="qualified"), only elements in the service namespace are parameters; others are
+ * ignored, or in loose mode read anyway and reported in `leniencies`. Unknown elements are ignored.
+ */
+export function readParamElements(
+	operation: OperationName,
+	el: XmlElement,
+	namespace: string,
+	leniencies: string[] | undefined,
+): AnyParams {
 	const params: AnyParams = {};
 	const specs = new Map(OPERATIONS[operation].params.map((p) => [p.name, p]));
+	const qualified = (child: XmlElement): boolean => {
+		if (child.ns === namespace) return true;
+		leniencies?.push(
+			`<${child.name}> is not in the service namespace "${namespace}" (${child.ns ? `it is in "${child.ns}"` : 'it has no namespace'}); production ignores it`,
+		);
+		return leniencies !== undefined;
+	};
 	for (const child of el.children) {
 		const param = specs.get(child.local);
-		if (!param || isNil(child)) continue;
+		if (!param || !qualified(child) || isNil(child)) continue;
 		if (param.type === 'string[]') {
 			const items = child.children
-				.filter((c) => c.local === (param.itemElement ?? 'string') && !isNil(c))
+				.filter((c) => c.local === (param.itemElement ?? 'string') && qualified(c) && !isNil(c))
 				.map((c) => c.text);
 			params[param.name] = items;
 		} else {
@@ -103,16 +119,39 @@ export function readParamElements(operation: OperationName, el: XmlElement): Any
 	return params;
 }
 
-/** Reads parameters from GET query or POST form fields. */
-export function readParamFields(operation: OperationName, fields: URLSearchParams): AnyParams {
+/**
+ * The exact text of ASMX's answer to a GET or POST request without one of the operation's fields
+ * (HTTP 500 text/plain; the stack trace that follows it in ASMX is left out).
+ */
+export function missingParameterMessage(name: string): string {
+	return `System.InvalidOperationException: Missing parameter: ${name}.`;
+}
+
+/**
+ * Reads parameters from GET query or POST form fields. ASMX needs every field of the operation
+ * (empty is allowed): a missing one is a Client fault with ASMX's message, or in loose mode "not
+ * given" and a leniency. List parameters may be left out (no items).
+ */
+export function readParamFields(
+	operation: OperationName,
+	fields: URLSearchParams,
+	leniencies: string[] | undefined,
+): AnyParams {
 	const params: AnyParams = {};
 	for (const param of OPERATIONS[operation].params) {
 		if (param.type === 'string[]') {
 			const items = fields.getAll(param.name).filter((v) => v !== '');
 			if (items.length > 0) params[param.name] = items;
+			continue;
+		}
+		const text = fields.get(param.name);
+		if (text !== null) {
+			const value = decodeParamText(param, text);
+			if (value !== undefined) params[param.name] = value;
+		} else if (leniencies) {
+			leniencies.push(`missing parameter ${param.name}`);
 		} else {
-			const text = fields.get(param.name);
-			if (text !== null) params[param.name] = decodeParamText(param, text);
+			throw FaultError.client('MissingParameter', missingParameterMessage(param.name));
 		}
 	}
 	return params;

@@ -1,7 +1,7 @@
 /** Advert panel webview: renders what the host sends, asks the host for every action. */
 import type { AdvertToHostMessage, AdvertView, HostToAdvertMessage } from '../../shared/panelMessages';
 import { clear, notice } from '../common/dom';
-import { createMessenger, hasType } from '../common/vscodeApi';
+import { createMessenger } from '../common/messenger';
 import { renderAdvert } from './render';
 
 interface State {
@@ -9,8 +9,9 @@ interface State {
 }
 
 (() => {
-	const messenger = createMessenger<HostToAdvertMessage, AdvertToHostMessage, State>((v): v is HostToAdvertMessage =>
-		hasType(v),
+	const messenger = createMessenger<HostToAdvertMessage, AdvertToHostMessage, State>(
+		acquireVsCodeApi<State>(),
+		window,
 	);
 	const root = document.getElementById('root') as HTMLElement;
 	const status = document.createElement('div');

@@ -15,7 +15,7 @@ import { renderDocumentView, updaterKey, type DocumentContext } from '../common/
 import { clear, el, notice } from '../common/dom';
 import { renderPdf } from '../common/pdf';
 import { createTabs } from '../common/tabs';
-import { createMessenger, hasType } from '../common/vscodeApi';
+import { createMessenger } from '../common/messenger';
 import { renderHeader, renderOverview, TAB_SPECS } from './render';
 
 interface State {
@@ -26,7 +26,8 @@ interface State {
 
 (() => {
 	const messenger = createMessenger<HostToApplicationMessage, ApplicationToHostMessage, State>(
-		(v): v is HostToApplicationMessage => hasType(v),
+		acquireVsCodeApi<State>(),
+		window,
 	);
 	const root = document.getElementById('root') as HTMLElement;
 	const status = el(document, 'div', { className: 'mp-status', attrs: { role: 'status', 'aria-live': 'polite' } });

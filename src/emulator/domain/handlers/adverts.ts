@@ -200,7 +200,10 @@ function addAdvert({ store }: HandlerDeps, params: OperationParams<'AddAdvert'>,
 			}
 		} else if (identifier !== undefined && onDuplicate !== 'duplicate') {
 			const since = searchSince(params, ctx.now);
-			const duplicate = store.adverts.withIdentifier(identifier, userScope, since)[0];
+			// The same rule as sAdvertID: only an advert the user sees (owns, or administers from above) counts.
+			const duplicate = store.adverts
+				.withIdentifier(identifier, userScope, since)
+				.find((advert) => userSeesAdvert(store, user, advert));
 			if (duplicate && onDuplicate === 'ignore') return result(duplicate);
 			if (duplicate && onDuplicate === 'error') {
 				throw FaultError.client(

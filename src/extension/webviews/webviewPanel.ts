@@ -1,0 +1,97 @@
+/**
+ * The one base of every webview panel (advert, application, playground): the strict shell with a
+ * fresh nonce, the WebviewChannel (validated inbound messages, ready handshake, request ids on
+ * replies) and disposal. The page keeps its own state with getState/setState, so panels never use
+ * retainContextWhenHidden: VS Code re-creates a hidden page, which posts `ready` again.
+ */
+import * as vscode from 'vscode';
+import { WebviewChannel, type ChannelLog, type Reply } from './channel';
+import { renderShell, webviewOptions } from './html';
+
+export type { Reply } from './channel';
+
+export interface WebviewPanelSpec<In extends { type: string }> {
+	viewType: string;
+	/** Bundle name under dist/webview. */
+	script: string;
+	title: string;
+	/** Stylesheets under the extension root, after media/webview.css. */
+	styles: string[];
+	parse(value: unknown): In | undefined;
+}
+
+export interface WebviewPanelDeps {
+	extensionUri: vscode.Uri;
+	log: ChannelLog;
+}
+
+export abstract class WebviewPanelBase<In extends { type: string }, Out> implements vscode.Disposable {
+	protected readonly panel: vscode.WebviewPanel;
+	protected readonly channel: WebviewChannel<In, Out>;
+	private readonly disposables: vscode.Disposable[] = [];
+	private disposed = false;
+
+	constructor(
+		deps: WebviewPanelDeps,
+		spec: WebviewPanelSpec<In>,
+		private readonly onDisposed: () => void,
+	) {
+		this.panel = vscode.window.createWebviewPanel(
+			spec.viewType,
+			spec.title,
+			vscode.ViewColumn.Active,
+			webviewOptions(deps.extensionUri),
+		);
+		this.channel = new WebviewChannel<In, Out>({
+			name: spec.viewType,
+			parse: spec.parse,
+			handle: (message, reply) => this.handle(message, reply),
+			failure: (text) => this.failure(text),
+			deliver: (message) => void this.panel.webview.postMessage(message),
+			log: deps.log,
+		});
+		this.panel.webview.html = renderShell(this.panel.webview, deps.extensionUri, {
+			script: spec.script,
+			title: spec.title,
+			styles: spec.styles,
+		});
+		this.disposables.push(
+			this.panel.onDidDispose(() => this.dispose()),
+			this.panel.onDidChangeViewState(() => {
+				if (!this.panel.visible) this.channel.pageGone();
+			}),
+			this.panel.webview.onDidReceiveMessage((message: unknown) => void this.channel.receive(message)),
+		);
+	}
+
+	reveal(column?: vscode.ViewColumn): void {
+		this.panel.reveal(column, false);
+	}
+
+	protected set title(title: string) {
+		this.panel.title = title;
+	}
+
+	/** Posts to the page (held until it is ready; dropped once the panel is disposed). */
+	protected post(message: Out): void {
+		this.channel.post(message);
+	}
+
+	protected subscribe(disposable: vscode.Disposable): void {
+		this.disposables.push(disposable);
+	}
+
+	/** Handles a valid message from the page; `reply` answers it with its request id. */
+	protected abstract handle(message: In, reply: Reply<Out>): Promise<void>;
+	/** What the page is told when handling a message failed. */
+	protected abstract failure(text: string): Out[];
+
+	dispose(): void {
+		if (this.disposed) return;
+		this.disposed = true;
+		this.channel.dispose();
+		this.onDisposed();
+		this.panel.dispose();
+		for (const d of this.disposables.splice(0)) d.dispose();
+	}
+}
