@@ -8,7 +8,8 @@ import { FaultError } from '../../protocol/faults';
 import type { Store } from '../store/store';
 import type { OrganisationRow, UserRow } from '../store/types';
 import type { ParamReader } from './paramReader';
-import { verifyPassword } from './passwords';
+import { LoginThrottle } from './loginThrottle';
+import { isKnownGood, verifyPassword } from './passwords';
 
 /** The organisation of a valid API key and the organisations it may see (that organisation and below). */
 export interface KeyScope {
@@ -34,16 +35,59 @@ export function authenticateKey(store: Store, params: ParamReader<'sAPIKey'>): K
 	return { organisation, organisationIds: store.accounts.subtreeIds(organisation.id) };
 }
 
-/** The user of sUsername + sPassword when they match and the user is active; undefined otherwise. */
-export function checkLogin(store: Store, params: ParamReader<'sUsername' | 'sPassword'>): UserRow | undefined {
+/** Failed-login throttles, one per sandbox (store). */
+const throttles = new WeakMap<Store, LoginThrottle>();
+
+function throttleOf(store: Store): LoginThrottle {
+	let throttle = throttles.get(store);
+	if (!throttle) {
+		throttle = new LoginThrottle();
+		throttles.set(store, throttle);
+	}
+	return throttle;
+}
+
+/** A login: the user when sUsername + sPassword match an active user; else why not, when it is not the usual. */
+export interface LoginAttempt {
+	user?: UserRow;
+	/** Set when the username is throttled after failed logins: the check was not even made. */
+	throttled?: string;
+}
+
+/**
+ * Checks sUsername + sPassword. After a few failures in a row for a username, further attempts are
+ * refused for a short, growing wait without hashing (loginThrottle.ts); a password verified before
+ * is always accepted at once. Unknown and known usernames behave alike.
+ */
+export function attemptLogin(
+	store: Store,
+	params: ParamReader<'sUsername' | 'sPassword'>,
+	now = Date.now(),
+): LoginAttempt {
 	const username = params.text('sUsername');
 	const raw = params.value('sPassword');
 	const password = typeof raw === 'string' ? raw : undefined;
-	if (username === undefined || password === undefined || password === '') return undefined;
+	if (username === undefined || password === undefined || password === '') return {};
 	const user = store.accounts.findUserByUsername(username);
+	const throttle = throttleOf(store);
+	if (user?.active === 1 && isKnownGood(password, user.passwordHash)) {
+		throttle.succeeded(username);
+		return { user };
+	}
+	const waitMs = throttle.retryAfterMs(username, now);
+	if (waitMs > 0) {
+		return {
+			throttled: `Too many failed logins for this username: try again in ${Math.ceil(waitMs / 1000)} s.`,
+		};
+	}
 	// Verify even for unknown users so timing does not reveal which usernames exist.
 	const valid = verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-	return user && valid && user.active === 1 ? user : undefined;
+	if (user && valid && user.active === 1) {
+		throttle.succeeded(username);
+		return { user };
+	}
+	throttle.failed(username, now);
+	return {};
 }
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -62,9 +106,12 @@ export function authenticateUser(store: Store, key: KeyScope, params: ParamReade
 	if (params.text('sPassword') === undefined) {
 		throw FaultError.client('MissingParameter', 'sPassword is required: give the password of sUsername.');
 	}
-	const user = checkLogin(store, params);
+	const { user, throttled } = attemptLogin(store, params);
 	if (!user || !key.organisationIds.includes(user.organisationId)) {
-		throw FaultError.client('AuthenticationFailed', LOGIN_FAILED_MESSAGE);
+		throw FaultError.client(
+			'AuthenticationFailed',
+			throttled ? `sUsername or sPassword is not valid. ${throttled}` : LOGIN_FAILED_MESSAGE,
+		);
 	}
 	return user;
 }

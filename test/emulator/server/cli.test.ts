@@ -138,9 +138,7 @@ describe('sandbox command line', () => {
 		assert.match(result.stdout, /^Usage: multiposting-sandbox/);
 	});
 
-	describe('running', function () {
-		// The first start seeds a database: slow on a loaded machine.
-		this.timeout(60_000);
+	describe('running', () => {
 		let dataDir: string;
 		before(() => {
 			dataDir = mkdtempSync(join(tmpdir(), 'mp-sandbox-'));

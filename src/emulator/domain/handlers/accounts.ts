@@ -5,7 +5,7 @@ import { FaultError } from '../../../protocol/faults';
 import { toStoredDate } from '../../store/time';
 import {
 	authenticateUser,
-	checkLogin,
+	attemptLogin,
 	isAdministrator,
 	loginScope,
 	notAdministrator,
@@ -55,9 +55,9 @@ export function accountHandlers({ store, loginUrlTtlMs }: HandlerDeps): Handlers
 			}
 			// ASMX style: a failed login is an answer (LoginSuccess false), not a fault.
 			// A user of another tree gets the answer of an unknown one: no identifiers, no existence oracle.
-			const user = checkLogin(store, params);
+			const { user, throttled } = attemptLogin(store, params);
 			if (!user || !key.organisationIds.includes(user.organisationId)) {
-				return { LoginSuccess: false, LoginMessage: 'The username or password is not valid.' };
+				return { LoginSuccess: false, LoginMessage: throttled ?? 'The username or password is not valid.' };
 			}
 			const token = randomBytes(24).toString('base64url');
 			const expiresAt = new Date(ctx.now.getTime() + loginUrlTtlMs);
