@@ -1,6 +1,6 @@
-// Bundles the extension host code (Node, CJS), the standalone sandbox and test-runner CLIs and the webview scripts (browser, IIFE).
+// Bundles the extension host code (Node, CJS), the sandbox's worker thread, the standalone sandbox and test-runner CLIs and the webview scripts (browser, IIFE).
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -16,6 +16,8 @@ const webviewEntries = existsSync('src/webview')
 
 const builds = [
 	{ ...node, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
+	// The sandbox's worker thread: the extension starts it next to dist/extension.js.
+	{ ...node, entryPoints: ['src/emulator/worker/sandboxWorker.ts'], outfile: 'dist/sandboxWorker.js' },
 	{
 		...node,
 		entryPoints: ['src/emulator/cli.ts'],
@@ -43,13 +45,20 @@ const builds = [
 		: []),
 ].filter((b) => !b.entryPoints.every?.((e) => typeof e === 'string' && !existsSync(e)));
 
-/** SQLite's WebAssembly binary must sit next to the bundle that loads it. */
+/**
+ * SQLite's WebAssembly binary must sit next to the bundle that loads it. pdf.js's worker is bundled
+ * into the webview script (a Worker cannot load across the webview's origins), so its separate file
+ * is not copied, and one left by an older build is removed so it cannot end up in the .vsix.
+ */
 function copyWasm() {
 	mkdirSync('dist', { recursive: true });
 	copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist/node-sqlite3-wasm.wasm');
-	if (existsSync('node_modules/pdfjs-dist/build/pdf.worker.min.mjs')) {
-		mkdirSync('dist/webview', { recursive: true });
-		copyFileSync('node_modules/pdfjs-dist/build/pdf.worker.min.mjs', 'dist/webview/pdf.worker.min.mjs');
+	rmSync('dist/webview/pdf.worker.min.mjs', { force: true });
+	// Source maps of a development build must not outlive it into a production one.
+	if (production) {
+		for (const file of readdirSync('dist', { recursive: true })) {
+			if (String(file).endsWith('.map')) rmSync(`dist/${file}`, { force: true });
+		}
 	}
 }
 

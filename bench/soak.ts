@@ -42,6 +42,7 @@ async function main(): Promise<void> {
 	const emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:', seed: 1 });
 	const client = new MultipostingClient({
 		baseUrl: emulator.baseUrl,
+		namespace: emulator.namespace,
 		timeoutMs: 10_000,
 		credentials: {
 			apiKey: emulator.demo.apiKey,

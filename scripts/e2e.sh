@@ -7,4 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/setup-code-server.sh
-exec npx mocha --config .mocharc.json --timeout 180000 "out/test/e2e/**/*.test.js" "$@"
+# session.js holds the shared code-server window and the root hooks (reset before each test,
+# screenshot and log on failure, teardown at the end).
+exec npx mocha --config .mocharc.json --timeout 180000 --require out/test/e2e/session.js \
+	"out/test/e2e/**/*.test.js" "$@"

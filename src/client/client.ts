@@ -3,7 +3,7 @@
  * credentials, validates before sending, maps every failure to a MultipostingError and captures the
  * exact bytes of each exchange for the traffic log.
  */
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { getBinding } from '../protocol/bindings/index';
 import { BINDING_NAMES, ProtocolError, type BindingName, type CodecContext } from '../protocol/bindings/types';
 import type { ADMINISTRATION_OPERATIONS } from '../protocol/catalogue/administration';
@@ -33,7 +33,8 @@ import {
 	UnexpectedResponseError,
 	ValidationError,
 } from './errors';
-import { createRedactor, redactExchange, type Exchange, type Redactor } from './exchange';
+import { copyExchange, createRedactor, redactExchange, type Exchange, type Redactor } from './exchange';
+import { sendRequest, type TransportFailure } from './transport';
 import { validateParams } from './validate';
 
 /** Default time budget of one call. */
@@ -41,6 +42,8 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Default largest response body accepted: 64 MiB. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_USER_AGENT = 'multiposting-workbench-client/0.1';
+/** Default most pages that pages() and items() fetch in one walk. */
+export const DEFAULT_MAX_PAGES = 1000;
 /** How much of an unexpected body an HttpStatusError quotes. */
 const EXCERPT_CHARS = 500;
 
@@ -139,6 +142,8 @@ export interface PageOptions {
 	rowsPerPage: number;
 	/** First page to fetch (1-based); default 1. */
 	startPage?: number;
+	/** Most pages fetched, whatever PageCount says; default DEFAULT_MAX_PAGES (1,000). */
+	maxPages?: number;
 	signal?: AbortSignal;
 	binding?: BindingName;
 	timeoutMs?: number;
@@ -171,7 +176,8 @@ export class MultipostingClientBase {
 	private readonly urlPrefix: string;
 	private readonly origin: string;
 	private readonly userAgent: string;
-	private readonly dispatcher: Dispatcher;
+	/** The connection pool of this client's calls (also used for the playground's raw sends). */
+	readonly dispatcher: Dispatcher;
 	private readonly ownAgent?: Agent;
 	private readonly onExchange?: (exchange: Exchange) => void;
 	private closed = false;
@@ -288,8 +294,10 @@ export class MultipostingClientBase {
 	}
 
 	/**
-	 * The pages of a paged search, from startPage to the PageCount of the first page; stops early at
-	 * an empty page (which is still yielded).
+	 * The pages of a paged search, from startPage to the PageCount of the first page. A service cannot
+	 * make this loop run away: it stops at an empty page (which is still yielded), at a page whose
+	 * items repeat a page already seen (not yielded: the service ignores CurrentPage), and after
+	 * maxPages pages.
 	 */
 	async *pages<O extends PagedOperationName>(
 		operation: O,
@@ -305,16 +313,23 @@ export class MultipostingClientBase {
 		const {
 			rowsPerPage: rows,
 			startPage: start = 1,
+			maxPages: most = DEFAULT_MAX_PAGES,
 			signal,
 			binding,
 			timeoutMs,
 		} = options ?? ({} as Partial<PageOptions>);
 		const rowsPerPage = checkPositiveInteger('rowsPerPage', rows);
 		const startPage = checkPositiveInteger('startPage', start);
+		const maxPages = checkPositiveInteger('maxPages', most);
 		const callOptions: CallOptions = { signal, binding, timeoutMs };
+		const seen = new Set<string>();
 		// Fixed by the first page, so a service that keeps raising PageCount cannot make this loop forever.
 		let lastPage: number | undefined;
-		for (let page = startPage; lastPage === undefined || page <= lastPage; page += 1) {
+		for (
+			let page = startPage;
+			page - startPage < maxPages && (lastPage === undefined || page <= lastPage);
+			page += 1
+		) {
 			const pageParams = { ...params, CurrentPage: page, RowsPerPage: rowsPerPage } as unknown as CallParams<O>;
 			const result = await this.call(operation, pageParams, callOptions);
 			const fields = result as { PageCount?: unknown } & Record<string, unknown>;
@@ -324,8 +339,15 @@ export class MultipostingClientBase {
 						? fields.PageCount
 						: page;
 			}
-			yield result;
 			const list = fields[listName];
+			const key = pageKey(list);
+			if (key !== undefined) {
+				if (seen.has(key)) {
+					return;
+				}
+				seen.add(key);
+			}
+			yield result;
 			if (!Array.isArray(list) || list.length === 0) {
 				return;
 			}
@@ -378,7 +400,7 @@ export class MultipostingClientBase {
 		if (issues.length > 0) {
 			throw new ValidationError(operation, issues);
 		}
-		const redactor = createRedactor(this.secretsOf(filled));
+		const redactor = rememberLastBytes(createRedactor(this.secretsOf(filled)));
 		const binding = getBinding(bindingName);
 		const ctx: CodecContext = {
 			namespace: this.namespace,
@@ -411,7 +433,6 @@ export class MultipostingClientBase {
 				timeoutMs,
 				options.signal,
 				redactor,
-				started,
 			);
 		} catch (error) {
 			outcome.error =
@@ -420,12 +441,13 @@ export class MultipostingClientBase {
 		}
 		exchange.timings.totalMs = performance.now() - started;
 		if (capture) {
-			const redacted = redactExchange(exchange, this.secretsOf(filled));
+			// Redacted once; the redactor hands back the body it already redacted for an error.
+			const redacted = redactExchange(exchange, redactor);
 			outcome.exchange = { raw: exchange, redacted };
 			if (this.onExchange) {
 				try {
 					// A copy, so a listener cannot alter what the caller gets.
-					this.onExchange(redactExchange(redacted, []));
+					this.onExchange(copyExchange(redacted));
 				} catch {
 					// A faulty listener must not break the call.
 				}
@@ -443,85 +465,53 @@ export class MultipostingClientBase {
 		timeoutMs: number,
 		signal: AbortSignal | undefined,
 		redactor: Redactor,
-		started: number,
 	): Promise<unknown> {
-		const controller = new AbortController();
-		let timedOut = false;
-		const timer = setTimeout(() => {
-			timedOut = true;
-			controller.abort(new Error(`timeout after ${timeoutMs} ms`));
-		}, timeoutMs);
-		const onAbort = (): void => controller.abort(signal?.reason);
-		signal?.addEventListener('abort', onAbort, { once: true });
-		// Which error a failure becomes: timeouts and aborts win over what undici reports for them.
-		const failure = (error: unknown, fallback: () => MultipostingError): MultipostingError => {
-			const code = (error as { code?: unknown } | undefined)?.code;
-			if (timedOut || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-				return new TimeoutError(operation, timeoutMs, { cause: error });
-			}
-			if (signal?.aborted) {
-				return new AbortedError(operation, { cause: signal.reason });
-			}
-			if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-				return this.tooLarge(operation, exchange, redactor, error);
-			}
-			return fallback();
-		};
-		try {
-			let response: Dispatcher.ResponseData;
-			try {
-				response = await request(exchange.request.url, {
-					method: exchange.request.method as 'GET' | 'POST',
-					headers: exchange.request.headers,
-					body: exchange.request.method === 'GET' ? undefined : Buffer.from(exchange.request.body),
-					signal: controller.signal,
-					dispatcher: this.dispatcher,
-					headersTimeout: timeoutMs,
-					bodyTimeout: timeoutMs,
-				});
-			} catch (error) {
-				throw failure(error, () => new NetworkError(operation, this.origin, error));
-			}
-			exchange.timings.headersMs = performance.now() - started;
-			const responseHeaders = flattenHeaders(response.headers);
-			const chunks: Buffer[] = [];
-			let received = 0;
-			const currentBody = (): Uint8Array => new Uint8Array(Buffer.concat(chunks));
-			exchange.response = { status: response.statusCode, headers: responseHeaders, body: new Uint8Array(0) };
-			try {
-				for await (const chunk of response.body as AsyncIterable<Buffer>) {
-					received += chunk.length;
-					if (received > this.maxResponseBytes) {
-						chunks.push(chunk.subarray(0, chunk.length - (received - this.maxResponseBytes)));
-						response.body.destroy();
-						exchange.response.body = currentBody();
-						throw this.tooLarge(operation, exchange, redactor);
-					}
-					chunks.push(chunk);
-				}
-			} catch (error) {
-				exchange.response.body = currentBody();
-				if (error instanceof MultipostingError) {
-					throw error;
-				}
-				throw failure(
-					error,
-					() =>
-						new UnexpectedResponseError(
-							operation,
-							'TRUNCATED',
-							`the connection failed after ${received} bytes of the body (${describeError(error)})`,
-							redactor.bytes(exchange.response?.body ?? new Uint8Array(0)),
-							response.statusCode,
-							{ cause: error },
-						),
+		const sent = await sendRequest(exchange.request, {
+			timeoutMs,
+			signal,
+			maxBodyBytes: this.maxResponseBytes,
+			dispatcher: this.dispatcher,
+		});
+		if (sent.headersMs !== undefined) {
+			exchange.timings.headersMs = sent.headersMs;
+		}
+		if (sent.response) {
+			exchange.response = sent.response;
+		}
+		if (sent.failure) {
+			throw this.failure(operation, sent.failure, exchange, timeoutMs, redactor);
+		}
+		return this.interpret(operation, bindingName, ctx, sent.response!, redactor);
+	}
+
+	/** The typed error of a transport failure. */
+	private failure(
+		operation: OperationName,
+		failure: TransportFailure,
+		exchange: Exchange,
+		timeoutMs: number,
+		redactor: Redactor,
+	): MultipostingError {
+		switch (failure.kind) {
+			case 'timeout':
+				return new TimeoutError(operation, timeoutMs, { cause: failure.cause });
+			case 'aborted':
+				return new AbortedError(operation, { cause: failure.reason });
+			case 'too-large':
+				return this.tooLarge(operation, exchange, redactor, failure.cause);
+			case 'network':
+				return new NetworkError(operation, this.origin, failure.cause);
+			case 'body': {
+				const body = exchange.response?.body ?? new Uint8Array(0);
+				return new UnexpectedResponseError(
+					operation,
+					'TRUNCATED',
+					`the connection failed after ${body.length} bytes of the body (${describeError(failure.cause)})`,
+					redactor.bytes(body),
+					exchange.response?.status,
+					{ cause: failure.cause },
 				);
 			}
-			exchange.response.body = currentBody();
-			return this.interpret(operation, bindingName, ctx, exchange.response, redactor);
-		} finally {
-			clearTimeout(timer);
-			signal?.removeEventListener('abort', onAbort);
 		}
 	}
 
@@ -535,28 +525,28 @@ export class MultipostingClientBase {
 	): unknown {
 		const { status, headers, body } = response;
 		const success = status >= 200 && status < 300;
-		const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-		const excerpt = redactor.text(text.slice(0, EXCERPT_CHARS));
+		// Only a prefix of the body is ever turned into text here: the decoder reads the bytes.
+		const excerpt = (): string => redactor.excerpt(body, EXCERPT_CHARS);
 		if (status >= 300 && status < 400) {
 			throw new HttpStatusError(
 				operation,
 				status,
-				excerpt,
+				excerpt(),
 				redactor.text(headers.location ?? '(no Location header)'),
 			);
 		}
 		const contentType = (headers['content-type'] ?? '').toLowerCase();
-		const html = /text\/html|application\/xhtml/.test(contentType) || looksLikeHtml(text);
+		const html = /text\/html|application\/xhtml/.test(contentType) || looksLikeHtml(body);
 		// 500 is how SOAP faults and GET/POST errors come back; other failures are only faults when XML.
 		const mayBeFault = status === 500 || (!html && /xml/.test(contentType));
 		if (!success && (html || !mayBeFault)) {
-			throw new HttpStatusError(operation, status, excerpt);
+			throw new HttpStatusError(operation, status, excerpt());
 		}
 		if (html) {
 			throw new UnexpectedResponseError(
 				operation,
 				'HTML_PAGE',
-				`HTTP ${status} carried an HTML page instead of XML ("${firstLine(excerpt)}")`,
+				`HTTP ${status} carried an HTML page instead of XML ("${firstLine(excerpt())}")`,
 				redactor.bytes(body),
 				status,
 			);
@@ -575,7 +565,7 @@ export class MultipostingClientBase {
 			decoded = getBinding(bindingName).decodeResponse(operation, { status, headers, body }, ctx);
 		} catch (error) {
 			if (!success) {
-				throw new HttpStatusError(operation, status, excerpt, undefined, { cause: error });
+				throw new HttpStatusError(operation, status, excerpt(), undefined, { cause: error });
 			}
 			const reason = error instanceof ProtocolError ? error.reason : 'INVALID_VALUE';
 			throw new UnexpectedResponseError(
@@ -591,7 +581,7 @@ export class MultipostingClientBase {
 			throw new SoapFaultError(operation, redactFault(decoded.fault, redactor), decoded.status ?? status);
 		}
 		if (!success) {
-			throw new HttpStatusError(operation, status, excerpt);
+			throw new HttpStatusError(operation, status, excerpt());
 		}
 		return decoded.result;
 	}
@@ -681,14 +671,42 @@ function checkPositiveInteger(name: string, value: unknown): number {
 	return value;
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-	const result: Record<string, string> = {};
-	for (const [name, value] of Object.entries(headers)) {
-		if (value !== undefined) {
-			result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-		}
+/**
+ * A call's redactor that redacts the same body once: a failed call redacts the response body for its
+ * error and again for its exchange. Only for one call's own bodies, which nothing modifies.
+ */
+function rememberLastBytes(redactor: Redactor): Redactor {
+	let lastInput: Uint8Array | undefined;
+	let lastOutput: Uint8Array | undefined;
+	return {
+		...redactor,
+		bytes: (value) => {
+			if (value !== lastInput || lastOutput === undefined) {
+				lastInput = value;
+				lastOutput = redactor.bytes(value);
+			}
+			return lastOutput;
+		},
+	};
+}
+
+/**
+ * The identity of a page: the ids of its items in order (AdvertCandidateID of an application,
+ * AdvertID of an advert, of the advert inside an advert with values); undefined when an item has none.
+ */
+function pageKey(list: unknown): string | undefined {
+	if (!Array.isArray(list) || list.length === 0) {
+		return undefined;
 	}
-	return result;
+	const ids: number[] = [];
+	for (const item of list as Record<string, unknown>[]) {
+		const id = item?.AdvertCandidateID ?? item?.AdvertID ?? (item?.Advert as Record<string, unknown>)?.AdvertID;
+		if (typeof id !== 'number') {
+			return undefined;
+		}
+		ids.push(id);
+	}
+	return ids.join(',');
 }
 
 function redactFault(fault: Fault, redactor: Redactor): Fault {
@@ -699,8 +717,13 @@ function redactFault(fault: Fault, redactor: Redactor): Fault {
 	return redacted;
 }
 
-function looksLikeHtml(text: string): boolean {
-	const start = text.slice(0, 512).trimStart().toLowerCase();
+function looksLikeHtml(body: Uint8Array): boolean {
+	const head = body.subarray(0, 2048);
+	const start = Buffer.from(head.buffer, head.byteOffset, head.byteLength)
+		.toString('utf8')
+		.slice(0, 512)
+		.trimStart()
+		.toLowerCase();
 	return start.startsWith('<!doctype html') || start.startsWith('<html');
 }
 

@@ -49,9 +49,10 @@ export const REDACTED = '***';
  * headers and both bodies. Each secret is matched raw, URL-encoded (percent and form forms) and
  * XML-escaped; in addition, the values of the fields named in SECRET_FIELD_NAMES are replaced as XML
  * elements and as query or form fields, so a credential is hidden even when it is not in `secrets`.
+ * A body with nothing to redact is shared with the input, not copied.
  */
-export function redactExchange(exchange: Exchange, secrets: readonly string[]): Exchange {
-	const redactor = createRedactor(secrets);
+export function redactExchange(exchange: Exchange, secrets: readonly string[] | Redactor): Exchange {
+	const redactor = Array.isArray(secrets) ? createRedactor(secrets) : (secrets as Redactor);
 	const redacted: Exchange = {
 		...exchange,
 		request: {
@@ -75,34 +76,75 @@ export function redactExchange(exchange: Exchange, secrets: readonly string[]): 
 	return redacted;
 }
 
+/** A deep copy of an exchange (bodies included), so its receiver cannot alter the original. */
+export function copyExchange(exchange: Exchange): Exchange {
+	const copy: Exchange = {
+		...exchange,
+		request: {
+			...exchange.request,
+			headers: { ...exchange.request.headers },
+			body: exchange.request.body.slice(),
+		},
+		timings: { ...exchange.timings },
+	};
+	if (exchange.response) {
+		copy.response = {
+			status: exchange.response.status,
+			headers: { ...exchange.response.headers },
+			body: exchange.response.body.slice(),
+		};
+	}
+	return copy;
+}
+
 /** Redacts text and bytes; built once per set of secrets. */
 export interface Redactor {
 	text(value: string): string;
+	/** The bytes with secrets replaced; `value` itself (not a copy) when there is nothing to replace. */
 	bytes(value: Uint8Array): Uint8Array;
 	headers(value: Record<string, string>): Record<string, string>;
+	/**
+	 * The first `maxChars` characters of `value` decoded as UTF-8, redacted, for error messages. Only
+	 * a prefix is decoded; a secret or a credential element cut by the end is masked as well.
+	 */
+	excerpt(value: Uint8Array, maxChars: number): string;
 }
 
 /** Header names whose values are credentials by nature. */
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 
+/**
+ * Characters that none of the encodings in encodedForms changes: a run of them in a secret appears,
+ * as it is, in every form of that secret on the wire.
+ */
+const UNCHANGED_BY_ENCODING = /[A-Za-z0-9._*-]+/g;
+/** Shorter common runs are too frequent to rule anything out; the forms themselves are searched then. */
+const MIN_ANCHOR = 4;
+
 /** Builds a redactor for the given secrets (see redactExchange). */
 export function createRedactor(secrets: readonly string[]): Redactor {
+	const kept = [...new Set(secrets.filter((secret) => secret.length > 0))];
 	// Longest first, so a secret containing another one is replaced whole.
-	const forms = [...new Set(secrets.filter((secret) => secret.length > 0).flatMap(encodedForms))].sort(
-		(a, b) => b.length - a.length,
-	);
+	const forms = [...new Set(kept.flatMap(encodedForms))].sort((a, b) => b.length - a.length);
+	// What a body must contain for any form of any secret to be in it (see anchorsOf).
+	const anchors = [...new Set(kept.flatMap(anchorsOf))].map((anchor) => Buffer.from(anchor, 'latin1'));
 	const names = SECRET_FIELD_NAMES.map(escapeRegExp).join('|');
 	// <sAPIKey>..</sAPIKey>, also with a prefix (<tns:sPassword>) and attributes.
 	const element = new RegExp(`(<((?:[\\w.-]+:)?(?:${names}))(?:\\s[^>]*)?>)([\\s\\S]*?)(</\\2\\s*>)`, 'gi');
 	// sAPIKey=... in a query string or a form body.
 	const field = new RegExp(`(^|[?&;\\s])(${names})=([^&#\\s]*)`, 'gi');
+	// Every field name matched case-insensitively; no match means neither pattern above can match.
+	const anyName = new RegExp(names, 'i');
+	// An opening credential element whose content runs to the end of a cut text.
+	const openAtEnd = new RegExp(`(<(?:[\\w.-]+:)?(?:${names})(?:\\s[^>]*)?>)[^<]+$`, 'i');
 
 	// Works on text decoded as latin1, so that every byte maps to one character and back unchanged.
 	const redactLatin1 = (value: string): string => {
 		let result = value;
 		for (const form of forms) {
-			result = result.split(form).join(REDACTED);
+			if (result.includes(form)) result = result.split(form).join(REDACTED);
 		}
+		if (!anyName.test(result)) return result;
 		result = result.replace(
 			element,
 			(_match, open: string, _name: string, content: string, close: string) =>
@@ -115,24 +157,64 @@ export function createRedactor(secrets: readonly string[]): Redactor {
 	};
 	const toLatin1 = (value: string): string => Buffer.from(value, 'utf8').toString('latin1');
 	const fromLatin1 = (value: string): string => Buffer.from(value, 'latin1').toString('utf8');
+	const text = (value: string): string => fromLatin1(redactLatin1(toLatin1(value)));
+	const redactBytes = (value: Uint8Array): Uint8Array => {
+		const buffer = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+		// latin1 is a byte-for-byte view, cheap even for megabytes (unlike UTF-8 decoding).
+		const latin1 = buffer.toString('latin1');
+		// Native searches rule out most bodies before any string is rewritten.
+		if (!anchors.some((anchor) => buffer.includes(anchor)) && !anyName.test(latin1)) return value;
+		const redacted = redactLatin1(latin1);
+		return redacted === latin1 ? value : new Uint8Array(Buffer.from(redacted, 'latin1'));
+	};
 
 	return {
-		text: (value) => fromLatin1(redactLatin1(toLatin1(value))),
-		bytes: (value) => {
-			const text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('latin1');
-			const redacted = redactLatin1(text);
-			return redacted === text ? Uint8Array.from(value) : new Uint8Array(Buffer.from(redacted, 'latin1'));
-		},
+		text,
+		bytes: redactBytes,
 		headers: (value) => {
 			const result: Record<string, string> = {};
 			for (const [name, headerValue] of Object.entries(value)) {
-				result[name] = SECRET_HEADERS.has(name.toLowerCase())
-					? REDACTED
-					: fromLatin1(redactLatin1(toLatin1(headerValue)));
+				result[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : text(headerValue);
 			}
 			return result;
 		},
+		excerpt: (value, maxChars) => {
+			// Enough bytes for maxChars characters, plus room for a secret that the cut would split.
+			const longest = forms.length > 0 ? forms[0].length : 0;
+			const window = value.subarray(0, 4 * maxChars + longest);
+			const decoded = Buffer.from(window.buffer, window.byteOffset, window.byteLength).toString('utf8');
+			const redacted = text(decoded);
+			const cut = redacted.slice(0, maxChars);
+			// Anything cut off (by the window or the slice) may have split a secret or an element.
+			return window.length < value.length || cut.length < redacted.length
+				? maskTail(cut, forms.map(fromLatin1), openAtEnd)
+				: cut;
+		},
 	};
+}
+
+/** Masks the end of a cut text when it is the beginning of a secret or the content of an open credential element. */
+function maskTail(cut: string, secrets: readonly string[], openAtEnd: RegExp): string {
+	let result = cut.replace(openAtEnd, (_match, open: string) => `${open}${REDACTED}`);
+	for (const secret of secrets) {
+		for (let k = Math.min(secret.length - 1, result.length); k > 0; k--) {
+			if (result.endsWith(secret.slice(0, k))) {
+				result = `${result.slice(0, result.length - k)}${REDACTED}`;
+				break;
+			}
+		}
+	}
+	return result;
+}
+
+/**
+ * Strings, as latin1 of their UTF-8 bytes, at least one of which every encoded form of the secret
+ * contains: its longest run of characters that no encoding changes, or else all its forms.
+ */
+function anchorsOf(secret: string): string[] {
+	const runs = secret.match(UNCHANGED_BY_ENCODING) ?? [];
+	const longest = runs.reduce((best, run) => (run.length > best.length ? run : best), '');
+	return longest.length >= MIN_ANCHOR ? [longest] : encodedForms(secret);
 }
 
 /** The forms in which a secret can appear on the wire, as latin1 strings of its UTF-8 bytes. */

@@ -1,5 +1,6 @@
 /** The public surface of the typed client. */
 export {
+	DEFAULT_MAX_PAGES,
 	DEFAULT_MAX_RESPONSE_BYTES,
 	DEFAULT_TIMEOUT_MS,
 	MultipostingClient,
@@ -18,7 +19,22 @@ export {
 	type ResultWithExchange,
 } from './client';
 export * from './errors';
-export { REDACTED, SECRET_FIELD_NAMES, createRedactor, redactExchange, type Exchange, type Redactor } from './exchange';
+export {
+	REDACTED,
+	SECRET_FIELD_NAMES,
+	copyExchange,
+	createRedactor,
+	redactExchange,
+	type Exchange,
+	type Redactor,
+} from './exchange';
+export {
+	sendRequest,
+	type OutgoingRequest,
+	type TransportFailure,
+	type TransportOptions,
+	type TransportResult,
+} from './transport';
 export { validateParams, type ValidationIssue, type ValidationRule } from './validate';
 export { sendPrepared, type Captured, type SendOptions } from './sendPrepared';
 export {

@@ -4,9 +4,13 @@
  * access log goes to stderr, one line per request, never with parameters.
  */
 import { parseArgs } from 'node:util';
-import type { AccessLogEntry } from './pipeline/context';
-import { startEmulator, type EmulatorEvent, type EmulatorOptions } from './server';
+import { DEFAULT_SANDBOX_PORT, NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from './endpoint';
+import { formatAccessLog, formatEvent } from './logFormat';
+import { describeHolder, PortInUseError } from './portHolder';
+import { startEmulator, type EmulatorOptions } from './server';
 import { parseSize } from './size';
+
+export { formatAccessLog, formatEvent } from './logFormat';
 
 const USAGE = `Usage: multiposting-sandbox [options]
 
@@ -14,12 +18,13 @@ Runs a local emulator of the multiposting service (SOAP 1.1, SOAP 1.2, HTTP GET,
 with the posting completion page, the web interface, delivery over time and application callbacks.
 
 Options:
-  --port P          port to listen on (default 0: a free port)
+  --port P          port to listen on (default ${DEFAULT_SANDBOX_PORT}; 0: any free port)
   --host H          interface to bind (default 127.0.0.1)
   --allow-remote    allow a host other than loopback (the sandbox has no real security)
   --data DIR        folder of the sandbox database (default ./.sandbox-data)
   --seed N          seed of the generated demo data
-  --namespace URI   fixed XML namespace (default: base URL + '/')
+  --namespace URI   XML namespace of the messages (default ${SANDBOX_NAMESPACE},
+                    whatever the port); ${NAMESPACE_FROM_BASE_URL}: the spec's rule, base URL + '/'
   --reset           start from fresh demo data
   --size S          size of the demo account: small, default (200 adverts, 5,000
                     applications), large (50,000 / 1,000,000), a number of
@@ -33,7 +38,7 @@ Options:
   --help            show this help
 
 On ready, one JSON line is printed on stdout:
-  {"baseUrl","postingUrl","adminUrl","postingWsdl","adminWsdl","apiKey","username","password"}
+  {"baseUrl","postingUrl","adminUrl","postingWsdl","adminWsdl","namespace","apiKey","username","password"}
 `;
 
 /** The parsed command line, or what to print instead of starting. */
@@ -89,8 +94,15 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				message: `Refusing to listen on ${host}: the sandbox has demo credentials and no real security, so it listens on loopback only. Pass --allow-remote to expose it anyway.`,
 			};
 		}
-		if (values.namespace !== undefined && !/^[a-z][a-z0-9+.-]*:\S+$/i.test(values.namespace)) {
-			return { kind: 'error', message: '--namespace must be an absolute URI, e.g. https://example.com/.' };
+		if (
+			values.namespace !== undefined &&
+			values.namespace !== NAMESPACE_FROM_BASE_URL &&
+			!/^[a-z][a-z0-9+.-]*:\S+$/i.test(values.namespace)
+		) {
+			return {
+				kind: 'error',
+				message: `--namespace must be an absolute URI, e.g. https://example.com/, or ${NAMESPACE_FROM_BASE_URL}.`,
+			};
 		}
 		if (values.clock !== undefined && values.clock !== 'real' && values.clock !== 'manual') {
 			return { kind: 'error', message: '--clock must be real or manual.' };
@@ -123,7 +135,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 			kind: 'start',
 			options: {
 				host,
-				port: integer(values.port, 'port', 0, 65535) ?? 0,
+				port: integer(values.port, 'port', 0, 65535) ?? DEFAULT_SANDBOX_PORT,
 				dataDir: values.data ?? './.sandbox-data',
 				seed: integer(values.seed, 'seed', 0, 2 ** 31 - 1),
 				namespace: values.namespace,
@@ -133,31 +145,6 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		};
 	} catch (error) {
 		return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
-	}
-}
-
-/** One access-log line: method path binding operation status ms. */
-export function formatAccessLog(entry: AccessLogEntry): string {
-	const line = `${entry.method} ${entry.path} ${entry.binding ?? '-'} ${entry.operation ?? '-'} ${entry.status} ${entry.durationMs}ms`;
-	if (entry.error === undefined) return line;
-	const detail = entry.error instanceof Error ? (entry.error.stack ?? entry.error.message) : String(entry.error);
-	return `${line}\n  internal error: ${detail.replace(/\n/g, '\n  ')}`;
-}
-
-/** One event-log line (deliveries, new applications, callbacks, background failures); never with secrets. */
-export function formatEvent(event: EmulatorEvent): string {
-	switch (event.kind) {
-		case 'delivery':
-			return `delivery posting=${event.postingId} advert=${event.advertId} feed=${event.feedId} status=${event.statusId} ${event.response}`;
-		case 'application':
-			return `application ${event.advertCandidateId} advert=${event.advertId} feed=${event.feedId}`;
-		case 'callback':
-			return `callback ${event.outcome} ${event.target} application=${event.advertCandidateId} attempt=${event.attempt}${event.status !== undefined ? ` status=${event.status}` : ''}${event.error ? ` error=${event.error}` : ''}`;
-		case 'error': {
-			const detail =
-				event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error);
-			return `error ${event.message}\n  ${detail.replace(/\n/g, '\n  ')}`;
-		}
 	}
 }
 
@@ -172,17 +159,29 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 		process.stderr.write(`multiposting-sandbox: ${command.message}\n`);
 		return 2;
 	}
-	const emulator = await startEmulator({
-		...command.options,
-		logger: (entry) => process.stderr.write(`${formatAccessLog(entry)}\n`),
-		onEvent: (event) => process.stderr.write(`${formatEvent(event)}\n`),
-	});
+	let emulator;
+	try {
+		emulator = await startEmulator({
+			...command.options,
+			logger: (entry) => process.stderr.write(`${formatAccessLog(entry)}\n`),
+			onEvent: (event) => process.stderr.write(`${formatEvent(event)}\n`),
+		});
+	} catch (error) {
+		if (!(error instanceof PortInUseError)) throw error;
+		const free = error.suggestedPort === undefined ? '' : ` --port ${error.suggestedPort} is free,`;
+		process.stderr.write(
+			`multiposting-sandbox: port ${error.port} on ${error.host} is already in use by ${describeHolder(error.holder)}.\n` +
+				`  Stop that program or choose another port:${free} --port 0 takes any free port.\n`,
+		);
+		return 1;
+	}
 	const ready = {
 		baseUrl: emulator.baseUrl,
 		postingUrl: emulator.postingUrl,
 		adminUrl: emulator.adminUrl,
 		postingWsdl: emulator.postingWsdl,
 		adminWsdl: emulator.adminWsdl,
+		namespace: emulator.namespace,
 		apiKey: emulator.demo.apiKey,
 		username: emulator.demo.username,
 		password: emulator.demo.password,

@@ -15,5 +15,5 @@ export { parseSize, resolveSize, SANDBOX_SIZES, type SandboxSize } from './size'
 export type { ClockMode, EmulatorClock } from './delivery/clock';
 export type { ApplicationCallbackPayload } from './callbacks/notifier';
 export { openSandbox, type DemoCredentials, type Sandbox } from './sandbox';
-export type { OperationHandlers } from './domain/operations';
+export type { OperationHandlers } from './domain/handlers';
 export type { RequestContext } from './domain/context';

@@ -1,7 +1,7 @@
 /** The sandbox: a seeded SQLite store and the operation handlers over it. */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createOperationHandlers, type OperationHandlers, type OperationOptions } from './domain/operations';
+import { createOperationHandlers, type OperationHandlers, type OperationOptions } from './domain/handlers';
 import { DEMO_CREDENTIALS, seedDemoData } from './domain/seed';
 import { Store } from './store/store';
 

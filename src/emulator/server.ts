@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace, type Endpoint } from '../protocol/catalogue';
 import { generateWsdl } from '../protocol/wsdl';
-import type { OperationHandlers } from './domain/operations';
+import type { OperationHandlers } from './domain/handlers';
 import type { AccessLogEntry, PipelineConfig } from './pipeline/context';
 import { splitTarget } from './pipeline/dispatch';
 import { createRequestListener } from './pipeline/listener';
@@ -18,6 +18,8 @@ import { DeliveryScheduler, type DeliveryEvent } from './delivery/scheduler';
 import { LiveApplications, type ArrivedApplication } from './live/liveApplications';
 import { createWebRouter } from './web/router';
 import { resolveSize, type SandboxSize } from './size';
+import { NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from './endpoint';
+import { explainListenError } from './portHolder';
 
 export type { AccessLogEntry } from './pipeline/context';
 export type { CallbackEvent } from './callbacks/notifier';
@@ -41,7 +43,7 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 export interface EmulatorOptions {
 	/** Interface to bind; default 127.0.0.1. */
 	host?: string;
-	/** Port; 0 (default) picks a free one. */
+	/** Port; 0 (default) picks a free one. A taken port fails with a PortInUseError naming its holder. */
 	port?: number;
 	/** Folder of the sandbox database, or ':memory:'; default ':memory:'. Ignored with `handlers`. */
 	dataDir?: string | ':memory:';
@@ -49,7 +51,7 @@ export interface EmulatorOptions {
 	seed?: number;
 	/** Start from fresh demo data. */
 	reset?: boolean;
-	/** A fixed XML namespace; default the spec's rule, base URL + '/'. */
+	/** The XML namespace: default SANDBOX_NAMESPACE (fixed); NAMESPACE_FROM_BASE_URL for the spec's rule (base URL + '/'). */
 	namespace?: string;
 	/** Path of the posting endpoint; default DEFAULT_ENDPOINT_PATHS.posting. */
 	postingPath?: string;
@@ -141,25 +143,61 @@ function onClientError(error: Error & { code?: string }, socket: Socket): void {
 	socket.destroy();
 }
 
-/** Starts the emulator and resolves once it is listening. */
+/** Answers connections that arrive while the sandbox is still opening (seeding) its database. */
+function notReady(_req: IncomingMessage, res: ServerResponse): void {
+	res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '2', connection: 'close' });
+	res.end('The sandbox is starting; try again in a moment.');
+}
+
+/**
+ * Starts the emulator and resolves once it is listening and its sandbox is open. The port is taken
+ * first, so a port conflict is reported at once, not after seeding.
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
 	const host = options.host ?? '127.0.0.1';
+	const port = options.port ?? 0;
 	const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 	const paths: Record<Endpoint, string> = {
 		posting: options.postingPath ?? DEFAULT_ENDPOINT_PATHS.posting,
 		administration: DEFAULT_ENDPOINT_PATHS.administration,
 	};
 
-	const sandbox: Sandbox | undefined = options.handlers
-		? undefined
-		: openSandbox({
-				dataDir: options.dataDir ?? ':memory:',
-				seed: options.seed,
-				reset: options.reset,
-				maxPageSize: options.maxPageSize,
-				demoSize: resolveSize(options.size),
-				passwordCost: options.passwordCost,
-			});
+	let listener: (req: IncomingMessage, res: ServerResponse) => void = notReady;
+	const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => listener(req, res));
+	// Node's own limits sit just above the pipeline's budget, which answers with a proper fault first.
+	server.headersTimeout = requestTimeoutMs;
+	server.requestTimeout = requestTimeoutMs + 5_000;
+	server.keepAliveTimeout = 5_000;
+	server.on('clientError', onClientError);
+	let address: AddressInfo;
+	try {
+		address = await listen(server, port, host);
+	} catch (error) {
+		throw await explainListenError(error, host, port);
+	}
+	const baseUrl = `http://${urlHost(address.address)}:${address.port}`;
+	const closeServer = (): Promise<void> =>
+		new Promise<void>((resolve) => {
+			server.close(() => resolve());
+			server.closeAllConnections();
+		});
+
+	let sandbox: Sandbox | undefined;
+	try {
+		sandbox = options.handlers
+			? undefined
+			: openSandbox({
+					dataDir: options.dataDir ?? ':memory:',
+					seed: options.seed,
+					reset: options.reset,
+					maxPageSize: options.maxPageSize,
+					demoSize: resolveSize(options.size),
+					passwordCost: options.passwordCost,
+				});
+	} catch (error) {
+		await closeServer();
+		throw error;
+	}
 	const handlers = options.handlers ?? sandbox!.handlers;
 	const demo: DemoCredentials = sandbox?.demo ?? { apiKey: '', username: '', password: '' };
 	const emit = (event: EmulatorEvent): void => {
@@ -188,19 +226,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		sandbox?.close();
 	};
 
+	const namespace = resolveNamespace(options.namespace, baseUrl);
 	const config: PipelineConfig = {
 		handlers,
-		namespace: options.namespace ?? '',
-		baseUrl: '',
+		namespace,
+		baseUrl,
 		paths,
 		maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
 		requestTimeoutMs,
 		logger: options.logger,
-		wsdl: { posting: '', administration: '' },
+		wsdl: {
+			posting: generateWsdl('posting', { namespace, location: baseUrl + paths.posting }),
+			administration: generateWsdl('administration', { namespace, location: baseUrl + paths.administration }),
+		},
 	};
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;
-	const listener = (req: IncomingMessage, res: ServerResponse): void => {
+	listener = (req, res) => {
 		if (!web) return pipeline(req, res);
 		const { path } = splitTarget(req.url ?? '/');
 		if (!web.matches(path)) return pipeline(req, res);
@@ -218,40 +260,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			emit({ kind: 'error', message: `web page ${redactWebPath(path)} failed`, error }),
 		);
 	};
-	const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
-	// Node's own limits sit just above the pipeline's budget, which answers with a proper fault first.
-	server.headersTimeout = requestTimeoutMs;
-	server.requestTimeout = requestTimeoutMs + 5_000;
-	server.keepAliveTimeout = 5_000;
-	server.on('clientError', onClientError);
-
-	let address: AddressInfo;
-	try {
-		address = await listen(server, options.port ?? 0, host);
-	} catch (error) {
-		close();
-		throw error;
-	}
-	const baseUrl = `http://${urlHost(address.address)}:${address.port}`;
-	config.baseUrl = baseUrl;
-	config.namespace = options.namespace ?? defaultNamespace(baseUrl);
-	config.wsdl = {
-		posting: generateWsdl('posting', { namespace: config.namespace, location: baseUrl + paths.posting }),
-		administration: generateWsdl('administration', {
-			namespace: config.namespace,
-			location: baseUrl + paths.administration,
-		}),
-	};
 
 	let stopping: Promise<void> | undefined;
 	const stop = (): Promise<void> => {
-		stopping ??= new Promise<void>((resolve) => {
-			server.close(() => {
-				close();
-				resolve();
-			});
-			server.closeAllConnections();
-		});
+		stopping ??= closeServer().then(close);
 		return stopping;
 	};
 
@@ -261,7 +273,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		adminUrl: baseUrl + paths.administration,
 		postingWsdl: `${baseUrl}${paths.posting}?WSDL`,
 		adminWsdl: `${baseUrl}${paths.administration}?WSDL`,
-		namespace: config.namespace,
+		namespace,
 		demo,
 		server,
 		clock,
@@ -278,6 +290,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		},
 		stop,
 	};
+}
+
+/** The namespace requests must use: fixed by default, or the spec's rule on request. */
+export function resolveNamespace(option: string | undefined, baseUrl: string): string {
+	if (option === undefined || option === '') return SANDBOX_NAMESPACE;
+	return option === NAMESPACE_FROM_BASE_URL ? defaultNamespace(baseUrl) : option;
 }
 
 /** The web paths carry one-time tokens: the log shows only their first segment. */

@@ -9,7 +9,9 @@ import { ACCOUNT_VIEW_ID, CONTEXT_KEYS, LOG_CHANNEL_NAME, SETTINGS } from './ids
 import { registerPanels } from './panels';
 import { registerPlayground } from './playground';
 import { registerRequestFiles } from './requestFiles';
+import { offerAnotherPort } from './sandbox/portConflict';
 import { SandboxManager, SandboxState } from './sandbox/sandboxManager';
+import { sandboxPortSetting } from './connections/model';
 import { createStatusBar } from './statusBar';
 import { AccountModel, type TreeNode } from './tree/accountModel';
 import { AccountTreeProvider } from './tree/accountTreeProvider';
@@ -21,12 +23,14 @@ export function activate(context: vscode.ExtensionContext): void {
 	const settings = new VscodeSettings();
 	const ui = new VscodeUi(log);
 	const sandbox = new SandboxManager({
-		loadEmulator: async () => (await import('../emulator/index.js')).startEmulator,
+		// The sandbox runs on a worker thread (dist/sandboxWorker.js), never on the extension host's.
+		loadLauncher: async () => (await import('../emulator/worker/host.js')).startEmulatorInWorker,
 		dataDir: vscode.Uri.joinPath(context.globalStorageUri, 'sandbox').fsPath,
 		seed: () => {
 			const seed = settings.get<number | null>(SETTINGS.sandboxSeed, null);
 			return typeof seed === 'number' && Number.isSafeInteger(seed) ? seed : undefined;
 		},
+		port: () => sandboxPortSetting(settings.get<unknown>(SETTINGS.sandboxPort, undefined)),
 		log,
 	});
 	const store = new ConnectionStore(settings, new VscodeSecrets(context.secrets), sandbox);
@@ -78,6 +82,18 @@ export function activate(context: vscode.ExtensionContext): void {
 			if (state === SandboxState.Stopped || state === SandboxState.Failed) model.refresh();
 			else model.touch();
 		}),
+		sandbox.onDidFail((error) => {
+			void offerAnotherPort(error, {
+				ui,
+				settings,
+				sandbox,
+				openSettings: () =>
+					void vscode.commands.executeCommand(
+						'workbench.action.openSettings',
+						`${SETTINGS.section}.${SETTINGS.sandboxPort}`,
+					),
+			});
+		}),
 		services.onDidChangeData((change) => {
 			model
 				.dataChanged(change)
@@ -91,6 +107,10 @@ export function activate(context: vscode.ExtensionContext): void {
 				event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.activeConnection}`)
 			) {
 				store.notifyExternalChange();
+			} else if (event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.sandboxPort}`)) {
+				// The sandbox connection's address changes; a running sandbox moves to the new port.
+				store.notifyExternalChange();
+				sandbox.applyPortSetting().catch(() => undefined);
 			} else if (
 				event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.progressNames}`) ||
 				event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.pageSize}`)

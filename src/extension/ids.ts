@@ -53,6 +53,7 @@ export const SETTINGS = {
 	pageSize: 'pageSize',
 	requestTimeoutMs: 'requestTimeoutMs',
 	sandboxSeed: 'sandbox.seed',
+	sandboxPort: 'sandbox.port',
 } as const;
 
 /** Name of the output channel that logs every exchange. */

@@ -14,6 +14,7 @@ import {
 	type ParamSpec,
 	type ScalarType,
 } from './catalogue';
+import { isValueType } from './codecs/records';
 
 /** Where the WSDL's messages live and where its ports point. */
 export interface WsdlOptions {
@@ -36,6 +37,9 @@ const NS = {
 	s: 'http://www.w3.org/2001/XMLSchema',
 	soapHttp: 'http://schemas.xmlsoap.org/soap/http',
 } as const;
+
+/** Prefix of the AbstractTypes namespace (ASMX numbers its extra schemas s1, s2, …). */
+const ABSTRACT_PREFIX = 's1';
 
 const DEFAULT_SERVICE_NAMES: Readonly<Record<Endpoint, string>> = {
 	posting: 'Posting',
@@ -90,17 +94,12 @@ class SchemaBuilder {
 	}
 }
 
-/** Scalars that are .NET value types: always present (minOccurs=1) in ASMX schemas. */
-function isValueType(type: ScalarType): boolean {
-	return type !== 'string' && type !== 'base64Binary';
-}
-
 function arrayOfScalar(schema: SchemaBuilder, scalar: ScalarType, item: string): string {
 	const typeName = `ArrayOf${item.charAt(0).toUpperCase()}${item.slice(1)}`;
 	schema.ensureType(typeName, () => {
+		// Known facts: items are minOccurs=0; nillable except value types (ArrayOfInt's int items).
 		const nillable = isValueType(scalar) ? '' : ' nillable="true"';
-		const min = isValueType(scalar) ? '1' : '0';
-		return `<s:sequence><s:element minOccurs="${min}" maxOccurs="unbounded" name="${escapeXml(item)}"${nillable} type="s:${scalar}" /></s:sequence>`;
+		return `<s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="${escapeXml(item)}"${nillable} type="s:${scalar}" /></s:sequence>`;
 	});
 	return typeName;
 }
@@ -187,10 +186,35 @@ function addOperationTypes(schema: SchemaBuilder, name: string, op: OperationSpe
 	schema.addGlobal(op.httpRoot, type);
 }
 
+/**
+ * The namespace of ASMX's abstract types (StringArray) of the HTTP GET/POST messages: the service
+ * namespace followed by `AbstractTypes` (with a slash between them when the namespace has none).
+ */
+export function abstractTypesNamespace(namespace: string): string {
+	return `${namespace}${namespace.endsWith('/') ? '' : '/'}AbstractTypes`;
+}
+
+/** The second schema ASMX writes when a GET/POST parameter is a list: StringArray, a SOAP-encoded array. */
+function abstractTypesSchema(namespace: string): string {
+	return (
+		`<s:schema targetNamespace="${escapeXml(abstractTypesNamespace(namespace))}">` +
+		`<s:import namespace="${NS.soapenc}" />` +
+		'<s:complexType name="StringArray"><s:complexContent mixed="false"><s:restriction base="soapenc:Array">' +
+		'<s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="String" type="s:string" /></s:sequence>' +
+		'</s:restriction></s:complexContent></s:complexType></s:schema>'
+	);
+}
+
 function messages(name: string, op: OperationSpec): string {
 	const n = escapeXml(name);
-	// HTTP parameters travel as text (transport rule 5), so every part is s:string.
-	const parts = op.params.map((p) => `<wsdl:part name="${escapeXml(p.name)}" type="s:string" />`).join('');
+	// HTTP parameters travel as text (transport rule 5): s:string, and lists (repeated fields, rule 3)
+	// StringArray of the AbstractTypes schema, as ASMX types them.
+	const parts = op.params
+		.map(
+			(p) =>
+				`<wsdl:part name="${escapeXml(p.name)}" type="${p.type === 'string[]' ? `${ABSTRACT_PREFIX}:StringArray` : 's:string'}" />`,
+		)
+		.join('');
 	const body = `<wsdl:part name="Body" element="tns:${escapeXml(op.httpRoot)}" />`;
 	return (
 		`<wsdl:message name="${n}SoapIn"><wsdl:part name="parameters" element="tns:${n}" /></wsdl:message>` +
@@ -256,12 +280,14 @@ export function generateWsdl(endpoint: Endpoint, options: WsdlOptions): string {
 	for (const name of names) addOperationTypes(schema, name, OPERATIONS[name]);
 	const loc = escapeXml(location);
 	const svc = escapeXml(service);
+	const lists = names.some((name) => OPERATIONS[name].params.some((p) => p.type === 'string[]'));
+	const abstractNs = lists ? ` xmlns:${ABSTRACT_PREFIX}="${escapeXml(abstractTypesNamespace(namespace))}"` : '';
 	return (
 		'<?xml version="1.0" encoding="utf-8"?>\n' +
 		`<wsdl:definitions xmlns:soap="${NS.soap}" xmlns:tm="${NS.tm}" xmlns:soapenc="${NS.soapenc}" xmlns:mime="${NS.mime}"` +
 		` xmlns:tns="${escapeXml(namespace)}" xmlns:s="${NS.s}" xmlns:soap12="${NS.soap12}" xmlns:http="${NS.http}"` +
-		` targetNamespace="${escapeXml(namespace)}" xmlns:wsdl="${NS.wsdl}">` +
-		`<wsdl:types>${schema.toXml(namespace)}</wsdl:types>` +
+		`${abstractNs} targetNamespace="${escapeXml(namespace)}" xmlns:wsdl="${NS.wsdl}">` +
+		`<wsdl:types>${schema.toXml(namespace)}${lists ? abstractTypesSchema(namespace) : ''}</wsdl:types>` +
 		names.map((name) => messages(name, OPERATIONS[name])).join('') +
 		portType(service, 'Soap', names) +
 		portType(service, 'HttpGet', names) +

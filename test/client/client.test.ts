@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import {
 	AbortedError,
+	DEFAULT_MAX_PAGES,
 	HttpStatusError,
 	InvalidArgumentError,
 	MultipostingClient,
@@ -464,12 +465,16 @@ describe('MultipostingClient', () => {
 
 	describe('paging', () => {
 		/** Answers GetAdvertPaged pages of two adverts; PageCount as given per page. */
-		function servePages(pageCount: (page: number) => number, itemsOn: (page: number) => number): number[] {
+		function servePages(
+			pageCount: (page: number) => number,
+			itemsOn: (page: number) => number,
+			idOf: (page: number, index: number) => number = (page, index) => page * 100 + index,
+		): number[] {
 			const requested: number[] = [];
 			server.handler = (request, response) => {
 				const page = Number(/<CurrentPage>(\d+)<\/CurrentPage>/.exec(request.body.toString('utf8'))?.[1]);
 				requested.push(page);
-				const adverts = Array.from({ length: itemsOn(page) }, (_, index) => ({ AdvertID: page * 100 + index }));
+				const adverts = Array.from({ length: itemsOn(page) }, (_, index) => ({ AdvertID: idOf(page, index) }));
 				const encoded = getBinding('soap11').encodeResponse(
 					'GetAdvertPaged',
 					{ PageCount: pageCount(page), PageIndex: page, TotalItemCount: 6, Adverts: adverts },
@@ -529,6 +534,79 @@ describe('MultipostingClient', () => {
 			}
 			assert.equal(items, 4);
 			assert.deepEqual(emptyAfterTwo, [1, 2, 3]);
+		});
+
+		it('stops when a hostile service ignores CurrentPage and repeats a page', async () => {
+			const requested = servePages(
+				() => 2 ** 31 - 1,
+				() => 2,
+				(_page, index) => 7 + index,
+			);
+			const ids: number[] = [];
+			for await (const advert of client.items('GetAdvertPaged', {}, { rowsPerPage: 2 })) {
+				ids.push(advert.AdvertID ?? -1);
+			}
+			assert.deepEqual(ids, [7, 8], 'the repeated page is not yielded again');
+			assert.deepEqual(requested, [1, 2]);
+		});
+
+		it('stops when a page repeats an earlier one, not only the one before', async () => {
+			const requested = servePages(
+				() => 1000,
+				() => 1,
+				(page) => (page <= 3 ? page : 1),
+			);
+			const pages = [];
+			for await (const page of client.pages('GetAdvertPaged', {}, { rowsPerPage: 1 })) {
+				pages.push(page.Adverts?.[0]?.AdvertID);
+			}
+			assert.deepEqual(pages, [1, 2, 3]);
+			assert.deepEqual(requested, [1, 2, 3, 4]);
+		});
+
+		it('stops at an empty page whatever PageCount says', async () => {
+			const requested = servePages(
+				() => 2 ** 31 - 1,
+				(page) => (page < 3 ? 1 : 0),
+			);
+			let pages = 0;
+			for await (const _page of client.pages('GetAdvertPaged', {}, { rowsPerPage: 1 })) {
+				pages += 1;
+			}
+			assert.equal(pages, 3, 'the empty page is yielded');
+			assert.deepEqual(requested, [1, 2, 3]);
+		});
+
+		it('fetches at most maxPages pages of a hostile PageCount (default DEFAULT_MAX_PAGES)', async function () {
+			this.timeout(120_000); // a thousand round trips on a loaded machine
+			const requested = servePages(
+				() => 2 ** 31 - 1,
+				() => 1,
+			);
+			let items = 0;
+			for await (const _advert of client.items(
+				'GetAdvertPaged',
+				{},
+				{ rowsPerPage: 1, maxPages: 5, startPage: 3 },
+			)) {
+				items += 1;
+			}
+			assert.equal(items, 5);
+			assert.deepEqual(requested, [3, 4, 5, 6, 7]);
+
+			requested.length = 0;
+			let pages = 0;
+			for await (const _page of client.pages('GetAdvertPaged', {}, { rowsPerPage: 1 })) {
+				pages += 1;
+			}
+			assert.equal(pages, DEFAULT_MAX_PAGES);
+			assert.equal(requested.length, DEFAULT_MAX_PAGES);
+		});
+
+		it('rejects a bad maxPages before sending', async () => {
+			const iterator = client.pages('GetAdvertPaged', {}, { rowsPerPage: 1, maxPages: 0 });
+			await assert.rejects(iterator.next(), InvalidArgumentError);
+			assert.equal(server.requests.length, 0);
 		});
 
 		it('rejects a bad page size before sending', async () => {
@@ -614,7 +692,8 @@ describe('MultipostingClient', () => {
 		it('returns the exchange with the result, redacted unless asked otherwise', async () => {
 			answerWithResult(server, 'httpPost', 'GetCurrency', [{ Value: 'GBP' }]);
 			const { result, exchange } = await client.callWithExchange('GetCurrency', {}, { binding: 'httpPost' });
-			assert.deepEqual(result, [{ Value: 'GBP' }]);
+			// The writer follows ASMX: the int fields are always written (0 when the record has none).
+			assert.deepEqual(result, [{ FieldID: 0, OrganisationID: 0, Value: 'GBP' }]);
 			assert.equal(exchange.operation, 'GetCurrency');
 			assert.equal(exchange.binding, 'httpPost');
 			assert.equal(exchange.request.method, 'POST');
@@ -636,6 +715,80 @@ describe('MultipostingClient', () => {
 				!JSON.stringify(exchanges.map(texts)).includes(CREDENTIALS.apiKey),
 				'onExchange still gets redacted exchanges',
 			);
+		});
+
+		it('keeps secrets out of a large error body, its excerpt and its exchange, where the excerpt cuts too', async () => {
+			const key = 'k&y<1>"\'ü +/=%';
+			const pass = 'LongPasswordValue-123';
+			const every = (secret: string): string[] => {
+				const percent = encodeURIComponent(secret);
+				const form = new URLSearchParams({ v: secret }).toString().slice(2);
+				const lower = (text: string): string => text.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+				const xml = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+				return [
+					secret,
+					percent,
+					form,
+					lower(percent),
+					lower(form),
+					form.replace(/\+/g, '%20'),
+					xml,
+					xml.replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
+					xml.replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+					xml.replace(/"/g, '&#x22;').replace(/'/g, '&#x27;'),
+				];
+			};
+			const knownForms = [...every(key), ...every(pass)];
+			const secretForms = [...knownForms, 'UNKNOWN-PASSWORD-VALUE', 'UNKNOWN-KEY-VALUE'];
+			await client.close();
+			client = newClient({ credentials: { apiKey: key, username: 'jane', password: pass } });
+			const filler = 'lorem ipsum '.repeat(250_000);
+			const cases: [string, string][] = [
+				// A secret cut by the end of the excerpt.
+				[`${'x'.repeat(495)}${pass} ${filler}`, `${'x'.repeat(495)}*** l`],
+				[`${'x'.repeat(497)}${key}`, `${'x'.repeat(497)}***`],
+				// Redaction shortens the text: the end of the decoded part falls inside the excerpt.
+				[pass.repeat(200), ''],
+				// The content of a credential element cut by the end of the excerpt.
+				[`${'y'.repeat(400)}<sPassword>${'z'.repeat(5000)}</sPassword>`, `${'y'.repeat(400)}<sPassword>***`],
+			];
+			for (const [body, excerpt] of cases) {
+				const tail = `${knownForms.join(' | ')} <PASSWORD>UNKNOWN-PASSWORD-VALUE</PASSWORD> x&SAPIKEY=UNKNOWN-KEY-VALUE`;
+				server.answer(502, { 'content-type': 'text/plain; charset=utf-8' }, `${body} ${filler} ${tail}`);
+				const error = await rejection(client.getCurrency());
+				assert.ok(error instanceof HttpStatusError);
+				if (excerpt) assert.equal(error.bodyExcerpt, excerpt);
+				else assert.match(error.bodyExcerpt, /^(\*\*\*)+$/);
+				const exposed = [
+					error.message,
+					error.bodyExcerpt,
+					...texts(error.exchange!),
+					...texts(exchanges[exchanges.length - 1]),
+				];
+				for (const text of exposed) {
+					for (const form of secretForms) {
+						assert.ok(!text.includes(form), `a secret (${form}) is shown in ${text.slice(0, 80)}…`);
+					}
+				}
+				assert.ok(texts(error.exchange!)[4].length > 3_000_000, 'the body is kept whole, redacted');
+			}
+		});
+
+		it('gives onExchange a copy the caller does not share', async () => {
+			await client.close();
+			const seen: Exchange[] = [];
+			client = newClient({
+				onExchange: (exchange) => {
+					seen.push(exchange);
+					exchange.response?.body.fill(0x21);
+					exchange.request.body.fill(0x21);
+				},
+			});
+			answerWithResult(server, 'soap11', 'GetCurrency', [{ Value: 'GBP' }]);
+			const { exchange } = await client.callWithExchange('GetCurrency', {});
+			assert.equal(seen.length, 1);
+			assert.match(Buffer.from(exchange.response!.body).toString('utf8'), /GBP/);
+			assert.match(Buffer.from(exchange.request.body).toString('utf8'), /GetCurrency/);
 		});
 
 		it('skips the exchange when captureExchange is false and survives a throwing listener', async () => {

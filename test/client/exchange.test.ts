@@ -83,6 +83,66 @@ describe('redactExchange', () => {
 		assert.equal(createRedactor(['', 'abc', 'abcdef']).text('x abcdef y abc'), 'x *** y ***');
 	});
 
+	it('hands back the bytes themselves when there is nothing to redact, and a redacted copy otherwise', () => {
+		const redactor = createRedactor(['s3cret-value', 'a&b']);
+		const clean = Buffer.from('<a>nothing here</a>'.repeat(100_000));
+		assert.equal(redactor.bytes(clean), clean);
+		const dirty = Buffer.from(`${'<a>x</a>'.repeat(100_000)}<b>s3cret-value</b><c>a&amp;b</c>`);
+		const before = Buffer.from(dirty);
+		const redacted = redactor.bytes(dirty);
+		assert.notEqual(redacted, dirty);
+		assert.ok(text(redacted).endsWith('<b>***</b><c>***</c>'));
+		assert.deepEqual(dirty, before, 'the input is not modified');
+	});
+
+	it('finds every form of a secret and credential fields in any letter case, anywhere in megabytes', () => {
+		// Secrets with a long run that no encoding changes, with short runs only, and with none.
+		const secrets = ['Plain-Run_0123.xyz', 'a b&c<d>e', '&<>"\''];
+		const redactor = createRedactor(secrets);
+		const forms = (secret: string): string[] => {
+			const percent = encodeURIComponent(secret);
+			const form = new URLSearchParams({ v: secret }).toString().slice(2);
+			const xml = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+			return [
+				secret,
+				percent,
+				form,
+				percent.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+				form.replace(/\+/g, '%20'),
+				xml,
+				xml.replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
+				xml.replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+				xml.replace(/"/g, '&#x22;').replace(/'/g, '&#x27;'),
+			];
+		};
+		const filler = 'filler text '.repeat(200_000);
+		for (const secret of secrets) {
+			for (const form of forms(secret)) {
+				const out = text(redactor.bytes(Buffer.from(`${filler}[${form}]${filler}`)));
+				assert.ok(out.includes('[***]'), `${JSON.stringify(form)} of ${JSON.stringify(secret)}`);
+			}
+		}
+		for (const field of ['<PASSWORD>v</PASSWORD>', '<x:SapiKey a="1">v</x:SapiKey>', '?spassWORD=v']) {
+			const out = text(redactor.bytes(Buffer.from(`${filler}${field}${filler}`)));
+			assert.ok(!out.includes('>v<') && !out.includes('=v'), field);
+			assert.ok(out.includes('***'), field);
+		}
+	});
+
+	it('quotes an excerpt without a secret, also where the cut splits one or an open credential element', () => {
+		const redactor = createRedactor(['TheSecretKey-42']);
+		const bytes = (value: string): Uint8Array => Buffer.from(value);
+		assert.equal(redactor.excerpt(bytes('short TheSecretKey-42 text'), 50), 'short *** text');
+		assert.equal(redactor.excerpt(bytes(`${'a'.repeat(45)}TheSecretKey-42 more`), 50), `${'a'.repeat(45)}*** m`);
+		// Redaction shortens the text, so the end of the decoded window falls inside the excerpt.
+		assert.equal(redactor.excerpt(bytes('TheSecretKey-42'.repeat(40)), 50), '*'.repeat(45));
+		assert.equal(
+			redactor.excerpt(bytes(`${'a'.repeat(30)}<tns:sAPIKey>unknown-${'v'.repeat(300)}</tns:sAPIKey>`), 50),
+			`${'a'.repeat(30)}<tns:sAPIKey>***`,
+		);
+		assert.equal(redactor.excerpt(bytes('é'.repeat(600)), 500), 'é'.repeat(500));
+	});
+
 	it('leaves an exchange without a response or error as it is', () => {
 		const exchange = exchangeWith('http://h/', '', '');
 		delete exchange.response;

@@ -5,48 +5,15 @@
 // --skip-license -o out/panels-e2e.vsix (PANELS_VSIX overrides the path).
 
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import type { Frame, Page, Request } from 'playwright-core';
 import { MultipostingClient } from '../../src/client';
-import { startEmulator, type RunningEmulator } from '../../src/emulator';
-import {
-	activityBarItem,
-	type CodeServerHandle,
-	openWorkbench,
-	QUICK_INPUT_BOX,
-	runCommand,
-	screenshot,
-	startCodeServer,
-	type Workbench,
-	EXTENSION_VSIX,
-} from './harness';
+import { startEmulator } from '../../src/emulator';
+import { screenshot } from './harness';
+import { e2eSession } from './session';
+import { answerInputBox, runContributedCommand, sleep, webviewFrame } from './ui';
 
-const VSIX = EXTENSION_VSIX;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 const WAIT_MS = 60_000;
-
-function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** The webview frame whose document has `selector`, polled for a bounded time. */
-async function webviewFrame(page: Page, selector: string): Promise<Frame> {
-	const deadline = Date.now() + WAIT_MS;
-	while (Date.now() < deadline) {
-		for (const frame of page.frames()) {
-			if (
-				await frame
-					.locator(selector)
-					.count()
-					.catch(() => 0)
-			) {
-				return frame;
-			}
-		}
-		await sleep(250);
-	}
-	throw new Error(`no webview frame with ${selector} within ${WAIT_MS} ms`);
-}
 
 /** A request for a host other than loopback (in-browser schemes such as data: and blob: excluded). */
 function isNonLoopback(request: Request): boolean {
@@ -70,42 +37,23 @@ async function remoteUrls(requests: Request[]): Promise<string[]> {
 	return remote;
 }
 
-/** Runs a contributed command, retrying while the workbench is still registering contributions (bounded). */
-async function runContributedCommand(page: Page, title: string): Promise<void> {
-	for (let attempt = 1; ; attempt++) {
-		try {
-			return await runCommand(page, title);
-		} catch (error) {
-			if (attempt >= 5) throw error;
-			await page.keyboard.press('Escape');
-			await sleep(2000);
-		}
-	}
-}
-
-async function answerInputBox(page: Page, text: string): Promise<void> {
-	const box = page.locator(QUICK_INPUT_BOX);
-	await box.waitFor({ state: 'visible' });
-	await box.fill(text);
-	await page.keyboard.press('Enter');
-}
-
 describe('detail panels in real VS Code (code-server)', function () {
 	this.timeout(300_000);
 
-	let emulator: RunningEmulator | undefined;
-	let server: CodeServerHandle | undefined;
-	let wb: Workbench | undefined;
+	let page: Page;
 	let target: { advertId: number; advertCandidateId: number; body: string } | undefined;
 	const nonLoopback: Request[] = [];
 	const consoleErrors: string[] = [];
+	const onRequest = (request: Request): void => {
+		if (isNonLoopback(request)) nonLoopback.push(request);
+	};
+	const onConsole = (message: { type(): string; text(): string }): void => {
+		if (message.type() === 'error') consoleErrors.push(message.text());
+	};
 
 	before(async function () {
-		if (!fs.existsSync(VSIX)) {
-			throw new Error(`${VSIX} is missing: build and package the extension first (see the header of this file)`);
-		}
-		// The extension's sandbox uses the same seed, so the same application ids hold the same bodies.
-		emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:' });
+		// The extension's sandbox and this one seed the same data (same seed): find the hostile email here.
+		const emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:' });
 		const client = new MultipostingClient({
 			baseUrl: emulator.baseUrl,
 			namespace: emulator.namespace,
@@ -116,11 +64,11 @@ describe('detail panels in real VS Code (code-server)', function () {
 			},
 		});
 		try {
-			for (let page = 1; page <= 50 && !target; page++) {
+			for (let pageNo = 1; pageNo <= 50 && !target; pageNo++) {
 				const result = await client.getApplicationsPaged({
 					sApplicationStartDateTime: '2000-01-01 00:00:00',
 					boolIncludeEmailBody: 'true',
-					CurrentPage: page,
+					CurrentPage: pageNo,
 					RowsPerPage: 100,
 				});
 				const hostile = result.Applications?.find((a) => /<script/i.test(a.EmailBody?.Document ?? ''));
@@ -135,43 +83,37 @@ describe('detail panels in real VS Code (code-server)', function () {
 			}
 		} finally {
 			await client.close();
+			await emulator.stop();
 		}
 		assert.ok(target, 'the sandbox seeds an application whose email body contains <script>');
-		server = await startCodeServer({ vsixPath: VSIX });
-		wb = await openWorkbench(server);
-		// The extension's contributions are registered once its activity bar entry shows.
-		await activityBarItem(wb.page, 'Multiposting').waitFor({ state: 'visible', timeout: WAIT_MS });
-		wb.page.on('console', (message) => {
-			if (message.type() === 'error') consoleErrors.push(message.text());
-		});
-		wb.context.on('request', (request) => {
-			if (isNonLoopback(request)) nonLoopback.push(request);
-		});
+		const session = await e2eSession();
+		page = session.page;
+		page.on('console', onConsole);
+		session.wb.context.on('request', onRequest);
 	});
 
 	after(async function () {
-		await wb?.close();
-		await server?.stop();
-		await emulator?.stop();
+		page?.off('console', onConsole);
+		page?.context().off('request', onRequest);
 	});
 
-	afterEach(async function () {
-		if (this.currentTest?.state === 'failed' && wb) {
-			await screenshot(
-				wb.page,
-				`failed-panels-${(this.currentTest.title || 'test').replace(/[^\w-]+/g, '_')}`,
-			).catch(() => undefined);
-			console.log(`--- code-server log (tail) ---\n${server?.logs().split('\n').slice(-40).join('\n')}`);
+	afterEach(function () {
+		if (this.currentTest?.state === 'failed') {
 			console.log(`--- console errors ---\n${consoleErrors.slice(-20).join('\n')}`);
 		}
 	});
 
-	it('shows a hostile email body in an empty-sandbox frame: no script runs, nothing remote is requested', async function () {
-		const page = wb!.page;
+	/** Opens the application panel of the hostile application, as the palette command does. */
+	async function openApplicationPanel(): Promise<Frame> {
 		await runContributedCommand(page, 'Multiposting: Show Application Details');
 		await answerInputBox(page, `${target!.advertId}/${target!.advertCandidateId}`);
 		const panel = await webviewFrame(page, '.mp-tablist');
 		await panel.locator('.mp-header h1').waitFor({ state: 'visible', timeout: WAIT_MS });
+		return panel;
+	}
+
+	it('shows a hostile email body in an empty-sandbox frame: no script runs, nothing remote is requested', async function () {
+		const panel = await openApplicationPanel();
 		const titleBefore = await panel.evaluate(() => document.title);
 		await panel.getByRole('tab', { name: 'Email body' }).click();
 		const frameElement = panel.locator('iframe.mp-frame');
@@ -195,12 +137,14 @@ describe('detail panels in real VS Code (code-server)', function () {
 		assert.equal(await panel.evaluate(() => document.title), titleBefore, 'the panel title was not changed');
 		assert.equal(await page.evaluate(() => document.querySelectorAll('script[src*="attacker"]').length), 0);
 		assert.deepEqual(await remoteUrls(nonLoopback), [], 'no request left the machine');
-		assert.ok(!wb!.pageErrors.some((e) => /xss|document\.domain/i.test(e)), wb!.pageErrors.join(' | '));
+		assert.ok(
+			!(await e2eSession()).wb.pageErrors.some((e) => /xss|document\.domain/i.test(e)),
+			(await e2eSession()).wb.pageErrors.join(' | '),
+		);
 	});
 
 	it('renders the parsed CV and the attachment, still without remote requests', async function () {
-		const page = wb!.page;
-		const panel = await webviewFrame(page, '.mp-tablist');
+		const panel = await openApplicationPanel();
 		await panel.getByRole('tab', { name: 'Parsed CV' }).click();
 		await panel
 			.locator('.mp-cv, .mp-document-missing, .mp-document-cv .mp-notice')
@@ -237,7 +181,6 @@ describe('detail panels in real VS Code (code-server)', function () {
 	});
 
 	it('shows the advert panel with its counters chart', async function () {
-		const page = wb!.page;
 		await runContributedCommand(page, 'Multiposting: Show Advert Details');
 		await answerInputBox(page, String(target!.advertId));
 		const panel = await webviewFrame(page, 'svg.mp-chart');
@@ -248,7 +191,13 @@ describe('detail panels in real VS Code (code-server)', function () {
 	});
 
 	it('restores the hidden application panel from its saved state, on the tab it was left on', async function () {
-		const page = wb!.page;
+		const shown = await openApplicationPanel();
+		await shown.getByRole('tab', { name: 'Full email' }).click();
+		await shown.locator('.mp-email').waitFor({ state: 'visible', timeout: WAIT_MS });
+		// Hide it behind another editor, then bring it back.
+		await runContributedCommand(page, 'Multiposting: Show Advert Details');
+		await answerInputBox(page, String(target!.advertId));
+		await webviewFrame(page, 'svg.mp-chart');
 		await page.locator('.tabs-container .tab', { hasText: 'Application:' }).first().click();
 		const panel = await webviewFrame(page, '.mp-tablist');
 		const selected = panel.locator('[role="tab"][aria-selected="true"]');

@@ -1,26 +1,13 @@
 // End-to-end test of the request playground in a real VS Code (code-server) against the built-in
-// sandbox. Needs the packaged extension: node esbuild.mjs, then
-// npx vsce package --no-dependencies --allow-missing-repository --skip-license -o out/playground-e2e/multiposting-workbench.vsix
-// (PLAYGROUND_VSIX overrides the path) and scripts/setup-code-server.sh.
+// sandbox, in the shared window of test/e2e/session.ts; run by npm run test:e2e.
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
-import {
-	QUICK_INPUT,
-	QUICK_INPUT_BOX,
-	activityBarItem,
-	openWorkbench,
-	runCommand,
-	screenshot,
-	startCodeServer,
-	type CodeServerHandle,
-	type Workbench,
-	EXTENSION_VSIX,
-} from './harness';
+import { QUICK_INPUT, QUICK_INPUT_BOX, runCommand, screenshot } from './harness';
+import { e2eSession } from './session';
 
-const VSIX = EXTENSION_VSIX;
 const UI_TIMEOUT_MS = 30_000;
 
 /** The playground's webview document (VS Code nests it in two iframes). */
@@ -38,39 +25,26 @@ async function sendAndWait(frame: FrameLocator): Promise<void> {
 describe('request playground in real VS Code', function () {
 	this.timeout(300_000);
 
-	let server: CodeServerHandle | undefined;
-	let wb: Workbench | undefined;
+	let page: Page;
+	let workspaceDir: string;
 
 	before(async function () {
-		if (!fs.existsSync(VSIX)) {
-			throw new Error(`${VSIX} is missing: build and package the extension first (see the top of this file).`);
-		}
-		server = await startCodeServer({ vsixPath: VSIX });
-		wb = await openWorkbench(server);
-		// The extension's contributions (and so its commands) are there once its activity-bar entry is.
-		await activityBarItem(wb.page, 'Multiposting').waitFor({ state: 'visible', timeout: 60_000 });
+		this.timeout(180_000);
+		const session = await e2eSession();
+		page = session.page;
+		workspaceDir = session.server.workspaceDir;
 	});
 
-	after(async function () {
-		await wb?.close();
-		await server?.stop();
-	});
-
-	afterEach(async function () {
-		if (this.currentTest?.state === 'failed' && wb) {
-			await screenshot(
-				wb.page,
-				`playground-failed-${(this.currentTest.title || 'test').replace(/[^\w-]+/g, '_')}`,
-			).catch(() => undefined);
-			console.log(`--- code-server log (tail) ---\n${server?.logs().split('\n').slice(-40).join('\n')}`);
-		}
-	});
-
-	it('sends GetCurrency in each binding through the UI', async function () {
-		const page = wb!.page;
+	/** Opens the playground and returns its document once the form is there. */
+	async function openPlayground(): Promise<FrameLocator> {
 		await runCommand(page, 'Multiposting: Open Request Playground');
 		const frame = playgroundFrame(page);
 		await frame.locator('#operation').waitFor({ timeout: UI_TIMEOUT_MS });
+		return frame;
+	}
+
+	it('sends GetCurrency in each binding through the UI', async function () {
+		const frame = await openPlayground();
 		assert.equal(await frame.locator('#operation').inputValue(), 'GetCurrency');
 		// The credential field holds a placeholder, never the key.
 		assert.equal(await frame.locator('#param-sAPIKey').inputValue(), '{{connection.apiKey}}');
@@ -97,8 +71,7 @@ describe('request playground in real VS Code', function () {
 	});
 
 	it('sends a deliberately malformed raw request and shows the fault', async function () {
-		const page = wb!.page;
-		const frame = playgroundFrame(page);
+		const frame = await openPlayground();
 		await frame.locator('label[for="binding-soap11"]').click();
 		await frame.locator('label[for="mode-raw"]').click();
 		const body = frame.locator('#raw-body');
@@ -125,8 +98,7 @@ describe('request playground in real VS Code', function () {
 	});
 
 	it('compares the four bindings', async function () {
-		const page = wb!.page;
-		const frame = playgroundFrame(page);
+		const frame = await openPlayground();
 		await frame.locator('label[for="mode-form"]').click();
 		await frame.locator('#param-sCultureID').waitFor({ timeout: UI_TIMEOUT_MS });
 		await frame.locator('#compare').click();
@@ -139,8 +111,7 @@ describe('request playground in real VS Code', function () {
 	});
 
 	it('saves the request to a file and sends it from the editor', async function () {
-		const page = wb!.page;
-		const frame = playgroundFrame(page);
+		const frame = await openPlayground();
 		await frame.locator('label[for="binding-soap12"]').click();
 		await frame.locator('#save').click();
 		// code-server's save dialog is a quick input holding the suggested path: accept it.
@@ -155,7 +126,7 @@ describe('request playground in real VS Code', function () {
 		assert.match(suggested, /GetCurrency\.mpreq$/);
 		await page.keyboard.press('Enter');
 		await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
-		const file = path.join(server!.workspaceDir, 'GetCurrency.mpreq');
+		const file = path.join(workspaceDir, 'GetCurrency.mpreq');
 		const started = Date.now();
 		while (!fs.existsSync(file) && Date.now() - started < UI_TIMEOUT_MS) {
 			await new Promise((resolve) => setTimeout(resolve, 200));

@@ -2,7 +2,9 @@
 import type * as vscode from 'vscode';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { ConnectionStore } from '../../src/extension/connections/connectionStore';
-import { SandboxManager } from '../../src/extension/sandbox/sandboxManager';
+import { sandboxPortSetting } from '../../src/extension/connections/model';
+import { accessLogLine } from '../../src/emulator/logFormat';
+import { SandboxManager, type SandboxLaunchOptions } from '../../src/extension/sandbox/sandboxManager';
 import { DefaultWorkbenchServices } from '../../src/extension/workbenchServices';
 import { FakeUi, MemoryLog, MemorySecrets, MemorySettings } from './fakes';
 
@@ -19,6 +21,11 @@ export interface TestWorkbench {
 	dispose(): Promise<void>;
 }
 
+/** The sandbox on the test's own thread (fast to start); the worker thread has tests of its own. */
+export function startInProcess({ onLog, ...options }: SandboxLaunchOptions): Promise<RunningEmulator> {
+	return startEmulator({ ...options, logger: (entry) => onLog(accessLogLine(entry)) });
+}
+
 export function createTestWorkbench(settingsInit: Record<string, unknown> = {}): TestWorkbench {
 	const ui = new FakeUi();
 	const log = new MemoryLog();
@@ -27,14 +34,15 @@ export function createTestWorkbench(settingsInit: Record<string, unknown> = {}):
 	let starts = 0;
 	const running: RunningEmulator[] = [];
 	const sandbox = new SandboxManager({
-		loadEmulator: async () => async (options) => {
+		loadLauncher: async () => async (options) => {
 			starts++;
-			const emulator = await startEmulator(options);
+			const emulator = await startInProcess(options);
 			running.push(emulator);
 			return emulator;
 		},
 		dataDir: ':memory:',
 		seed: () => 7,
+		port: () => sandboxPortSetting(settings.get<unknown>('sandbox.port', 0)),
 		log,
 	});
 	const store = new ConnectionStore(settings, secrets, sandbox);

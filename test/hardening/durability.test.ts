@@ -14,6 +14,7 @@ import { delay } from '../integration/support';
 
 interface Ready {
 	baseUrl: string;
+	namespace: string;
 	apiKey: string;
 	username: string;
 	password: string;
@@ -68,6 +69,7 @@ describe('hardening: durability across SIGKILL', function () {
 		const clientOf = (ready: Ready): MultipostingClient =>
 			new MultipostingClient({
 				baseUrl: ready.baseUrl,
+				namespace: ready.namespace,
 				timeoutMs: 10_000,
 				credentials: { apiKey: ready.apiKey, username: ready.username, password: ready.password },
 			});

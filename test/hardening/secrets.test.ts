@@ -56,6 +56,7 @@ describe('hardening: secrets stay secret', function () {
 		const exchanges: Exchange[] = [];
 		const client = new MultipostingClient({
 			baseUrl: emulator.baseUrl,
+			namespace: emulator.namespace,
 			credentials: {
 				apiKey: emulator.demo.apiKey,
 				username: emulator.demo.username,
@@ -65,6 +66,7 @@ describe('hardening: secrets stay secret', function () {
 		});
 		const wrongPassword = new MultipostingClient({
 			baseUrl: emulator.baseUrl,
+			namespace: emulator.namespace,
 			credentials: {
 				apiKey: emulator.demo.apiKey,
 				username: emulator.demo.username,
@@ -105,6 +107,7 @@ describe('hardening: secrets stay secret', function () {
 	it('the access log entries and their formatted lines carry no parameters', async () => {
 		const client = new MultipostingClient({
 			baseUrl: emulator.baseUrl,
+			namespace: emulator.namespace,
 			credentials: {
 				apiKey: emulator.demo.apiKey,
 				username: emulator.demo.username,
@@ -126,6 +129,7 @@ describe('hardening: secrets stay secret', function () {
 	it('UserList returns no password field', async () => {
 		const client = new MultipostingClient({
 			baseUrl: emulator.baseUrl,
+			namespace: emulator.namespace,
 			credentials: {
 				apiKey: emulator.demo.apiKey,
 				username: emulator.demo.username,

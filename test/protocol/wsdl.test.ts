@@ -161,6 +161,12 @@ describe('generateWsdl', () => {
 			'@minOccurs': '1',
 			'@maxOccurs': '1',
 			'@name': 'ApplicationDate',
+			'@type': 's:dateTime',
+		});
+		assert.deepEqual(named(fields, 'LastScoreDate'), {
+			'@minOccurs': '1',
+			'@maxOccurs': '1',
+			'@name': 'LastScoreDate',
 			'@nillable': 'true',
 			'@type': 's:dateTime',
 		});
@@ -194,6 +200,75 @@ describe('generateWsdl', () => {
 				'@type': 'tns:Advert',
 			},
 		]);
+	});
+
+	it('follows the record schema facts: always-written value types, nullable ones nillable', () => {
+		const element = (record: string, field: string) =>
+			named(list(first(named(schema['s:complexType'], record), 's:sequence')['s:element']), field);
+		const facts: [string, string, string, boolean][] = [
+			// record, field, minOccurs, nillable
+			['Advert', 'AdvertID', '1', false],
+			['Advert', 'LastPostDate', '1', false],
+			['Advert', 'SalaryHide', '1', false],
+			['Advert', 'latitude', '1', true],
+			['Advert', 'longitude', '1', true],
+			['Advert', 'AdvertTitle', '0', false],
+			['APIApplication', 'PostingID', '1', false],
+			['APIApplication', 'Favourite', '1', false],
+			['APIAdvertValue', 'FieldID', '1', false],
+			['CPostFeed', 'FeedID', '1', false],
+			['CPostFeed', 'Restricted', '1', false],
+			['CPostFeed', 'EffectiveQuota', '1', true],
+			['CPostFeed', 'UserID', '1', true],
+			['CPostFeed', 'FeedCostTypeID', '1', true],
+			['CPostFeed', 'JobDescriptionMaximumLength', '1', true],
+			['CPostFeed', 'PostingsForward', '1', true],
+			['GetValue', 'FieldID', '1', false],
+			['GetValue', 'SortOrder', '1', true],
+			['GetLoginURLResult', 'UserID', '1', false],
+			['AddAdvertResult', 'OrganisationID', '1', false],
+		];
+		for (const [record, field, min, nillable] of facts) {
+			const el = element(record, field);
+			assert.equal(el['@minOccurs'], min, `${record}.${field} minOccurs`);
+			assert.equal(el['@nillable'], nillable ? 'true' : undefined, `${record}.${field} nillable`);
+		}
+		assert.deepEqual(list(first(named(schema['s:complexType'], 'ArrayOfInt'), 's:sequence')['s:element']), [
+			{ '@minOccurs': '0', '@maxOccurs': 'unbounded', '@name': 'int', '@type': 's:int' },
+		]);
+		assert.deepEqual(list(first(named(schema['s:complexType'], 'ArrayOfString'), 's:sequence')['s:element']), [
+			{
+				'@minOccurs': '0',
+				'@maxOccurs': 'unbounded',
+				'@name': 'string',
+				'@nillable': 'true',
+				'@type': 's:string',
+			},
+		]);
+	});
+
+	it('types GET/POST list parameters StringArray from an AbstractTypes schema, as ASMX does', () => {
+		assert.equal(defs['@xmlns:s1'], `${NS}AbstractTypes`);
+		const schemas = list(first(defs, 'wsdl:types')['s:schema']);
+		assert.deepEqual(
+			schemas.map((x) => x['@targetNamespace']),
+			[NS, `${NS}AbstractTypes`],
+		);
+		const stringArray = named(schemas[1]['s:complexType'], 'StringArray');
+		const restriction = first(first(stringArray, 's:complexContent'), 's:restriction');
+		assert.equal(restriction['@base'], 'soapenc:Array');
+		assert.deepEqual(list(first(restriction, 's:sequence')['s:element']), [
+			{ '@minOccurs': '0', '@maxOccurs': 'unbounded', '@name': 'String', '@type': 's:string' },
+		]);
+		for (const verb of ['HttpGetIn', 'HttpPostIn']) {
+			const parts = list(named(defs['wsdl:message'], `UserFeedsAndQuotaWithDestinations${verb}`)['wsdl:part']);
+			assert.deepEqual(named(parts, 'Destinations'), { '@name': 'Destinations', '@type': 's1:StringArray' });
+			assert.deepEqual(named(parts, 'sAPIKey'), { '@name': 'sAPIKey', '@type': 's:string' });
+		}
+		// The administration endpoint has no list parameter, so no AbstractTypes schema.
+		const admin = parse('administration', 'http://h/SOAP/Administration.asmx');
+		assert.equal(admin['@xmlns:s1'], undefined);
+		assert.equal(list(first(admin, 'wsdl:types')['s:schema']).length, 1);
 	});
 
 	it('declares the global roots of HTTP GET and POST answers', () => {
@@ -301,7 +376,8 @@ describe('generateWsdl with node-soap against the emulator', () => {
 
 describe('generateWsdl with node-soap against the emulator sandbox', () => {
 	let emulator: RunningEmulator;
-	before(async () => {
+	before(async function () {
+		this.timeout(120_000); // seeding a default sandbox
 		emulator = await startEmulator({ dataDir: ':memory:', seed: 5 });
 	});
 	after(() => emulator.stop());

@@ -106,7 +106,7 @@ export class DeliveryScheduler {
 		);
 		const expires = toStoredDate(new Date((scheduled ? postAt.getTime() : now.getTime()) + POSTING_LIFETIME_MS));
 		return feedIds.map((feedId) => {
-			const postingId = this.store.insertPendingPosting({
+			const postingId = this.store.postings.insertPending({
 				advertId,
 				feedId,
 				userId,
@@ -114,7 +114,7 @@ export class DeliveryScheduler {
 				estimatedExpireAt: expires,
 				dueAt,
 			});
-			this.store.addTrackingLog(
+			this.store.postings.addTrackingLog(
 				postingId,
 				toStoredDate(now),
 				'Pending',
@@ -129,11 +129,11 @@ export class DeliveryScheduler {
 		let delivered = 0;
 		for (;;) {
 			const now = toStoredDate(this.clock.now());
-			const due = this.store.duePostings(now, BATCH);
+			const due = this.store.postings.due(now, BATCH);
 			for (const posting of due) {
 				const outcome = deliveryOutcome(posting.id, posting.feedId, this.seed, this.flakyFeedIds);
 				// The board answers at the due time, which may be earlier than now when the clock jumped.
-				this.store.recordDelivery({
+				this.store.postings.recordDelivery({
 					postingId: posting.id,
 					advertId: posting.advertId,
 					statusId: outcome.statusId,

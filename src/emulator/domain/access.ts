@@ -3,12 +3,11 @@
  * must be a user inside it; search filters (sUsername / sUserIdentifier / sStartOrganisation) may only
  * narrow that subtree. Nothing outside the resulting scope is read or changed.
  */
-import type { AnyParams } from '../../protocol/catalogue';
 import { USER_ROLE } from '../../protocol/catalogue';
 import { FaultError } from '../../protocol/faults';
 import type { Store } from '../store/store';
 import type { OrganisationRow, UserRow } from '../store/types';
-import { text } from './params';
+import type { ParamReader } from './paramReader';
 import { verifyPassword } from './passwords';
 
 /** The organisation of a valid API key and the organisations it may see (that organisation and below). */
@@ -23,24 +22,25 @@ export interface SearchScope {
 	userId?: number;
 }
 
-export function authenticateKey(store: Store, params: AnyParams): KeyScope {
-	const apiKey = text(params, 'sAPIKey');
+export function authenticateKey(store: Store, params: ParamReader<'sAPIKey'>): KeyScope {
+	const apiKey = params.text('sAPIKey');
 	if (apiKey === undefined) {
 		throw FaultError.client('AuthenticationFailed', 'sAPIKey is missing. Give the API key of your connection.');
 	}
-	const organisation = store.organisationForApiKey(apiKey);
+	const organisation = store.accounts.organisationForApiKey(apiKey);
 	if (!organisation) {
 		throw FaultError.client('AuthenticationFailed', 'sAPIKey is not valid. Check the API key of your connection.');
 	}
-	return { organisation, organisationIds: store.subtreeIds(organisation.id) };
+	return { organisation, organisationIds: store.accounts.subtreeIds(organisation.id) };
 }
 
 /** The user of sUsername + sPassword when they match and the user is active; undefined otherwise. */
-export function checkLogin(store: Store, params: AnyParams): UserRow | undefined {
-	const username = text(params, 'sUsername');
-	const password = typeof params.sPassword === 'string' ? params.sPassword : undefined;
+export function checkLogin(store: Store, params: ParamReader<'sUsername' | 'sPassword'>): UserRow | undefined {
+	const username = params.text('sUsername');
+	const raw = params.value('sPassword');
+	const password = typeof raw === 'string' ? raw : undefined;
 	if (username === undefined || password === undefined || password === '') return undefined;
-	const user = store.findUserByUsername(username);
+	const user = store.accounts.findUserByUsername(username);
 	// Verify even for unknown users so timing does not reveal which usernames exist.
 	const valid = verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
 	return user && valid && user.active === 1 ? user : undefined;
@@ -49,11 +49,11 @@ export function checkLogin(store: Store, params: AnyParams): UserRow | undefined
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
 /** Authenticates sUsername + sPassword and checks the user is inside the key's subtree. */
-export function authenticateUser(store: Store, key: KeyScope, params: AnyParams): UserRow {
-	if (text(params, 'sUsername') === undefined) {
+export function authenticateUser(store: Store, key: KeyScope, params: ParamReader<'sUsername' | 'sPassword'>): UserRow {
+	if (params.text('sUsername') === undefined) {
 		throw FaultError.client('MissingParameter', 'sUsername is required: give the login name.');
 	}
-	if (text(params, 'sPassword') === undefined) {
+	if (params.text('sPassword') === undefined) {
 		throw FaultError.client('MissingParameter', 'sPassword is required: give the password of sUsername.');
 	}
 	const user = checkLogin(store, params);
@@ -87,7 +87,7 @@ export function resolveOrganisation(
 	value: string,
 	parameter: string,
 ): OrganisationRow {
-	const organisation = store.findOrganisation(value);
+	const organisation = store.accounts.findOrganisation(value);
 	if (!organisation) {
 		throw FaultError.client('NotFound', `${parameter} '${value}' is not a known organisation id or identifier.`);
 	}
@@ -105,7 +105,7 @@ export function resolveUser(
 	parameter: string,
 	byUsername = false,
 ): UserRow {
-	const user = byUsername ? store.findUserByUsername(value) : store.findUser(value);
+	const user = byUsername ? store.accounts.findUserByUsername(value) : store.accounts.findUser(value);
 	if (!user) throw FaultError.client('NotFound', `${parameter} '${value}' is not a known user.`);
 	if (!allowed.includes(user.organisationId)) {
 		throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
@@ -117,16 +117,20 @@ export function resolveUser(
  * The scope of a search operation: the key's subtree, narrowed by sStartOrganisation and limited to
  * the adverts of sUsername or sUserIdentifier.
  */
-export function searchScope(store: Store, key: KeyScope, params: AnyParams): SearchScope {
+export function searchScope(
+	store: Store,
+	key: KeyScope,
+	params: ParamReader<'sStartOrganisation' | 'sUsername' | 'sUserIdentifier'>,
+): SearchScope {
 	let organisationIds = key.organisationIds;
-	const start = text(params, 'sStartOrganisation');
+	const start = params.text('sStartOrganisation');
 	if (start !== undefined) {
-		organisationIds = store.subtreeIds(
+		organisationIds = store.accounts.subtreeIds(
 			resolveOrganisation(store, key.organisationIds, start, 'sStartOrganisation').id,
 		);
 	}
-	const username = text(params, 'sUsername');
-	const userIdentifier = text(params, 'sUserIdentifier');
+	const username = params.text('sUsername');
+	const userIdentifier = params.text('sUserIdentifier');
 	let user: UserRow | undefined;
 	if (username !== undefined) user = resolveUser(store, key.organisationIds, username, 'sUsername', true);
 	if (userIdentifier !== undefined) {
@@ -149,5 +153,49 @@ export function userSeesAdvert(
 	advert: { userId: number; organisationId: number },
 ): boolean {
 	if (advert.userId === user.id) return true;
-	return isAdministrator(user) && store.subtreeIds(user.organisationId).includes(advert.organisationId);
+	return isAdministrator(user) && store.accounts.subtreeIds(user.organisationId).includes(advert.organisationId);
+}
+
+export function notAdministrator(user: UserRow): FaultError {
+	return FaultError.client(
+		'AccessDenied',
+		`User '${user.username}' is not an administrator (UserRoleID 1); only administrators may act for other users or organisations.`,
+	);
+}
+
+/** The organisations a login may act on: its own subtree, within the key's. */
+export function loginScope(store: Store, key: KeyScope, login: UserRow): number[] {
+	return store.accounts.subtreeIds(login.organisationId).filter((orgId) => key.organisationIds.includes(orgId));
+}
+
+/** Whom an administration operation acts for: a user, or an organisation without a user. */
+export interface ActingTarget {
+	user?: UserRow;
+	organisationId: number;
+}
+
+/**
+ * The user or organisation an administration operation acts for (the login user by default);
+ * acting for anyone else needs an administrator.
+ */
+export function actingTarget(
+	store: Store,
+	key: KeyScope,
+	login: UserRow,
+	params: ParamReader<'sOrganisationIdentifier' | 'sUserIdentifier'>,
+): ActingTarget {
+	const organisationValue = params.text('sOrganisationIdentifier');
+	const userValue = params.text('sUserIdentifier');
+	const scope = loginScope(store, key, login);
+	if (userValue !== undefined) {
+		const user = resolveUser(store, scope, userValue, 'sUserIdentifier');
+		if (user.id !== login.id && !isAdministrator(login)) throw notAdministrator(login);
+		return { user, organisationId: user.organisationId };
+	}
+	if (organisationValue !== undefined) {
+		const organisation = resolveOrganisation(store, scope, organisationValue, 'sOrganisationIdentifier');
+		if (!isAdministrator(login)) throw notAdministrator(login);
+		return { organisationId: organisation.id };
+	}
+	return { user: login, organisationId: login.organisationId };
 }

@@ -1,4 +1,5 @@
-/** Word lists and document builders of the demo data. Pure functions of their arguments. */
+/** Word lists and the demo email body of the generated data. Pure functions of their arguments. */
+import { escapeXmlText } from '../documents/xmlText';
 
 export const FIRST_NAMES = [
 	'Olivia',
@@ -217,10 +218,6 @@ export interface Person {
 	address: string;
 }
 
-function escapeXml(value: string): string {
-	return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
 /**
  * Hostile fragments planted in some email bodies so the extension's sanitising is exercised: scripts,
  * event handlers, javascript: links, remote images, CSS url() and SVG with script.
@@ -237,13 +234,13 @@ export const HOSTILE_FRAGMENTS = [
 ] as const;
 
 export function emailBodyHtml(person: Person, jobTitle: string, hostile: string | undefined): string {
-	const name = escapeXml(`${person.firstName} ${person.lastName}`);
+	const name = escapeXmlText(`${person.firstName} ${person.lastName}`);
 	return [
 		'<html><body>',
 		`<p>Dear Hiring Manager,</p>`,
-		`<p>I would like to apply for the <b>${escapeXml(jobTitle)}</b> position. Please find my CV attached.</p>`,
+		`<p>I would like to apply for the <b>${escapeXmlText(jobTitle)}</b> position. Please find my CV attached.</p>`,
 		hostile ?? '',
-		`<p>Kind regards,<br>${name}<br>${escapeXml(person.phone)}</p>`,
+		`<p>Kind regards,<br>${name}<br>${escapeXmlText(person.phone)}</p>`,
 		'</body></html>',
 	].join('\n');
 }
@@ -270,106 +267,4 @@ export function cvText(
 		skills.join(', '),
 		'',
 	].join('\n');
-}
-
-/** A minimal, valid one-page PDF showing the lines of text (byte offsets computed for the xref table). */
-export function minimalPdf(lines: readonly string[]): Uint8Array {
-	const safe = (line: string) => line.replace(/[^\x20-\x7e]/g, '?').replace(/([\\()])/g, '\\$1');
-	const content = ['BT', '/F1 11 Tf', '50 790 Td', '14 TL', ...lines.map((line) => `(${safe(line)}) '`), 'ET'].join(
-		'\n',
-	);
-	const objects = [
-		'<< /Type /Catalog /Pages 2 0 R >>',
-		'<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-		'<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-		`<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-		'<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-	];
-	let pdf = '%PDF-1.4\n';
-	const offsets: number[] = [];
-	objects.forEach((body, index) => {
-		offsets.push(pdf.length);
-		pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
-	});
-	const xref = pdf.length;
-	pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-	pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-	return new TextEncoder().encode(pdf);
-}
-
-/** A minimal HR-XML Candidate with contact, experience, education and skills. */
-export function hrXml(
-	person: Person,
-	jobTitle: string,
-	skills: readonly string[],
-	employer: string,
-	years: number,
-	school: string,
-): string {
-	const e = escapeXml;
-	return `<?xml version="1.0" encoding="UTF-8"?>
-<Candidate xmlns="http://ns.hr-xml.org/2006-02-28">
-  <CandidateProfile>
-    <PersonalData>
-      <PersonName><GivenName>${e(person.firstName)}</GivenName><FamilyName>${e(person.lastName)}</FamilyName></PersonName>
-      <ContactMethod>
-        <Telephone><FormattedNumber>${e(person.phone)}</FormattedNumber></Telephone>
-        <InternetEmailAddress>${e(person.email)}</InternetEmailAddress>
-        <PostalAddress><DeliveryAddress><AddressLine>${e(person.address)}</AddressLine></DeliveryAddress><CountryCode>GB</CountryCode></PostalAddress>
-      </ContactMethod>
-    </PersonalData>
-  </CandidateProfile>
-  <Resume>
-    <StructuredXMLResume>
-      <EmploymentHistory>
-        <EmployerOrg>
-          <EmployerOrgName>${e(employer)}</EmployerOrgName>
-          <PositionHistory><Title>${e(jobTitle)}</Title><StartDate><Year>${2026 - years}</Year></StartDate><EndDate><StringDate>current</StringDate></EndDate></PositionHistory>
-        </EmployerOrg>
-      </EmploymentHistory>
-      <EducationHistory>
-        <SchoolOrInstitution><School><SchoolName>${e(school)}</SchoolName></School><Degree><DegreeName>BSc</DegreeName></Degree></SchoolOrInstitution>
-      </EducationHistory>
-      <Qualifications>
-${skills.map((skill) => `        <Competency name="${e(skill)}"/>`).join('\n')}
-      </Qualifications>
-    </StructuredXMLResume>
-  </Resume>
-</Candidate>
-`;
-}
-
-/** The full email (MIME, multipart) with the HTML body and the attachment. */
-export function mimeEmail(
-	person: Person,
-	to: string,
-	subject: string,
-	date: Date,
-	html: string,
-	attachment: { fileName: string; contentType: string; bytes: Uint8Array },
-): string {
-	const boundary = `=_sandbox_${person.lastName.length}${person.firstName.length}`;
-	const base64 = Buffer.from(attachment.bytes).toString('base64').replace(/.{76}/g, '$&\r\n');
-	return [
-		`From: "${person.firstName} ${person.lastName}" <${person.email}>`,
-		`To: ${to}`,
-		`Subject: ${subject}`,
-		`Date: ${date.toUTCString()}`,
-		'MIME-Version: 1.0',
-		`Content-Type: multipart/mixed; boundary="${boundary}"`,
-		'',
-		`--${boundary}`,
-		'Content-Type: text/html; charset=utf-8',
-		'Content-Transfer-Encoding: 8bit',
-		'',
-		html,
-		`--${boundary}`,
-		`Content-Type: ${attachment.contentType}; name="${attachment.fileName}"`,
-		'Content-Transfer-Encoding: base64',
-		`Content-Disposition: attachment; filename="${attachment.fileName}"`,
-		'',
-		base64,
-		`--${boundary}--`,
-		'',
-	].join('\r\n');
 }

@@ -1,4 +1,8 @@
-/** Store rows → catalogue records. Absent values (SQL NULL) are omitted, never invented. */
+/**
+ * Store rows → catalogue records. Absent values (SQL NULL) are omitted, never invented: the record
+ * writer then follows the ASMX rule of each field (nullable → xsi:nil, string → left out, plain value
+ * type → its default, e.g. the UserID 0 of a failed login).
+ */
 import type {
 	Advert,
 	AdvertTrackingLog,
@@ -64,7 +68,9 @@ export function advertRecord(row: AdvertRow, stats: AdvertStats | undefined): Ad
 		AdvertID: row.id,
 		UserID: row.userId,
 		OrganisationID: row.organisationId,
-		LastPostDate: present(row.lastPostDate),
+		// Known facts: LastPostDate is always written (not nillable); until the first posting it is the
+		// creation date, the date searches and the default order already use for such adverts.
+		LastPostDate: row.lastPostDate ?? row.createdAt,
 		LastDeliveryDate: present(row.lastDeliveryDate),
 		LastDeliveryStatusID: row.lastDeliveryStatusId,
 		AdvertIdentifier: present(row.identifier),
@@ -100,7 +106,7 @@ export function advertRecord(row: AdvertRow, stats: AdvertStats | undefined): Ad
 		WithStatusNew: count(stats?.withStatusNew),
 		LastScoreDate: present(stats?.lastScoreDate),
 		LastProgressDate: present(stats?.lastProgressDate),
-		sLastPostDate: textDate(row.lastPostDate),
+		sLastPostDate: textDate(row.lastPostDate ?? row.createdAt),
 		sLastDeliveryDate: textDate(row.lastDeliveryDate),
 		sLastScoreDate: textDate(stats?.lastScoreDate),
 		sLastProgressDate: textDate(stats?.lastProgressDate),
@@ -159,7 +165,8 @@ export function applicationRecord(row: ApplicationRow, documents: ReadonlyMap<st
 		AdvertCandidateID: row.id,
 		AdvertID: row.advertId,
 		CandidateID: row.candidateId,
-		PostingID: present(row.postingId),
+		// Not nillable (known facts): an application that came without a posting carries PostingID 0.
+		PostingID: row.postingId ?? 0,
 		FeedID: row.feedId,
 		FeedName: row.feedName,
 		ApplicationDate: row.appliedAt,

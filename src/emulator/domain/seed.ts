@@ -3,7 +3,8 @@
  * Randomness comes only from a seeded mulberry32 generator; dates are relative to `now`.
  */
 import { ADVERT_STATUS, DEFAULT_PROGRESS, DELIVERY_STATUS, DOCUMENT_TYPE, USER_ROLE } from '../../protocol/catalogue';
-import { hashSecret, type Store } from '../store/store';
+import { hashSecret } from '../store/secrets';
+import type { Store } from '../store/store';
 import { toStoredDate } from '../store/time';
 import {
 	cvText,
@@ -20,7 +21,7 @@ import {
 	type Person,
 } from './demoContent';
 import { createApplicationDocuments, createMimeEmail, cvBaseName, type ResumeFacts } from '../documents';
-import { KNOWN_LOCATIONS } from './operations';
+import { KNOWN_LOCATIONS } from './advertFields';
 import { hashPassword } from './passwords';
 
 /** Sandbox-only credentials of the demo administrator. Never use them for a real service. */
@@ -579,7 +580,7 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 				lastStatus = deliveryStatus;
 			}
 			if (lastPost !== null) {
-				store.markAdvertDelivered(advertId, at(lastPost), at(lastDelivery ?? lastPost), lastStatus);
+				store.adverts.markDelivered(advertId, at(lastPost), at(lastDelivery ?? lastPost), lastStatus);
 			}
 			const skills = random.sample(SKILLS, 3);
 			insertValue([advertId, 0, 1, 'JobCategory', industry, null]);

@@ -84,8 +84,8 @@ export class LiveApplications {
 	 * undefined when no advert is live (posted and delivered).
 	 */
 	arrive(advertId?: number, at: Date = this.clock.now()): ArrivedApplication | undefined {
-		const targets = this.store
-			.liveAdvertTargets(advertId === undefined ? 500 : 100_000)
+		const targets = this.store.postings
+			.liveTargets(advertId === undefined ? 500 : 100_000)
 			.filter((target) => advertId === undefined || target.advertId === advertId);
 		if (targets.length === 0) return undefined;
 		const target = this.pick(targets);
@@ -125,7 +125,7 @@ export class LiveApplications {
 		const html = emailBodyHtml(person, target.title, undefined);
 		const format = this.random() < 0.5 ? 'pdf' : 'docx';
 		const arrived = this.store.transaction(() => {
-			const candidateId = this.store.upsertCandidate({
+			const candidateId = this.store.candidates.upsert({
 				organisationId: target.organisationId,
 				email: person.email,
 				firstName,
@@ -133,7 +133,7 @@ export class LiveApplications {
 				mobilePhone: person.phone,
 				address: person.address,
 			});
-			const id = this.store.insertNewApplication({
+			const id = this.store.applications.insert({
 				advertId: target.advertId,
 				candidateId,
 				postingId: target.postingId,
@@ -148,7 +148,7 @@ export class LiveApplications {
 				html,
 				messageId: `live-${id}`,
 			});
-			this.store.insertDocument({
+			this.store.applications.insertDocument({
 				applicationId: id,
 				kind: DOCUMENT_TYPE.EmailBody,
 				fileName: 'body.html',
@@ -158,7 +158,7 @@ export class LiveApplications {
 				text: html,
 				bytes: null,
 			});
-			this.store.insertDocument({
+			this.store.applications.insertDocument({
 				applicationId: id,
 				kind: DOCUMENT_TYPE.Attachment,
 				fileName: documents.attachment.fileName,
@@ -168,7 +168,7 @@ export class LiveApplications {
 				text: null,
 				bytes: documents.attachment.bytes,
 			});
-			this.store.insertDocument({
+			this.store.applications.insertDocument({
 				applicationId: id,
 				kind: DOCUMENT_TYPE.Parsed,
 				fileName: documents.parsedFileName,
@@ -178,7 +178,7 @@ export class LiveApplications {
 				text: null,
 				bytes: documents.parsed,
 			});
-			this.store.insertDocument({
+			this.store.applications.insertDocument({
 				applicationId: id,
 				kind: DOCUMENT_TYPE.Email,
 				fileName: 'application.eml',
@@ -188,7 +188,7 @@ export class LiveApplications {
 				text: null,
 				bytes: documents.email,
 			});
-			const advert = this.store.advertById(target.advertId);
+			const advert = this.store.adverts.byId(target.advertId);
 			const created: ArrivedApplication = {
 				advertCandidateId: id,
 				advertId: target.advertId,

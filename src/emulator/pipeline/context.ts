@@ -1,7 +1,7 @@
 /** Per-server settings and per-request state shared by the pipeline steps. */
 import type { BindingName } from '../../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../../protocol/catalogue';
-import type { OperationHandlers } from '../domain/operations';
+import type { OperationHandlers } from '../domain/handlers';
 
 /** One line of the access log. Never carries parameters (they hold credentials). */
 export interface AccessLogEntry {

@@ -1,7 +1,7 @@
 /** Step 6 of the pipeline: call the domain handler of the operation with the decoded parameters. */
 import type { AnyParams, OperationName } from '../../protocol/catalogue';
 import type { RequestContext } from '../domain/context';
-import type { OperationHandlers } from '../domain/operations';
+import type { OperationHandlers } from '../domain/handlers';
 
 /** Runs the handler; caller errors come back as thrown FaultErrors, anything else is internal. */
 export function invokeHandler(

@@ -27,17 +27,17 @@ export class StatementCache {
 		private readonly watchedTables?: RegExp,
 	) {}
 
-	/** Every row of a query. */
-	all(sql: string, values?: SqlValue[]): Record<string, unknown>[] {
-		return this.use(sql, (statement) => statement.all(values) as Record<string, unknown>[]);
+	/** Every row of a query, as the caller's row type (the SQL's column aliases are its field names). */
+	all<T = Record<string, unknown>>(sql: string, values?: SqlValue[]): T[] {
+		return this.use(sql, (statement) => statement.all(values) as T[]);
 	}
 
 	/**
-	 * The first row of a query, or null. Reads every row so that the statement finishes and releases
+	 * The first row of a query, or undefined. Reads every row so that the statement finishes and releases
 	 * its read lock at once; the store's single-row queries select by key or aggregate.
 	 */
-	get(sql: string, values?: SqlValue[]): Record<string, unknown> | null {
-		return this.all(sql, values)[0] ?? null;
+	one<T = Record<string, unknown>>(sql: string, values?: SqlValue[]): T | undefined {
+		return this.all<T>(sql, values)[0];
 	}
 
 	/**
@@ -46,7 +46,7 @@ export class StatementCache {
 	 * wide row.
 	 */
 	allJson<T>(sql: string, values?: SqlValue[]): T[] {
-		const rows = this.all(sql, values) as { row_json: string }[];
+		const rows = this.all<{ row_json: string }>(sql, values);
 		const out = new Array<T>(rows.length);
 		for (let i = 0; i < rows.length; i++) out[i] = JSON.parse(rows[i].row_json) as T;
 		return out;

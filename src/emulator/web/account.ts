@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { USER_ROLE } from '../../protocol/catalogue';
-import { hashSecret } from '../store/store';
+import { hashSecret } from '../store/secrets';
 import { toDisplayDate, toStoredDate } from '../store/time';
 import type { UserRow } from '../store/types';
 import { DELIVERY_LABELS } from './completion';
@@ -81,7 +81,7 @@ export function handleLogin(
 		return sendMessage(res, 405, 'Method not allowed', 'Open the login link with GET.');
 	}
 	const now = context.wallNow();
-	const login = token ? context.store.consumeLoginToken(token, toStoredDate(now)) : undefined;
+	const login = token ? context.store.loginTokens.consume(token, toStoredDate(now)) : undefined;
 	if (!login) {
 		return sendMessage(
 			res,
@@ -110,7 +110,7 @@ function nav(current: string): { label: string; href: string; current: boolean }
 /** The organisations whose adverts the user sees, and whether only their own adverts. */
 function scopeOf(context: WebContext, user: UserRow): { organisationIds: readonly number[]; userId?: number } {
 	return user.roleId === USER_ROLE.Administrator
-		? { organisationIds: context.store.subtreeIds(user.organisationId) }
+		? { organisationIds: context.store.accounts.subtreeIds(user.organisationId) }
 		: { organisationIds: [user.organisationId], userId: user.id };
 }
 
@@ -142,7 +142,7 @@ export function handleWeb(
 		return sendMessage(res, 405, 'Method not allowed', 'The web interface is read-only.');
 	}
 	const userId = sessions.userOf(cookieValue(req, SESSION_COOKIE), context.wallNow().getTime());
-	const user = userId === undefined ? undefined : context.store.userById(userId);
+	const user = userId === undefined ? undefined : context.store.accounts.userById(userId);
 	if (!user) {
 		return sendMessage(res, 401, 'Sign in first', 'Open a login link from GetLoginURL to use the web interface.');
 	}
@@ -151,8 +151,8 @@ export function handleWeb(
 	const window = { offset: (pageNumber - 1) * WEB_PAGE_SIZE, limit: WEB_PAGE_SIZE };
 	const route = path.replace(/\/+$/, '') || '/web';
 	if (route === '/web') {
-		const adverts = context.store.searchAdverts({ ...scope }, [], { offset: 0, limit: 1 }).total;
-		const applications = context.store.searchApplications({ ...scope }, [], { offset: 0, limit: 1 }).total;
+		const adverts = context.store.adverts.search({ ...scope }, [], { offset: 0, limit: 1 }).total;
+		const applications = context.store.applications.search({ ...scope }, [], { offset: 0, limit: 1 }).total;
 		const main =
 			`<h1>Welcome, ${escapeHtml(user.firstName)} ${escapeHtml(user.lastName)}</h1>` +
 			`<dl class="facts"><dt>Username</dt><dd>${escapeHtml(user.username)}</dd><dt>Role</dt><dd>${user.roleId === USER_ROLE.Administrator ? 'Administrator' : 'User'}</dd>` +
@@ -160,7 +160,7 @@ export function handleWeb(
 		return sendPage(res, 200, { title: 'Account', main, nav: nav('/web/') });
 	}
 	if (route === '/web/adverts') {
-		const page = context.store.searchAdverts({ ...scope }, [], window);
+		const page = context.store.adverts.search({ ...scope }, [], window);
 		const rows = page.rows.map((advert) => [
 			String(advert.id),
 			advert.title,
@@ -173,7 +173,7 @@ export function handleWeb(
 		return sendPage(res, 200, { title: 'Adverts', main, nav: nav('/web/adverts') });
 	}
 	if (route === '/web/postings') {
-		const page = context.store.postingsPage(scope.organisationIds, window, scope.userId);
+		const page = context.store.postings.page(scope.organisationIds, window, scope.userId);
 		const rows = page.rows.map((posting) => [
 			String(posting.id),
 			posting.advertTitle,
@@ -186,7 +186,7 @@ export function handleWeb(
 		return sendPage(res, 200, { title: 'Postings', main, nav: nav('/web/postings') });
 	}
 	if (route === '/web/applications') {
-		const page = context.store.searchApplications({ ...scope }, [], window);
+		const page = context.store.applications.search({ ...scope }, [], window);
 		const rows = page.rows.map((application) => [
 			String(application.id),
 			`${application.firstName} ${application.lastName}`,

@@ -27,12 +27,12 @@ export function descriptionLength(description: string, htmlSupport: string): num
 }
 
 function offeredFeeds(context: WebContext, advert: AdvertRow): OfferedFeed[] | undefined {
-	const user = context.store.userById(advert.userId);
+	const user = context.store.accounts.userById(advert.userId);
 	if (!user) return undefined;
-	const used = context.store.postingsUsedByUser(user.id);
-	const destinations = new Set(context.store.advertDestinations(advert.id));
-	return context.store
-		.userFeedQuotas(user)
+	const used = context.store.postings.usedByUser(user.id);
+	const destinations = new Set(context.store.adverts.destinations(advert.id));
+	return context.store.feeds
+		.userQuotas(user)
 		.filter((feed) => feed.restricted !== 1)
 		.map((feed) => ({
 			feed,
@@ -151,8 +151,8 @@ function renderForm(
 }
 
 function renderCompleted(res: ServerResponse, context: WebContext, advert: AdvertRow, completedAt: string): void {
-	const rows = context.store
-		.postingsOf(advert.id)
+	const rows = context.store.postings
+		.ofAdvert(advert.id)
 		.map(
 			(posting) =>
 				`<tr><td>${posting.id}</td><td>${escapeHtml(posting.feedName)}</td><td>${escapeHtml(toDisplayDate(posting.postedAt))}</td>` +
@@ -180,7 +180,7 @@ export async function handleCompletion(
 	context: WebContext,
 	token: string,
 ): Promise<void> {
-	const advert = token ? context.store.advertByCompletionToken(token) : undefined;
+	const advert = token ? context.store.adverts.byCompletionToken(token) : undefined;
 	if (!advert) {
 		return sendMessage(
 			res,
@@ -191,7 +191,7 @@ export async function handleCompletion(
 	}
 	const offers = offeredFeeds(context, advert);
 	if (!offers) return sendMessage(res, 404, 'Posting not found', 'The owner of this advert no longer exists.');
-	const completedAt = context.store.advertCompletedAt(advert.id);
+	const completedAt = context.store.adverts.completedAt(advert.id);
 	if (req.method === 'GET' || req.method === 'HEAD') {
 		if (completedAt) return renderCompleted(res, context, advert, completedAt);
 		return renderForm(res, context, advert, offers, 200, []);
@@ -234,7 +234,7 @@ export async function handleCompletion(
 			chosen.map((offer) => offer.feed.id),
 			postAt,
 		);
-		context.store.markAdvertCompleted(advert.id, toStoredDate(now));
+		context.store.adverts.markCompleted(advert.id, toStoredDate(now));
 	});
 	redirect(res, `/complete-posting/${encodeURIComponent(advert.completionToken)}`);
 }

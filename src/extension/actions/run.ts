@@ -1,5 +1,5 @@
 /** Shared shape of every action: progress while it runs, plain-language failures with "Show details". */
-import { describeFailure, isCancellation } from '../logging/describe';
+import { describeFailure, isCancellation, isReportedElsewhere } from '../logging/describe';
 import type { LogPort, UiPort } from '../ui/port';
 
 export const SHOW_DETAILS = 'Show details';
@@ -15,7 +15,7 @@ export async function runWithProgress<T>(
 	try {
 		return await ui.withProgress(title, cancellable, task);
 	} catch (error) {
-		if (isCancellation(error)) {
+		if (isCancellation(error) || isReportedElsewhere(error)) {
 			return undefined;
 		}
 		reportFailure(ui, log, describeFailure(title, error));

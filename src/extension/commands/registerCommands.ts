@@ -6,7 +6,7 @@ import type { ConnectionStore } from '../connections/connectionStore';
 import { connectionWizard, testConnection } from '../connections/connectionFlow';
 import { SANDBOX_CONNECTION_ID } from '../connections/model';
 import { COMMANDS, CONTEXT_KEYS } from '../ids';
-import { describeFailure } from '../logging/describe';
+import { describeFailure, isReportedElsewhere } from '../logging/describe';
 import type { SandboxManager } from '../sandbox/sandboxManager';
 import type { AccountModel, TreeNode } from '../tree/accountModel';
 import { describeFilters } from '../tree/descriptors';
@@ -137,7 +137,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 					if (choice === 'Use it') await store.setActive(SANDBOX_CONNECTION_ID);
 				}
 			} catch (error) {
-				reportFailure(ui, log, describeFailure('Starting the sandbox', error));
+				if (!isReportedElsewhere(error)) reportFailure(ui, log, describeFailure('Starting the sandbox', error));
 			}
 		}),
 		register(COMMANDS.sandboxStop, async () => {
@@ -154,7 +154,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
 				await ui.withProgress('Resetting the sandbox', false, () => sandbox.reset());
 				model.refresh();
 			} catch (error) {
-				reportFailure(ui, log, describeFailure('Resetting the sandbox', error));
+				if (!isReportedElsewhere(error)) {
+					reportFailure(ui, log, describeFailure('Resetting the sandbox', error));
+				}
 			}
 		}),
 		register(COMMANDS.treeRefresh, () => model.refresh()),

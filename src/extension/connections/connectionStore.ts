@@ -12,6 +12,7 @@ import {
 	SANDBOX_CONNECTION_ID,
 	parseStoredConnections,
 	sandboxConnectionInfo,
+	sandboxPortSetting,
 	secretKey,
 	toConnectionInfo,
 	type StoredConnection,
@@ -39,7 +40,8 @@ export class ConnectionStore {
 
 	/** Every connection, the Sandbox first. */
 	list(): ConnectionInfo[] {
-		return [sandboxConnectionInfo(this.sandbox.running), ...this.stored().map(toConnectionInfo)];
+		const port = sandboxPortSetting(this.settings.get<unknown>(SETTINGS.sandboxPort, undefined));
+		return [sandboxConnectionInfo(this.sandbox.running, port), ...this.stored().map(toConnectionInfo)];
 	}
 
 	get(id: string): ConnectionInfo | undefined {

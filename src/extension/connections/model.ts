@@ -1,5 +1,6 @@
 /** Connections as stored in settings, and the pure rules about them. */
 import { BINDING_NAMES, type BindingName } from '../../protocol/bindings/types';
+import { DEFAULT_SANDBOX_PORT, SANDBOX_NAMESPACE } from '../../emulator/endpoint';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../../protocol/catalogue';
 import type { ConnectionInfo } from '../services';
 
@@ -40,23 +41,36 @@ export function toConnectionInfo(stored: StoredConnection): ConnectionInfo {
 	};
 }
 
-/** The Sandbox connection; its address is known once the emulator runs. */
-export function sandboxConnectionInfo(running?: {
-	baseUrl: string;
-	namespace: string;
-	demo: { username: string };
-}): ConnectionInfo {
+/**
+ * The Sandbox connection. Its address is the running sandbox's; before it runs, the address it will
+ * take (fixed port and namespace), unless the port setting is 0 (any free port).
+ */
+export function sandboxConnectionInfo(
+	running?: {
+		baseUrl: string;
+		namespace: string;
+		demo: { username: string };
+	},
+	port: number = DEFAULT_SANDBOX_PORT,
+): ConnectionInfo {
 	return {
 		id: SANDBOX_CONNECTION_ID,
 		label: 'Sandbox',
 		kind: 'sandbox',
-		baseUrl: running?.baseUrl ?? 'http://127.0.0.1',
-		namespace: running?.namespace ?? '',
+		baseUrl: running?.baseUrl ?? (port > 0 ? `http://127.0.0.1:${port}` : 'http://127.0.0.1'),
+		namespace: running?.namespace ?? SANDBOX_NAMESPACE,
 		postingPath: DEFAULT_ENDPOINT_PATHS.posting,
 		binding: 'soap11',
 		culture: DEFAULT_CULTURE,
 		username: running?.demo.username ?? 'demo.admin',
 	};
+}
+
+/** The sandbox port from the setting: a whole number 0–65535, else the default. */
+export function sandboxPortSetting(value: unknown): number {
+	return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 65535
+		? value
+		: DEFAULT_SANDBOX_PORT;
 }
 
 /** Reads the setting leniently: entries without id, label or baseUrl are skipped. */

@@ -1,6 +1,7 @@
 /** Turns failures and exchanges into text a recruiter or an integrator can act on. */
 import type { Exchange } from '../../client';
 import { MultipostingError, SoapFaultError } from '../../client';
+import { PortInUseError } from '../../emulator/portHolder';
 
 /** A one-sentence, plain-language account of a failure. */
 export function describeFailure(action: string, error: unknown): string {
@@ -33,16 +34,25 @@ export function isCancellation(error: unknown): boolean {
 	return error instanceof MultipostingError && error.code === 'MP_ERR_ABORTED';
 }
 
+/** True for failures with a notification of their own: a taken sandbox port (see sandbox/portConflict.ts). */
+export function isReportedElsewhere(error: unknown): boolean {
+	return error instanceof PortInUseError;
+}
+
 const BODY_LIMIT = 4096;
 
 function bodyText(body: Uint8Array | undefined): string {
 	if (!body || body.length === 0) {
 		return '(empty)';
 	}
-	const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-	return text.length > BODY_LIMIT
-		? `${text.slice(0, BODY_LIMIT)}… (${text.length - BODY_LIMIT} more characters)`
-		: text;
+	// Only the part shown is decoded: a page can be megabytes, and this runs for every call.
+	const head = body.subarray(0, 4 * BODY_LIMIT);
+	const text = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8');
+	if (text.length <= BODY_LIMIT && head.length === body.length) {
+		return text;
+	}
+	const shown = text.slice(0, BODY_LIMIT);
+	return `${shown}… (${body.length - Buffer.byteLength(shown)} more bytes)`;
 }
 
 /** The one-line summary of an exchange (the exchange is already redacted by the client). */

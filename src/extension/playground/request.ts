@@ -1,7 +1,7 @@
 /**
  * Request building and sending of the playground, free of the VS Code API so it can be unit-tested:
  * form values to typed parameters, placeholder substitution, the preview, raw requests, the HTTP
- * exchange itself (undici) and the response as the webview shows it.
+ * exchange itself (the client's transport) and the response as the webview shows it.
  */
 import { createRedactor, validateParams, type Redactor } from '../../client';
 import { getBinding } from '../../protocol/bindings';

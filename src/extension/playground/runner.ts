@@ -58,7 +58,11 @@ export class PlaygroundRunner {
 		const onAbort = (): void => controller.abort();
 		signal?.addEventListener('abort', onAbort, { once: true });
 		try {
-			const captured = await sendPrepared(prepared, { signal: controller.signal, timeoutMs: form.timeoutMs });
+			const captured = await sendPrepared(prepared, {
+				signal: controller.signal,
+				timeoutMs: form.timeoutMs,
+				dispatcher: client.dispatcher,
+			});
 			const response = buildResponseView(captured, {
 				operation: form.operation,
 				binding: form.binding,
@@ -102,7 +106,8 @@ export class PlaygroundRunner {
 				headers: [],
 				body: new Uint8Array(0),
 			},
-			{ timeoutMs: 30_000 },
+			// The connection's time budget (multiposting.requestTimeoutMs) and connection pool.
+			{ timeoutMs: client.timeoutMs, dispatcher: client.dispatcher },
 		);
 		if (captured.error !== undefined || !captured.response) throw new Error(captured.error ?? 'No response.');
 		const text = Buffer.from(captured.response.body).toString('utf8');

@@ -1,9 +1,11 @@
 /**
- * The built-in Sandbox: the embedded emulator run in-process, started on first use (Azurite-style
- * state machine). It never starts by itself at extension start-up.
+ * The built-in Sandbox, started on first use (Azurite-style state machine). It never starts by itself
+ * at extension start-up. In the extension the sandbox runs on a worker thread (see
+ * src/emulator/worker/host.ts): seeding and every query happen off the extension host's event loop,
+ * and its access log and background events arrive here for the output channel.
  */
 import { rm } from 'node:fs/promises';
-import type { EmulatorOptions, RunningEmulator } from '../../emulator';
+import type { LogLine, SandboxInfo } from '../../emulator/worker/protocol';
 import { Emitter, type Disposable, type Event } from '../util/emitter';
 import type { LogPort } from '../ui/port';
 
@@ -14,25 +16,48 @@ export enum SandboxState {
 	Failed = 'failed',
 }
 
-export type StartEmulator = (options: EmulatorOptions) => Promise<RunningEmulator>;
+/** What a start is given. */
+export interface SandboxLaunchOptions {
+	host: string;
+	port: number;
+	/** Folder of the sandbox database, or ':memory:' (tests). */
+	dataDir: string;
+	seed?: number;
+	reset: boolean;
+	/** The sandbox's access log and background events. */
+	onLog: (line: LogLine) => void;
+}
+
+/** A started sandbox: where it answers, how to stop it, and (optionally) how it reports a crash. */
+export interface LaunchedSandbox extends SandboxInfo {
+	stop(): Promise<void>;
+	onUnexpectedExit?(listener: (error: Error) => void): void;
+}
+
+export type LaunchSandbox = (options: SandboxLaunchOptions) => Promise<LaunchedSandbox>;
 
 export interface SandboxManagerOptions {
-	/** Loads the emulator lazily, so its code runs only when the sandbox is used. */
-	loadEmulator: () => Promise<StartEmulator>;
+	/** Loads the launcher lazily, so its code runs only when the sandbox is used. */
+	loadLauncher: () => Promise<LaunchSandbox>;
 	/** Folder of the sandbox database, or ':memory:' (tests). */
 	dataDir: string;
 	/** Seed of the demo data (setting multiposting.sandbox.seed). */
 	seed: () => number | undefined;
+	/** Port to listen on (setting multiposting.sandbox.port; 0 = any free port). */
+	port: () => number;
 	log: LogPort;
 }
 
 export class SandboxManager implements Disposable {
 	private stateValue = SandboxState.Stopped;
-	private runningEmulator?: RunningEmulator;
-	private starting?: Promise<RunningEmulator>;
+	private current?: LaunchedSandbox;
+	private starting?: Promise<SandboxInfo>;
 	private lastErrorValue?: Error;
 	private readonly stateEmitter = new Emitter<SandboxState>();
+	private readonly failureEmitter = new Emitter<Error>();
 	readonly onDidChangeState: Event<SandboxState> = this.stateEmitter.event;
+	/** Fired once per failed start (or crash) with its error, e.g. to offer another port. */
+	readonly onDidFail: Event<Error> = this.failureEmitter.event;
 
 	constructor(private readonly options: SandboxManagerOptions) {}
 
@@ -40,18 +65,19 @@ export class SandboxManager implements Disposable {
 		return this.stateValue;
 	}
 
-	get running(): RunningEmulator | undefined {
-		return this.runningEmulator;
+	/** Where the running sandbox answers and its demo login; undefined unless it runs. */
+	get running(): SandboxInfo | undefined {
+		return this.current;
 	}
 
 	get lastError(): Error | undefined {
 		return this.lastErrorValue;
 	}
 
-	/** The running emulator, starting it when needed; concurrent callers share one start. */
-	ensureRunning(): Promise<RunningEmulator> {
-		if (this.runningEmulator) {
-			return Promise.resolve(this.runningEmulator);
+	/** The running sandbox, starting it when needed; concurrent callers share one start. */
+	ensureRunning(): Promise<SandboxInfo> {
+		if (this.current) {
+			return Promise.resolve(this.current);
 		}
 		this.starting ??= this.startOnce(false).finally(() => {
 			this.starting = undefined;
@@ -59,25 +85,33 @@ export class SandboxManager implements Disposable {
 		return this.starting;
 	}
 
-	start(): Promise<RunningEmulator> {
+	start(): Promise<SandboxInfo> {
 		return this.ensureRunning();
 	}
 
 	async stop(): Promise<void> {
 		await this.starting?.catch(() => undefined);
-		const emulator = this.runningEmulator;
-		if (!emulator) {
+		const sandbox = this.current;
+		if (!sandbox) {
 			this.setState(SandboxState.Stopped);
 			return;
 		}
-		this.runningEmulator = undefined;
-		await emulator.stop();
+		this.current = undefined;
+		await sandbox.stop();
 		this.options.log.info('Sandbox stopped.');
 		this.setState(SandboxState.Stopped);
 	}
 
+	/** Moves a running sandbox to the port of the setting when it runs on another one. */
+	async applyPortSetting(): Promise<void> {
+		const port = this.options.port();
+		if (!this.current || port === 0 || new URL(this.current.baseUrl).port === String(port)) return;
+		await this.stop();
+		await this.ensureRunning();
+	}
+
 	/** Stops the sandbox, deletes its database and starts it again with fresh demo data. */
-	async reset(): Promise<RunningEmulator> {
+	async reset(): Promise<SandboxInfo> {
 		await this.stop();
 		if (this.options.dataDir !== ':memory:') {
 			await rm(this.options.dataDir, { recursive: true, force: true });
@@ -91,30 +125,51 @@ export class SandboxManager implements Disposable {
 	dispose(): void {
 		void this.stop().catch(() => undefined);
 		this.stateEmitter.dispose();
+		this.failureEmitter.dispose();
 	}
 
-	private async startOnce(reset: boolean): Promise<RunningEmulator> {
+	private async startOnce(reset: boolean): Promise<SandboxInfo> {
 		this.setState(SandboxState.Starting);
 		try {
-			const startEmulator = await this.options.loadEmulator();
-			const emulator = await startEmulator({
+			const launch = await this.options.loadLauncher();
+			const sandbox = await launch({
 				host: '127.0.0.1',
-				port: 0,
+				port: this.options.port(),
 				dataDir: this.options.dataDir,
 				seed: this.options.seed(),
 				reset,
+				onLog: (line) => this.forward(line),
 			});
-			this.runningEmulator = emulator;
+			sandbox.onUnexpectedExit?.((error) => this.crashed(sandbox, error));
+			this.current = sandbox;
 			this.lastErrorValue = undefined;
-			this.options.log.info(`Sandbox running at ${emulator.baseUrl}`);
+			this.options.log.info(`Sandbox running at ${sandbox.baseUrl} (XML namespace ${sandbox.namespace})`);
 			this.setState(SandboxState.Running);
-			return emulator;
+			return sandbox;
 		} catch (error) {
 			this.lastErrorValue = error instanceof Error ? error : new Error(String(error));
 			this.options.log.error(`Sandbox failed to start: ${this.lastErrorValue.message}`);
 			this.setState(SandboxState.Failed);
+			this.failureEmitter.fire(this.lastErrorValue);
 			throw this.lastErrorValue;
 		}
+	}
+
+	private crashed(sandbox: LaunchedSandbox, error: Error): void {
+		if (this.current !== sandbox) return;
+		this.current = undefined;
+		this.lastErrorValue = error;
+		this.options.log.error(`The sandbox stopped unexpectedly: ${error.message}`);
+		this.setState(SandboxState.Failed);
+		this.failureEmitter.fire(error);
+	}
+
+	/** The sandbox's own lines go to the output channel, marked as such. */
+	private forward(line: LogLine): void {
+		const text = `[sandbox] ${line.text}`;
+		if (line.level === 'error') this.options.log.error(text);
+		else if (line.level === 'warn') this.options.log.warn(text);
+		else this.options.log.info(text);
 	}
 
 	private setState(state: SandboxState): void {

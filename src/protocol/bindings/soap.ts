@@ -73,20 +73,42 @@ function childText(el: XmlElement | undefined, local: string): string | undefine
 	return el?.children.find((c) => c.local === local)?.text;
 }
 
-/** The detail element's content: our Subcode and Detail elements, or the raw text of others. */
+/** Namespace of WCF's ExceptionDetail data contract. */
+export const WCF_EXCEPTION_DETAIL_NS = 'http://schemas.datacontract.org/2004/07/System.ServiceModel';
+
+/**
+ * The detail element's content: the sub-code in an ExceptionDetail's Type (or a Subcode element, the
+ * earlier form), the Detail element, or the raw text of other services.
+ */
 function readDetail(detail: XmlElement | undefined): { subcode?: string; detail?: string } {
 	if (!detail) return {};
-	const subcode = childText(detail, 'Subcode');
-	const text = childText(detail, 'Detail') ?? (detail.text.trim() || undefined);
+	const exception = detail.children.find((c) => c.local === 'ExceptionDetail' && c.ns === WCF_EXCEPTION_DETAIL_NS);
+	const subcode = childText(exception, 'Type')?.trim() || childText(detail, 'Subcode');
+	const text = childText(detail, 'Detail') ?? (exception ? undefined : detail.text.trim() || undefined);
 	return { subcode, detail: text };
 }
 
-function writeDetail(out: XmlOut, fault: Fault, namespace: string, element: string): void {
+/**
+ * The SOAP 1.1 detail. Its first child is a WCF ExceptionDetail (Message, Type = the sub-code): a WCF
+ * client without a fault contract reads the detail as ExceptionDetail and throws a SerializationException
+ * on anything else (measured with Mono's WCF), while ASMX proxies, node-soap and suds take any content.
+ * The detail text follows in our Detail element.
+ */
+function writeDetail11(out: XmlOut, fault: Fault, namespace: string): void {
 	if (!fault.subcode && !fault.detail) return;
-	out.raw(`<${element}>`);
-	if (fault.subcode) out.raw(`<Subcode xmlns="${namespace}">`).raw(escapeText(fault.subcode)).raw('</Subcode>');
+	out.raw('<detail>');
+	if (fault.subcode) {
+		out.raw(`<ExceptionDetail xmlns="${WCF_EXCEPTION_DETAIL_NS}">`);
+		out.leaf('Message', fault.message).leaf('Type', fault.subcode);
+		out.raw('</ExceptionDetail>');
+	}
 	if (fault.detail) out.raw(`<Detail xmlns="${namespace}">`).raw(escapeText(fault.detail)).raw('</Detail>');
-	out.raw(`</${element}>`);
+	out.raw('</detail>');
+}
+
+/** The SOAP 1.2 Detail: the sub-code travels in Code/Subcode, so only the detail text. */
+function writeDetail12(out: XmlOut, detail: string, namespace: string): void {
+	out.raw(`<soap12:Detail><Detail xmlns="${namespace}">`).raw(escapeText(detail)).raw('</Detail></soap12:Detail>');
 }
 
 const SOAP11: SoapVersion = {
@@ -104,7 +126,7 @@ const SOAP11: SoapVersion = {
 		out.raw('<soap:Fault>');
 		out.leaf('faultcode', `soap:${FAULT_CODE_NAMES.soap11[fault.code]}`);
 		out.leaf('faultstring', fault.message);
-		writeDetail(out, fault, namespace, 'detail');
+		writeDetail11(out, fault, namespace);
 		out.raw('</soap:Fault>');
 	},
 	readFault(el) {
@@ -136,7 +158,7 @@ const SOAP12: SoapVersion = {
 		out.raw('</soap12:Code><soap12:Reason>');
 		out.raw('<soap12:Text xml:lang="en">').raw(escapeText(fault.message)).raw('</soap12:Text>');
 		out.raw('</soap12:Reason>');
-		if (fault.detail) writeDetail(out, { ...fault, subcode: undefined }, namespace, 'soap12:Detail');
+		if (fault.detail) writeDetail12(out, fault.detail, namespace);
 		out.raw('</soap12:Fault>');
 	},
 	readFault(el) {

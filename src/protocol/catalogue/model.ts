@@ -55,6 +55,8 @@ interface ParamValueMap {
 }
 
 type ParamsList<O extends OperationName> = AllOperations[O]['params'][number];
+/** The parameter names of an operation, as the catalogue spells them. */
+export type ParamNameOf<O extends OperationName> = ParamsList<O>['name'];
 // Value-type parameters without a default are minOccurs=1 in SOAP, so the caller must give them.
 type IsRequired<P> = P extends { readonly type: 'int' | 'boolean' }
 	? P extends { readonly default: unknown }

@@ -9,15 +9,25 @@ const int = <N extends string>(name: N) => ({ name, type: 'int' }) as const;
 const bool = <N extends string>(name: N) => ({ name, type: 'boolean' }) as const;
 const dec = <N extends string>(name: N) => ({ name, type: 'decimal' }) as const;
 const ubyte = <N extends string>(name: N) => ({ name, type: 'unsignedByte' }) as const;
-// Dates that have not happened yet (never delivered, never scored) are written as xsi:nil.
+/**
+ * Nullable value types (.NET `int?`, `DateTime?`): minOccurs=1 nillable=true, written as xsi:nil when
+ * unknown (known facts "Record schema facts"). Dates that have not happened yet (never delivered,
+ * never scored) are nil too.
+ */
 const date = <N extends string>(name: N) => ({ name, type: 'dateTime', nillable: true }) as const;
+const nilInt = <N extends string>(name: N) => ({ name, type: 'int', nillable: true }) as const;
+const nilDec = <N extends string>(name: N) => ({ name, type: 'decimal', nillable: true }) as const;
+const nilUbyte = <N extends string>(name: N) => ({ name, type: 'unsignedByte', nillable: true }) as const;
+/** A dateTime that always has a value (.NET `DateTime`): minOccurs=1, never nil. */
+const when = <N extends string>(name: N) => ({ name, type: 'dateTime' }) as const;
 
 const ADVERT_FIELDS = [
 	str('SchemaIdentifier'),
 	int('AdvertID'),
 	int('UserID'),
 	int('OrganisationID'),
-	date('LastPostDate'),
+	// Known facts: LastPostDate is minOccurs=1 and not nillable (the creation date until first posted).
+	when('LastPostDate'),
 	date('LastDeliveryDate'),
 	int('LastDeliveryStatusID'),
 	str('AdvertIdentifier'),
@@ -43,8 +53,9 @@ const ADVERT_FIELDS = [
 	int('MaybeSuitable'),
 	int('Unsuitable'),
 	bool('SalaryHide'),
-	dec('latitude'),
-	dec('longitude'),
+	// Known facts: unknown coordinates are xsi:nil, never left out and never 0.
+	nilDec('latitude'),
+	nilDec('longitude'),
 	int('InterviewConfirmed'),
 	int('InterviewPending'),
 	int('InterviewCannotAttend'),
@@ -138,7 +149,7 @@ export const RECORDS = {
 			int('PostingID'),
 			int('FeedID'),
 			str('FeedName'),
-			date('ApplicationDate'),
+			when('ApplicationDate'),
 			str('EmailAddress'),
 			str('LastName'),
 			str('FirstName'),
@@ -174,33 +185,34 @@ export const RECORDS = {
 		],
 	},
 	CPostFeed: {
+		// Known facts: FeedID and the three flags always written; every other value-type field nillable.
 		doc: 'A feed (job board) available to a user, with its quota.',
 		fields: [
 			str('CultureID'),
 			str('CurrencyID'),
-			dec('EffectiveQuota'),
+			nilDec('EffectiveQuota'),
 			int('FeedID'),
 			str('FeedIdentifier'),
 			str('FeedName'),
 			str('LogoURL'),
-			dec('Postings'),
+			nilDec('Postings'),
 			str('ShortDescription'),
-			dec('Slots'),
-			dec('Spend'),
-			int('UserID'),
+			nilDec('Slots'),
+			nilDec('Spend'),
+			nilInt('UserID'),
 			ubyte('DefaultSelected'),
 			ubyte('ForceSelected'),
 			ubyte('Restricted'),
-			dec('FeedCost'),
-			ubyte('FeedCostTypeID'),
+			nilDec('FeedCost'),
+			nilUbyte('FeedCostTypeID'),
 			str('FeedCostType'),
-			int('JobDescriptionMinimumLength'),
-			int('JobDescriptionMaximumLength'),
+			nilInt('JobDescriptionMinimumLength'),
+			nilInt('JobDescriptionMaximumLength'),
 			str('HTMLSupport'),
-			dec('PostingsUsed'),
-			dec('SpendUsed'),
+			nilDec('PostingsUsed'),
+			nilDec('SpendUsed'),
 			str('SpendUsedCurrencyID'),
-			dec('PostingsForward'),
+			nilDec('PostingsForward'),
 		],
 	},
 	CFeedQuotaWithFeedList: {
@@ -297,7 +309,7 @@ export const RECORDS = {
 			str('Description'),
 			int('FieldID'),
 			int('OrganisationID'),
-			int('SortOrder'),
+			nilInt('SortOrder'),
 			str('Value'),
 		],
 	},

@@ -54,6 +54,21 @@ export function compile(recordName: string): CompiledRecord {
 	return entry;
 }
 
+/** The .NET default of each value type, written for a non-nullable member the record leaves empty. */
+export const VALUE_TYPE_DEFAULTS: Readonly<Partial<Record<ScalarType, string>>> = {
+	int: '0',
+	short: '0',
+	unsignedByte: '0',
+	decimal: '0',
+	boolean: 'false',
+	dateTime: '0001-01-01T00:00:00',
+};
+
+/** True for scalars that are .NET value types: always present (minOccurs=1) in ASMX schemas. */
+export function isValueType(type: ScalarType): boolean {
+	return VALUE_TYPE_DEFAULTS[type] !== undefined;
+}
+
 export function isScalar(type: FieldType): type is ScalarType {
 	return typeof type === 'string';
 }
@@ -121,11 +136,16 @@ function writeFields(out: XmlOut, record: CompiledRecord, object: Record<string,
 	for (const field of record.children) {
 		const v = object[field.name];
 		const fieldPath = `${path}.${field.name}`;
+		const type = field.type;
 		if (v === undefined || v === null) {
+			// ASMX: a nullable member is written as xsi:nil; a non-nullable value-type member is always
+			// written, with its type's default when the record has none (known facts, record schema facts).
 			if (field.nillable) out.nil(field.name);
+			else if (isScalar(type) && VALUE_TYPE_DEFAULTS[type] !== undefined) {
+				out.leaf(field.name, VALUE_TYPE_DEFAULTS[type]);
+			}
 			continue;
 		}
-		const type = field.type;
 		if (isScalar(type)) {
 			out.leaf(field.name, encodeField(type, v, fieldPath));
 		} else if ('record' in type) {

@@ -40,21 +40,21 @@ describe('emulator delivery over time', () => {
 
 	it('keeps postings pending until the delay has passed on the clock, then records the board answers', () => {
 		const [indeed, totaljobs] = enqueue([101, 108]);
-		assert.equal(sandbox.store.postingById(indeed)!.deliveryStatusId, DELIVERY_STATUS.Pending);
+		assert.equal(sandbox.store.postings.byId(indeed)!.deliveryStatusId, DELIVERY_STATUS.Pending);
 		clock.advance(2_999);
 		assert.equal(events.length, 0);
-		assert.equal(sandbox.store.postingById(indeed)!.deliveryStatusId, DELIVERY_STATUS.Pending);
+		assert.equal(sandbox.store.postings.byId(indeed)!.deliveryStatusId, DELIVERY_STATUS.Pending);
 		clock.advance(1);
 		assert.deepEqual(
 			events.map((event) => event.postingId),
 			[indeed, totaljobs],
 		);
-		const posting = sandbox.store.postingById(indeed)!;
+		const posting = sandbox.store.postings.byId(indeed)!;
 		assert.equal(posting.deliveryStatusId, DELIVERY_STATUS.Delivered);
 		assert.equal(posting.deliveredAt, '2026-11-02T09:00:03Z');
 		const expectedTotaljobs = deliveryOutcome(totaljobs, 108, 7, [108]);
-		assert.equal(sandbox.store.postingById(totaljobs)!.deliveryStatusId, expectedTotaljobs.statusId);
-		const logs = sandbox.store.trackingLogs(1, indeed, undefined);
+		assert.equal(sandbox.store.postings.byId(totaljobs)!.deliveryStatusId, expectedTotaljobs.statusId);
+		const logs = sandbox.store.postings.trackingLogs(1, indeed, undefined);
 		assert.deepEqual(
 			logs.slice(-2).map((log) => [log.errorLevel, log.deliveredAt]),
 			[
@@ -63,7 +63,7 @@ describe('emulator delivery over time', () => {
 			],
 		);
 		assert.match(logs[logs.length - 1].response, /^Delivered: job board reference \d{6}\.$/);
-		const advert = sandbox.store.advertById(1)!;
+		const advert = sandbox.store.adverts.byId(1)!;
 		assert.equal(advert.lastDeliveryDate, '2026-11-02T09:00:03Z');
 		assert.equal(advert.lastDeliveryStatusId, expectedTotaljobs.statusId);
 		clock.advance(60_000);
@@ -74,32 +74,35 @@ describe('emulator delivery over time', () => {
 		const postAt = new Date(START.getTime() + 86_400_000);
 		const [id] = enqueue([101], postAt);
 		assert.match(
-			sandbox.store.trackingLogs(1, id, undefined)[0].response,
+			sandbox.store.postings.trackingLogs(1, id, undefined)[0].response,
 			/^Scheduled: goes out at 2026-11-03T09:00:00Z\.$/,
 		);
 		clock.advance(86_400_000);
-		assert.equal(sandbox.store.postingById(id)!.deliveryStatusId, DELIVERY_STATUS.Pending);
+		assert.equal(sandbox.store.postings.byId(id)!.deliveryStatusId, DELIVERY_STATUS.Pending);
 		clock.advance(3_000);
-		const posting = sandbox.store.postingById(id)!;
+		const posting = sandbox.store.postings.byId(id)!;
 		assert.equal(posting.deliveryStatusId, DELIVERY_STATUS.Delivered);
 		assert.equal(posting.postedAt, '2026-11-03T09:00:00Z');
-		assert.equal(sandbox.store.advertById(1)!.lastPostDate, '2026-11-03T09:00:00Z');
+		assert.equal(sandbox.store.adverts.byId(1)!.lastPostDate, '2026-11-03T09:00:00Z');
 	});
 
 	it('fails some deliveries of a flaky feed by a seeded rule, and never those of other feeds', () => {
 		const flaky = enqueue(new Array<number>(30).fill(108));
 		const steady = enqueue(new Array<number>(30).fill(101));
 		clock.advance(3_000);
-		const statuses = (ids: number[]) => ids.map((id) => sandbox.store.postingById(id)!.deliveryStatusId);
+		const statuses = (ids: number[]) => ids.map((id) => sandbox.store.postings.byId(id)!.deliveryStatusId);
 		const failed = statuses(flaky).filter((status) => status === DELIVERY_STATUS.Failed).length;
 		assert.ok(failed > 0 && failed < 30, `${failed} of 30 failed`);
 		assert.ok(statuses(steady).every((status) => status === DELIVERY_STATUS.Delivered));
 		for (const id of flaky) {
-			assert.equal(sandbox.store.postingById(id)!.deliveryStatusId, deliveryOutcome(id, 108, 7, [108]).statusId);
+			assert.equal(
+				sandbox.store.postings.byId(id)!.deliveryStatusId,
+				deliveryOutcome(id, 108, 7, [108]).statusId,
+			);
 		}
-		const failure = sandbox.store.trackingLogs(
+		const failure = sandbox.store.postings.trackingLogs(
 			1,
-			flaky.find((id) => sandbox.store.postingById(id)!.deliveryStatusId === DELIVERY_STATUS.Failed),
+			flaky.find((id) => sandbox.store.postings.byId(id)!.deliveryStatusId === DELIVERY_STATUS.Failed),
 			undefined,
 		);
 		assert.equal(failure[failure.length - 1].errorLevel, 'Error');

@@ -31,13 +31,14 @@ describe('emulator operations', () => {
 		key = { sAPIKey: sandbox.demo.apiKey };
 		login = { ...key, sUsername: sandbox.demo.username, sPassword: sandbox.demo.password };
 		const acme = [1, 2, 3, 4, 5, 6, 7];
-		const applications = sandbox.store.searchApplications(
+		const applications = sandbox.store.applications.search(
 			{ organisationIds: acme },
 			[{ field: 'AdvertCandidateID', descending: false }],
 			{ offset: 0, limit: 500 },
 		).rows;
 		advertId = String(
-			applications.find((a) => a.ranking === 0 && sandbox.store.advertById(a.advertId)!.statusId === 0)!.advertId,
+			applications.find((a) => a.ranking === 0 && sandbox.store.adverts.byId(a.advertId)!.statusId === 0)!
+				.advertId,
 		);
 		hostileIds = applications
 			.filter((a) => a.id % 12 === 0)
@@ -187,7 +188,7 @@ describe('emulator operations', () => {
 			const cutoff = '2026-10-23T12:00:00Z';
 			assert.ok(
 				recent.Adverts!.every(
-					(a) => (a.LastPostDate ?? sandbox.store.advertById(a.AdvertID!)!.createdAt) >= cutoff,
+					(a) => (a.LastPostDate ?? sandbox.store.adverts.byId(a.AdvertID!)!.createdAt) >= cutoff,
 				),
 			);
 			const all = h().GetAdvertPaged({ ...key, ...allTime, CurrentPage: 1, RowsPerPage: 500 }, ctx);
@@ -198,8 +199,8 @@ describe('emulator operations', () => {
 				ctx,
 			);
 			assert.ok(deleted.TotalItemCount! > 0 && deleted.Adverts!.every((a) => a.AdvertStatusID === 1));
-			const future = sandbox.store
-				.searchAdverts({ organisationIds: [1, 2, 3, 4, 5, 6, 7], statusIds: [0, 16] }, [])
+			const future = sandbox.store.adverts
+				.search({ organisationIds: [1, 2, 3, 4, 5, 6, 7], statusIds: [0, 16] }, [])
 				.rows.filter((a) => a.scheduledPostAt !== null && a.scheduledPostAt > NOW.toISOString());
 			assert.ok(future.length > 0);
 			const hidden = h().GetAdvertPaged(
@@ -391,19 +392,19 @@ describe('emulator operations', () => {
 				{ ...login, sAdvertID: advertId, sAdvertCandidateID: String(target.AdvertCandidateID), sScore: 'F' },
 				later,
 			);
-			let row = sandbox.store.applicationById(target.AdvertCandidateID!)!;
+			let row = sandbox.store.applications.byId(target.AdvertCandidateID!)!;
 			assert.equal(row.favourite, 1);
 			assert.equal(row.ranking, 4);
 			h().ApplicationScore(
 				{ ...login, sAdvertID: advertId, sAdvertCandidateID: String(target.AdvertCandidateID), sScore: 'N' },
 				later,
 			);
-			row = sandbox.store.applicationById(target.AdvertCandidateID!)!;
+			row = sandbox.store.applications.byId(target.AdvertCandidateID!)!;
 			assert.deepEqual([row.ranking, row.favourite], [0, 0]);
 		});
 
 		it('rejects an application of another advert, a bad letter and a user who cannot see the advert', () => {
-			const other = sandbox.store.searchApplications({ organisationIds: [1, 2, 3, 4, 5, 6, 7] }, [], {
+			const other = sandbox.store.applications.search({ organisationIds: [1, 2, 3, 4, 5, 6, 7] }, [], {
 				offset: 0,
 				limit: 1,
 			}).rows[0];
@@ -431,8 +432,8 @@ describe('emulator operations', () => {
 				),
 				'InvalidParameter',
 			);
-			const foreign = sandbox.store
-				.searchApplications({ organisationIds: [1, 2, 3, 4, 5, 6, 7] }, [], { offset: 0, limit: 500 })
+			const foreign = sandbox.store.applications
+				.search({ organisationIds: [1, 2, 3, 4, 5, 6, 7] }, [], { offset: 0, limit: 500 })
 				.rows.find((a) => a.userId !== 6)!;
 			const leeds = {
 				...key,
@@ -441,17 +442,17 @@ describe('emulator operations', () => {
 				sAdvertID: String(foreign.advertId),
 				sAdvertCandidateID: String(foreign.id),
 			};
-			const before = sandbox.store.applicationById(foreign.id)!;
+			const before = sandbox.store.applications.byId(foreign.id)!;
 			assert.equal(
 				faultOf(() => h().ApplicationProgress({ ...leeds, sProgressID: '3' }, ctx)),
 				'AccessDenied',
 			);
-			assert.deepEqual(sandbox.store.applicationById(foreign.id), before);
+			assert.deepEqual(sandbox.store.applications.byId(foreign.id), before);
 			assert.deepEqual(
 				h().ApplicationProgress({ ...leeds, sProgressID: '4', sProgressAsJobOwner: 'true' }, ctx),
 				{ Success: true },
 			);
-			const progressed = sandbox.store.applicationById(foreign.id)!;
+			const progressed = sandbox.store.applications.byId(foreign.id)!;
 			assert.equal(progressed.progressId, 4);
 			assert.equal(
 				faultOf(() =>
@@ -462,7 +463,7 @@ describe('emulator operations', () => {
 		});
 
 		it('adds notes with new ids and sets LastNoteDate', () => {
-			const app = sandbox.store.searchApplications({ organisationIds: [1, 2, 3, 4, 5, 6, 7] }, [], {
+			const app = sandbox.store.applications.search({ organisationIds: [1, 2, 3, 4, 5, 6, 7] }, [], {
 				offset: 0,
 				limit: 1,
 			}).rows[0];
@@ -476,7 +477,7 @@ describe('emulator operations', () => {
 			const first = h().AddAdvertCandidateNote(params, ctx).AdvertCandidateNoteID!;
 			const second = h().AddAdvertCandidateNote(params, ctx).AdvertCandidateNoteID!;
 			assert.ok(second > first);
-			assert.equal(sandbox.store.applicationById(app.id)!.lastNoteDate, '2026-11-22T12:00:00Z');
+			assert.equal(sandbox.store.applications.byId(app.id)!.lastNoteDate, '2026-11-22T12:00:00Z');
 			assert.equal(
 				faultOf(() => h().AddAdvertCandidateNote({ ...params, sBody: '' }, ctx)),
 				'MissingParameter',
@@ -595,7 +596,7 @@ describe('emulator operations', () => {
 				faultOf(() => h().AdvertTrackingResponseLog(key, ctx)),
 				'MissingParameter',
 			);
-			const globexAdvert = sandbox.store.searchAdverts({ organisationIds: [8, 9] }, []).rows[0];
+			const globexAdvert = sandbox.store.adverts.search({ organisationIds: [8, 9] }, []).rows[0];
 			assert.equal(
 				faultOf(() => h().AdvertTrackingResponseLog({ ...key, sAdvertID: String(globexAdvert.id) }, ctx)),
 				'NotFound',
@@ -668,7 +669,7 @@ describe('emulator operations', () => {
 			);
 			assert.match(result.RedirectUrl!, /^http:\/\/127\.0\.0\.1:5123\/complete-posting\/[\w-]+$/);
 			assert.equal(result.UserID, 1);
-			const row = sandbox.store.advertById(result.AdvertID!)!;
+			const row = sandbox.store.adverts.byId(result.AdvertID!)!;
 			assert.deepEqual(
 				[row.title, row.jobType, row.latitude, row.callbackUrl],
 				['Baker', 'P', '53.8008', 'https://ats.example/cb'],
@@ -694,7 +695,7 @@ describe('emulator operations', () => {
 					.RedirectUrl,
 				first.RedirectUrl,
 			);
-			assert.equal(sandbox.store.advertById(first.AdvertID!)!.title, 'One');
+			assert.equal(sandbox.store.adverts.byId(first.AdvertID!)!.title, 'One');
 			assert.equal(
 				faultOf(() => h().AddAdvert({ ...login, sAdvertIdentifier: 'DUP-1', sOnDuplicate: 'error' }, ctx)),
 				'Duplicate',
@@ -704,7 +705,7 @@ describe('emulator operations', () => {
 					.AdvertID,
 				first.AdvertID,
 			);
-			assert.equal(sandbox.store.advertById(first.AdvertID!)!.title, 'Three');
+			assert.equal(sandbox.store.adverts.byId(first.AdvertID!)!.title, 'Three');
 			assert.notEqual(h().AddAdvert({ ...login, sAdvertIdentifier: 'DUP-1' }, ctx).AdvertID, first.AdvertID);
 		});
 
@@ -729,10 +730,10 @@ describe('emulator operations', () => {
 		});
 
 		it('ExpressPostAdvert re-posts to earlier feeds with tracking logs, and rejects new feeds', () => {
-			const advertId = sandbox.store
-				.searchAdverts({ organisationIds: [1, 2, 3, 4, 5, 6, 7], statusIds: [0] }, [])
-				.rows.find((a) => sandbox.store.postedFeedIds(a.id).length > 0)!.id;
-			const feeds = sandbox.store.postedFeedIds(advertId);
+			const advertId = sandbox.store.adverts
+				.search({ organisationIds: [1, 2, 3, 4, 5, 6, 7], statusIds: [0] }, [])
+				.rows.find((a) => sandbox.store.postings.postedFeedIds(a.id).length > 0)!.id;
+			const feeds = sandbox.store.postings.postedFeedIds(advertId);
 			const unused = [101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 113, 114, 115].find(
 				(f) => !feeds.includes(f),
 			)!;
@@ -847,19 +848,19 @@ describe('emulator operations', () => {
 			const ok = h().GetLoginURL({ ...login, returnUrl: '/adverts' }, ctx);
 			assert.equal(ok.LoginSuccess, true);
 			const token = ok.RedirectUrl!.split('/login/')[1];
-			assert.deepEqual(sandbox.store.consumeLoginToken(token, '2026-11-22T12:01:00Z'), {
+			assert.deepEqual(sandbox.store.loginTokens.consume(token, '2026-11-22T12:01:00Z'), {
 				userId: 1,
 				returnUrl: '/adverts',
 			});
-			assert.equal(sandbox.store.consumeLoginToken(token, '2026-11-22T12:01:00Z'), undefined);
+			assert.equal(sandbox.store.loginTokens.consume(token, '2026-11-22T12:01:00Z'), undefined);
 			const expired = h().GetLoginURL(login, ctx).RedirectUrl!.split('/login/')[1];
-			assert.equal(sandbox.store.consumeLoginToken(expired, '2026-11-22T12:06:00Z'), undefined);
+			assert.equal(sandbox.store.loginTokens.consume(expired, '2026-11-22T12:06:00Z'), undefined);
 			const bad = h().GetLoginURL({ ...login, sPassword: 'wrong' }, ctx);
 			assert.deepEqual([bad.LoginSuccess, bad.RedirectUrl], [false, undefined]);
 		});
 
 		it('CandidateTag and CandidateTagPartner find candidates by email within the key tree', () => {
-			const candidate = sandbox.store.searchApplications({ organisationIds: [4] }, [], { offset: 0, limit: 1 })
+			const candidate = sandbox.store.applications.search({ organisationIds: [4] }, [], { offset: 0, limit: 1 })
 				.rows[0];
 			const tagged = h().CandidateTag(
 				{ ...key, sCandidateEmail: candidate.email.toUpperCase(), Tag: 'Reviewed' },
@@ -868,14 +869,14 @@ describe('emulator operations', () => {
 			assert.equal(tagged.Success, true);
 			assert.deepEqual(tagged.OrganisationID, [4]);
 			assert.deepEqual(
-				sandbox.store.candidateTags(candidate.candidateId).filter((t) => t.tag === 'Reviewed').length,
+				sandbox.store.candidates.tags(candidate.candidateId).filter((t) => t.tag === 'Reviewed').length,
 				1,
 			);
 			h().CandidateTagPartner({ ...key, sCandidateEmail: candidate.email, PartnerTag: 'partneraccepted' }, ctx);
 			h().CandidateTagPartner({ ...key, sCandidateEmail: candidate.email, PartnerTag: 'PartnerBarred' }, ctx);
 			assert.deepEqual(
-				sandbox.store
-					.candidateTags(candidate.candidateId)
+				sandbox.store.candidates
+					.tags(candidate.candidateId)
 					.filter((t) => t.kind === 'partner')
 					.map((t) => t.tag),
 				['PartnerBarred'],

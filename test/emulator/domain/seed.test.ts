@@ -37,15 +37,15 @@ describe('demo data', () => {
 	});
 
 	it('builds an organisation tree at least three levels deep', () => {
-		const branch = sandbox.store.findOrganisation('acme-london')!;
-		assert.deepEqual(sandbox.store.ancestorIds(branch.id).length, 3);
-		assert.deepEqual(sandbox.store.subtreeIds(1), [1, 2, 3, 4, 5, 6, 7]);
-		assert.equal(sandbox.store.findFeed('108')?.identifier, 'Totaljobs');
-		assert.equal(sandbox.store.findFeed('totaljobs')?.id, 108);
+		const branch = sandbox.store.accounts.findOrganisation('acme-london')!;
+		assert.deepEqual(sandbox.store.accounts.ancestorIds(branch.id).length, 3);
+		assert.deepEqual(sandbox.store.accounts.subtreeIds(1), [1, 2, 3, 4, 5, 6, 7]);
+		assert.equal(sandbox.store.feeds.find('108')?.identifier, 'Totaljobs');
+		assert.equal(sandbox.store.feeds.find('totaljobs')?.id, 108);
 	});
 
 	it('includes future, deleted, failed-delivery and multi-instance adverts', () => {
-		const adverts = sandbox.store.searchAdverts(
+		const adverts = sandbox.store.adverts.search(
 			{ organisationIds: [1, 2, 3, 4, 5, 6, 7, 8, 9], statusIds: [0, 1, 16] },
 			[],
 		).rows;
@@ -56,13 +56,13 @@ describe('demo data', () => {
 		assert.ok(new Set(identifiers).size < identifiers.length);
 		assert.ok(adverts.every((a) => a.createdAt >= '2026-07-24T00:00:00Z'));
 		const failed = adverts
-			.flatMap((a) => sandbox.store.trackingLogs(a.id, undefined, undefined))
+			.flatMap((a) => sandbox.store.postings.trackingLogs(a.id, undefined, undefined))
 			.filter((log) => log.errorLevel === 'Error');
 		assert.ok(failed.length > 0 && failed.every((log) => /Error|Rejected/.test(log.response)));
 	});
 
 	it('plants every kind of hostile markup in email bodies', () => {
-		const bodies = sandbox.store
+		const bodies = sandbox.store.applications
 			.documents(
 				Array.from({ length: 200 }, (_, i) => (i + 1) * 12),
 				[DOCUMENT_TYPE.EmailBody],
@@ -77,7 +77,7 @@ describe('demo data', () => {
 	});
 
 	it('stores well-formed HR-XML candidates with contact, experience, education and skills', () => {
-		for (const doc of sandbox.store.documents([1, 2, 3, 4, 5], [DOCUMENT_TYPE.Parsed])) {
+		for (const doc of sandbox.store.applications.documents([1, 2, 3, 4, 5], [DOCUMENT_TYPE.Parsed])) {
 			const root = parseXml(doc.bytes!);
 			assert.equal(root.local, 'Candidate');
 			const resume = child(child(root, 'Resume')!, 'StructuredXMLResume')!;
@@ -89,7 +89,7 @@ describe('demo data', () => {
 	});
 
 	it('stores attachments as text or a small PDF', () => {
-		const docs = sandbox.store.documents([1, 2, 3], [DOCUMENT_TYPE.Attachment]);
+		const docs = sandbox.store.applications.documents([1, 2, 3], [DOCUMENT_TYPE.Attachment]);
 		const pdf = docs.find((doc) => doc.documentFormat === 'pdf')!;
 		assert.match(new TextDecoder().decode(pdf.bytes!), /^%PDF-1\.4[\s\S]*%%EOF\n$/);
 		assert.ok(docs.every((doc) => doc.bytes!.length < 4096));

@@ -32,10 +32,10 @@ describe('emulator live mode', () => {
 			clock.advance(60_000);
 			assert.equal(arrived.length, 5);
 			assert.equal(sandbox.store.counts().application, before + 5);
-			const application = sandbox.store.applicationById(arrived[0].advertCandidateId)!;
+			const application = sandbox.store.applications.byId(arrived[0].advertCandidateId)!;
 			assert.equal(application.progressId, 1);
 			assert.equal(application.ranking, 0);
-			const documents = sandbox.store.documents(
+			const documents = sandbox.store.applications.documents(
 				[application.id],
 				[DOCUMENT_TYPE.EmailBody, DOCUMENT_TYPE.Attachment, DOCUMENT_TYPE.Parsed, DOCUMENT_TYPE.Email],
 			);
@@ -48,7 +48,10 @@ describe('emulator live mode', () => {
 				'Candidate',
 			);
 			const docx = arrived
-				.map((item) => sandbox.store.documents([item.advertCandidateId], [DOCUMENT_TYPE.Attachment])[0])
+				.map(
+					(item) =>
+						sandbox.store.applications.documents([item.advertCandidateId], [DOCUMENT_TYPE.Attachment])[0],
+				)
 				.find((document) => document.documentFormat === 'docx');
 			assert.ok(docx, 'PDF and DOCX CVs both occur');
 			assert.match((await mammoth.extractRawText({ buffer: Buffer.from(docx.bytes!) })).value, /Experience/);

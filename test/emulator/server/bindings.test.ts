@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { SANDBOX_NAMESPACE } from '../../../src/emulator/endpoint';
 import { Agent } from 'node:http';
 import { startEmulator, type AccessLogEntry, type RunningEmulator } from '../../../src/emulator/server';
 import { API_KEY, envelope, fakeHandlers, send, type Recorded } from './helpers';
@@ -22,9 +23,9 @@ describe('emulator server: the four bindings', () => {
 	});
 	after(() => emulator.stop());
 
-	it('listens on 127.0.0.1 with the spec namespace rule and the default endpoint paths', () => {
+	it('listens on 127.0.0.1 with the fixed sandbox namespace and the default endpoint paths', () => {
 		assert.match(emulator.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-		assert.equal(ns, `${emulator.baseUrl}/`);
+		assert.equal(ns, SANDBOX_NAMESPACE);
 		assert.equal(emulator.postingUrl, `${emulator.baseUrl}/SOAP/Posting.asmx`);
 		assert.equal(emulator.adminUrl, `${emulator.baseUrl}/SOAP/Administration.asmx`);
 		assert.equal(emulator.postingWsdl, `${emulator.postingUrl}?WSDL`);

@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatAccessLog, isLoopbackHost, parseCliArgs } from '../../../src/emulator/cli';
+import { DEFAULT_SANDBOX_PORT, NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from '../../../src/emulator/endpoint';
 import { send } from './helpers';
 
 // Compiled next to this test by tsc: out/test/emulator/server -> out/src/emulator/cli.js.
@@ -39,7 +41,7 @@ describe('sandbox command line', () => {
 			kind: 'start',
 			options: {
 				host: '127.0.0.1',
-				port: 0,
+				port: DEFAULT_SANDBOX_PORT,
 				dataDir: './.sandbox-data',
 				seed: undefined,
 				namespace: undefined,
@@ -72,6 +74,17 @@ describe('sandbox command line', () => {
 		);
 		assert.deepEqual(parseCliArgs(['--help']), { kind: 'help' });
 		assert.equal(parseCliArgs(['--port', 'abc']).kind, 'error');
+		assert.deepEqual(parseCliArgs(['--namespace', NAMESPACE_FROM_BASE_URL, '--port', '0']), {
+			kind: 'start',
+			options: {
+				host: '127.0.0.1',
+				port: 0,
+				dataDir: './.sandbox-data',
+				seed: undefined,
+				namespace: NAMESPACE_FROM_BASE_URL,
+				reset: false,
+			},
+		});
 		assert.equal(parseCliArgs(['--bogus']).kind, 'error');
 		assert.equal(parseCliArgs(['--namespace', 'not a uri']).kind, 'error');
 	});
@@ -132,7 +145,30 @@ describe('sandbox command line', () => {
 		});
 		after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-		it('prints one JSON line when ready, logs requests to stderr and stops on SIGTERM with 0', async () => {
+		it('names the process holding a taken port and suggests a free one, with exit code 1', async () => {
+			const holder = createServer();
+			await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+			const { port } = holder.address() as { port: number };
+			try {
+				const { exit } = run(['--port', String(port), '--data', dataDir]);
+				const result = await exit;
+				assert.equal(result.code, 1);
+				assert.equal(result.stdout, '');
+				const pidPart = process.platform === 'linux' ? `process ${process.pid} \\(node ` : '';
+				assert.match(
+					result.stderr,
+					new RegExp(
+						`^multiposting-sandbox: port ${port} on 127\\.0\\.0\\.1 is already in use by ${pidPart}`,
+					),
+				);
+				assert.match(result.stderr, /--port \d+ is free, --port 0 takes any free port\.\n$/);
+			} finally {
+				holder.close();
+			}
+		});
+
+		it('prints one JSON line when ready, logs requests to stderr and stops on SIGTERM with 0', async function () {
+			this.timeout(120_000); // the first start seeds the sandbox
 			const { child, firstLine, exit } = run(['--port', '0', '--data', dataDir, '--seed', '42']);
 			try {
 				const ready = JSON.parse(await firstLine) as Record<string, string>;
@@ -142,12 +178,14 @@ describe('sandbox command line', () => {
 					'adminUrl',
 					'postingWsdl',
 					'adminWsdl',
+					'namespace',
 					'apiKey',
 					'username',
 					'password',
 				]);
 				assert.match(ready.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
 				assert.equal(ready.postingWsdl, `${ready.baseUrl}/SOAP/Posting.asmx?WSDL`);
+				assert.equal(ready.namespace, SANDBOX_NAMESPACE);
 				assert.ok(ready.apiKey.length > 0 && ready.username.length > 0 && ready.password.length > 0);
 
 				const wsdl = await send(ready.adminWsdl);

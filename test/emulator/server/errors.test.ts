@@ -6,10 +6,11 @@ import { API_KEY, envelope, fakeHandlers, send } from './helpers';
 const SOAP11 = { 'content-type': 'text/xml; charset=utf-8' };
 const SOAP12 = { 'content-type': 'application/soap+xml; charset=utf-8' };
 
-function soap11Fault(ns: string, code: string, message: string, subcode: string): string {
+/** The SOAP 1.1 fault as the emulator writes it: the sub-code in a WCF ExceptionDetail (Type). */
+function soap11Fault(_ns: string, code: string, message: string, subcode: string): string {
 	return (
 		'<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">' +
-		`<soap:Body><soap:Fault><faultcode>soap:${code}</faultcode><faultstring>${message}</faultstring><detail><Subcode xmlns="${ns}">${subcode}</Subcode></detail></soap:Fault></soap:Body></soap:Envelope>`
+		`<soap:Body><soap:Fault><faultcode>soap:${code}</faultcode><faultstring>${message}</faultstring><detail><ExceptionDetail xmlns="http://schemas.datacontract.org/2004/07/System.ServiceModel"><Message>${message}</Message><Type>${subcode}</Type></ExceptionDetail></detail></soap:Fault></soap:Body></soap:Envelope>`
 	);
 }
 
@@ -199,7 +200,7 @@ describe('emulator server: errors', () => {
 		assert.equal(res.headers['content-type'], 'text/xml; charset=utf-8');
 		assert.match(
 			res.body,
-			/<faultcode>soap:Client<\/faultcode><faultstring>The request is not well-formed XML: [^<]+<\/faultstring><detail><Subcode [^>]+>MalformedRequest</,
+			/<faultcode>soap:Client<\/faultcode><faultstring>The request is not well-formed XML: [^<]+<\/faultstring><detail><ExceptionDetail [^>]+><Message>[^<]+<\/Message><Type>MalformedRequest</,
 		);
 	});
 
@@ -253,7 +254,7 @@ describe('emulator server: errors', () => {
 		assert.match(answer, /^HTTP\/1\.1 500 Internal Server Error\r\n/);
 		assert.match(
 			answer,
-			/<faultcode>soap:Server<\/faultcode><faultstring>Timeout<\/faultstring><detail><Subcode [^>]+>Timeout<\/Subcode>/,
+			/<faultcode>soap:Server<\/faultcode><faultstring>Timeout<\/faultstring><detail><ExceptionDetail [^>]+><Message>Timeout<\/Message><Type>Timeout<\/Type>/,
 		);
 	});
 

@@ -2,7 +2,7 @@
 import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
 import type { AnyParams } from '../../../src/protocol/catalogue';
 import { FaultError } from '../../../src/protocol/faults';
-import type { OperationHandlers } from '../../../src/emulator/domain/operations';
+import type { OperationHandlers } from '../../../src/emulator/domain/handlers';
 
 export const API_KEY = 'test-key';
 

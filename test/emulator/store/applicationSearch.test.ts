@@ -8,7 +8,8 @@ import {
 	type OrderTerm,
 } from '../../../src/emulator/store/ordering';
 import type { StatementCache } from '../../../src/emulator/store/statements';
-import type { ApplicationSearch, Store } from '../../../src/emulator/store/store';
+import type { ApplicationSearch } from '../../../src/emulator/store/applications';
+import type { Store } from '../../../src/emulator/store/store';
 
 /**
  * The search picks a page's ids over the application and advert tables only, then reads the joined
@@ -41,9 +42,11 @@ function reference(
 	const orderBy =
 		order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;
 	const ids = sql
-		.all(`SELECT ap.id ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [...values, limit, offset])
-		.map((row) => row.id as number);
-	const total = (sql.get(`SELECT count(*) AS total ${from} WHERE ${where}`, values) as { total: number }).total;
+		.all<{
+			id: number;
+		}>(`SELECT ap.id ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [...values, limit, offset])
+		.map((row) => row.id);
+	const total = sql.one<{ total: number }>(`SELECT count(*) AS total ${from} WHERE ${where}`, values)!.total;
 	return { ids, total };
 }
 
@@ -76,7 +79,7 @@ describe('emulator store: application search', () => {
 	for (const [name, order] of orders) {
 		it(`pages in ${name} exactly as the full join does, with the same total`, () => {
 			const store = sandbox.store;
-			const organisationIds = store.subtreeIds(1);
+			const organisationIds = store.accounts.subtreeIds(1);
 			const searches: ApplicationSearch[] = [
 				{ organisationIds },
 				{ organisationIds, userId: 1 },
@@ -92,7 +95,7 @@ describe('emulator store: application search', () => {
 					[500, 0],
 					[5, 10_000],
 				]) {
-					const page = store.searchApplications(search, order, { limit, offset });
+					const page = store.applications.search(search, order, { limit, offset });
 					const expected = reference(store, search, order, limit, offset);
 					assert.deepEqual(
 						page.rows.map((row) => row.id),
@@ -111,20 +114,20 @@ describe('emulator store: application search', () => {
 
 	it('returns each row of a page whole, as a lookup by id gives it', () => {
 		const store = sandbox.store;
-		const page = store.searchApplications(
-			{ organisationIds: store.subtreeIds(1) },
+		const page = store.applications.search(
+			{ organisationIds: store.accounts.subtreeIds(1) },
 			[{ field: 'LastName', descending: false }],
 			{ limit: 40, offset: 3 },
 		);
 		assert.equal(page.rows.length, 40);
-		for (const row of page.rows) assert.deepEqual(row, store.applicationById(row.id));
+		for (const row of page.rows) assert.deepEqual(row, store.applications.byId(row.id));
 	});
 
 	it('reads a page larger than one IN list of ids in the order searched', () => {
 		const store = sandbox.store;
-		const search = { organisationIds: store.subtreeIds(1) };
+		const search = { organisationIds: store.accounts.subtreeIds(1) };
 		const order: OrderTerm<ApplicationOrderField>[] = [{ field: 'FirstName', descending: true }];
-		const page = store.searchApplications(search, order, { limit: 1200, offset: 0 });
+		const page = store.applications.search(search, order, { limit: 1200, offset: 0 });
 		const expected = reference(store, search, order, 1200, 0);
 		assert.ok(expected.ids.length > 500, 'the demo data has more applications than one IN list');
 		assert.deepEqual(

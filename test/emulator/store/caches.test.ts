@@ -7,7 +7,8 @@ import { hashPassword } from '../../../src/emulator/domain/passwords';
 import { DEMO_CREDENTIALS, NORTH_API_KEY, OTHER_TREE_API_KEY } from '../../../src/emulator/domain/seed';
 import { openSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { jsonRow, StatementCache } from '../../../src/emulator/store/statements';
-import { hashSecret, type Store } from '../../../src/emulator/store/store';
+import { hashSecret } from '../../../src/emulator/store/secrets';
+import type { Store } from '../../../src/emulator/store/store';
 import type { SqlValue } from '../../../src/emulator/store/database';
 
 /** A write through the store's own statement path, as any store method makes it (no method changes keys, users or organisations today). */
@@ -46,8 +47,8 @@ describe('emulator store caches', () => {
 				{ name: 'b' },
 				{ name: 'c' },
 			]);
-			assert.deepEqual(cache.get('SELECT name FROM t WHERE id = ?', [2]), { name: 'b' });
-			assert.equal(cache.get('SELECT name FROM t WHERE id = ?', [99]), null);
+			assert.deepEqual(cache.one('SELECT name FROM t WHERE id = ?', [2]), { name: 'b' });
+			assert.equal(cache.one('SELECT name FROM t WHERE id = ?', [99]), undefined);
 			assert.equal(cache.size, 3);
 			assert.equal(cache.writes, 3);
 			cache.clear();
@@ -114,7 +115,7 @@ describe('emulator store caches', () => {
 			const cache = new StatementCache(db);
 			cache.run('INSERT INTO t (name) VALUES (?)', ['a']);
 			cache.run('INSERT INTO t (name) VALUES (?)', ['b']);
-			cache.get('SELECT name FROM t ORDER BY id');
+			cache.one('SELECT name FROM t ORDER BY id');
 			db.exec('BEGIN IMMEDIATE');
 			cache.run('DELETE FROM t');
 			db.exec('COMMIT');
@@ -135,28 +136,30 @@ describe('emulator store caches', () => {
 
 		it('shows advert counters changed by a write on the very next read', () => {
 			const store = sandbox.store;
-			const page = store.searchApplications({ organisationIds: store.subtreeIds(1) }, [], { limit: 1, offset: 0 })
-				.rows[0];
-			const before = store.advertStats([page.advertId]).get(page.advertId);
+			const page = store.applications.search({ organisationIds: store.accounts.subtreeIds(1) }, [], {
+				limit: 1,
+				offset: 0,
+			}).rows[0];
+			const before = store.adverts.stats([page.advertId]).get(page.advertId);
 			assert.ok(before);
 			const newRanking = before.suitable > 0 && page.ranking === 4 ? 1 : 4;
 			// Later than any seeded score (the seed dates scores up to now), so it is the advert's latest.
 			const scoredAt = new Date(Date.now() + 86_400_000).toISOString().slice(0, 19) + 'Z';
-			store.scoreApplication(page.id, newRanking, false, 1, scoredAt);
-			const after = store.advertStats([page.advertId]).get(page.advertId);
+			store.applications.score(page.id, newRanking, false, 1, scoredAt);
+			const after = store.adverts.stats([page.advertId]).get(page.advertId);
 			assert.ok(after);
 			assert.notDeepEqual(after, before);
 			assert.equal(after.lastScoreDate, scoredAt);
-			const fresh = sandbox.store.advertStats([page.advertId]).get(page.advertId);
+			const fresh = sandbox.store.adverts.stats([page.advertId]).get(page.advertId);
 			assert.deepEqual(after, fresh);
 		});
 
 		it('shows an advert changed by a write on the very next search and lookup, in the order the query gives', () => {
 			const store = sandbox.store;
-			const organisationIds = store.subtreeIds(1);
-			const page = store.searchAdverts({ organisationIds }, [], { limit: 5, offset: 0 });
+			const organisationIds = store.accounts.subtreeIds(1);
+			const page = store.adverts.search({ organisationIds }, [], { limit: 5, offset: 0 });
 			assert.equal(page.rows.length, 5);
-			const again = store.searchAdverts({ organisationIds }, [], { limit: 5, offset: 0 });
+			const again = store.adverts.search({ organisationIds }, [], { limit: 5, offset: 0 });
 			assert.deepEqual(
 				again.rows.map((r) => r.id),
 				page.rows.map((r) => r.id),
@@ -164,50 +167,50 @@ describe('emulator store caches', () => {
 			assert.equal(again.rows[0], page.rows[0], 'a kept row is served until a write');
 			assert.ok(Object.isFrozen(page.rows[0]));
 			const target = page.rows[2];
-			store.updateAdvert(target.id, { title: 'Renamed by a write' });
-			const after = store.searchAdverts({ organisationIds }, [], { limit: 5, offset: 0 });
+			store.adverts.update(target.id, { title: 'Renamed by a write' });
+			const after = store.adverts.search({ organisationIds }, [], { limit: 5, offset: 0 });
 			assert.equal(after.rows.find((r) => r.id === target.id)?.title, 'Renamed by a write');
-			assert.equal(store.advertById(target.id)?.title, 'Renamed by a write');
-			assert.equal(store.advertById(-1), undefined);
+			assert.equal(store.adverts.byId(target.id)?.title, 'Renamed by a write');
+			assert.equal(store.adverts.byId(-1), undefined);
 		});
 
 		it('keeps key, user and tree lookups frozen, and forgets them when the data is cleared and seeded again', () => {
 			const store = sandbox.store;
-			const org = store.organisationForApiKey(DEMO_CREDENTIALS.apiKey);
+			const org = store.accounts.organisationForApiKey(DEMO_CREDENTIALS.apiKey);
 			assert.ok(org);
 			assert.ok(Object.isFrozen(org), 'a kept row cannot be changed by a caller');
-			assert.ok(Object.isFrozen(store.subtreeIds(org.id)));
+			assert.ok(Object.isFrozen(store.accounts.subtreeIds(org.id)));
 			assert.equal(
-				store.organisationForApiKey(DEMO_CREDENTIALS.apiKey),
+				store.accounts.organisationForApiKey(DEMO_CREDENTIALS.apiKey),
 				org,
 				'the second lookup is the kept one',
 			);
-			assert.ok(store.findUserByUsername(DEMO_CREDENTIALS.username));
-			assert.ok(store.organisationForApiKey(OTHER_TREE_API_KEY));
+			assert.ok(store.accounts.findUserByUsername(DEMO_CREDENTIALS.username));
+			assert.ok(store.accounts.organisationForApiKey(OTHER_TREE_API_KEY));
 
 			store.clearAll();
 			assert.equal(
-				store.organisationForApiKey(DEMO_CREDENTIALS.apiKey),
+				store.accounts.organisationForApiKey(DEMO_CREDENTIALS.apiKey),
 				undefined,
 				'a revoked key is refused on the next request',
 			);
-			assert.equal(store.findUserByUsername(DEMO_CREDENTIALS.username), undefined);
-			assert.deepEqual(store.subtreeIds(org.id), []);
+			assert.equal(store.accounts.findUserByUsername(DEMO_CREDENTIALS.username), undefined);
+			assert.deepEqual(store.accounts.subtreeIds(org.id), []);
 
 			sandbox.reseed();
-			assert.deepEqual(sandbox.store.organisationForApiKey(DEMO_CREDENTIALS.apiKey), org);
+			assert.deepEqual(sandbox.store.accounts.organisationForApiKey(DEMO_CREDENTIALS.apiKey), org);
 		});
 
 		it('leaves nothing kept from inside a transaction that rolled back', () => {
 			const store = sandbox.store;
-			const organisationIds = store.subtreeIds(1);
-			const target = store.searchAdverts({ organisationIds }, [], { limit: 1, offset: 0 }).rows[0];
+			const organisationIds = store.accounts.subtreeIds(1);
+			const target = store.adverts.search({ organisationIds }, [], { limit: 1, offset: 0 }).rows[0];
 			assert.throws(
 				() =>
 					store.transaction(() => {
-						store.updateAdvert(target.id, { title: 'Never committed' });
+						store.adverts.update(target.id, { title: 'Never committed' });
 						assert.equal(
-							store.advertById(target.id)?.title,
+							store.adverts.byId(target.id)?.title,
 							'Never committed',
 							'read inside the transaction',
 						);
@@ -215,26 +218,30 @@ describe('emulator store caches', () => {
 					}),
 				/rolled back/,
 			);
-			assert.equal(store.advertById(target.id)?.title, target.title);
-			assert.equal(store.searchAdverts({ organisationIds, advertId: target.id }, []).rows[0].title, target.title);
+			assert.equal(store.adverts.byId(target.id)?.title, target.title);
+			assert.equal(
+				store.adverts.search({ organisationIds, advertId: target.id }, []).rows[0].title,
+				target.title,
+			);
 		});
 
 		it('gives page totals equal to counting, on full, partial, empty and past-the-end pages', () => {
 			const store = sandbox.store;
-			const organisationIds = store.subtreeIds(1);
-			const adverts = store.searchAdverts({ organisationIds }, []).rows.length;
-			const applications = store.searchApplications({ organisationIds }, [], { limit: 100_000, offset: 0 }).rows
+			const organisationIds = store.accounts.subtreeIds(1);
+			const adverts = store.adverts.search({ organisationIds }, []).rows.length;
+			const applications = store.applications.search({ organisationIds }, [], { limit: 100_000, offset: 0 }).rows
 				.length;
 			assert.ok(adverts > 7 && applications > 7);
 			for (const [total, search] of [
 				[
 					adverts,
-					(window: { limit: number; offset: number }) => store.searchAdverts({ organisationIds }, [], window),
+					(window: { limit: number; offset: number }) =>
+						store.adverts.search({ organisationIds }, [], window),
 				],
 				[
 					applications,
 					(window: { limit: number; offset: number }) =>
-						store.searchApplications({ organisationIds }, [], window),
+						store.applications.search({ organisationIds }, [], window),
 				],
 			] as const) {
 				for (const window of [
@@ -255,7 +262,7 @@ describe('emulator store caches', () => {
 					);
 				}
 			}
-			const none = store.searchAdverts({ organisationIds, identifier: 'no such identifier' }, [], {
+			const none = store.adverts.search({ organisationIds, identifier: 'no such identifier' }, [], {
 				limit: 5,
 				offset: 10,
 			});
@@ -264,34 +271,34 @@ describe('emulator store caches', () => {
 
 		it('finds the same rows for a subtree of consecutive ids (BETWEEN) as for the same ids in a list (IN)', () => {
 			const store = sandbox.store;
-			const consecutive = store.subtreeIds(1);
+			const consecutive = store.accounts.subtreeIds(1);
 			assert.ok(consecutive.length > 2 && consecutive.every((id, i) => id === consecutive[0] + i));
 			// An id without rows breaks the run, so the list form is used for the same organisations.
 			const listed = [...consecutive, 999_999];
 			const window = { limit: 100_000, offset: 0 };
 			assert.deepEqual(
-				store.searchAdverts({ organisationIds: consecutive }, [], window),
-				store.searchAdverts({ organisationIds: listed }, [], window),
+				store.adverts.search({ organisationIds: consecutive }, [], window),
+				store.adverts.search({ organisationIds: listed }, [], window),
 			);
 			assert.deepEqual(
-				store.searchApplications({ organisationIds: consecutive }, [], window),
-				store.searchApplications({ organisationIds: listed }, [], window),
+				store.applications.search({ organisationIds: consecutive }, [], window),
+				store.applications.search({ organisationIds: listed }, [], window),
 			);
 			const outside = [
 				consecutive[consecutive.length - 1] + 1,
 				consecutive[consecutive.length - 1] + 2,
 				consecutive[consecutive.length - 1] + 3,
 			];
-			const other = store.searchAdverts({ organisationIds: outside }, [], window).rows;
+			const other = store.adverts.search({ organisationIds: outside }, [], window).rows;
 			assert.ok(other.every((row) => outside.includes(row.organisationId)));
 		});
 
 		it('does not keep misses: a key that appears later is found', () => {
 			const store = sandbox.store;
 			store.clearAll();
-			assert.equal(store.organisationForApiKey(DEMO_CREDENTIALS.apiKey), undefined);
+			assert.equal(store.accounts.organisationForApiKey(DEMO_CREDENTIALS.apiKey), undefined);
 			sandbox.reseed();
-			assert.ok(sandbox.store.organisationForApiKey(DEMO_CREDENTIALS.apiKey));
+			assert.ok(sandbox.store.accounts.organisationForApiKey(DEMO_CREDENTIALS.apiKey));
 		});
 	});
 
@@ -371,9 +378,9 @@ describe('emulator store caches', () => {
 		it('moves the scope of every key when an organisation moves to another tree', () => {
 			const store = sandbox.store;
 			const h = sandbox.handlers;
-			const north = store.organisationForApiKey(NORTH_API_KEY)!;
-			const globex = store.organisationForApiKey(OTHER_TREE_API_KEY)!;
-			const moved = store.subtreeIds(north.id).find((id) => id !== north.id)!;
+			const north = store.accounts.organisationForApiKey(NORTH_API_KEY)!;
+			const globex = store.accounts.organisationForApiKey(OTHER_TREE_API_KEY)!;
+			const moved = store.accounts.subtreeIds(north.id).find((id) => id !== north.id)!;
 			const search = (apiKey: string) => () =>
 				h.GetAdvertPaged(
 					{ sAPIKey: apiKey, sStartOrganisation: String(moved), CurrentPage: 1, RowsPerPage: 5 },
@@ -384,8 +391,8 @@ describe('emulator store caches', () => {
 			write(store, 'UPDATE organisation SET parent_id = ? WHERE id = ?', [globex.id, moved]);
 			assert.equal(faultOf(search(NORTH_API_KEY)), 'AccessDenied');
 			assert.equal(faultOf(search(OTHER_TREE_API_KEY)), undefined);
-			assert.ok(!store.subtreeIds(north.id).includes(moved));
-			assert.ok(store.subtreeIds(globex.id).includes(moved));
+			assert.ok(!store.accounts.subtreeIds(north.id).includes(moved));
+			assert.ok(store.accounts.subtreeIds(globex.id).includes(moved));
 		});
 
 		it('shows a changed advert and a new score in the next GetAdvertPaged, and reuses records only until then', () => {
@@ -405,12 +412,12 @@ describe('emulator store caches', () => {
 				'a record is reused while nothing was written',
 			);
 
-			store.updateAdvert(advertId, { title: 'Renamed between two requests' });
+			store.adverts.update(advertId, { title: 'Renamed between two requests' });
 			const renamed = adverts().find((a) => a.AdvertID === advertId)!;
 			assert.equal(renamed.AdvertTitle, 'Renamed between two requests');
 
-			const application = store
-				.searchApplications({ organisationIds: store.subtreeIds(1), advertId }, [], { limit: 100, offset: 0 })
+			const application = store.applications
+				.search({ organisationIds: store.accounts.subtreeIds(1), advertId }, [], { limit: 100, offset: 0 })
 				.rows.find((a) => a.ranking !== 4)!;
 			assert.ok(application);
 			h.ApplicationScore(
@@ -425,7 +432,7 @@ describe('emulator store caches', () => {
 		it('words the faults of an application action as before when advert and application do not match', () => {
 			const store = sandbox.store;
 			const h = sandbox.handlers;
-			const applications = store.searchApplications({ organisationIds: store.subtreeIds(1) }, [], {
+			const applications = store.applications.search({ organisationIds: store.accounts.subtreeIds(1) }, [], {
 				limit: 300,
 				offset: 0,
 			}).rows;

@@ -3,7 +3,8 @@ import { DOCUMENT_TYPE } from '../../../src/protocol/catalogue';
 import { DOCUMENTED_APPLICATIONS } from '../../../src/emulator/domain/seed';
 import { openSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { parseSize, resolveSize } from '../../../src/emulator/size';
-import type { AdvertSearch, ApplicationSearch } from '../../../src/emulator/store/store';
+import type { AdvertSearch } from '../../../src/emulator/store/adverts';
+import type { ApplicationSearch } from '../../../src/emulator/store/applications';
 
 /** A full scan of the big tables; lookups of small tables by rowid are fine. */
 const FULL_SCAN = /^SCAN (a|ap|advert|application|c|candidate)\b/;
@@ -19,7 +20,7 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 			passwordCost: 1024,
 			demoSize: { adverts: 1_000, applications: 12_000 },
 		});
-		organisations = sandbox.store.subtreeIds(1);
+		organisations = sandbox.store.accounts.subtreeIds(1);
 	});
 	after(() => sandbox.close());
 
@@ -27,9 +28,12 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 		const counts = sandbox.store.counts();
 		assert.equal(counts.application, 12_000);
 		assert.equal(counts.advert, 1_000);
-		assert.equal(sandbox.store.documents([DOCUMENTED_APPLICATIONS], [DOCUMENT_TYPE.Attachment]).length, 1);
 		assert.equal(
-			sandbox.store.documents(
+			sandbox.store.applications.documents([DOCUMENTED_APPLICATIONS], [DOCUMENT_TYPE.Attachment]).length,
+			1,
+		);
+		assert.equal(
+			sandbox.store.applications.documents(
 				[DOCUMENTED_APPLICATIONS + 1, 11_000],
 				[DOCUMENT_TYPE.Attachment, DOCUMENT_TYPE.EmailBody],
 			).length,
@@ -49,7 +53,7 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 			{ organisationIds: organisations, lastProgressSince: '2026-11-20T00:00:00Z' },
 		];
 		for (const search of searches) {
-			const plan = sandbox.store.explainAdvertSearch(search);
+			const plan = sandbox.store.adverts.explainSearch(search);
 			assert.ok(
 				plan.every((line) => !FULL_SCAN.test(line)),
 				`${JSON.stringify(search)}: ${plan.join(' | ')}`,
@@ -75,7 +79,7 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 			[{ organisationIds: organisations, userId: 4 }, /advert_user/],
 		];
 		for (const [search, index] of searches) {
-			const plan = sandbox.store.explainApplicationSearch(search);
+			const plan = sandbox.store.applications.explainSearch(search);
 			assert.ok(
 				plan.every((line) => !FULL_SCAN.test(line)),
 				`${JSON.stringify(search)}: ${plan.join(' | ')}`,

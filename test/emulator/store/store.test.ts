@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { openSandbox } from '../../../src/emulator/sandbox';
 import { ADVERT_ORDER_FIELDS, APPLICATION_ORDER_FIELDS, parseOrderBy } from '../../../src/emulator/store/ordering';
 import { LATEST_SCHEMA_VERSION } from '../../../src/emulator/store/schema';
-import { hashSecret, Store } from '../../../src/emulator/store/store';
+import { hashSecret } from '../../../src/emulator/store/secrets';
+import { Store } from '../../../src/emulator/store/store';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const SMALL = { adverts: 30, applications: 300 };
@@ -29,7 +30,7 @@ describe('emulator store', () => {
 
 	it('keeps data across close and reopen of a file database without seeding again', () => {
 		const first = openSandbox({ dataDir: dir, now: NOW, demoSize: SMALL, passwordCost: 1024 });
-		const advertId = first.store.insertAdvert({
+		const advertId = first.store.adverts.insert({
 			userId: 1,
 			organisationId: 1,
 			completionToken: 'persist-token',
@@ -46,7 +47,7 @@ describe('emulator store', () => {
 			passwordCost: 1024,
 		});
 		try {
-			assert.equal(second.store.advertById(advertId)?.title, 'Kept');
+			assert.equal(second.store.adverts.byId(advertId)?.title, 'Kept');
 			assert.deepEqual(second.store.counts(), counts);
 			assert.equal(second.store.schemaVersion(), LATEST_SCHEMA_VERSION);
 		} finally {
@@ -56,7 +57,7 @@ describe('emulator store', () => {
 
 	it('reset deletes the file and seeds again', () => {
 		const first = openSandbox({ dataDir: dir, now: NOW, demoSize: SMALL, passwordCost: 1024 });
-		first.store.insertAdvert({
+		first.store.adverts.insert({
 			userId: 1,
 			organisationId: 1,
 			completionToken: 'gone-token',
@@ -66,7 +67,7 @@ describe('emulator store', () => {
 		first.close();
 		const second = openSandbox({ dataDir: dir, now: NOW, demoSize: SMALL, passwordCost: 1024, reset: true });
 		try {
-			assert.equal(second.store.advertByCompletionToken('gone-token'), undefined);
+			assert.equal(second.store.adverts.byCompletionToken('gone-token'), undefined);
 			assert.equal(second.store.counts().advert, SMALL.adverts);
 		} finally {
 			second.close();
@@ -77,11 +78,11 @@ describe('emulator store', () => {
 		const snapshot = (seed: number) => {
 			const sandbox = openSandbox({ dataDir: ':memory:', seed, now: NOW, demoSize: SMALL, passwordCost: 1024 });
 			try {
-				const adverts = sandbox.store.searchAdverts(
+				const adverts = sandbox.store.adverts.search(
 					{ organisationIds: [1, 2, 3, 4, 5, 6, 7, 8, 9], statusIds: [0, 1, 16] },
 					[{ field: 'AdvertID', descending: false }],
 				).rows;
-				const applications = sandbox.store.searchApplications(
+				const applications = sandbox.store.applications.search(
 					{ organisationIds: [1, 2, 3, 4, 5, 6, 7, 8, 9] },
 					[{ field: 'AdvertCandidateID', descending: false }],
 					{ offset: 0, limit: 1000 },
@@ -102,19 +103,19 @@ describe('emulator store', () => {
 			const before = sandbox.store.counts();
 			assert.throws(() =>
 				sandbox.store.transaction(() => {
-					sandbox.store.insertAdvert({
+					sandbox.store.adverts.insert({
 						userId: 1,
 						organisationId: 1,
 						completionToken: 'rolled-back',
 						createdAt: '2026-11-22T12:00:00Z',
 						source: 'API',
 					});
-					sandbox.store.addNote(1, 1, 'subject', 'body', '2026-11-22T12:00:00Z');
+					sandbox.store.applications.addNote(1, 1, 'subject', 'body', '2026-11-22T12:00:00Z');
 					throw new Error('fail after two writes');
 				}),
 			);
 			assert.deepEqual(sandbox.store.counts(), before);
-			assert.equal(sandbox.store.advertByCompletionToken('rolled-back'), undefined);
+			assert.equal(sandbox.store.adverts.byCompletionToken('rolled-back'), undefined);
 		} finally {
 			sandbox.close();
 		}
@@ -125,7 +126,7 @@ describe('emulator store', () => {
 		try {
 			assert.throws(
 				() =>
-					store.insertAdvert({
+					store.adverts.insert({
 						userId: 999,
 						organisationId: 999,
 						completionToken: 't',
@@ -142,9 +143,9 @@ describe('emulator store', () => {
 	it('stores API keys only as hashes', () => {
 		const sandbox = openSandbox({ dataDir: ':memory:', now: NOW, demoSize: SMALL, passwordCost: 1024 });
 		try {
-			assert.equal(sandbox.store.organisationForApiKey(sandbox.demo.apiKey)?.identifier, 'acme-group');
-			assert.equal(sandbox.store.organisationForApiKey(hashSecret(sandbox.demo.apiKey)), undefined);
-			assert.match(sandbox.store.findUserByUsername('demo.admin')?.passwordHash ?? '', /^scrypt\$/);
+			assert.equal(sandbox.store.accounts.organisationForApiKey(sandbox.demo.apiKey)?.identifier, 'acme-group');
+			assert.equal(sandbox.store.accounts.organisationForApiKey(hashSecret(sandbox.demo.apiKey)), undefined);
+			assert.match(sandbox.store.accounts.findUserByUsername('demo.admin')?.passwordHash ?? '', /^scrypt\$/);
 		} finally {
 			sandbox.close();
 		}

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { toStoredDate } from '../../../src/emulator/store/time';
-import { hashSecret } from '../../../src/emulator/store/store';
+import { hashSecret } from '../../../src/emulator/store/secrets';
 
 describe('emulator store: stored dates and secret digests', () => {
 	it('stores a time as ISO 8601 UTC to the second, for every millisecond value and for years outside 0000–9999', () => {

@@ -11,8 +11,8 @@ describe('emulator web: completion rules and return paths', () => {
 
 	before(() => {
 		sandbox = openSandbox({ dataDir: ':memory:', passwordCost: 1024, demoSize: { adverts: 10, applications: 20 } });
-		feeds = sandbox.store.userFeedQuotas(sandbox.store.userById(1)!);
-		advert = sandbox.store.advertById(1)!;
+		feeds = sandbox.store.feeds.userQuotas(sandbox.store.accounts.userById(1)!);
+		advert = sandbox.store.adverts.byId(1)!;
 	});
 	after(() => sandbox.close());
 

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { MultipostingClient } from '../../../src/client';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator';
 import type { ConnectionInfo, WorkbenchServices } from '../../../src/extension/services';
@@ -105,6 +107,31 @@ describe('playground runner against the sandbox', function () {
 		for (const endpoint of ['posting', 'administration'] as const) {
 			const wsdl = await runner.fetchWsdl(endpoint);
 			assert.match(wsdl, /<(wsdl:)?definitions/);
+		}
+	});
+
+	it('fetches the WSDL within the connection time budget (multiposting.requestTimeoutMs)', async () => {
+		// A service that accepts the connection and never answers.
+		const sockets = new Set<Socket>();
+		const silent = http.createServer(() => undefined);
+		silent.on('connection', (socket) => sockets.add(socket));
+		await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+		const { port } = silent.address() as AddressInfo;
+		const slow = new MultipostingClient({
+			baseUrl: `http://127.0.0.1:${port}`,
+			credentials: { apiKey: 'k' },
+			timeoutMs: 1_000,
+		});
+		try {
+			const runner = new PlaygroundRunner(fakeServices(emulator, slow), new PlaygroundHistory(storage));
+			const started = Date.now();
+			await assert.rejects(runner.fetchWsdl('posting'), /Timed out after 1000 ms/);
+			assert.ok(Date.now() - started < 20_000);
+			assert.equal(sockets.size, 1);
+		} finally {
+			await slow.close().catch(() => undefined);
+			for (const socket of sockets) socket.destroy();
+			await new Promise<void>((resolve) => silent.close(() => resolve()));
 		}
 	});
 });

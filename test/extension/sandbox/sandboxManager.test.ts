@@ -1,96 +1,220 @@
 import * as assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isMainThread, threadId } from 'node:worker_threads';
 import { MultipostingClient } from '../../../src/client';
-import { startEmulator } from '../../../src/emulator';
-import { SandboxManager, SandboxState } from '../../../src/extension/sandbox/sandboxManager';
+import { SANDBOX_NAMESPACE } from '../../../src/emulator/endpoint';
+import { PortInUseError } from '../../../src/emulator/portHolder';
+import { startEmulatorInWorker, type WorkerEmulator } from '../../../src/emulator/worker/host';
+import {
+	SandboxManager,
+	SandboxState,
+	type LaunchSandbox,
+	type SandboxManagerOptions,
+} from '../../../src/extension/sandbox/sandboxManager';
+import type { SandboxInfo } from '../../../src/emulator/worker/protocol';
 import { MemoryLog } from '../fakes';
 
-describe('sandbox manager (real emulator)', function () {
-	this.timeout(90_000);
+/** The extension's launcher: the sandbox on a worker thread. */
+const inWorker: LaunchSandbox = (options) => startEmulatorInWorker({ ...options, size: 'small', passwordCost: 1024 });
 
-	it('starts once for concurrent users, reports its states and stops', async function () {
-		let loads = 0;
-		const states: SandboxState[] = [];
-		const manager = new SandboxManager({
-			loadEmulator: async () => {
-				loads++;
-				return startEmulator;
-			},
+function manager(overrides: Partial<SandboxManagerOptions> = {}): { manager: SandboxManager; log: MemoryLog } {
+	const log = new MemoryLog();
+	return {
+		log,
+		manager: new SandboxManager({
+			loadLauncher: async () => inWorker,
 			dataDir: ':memory:',
 			seed: () => 3,
-			log: new MemoryLog(),
+			port: () => 0,
+			log,
+			...overrides,
+		}),
+	};
+}
+
+function clientOf(info: SandboxInfo): MultipostingClient {
+	return new MultipostingClient({
+		baseUrl: info.baseUrl,
+		namespace: info.namespace,
+		credentials: { apiKey: info.demo.apiKey, username: info.demo.username, password: info.demo.password },
+	});
+}
+
+function listeningServers(): number {
+	return process.getActiveResourcesInfo().filter((r) => r === 'TCPServerWrap').length;
+}
+
+/** Holds a port with a plain TCP server of this process. */
+async function holdPort(): Promise<{ server: Server; port: number }> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return { server, port: (server.address() as { port: number }).port };
+}
+
+describe('sandbox manager (the sandbox on a worker thread)', function () {
+	this.timeout(90_000);
+
+	it('starts once for concurrent users on a worker thread, forwards its access log and stops', async function () {
+		let loads = 0;
+		const states: SandboxState[] = [];
+		const { manager: sandbox, log } = manager({
+			loadLauncher: async () => {
+				loads++;
+				return inWorker;
+			},
 		});
-		manager.onDidChangeState((s) => states.push(s));
-		assert.equal(manager.state, SandboxState.Stopped);
-		const [a, b] = await Promise.all([manager.ensureRunning(), manager.ensureRunning()]);
+		sandbox.onDidChangeState((s) => states.push(s));
+		assert.equal(sandbox.state, SandboxState.Stopped);
+		const serversBefore = listeningServers();
+		const [a, b] = await Promise.all([sandbox.ensureRunning(), sandbox.ensureRunning()]);
 		assert.equal(a, b);
 		assert.equal(loads, 1);
 		assert.match(a.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
-		await manager.stop();
+		assert.equal(a.namespace, SANDBOX_NAMESPACE);
+		// The server listens on the worker's thread: this thread gained no listening socket.
+		assert.ok(isMainThread && threadId === 0);
+		assert.notEqual((a as WorkerEmulator).threadId, threadId);
+		assert.equal(listeningServers(), serversBefore);
+
+		const client = clientOf(a);
+		assert.ok((await client.getCurrency({})).length > 0);
+		await client.close();
+		await sandbox.stop();
 		assert.deepEqual(states, [SandboxState.Starting, SandboxState.Running, SandboxState.Stopped]);
+		assert.match(log.text(), /info \[sandbox\] POST \/SOAP\/Posting\.asmx soap11 GetCurrency 200 \d+ms/);
+		assert.match(log.text(), /Sandbox running at http:\/\/127\.0\.0\.1:\d+ \(XML namespace http:\/\/sandbox/);
 	});
 
-	it('reports a failed start and can start again', async function () {
+	it('reports a failed start once, with its error, and can start again', async function () {
 		let attempt = 0;
-		const manager = new SandboxManager({
-			loadEmulator: async () => async (options) => {
-				if (attempt++ === 0) throw new Error('port in use');
-				return startEmulator(options);
+		const failures: Error[] = [];
+		const { manager: sandbox } = manager({
+			loadLauncher: async () => async (options) => {
+				if (attempt++ === 0) throw new Error('disk on fire');
+				return inWorker(options);
 			},
-			dataDir: ':memory:',
-			seed: () => undefined,
-			log: new MemoryLog(),
 		});
-		await assert.rejects(manager.ensureRunning(), /port in use/);
-		assert.equal(manager.state, SandboxState.Failed);
-		assert.equal(manager.lastError?.message, 'port in use');
-		await manager.ensureRunning();
-		assert.equal(manager.state, SandboxState.Running);
-		await manager.stop();
+		sandbox.onDidFail((error) => failures.push(error));
+		await assert.rejects(Promise.all([sandbox.ensureRunning(), sandbox.ensureRunning()]), /disk on fire/);
+		assert.equal(sandbox.state, SandboxState.Failed);
+		assert.equal(sandbox.lastError?.message, 'disk on fire');
+		assert.deepEqual(
+			failures.map((e) => e.message),
+			['disk on fire'],
+		);
+		await sandbox.ensureRunning();
+		assert.equal(sandbox.state, SandboxState.Running);
+		assert.equal(sandbox.lastError, undefined);
+		await sandbox.stop();
+	});
+
+	it('names the process holding a taken port and offers a free one', async function () {
+		const held = await holdPort();
+		const failures: Error[] = [];
+		try {
+			const { manager: sandbox, log } = manager({ port: () => held.port });
+			sandbox.onDidFail((error) => failures.push(error));
+			const error = await sandbox.ensureRunning().then(
+				() => assert.fail('started on a taken port'),
+				(e: unknown) => e,
+			);
+			assert.ok(error instanceof PortInUseError, `a PortInUseError, got ${String(error)}`);
+			assert.equal(error.port, held.port);
+			// This test process holds it; on Linux /proc says so.
+			if (process.platform === 'linux') assert.equal(error.holder?.pid, process.pid);
+			assert.ok(error.suggestedPort !== undefined && error.suggestedPort !== held.port);
+			assert.match(
+				error.message,
+				new RegExp(`Port ${held.port} on 127\\.0\\.0\\.1 is already in use by process`),
+			);
+			assert.equal(sandbox.state, SandboxState.Failed);
+			assert.equal(failures.length, 1);
+			assert.match(log.text(), /Sandbox failed to start: Port \d+ on 127\.0\.0\.1 is already in use/);
+		} finally {
+			held.server.close();
+		}
+	});
+
+	it('goes to Failed when the sandbox thread ends unexpectedly', async function () {
+		const dir = await mkdtemp(join(tmpdir(), 'mp-crash-'));
+		try {
+			// A stand-in worker: says it is ready, then dies.
+			const workerFile = join(dir, 'crashingWorker.js');
+			await writeFile(
+				workerFile,
+				`const { parentPort } = require('node:worker_threads');
+				parentPort.postMessage({ type: 'ready', info: { baseUrl: 'http://127.0.0.1:9', postingUrl: '', adminUrl: '',
+					postingWsdl: '', adminWsdl: '', namespace: 'urn:x', demo: { apiKey: '', username: '', password: '' } } });
+				setTimeout(() => { throw new Error('wasm memory access out of bounds'); }, 50);`,
+			);
+			const failures: Error[] = [];
+			const { manager: sandbox, log } = manager({
+				loadLauncher: async () => (options) => startEmulatorInWorker({ ...options, workerFile }),
+			});
+			const crashed = new Promise<void>((resolve) =>
+				sandbox.onDidFail((error) => {
+					failures.push(error);
+					resolve();
+				}),
+			);
+			await sandbox.ensureRunning();
+			await crashed;
+			assert.equal(sandbox.state, SandboxState.Failed);
+			assert.equal(sandbox.running, undefined);
+			assert.match(failures[0]?.message ?? '', /wasm memory access out of bounds/);
+			assert.match(log.text(), /The sandbox stopped unexpectedly: .*wasm memory access out of bounds/);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
+
+	it('moves a running sandbox to a changed port setting', async function () {
+		const first = await holdPort();
+		const second = await holdPort();
+		const ports = [first.port, second.port];
+		await new Promise<void>((resolve) => first.server.close(() => resolve()));
+		await new Promise<void>((resolve) => second.server.close(() => resolve()));
+		let port = ports[0];
+		const { manager: sandbox } = manager({
+			port: () => port,
+		});
+		const running = await sandbox.ensureRunning();
+		assert.equal(running.baseUrl, `http://127.0.0.1:${ports[0]}`);
+		await sandbox.applyPortSetting();
+		assert.equal(sandbox.running, running, 'same port: no restart');
+		port = ports[1];
+		await sandbox.applyPortSetting();
+		assert.equal(sandbox.running?.baseUrl, `http://127.0.0.1:${ports[1]}`);
+		await sandbox.stop();
 	});
 
 	it('keeps its data in its folder across restarts and reset starts from fresh demo data', async function () {
 		const dir = await mkdtemp(join(tmpdir(), 'mp-sandbox-'));
 		try {
-			const manager = new SandboxManager({
-				loadEmulator: async () => startEmulator,
-				dataDir: dir,
-				seed: () => 5,
-				log: new MemoryLog(),
-			});
-			const first = await manager.ensureRunning();
-			const clientOf = (e: typeof first) =>
-				new MultipostingClient({
-					baseUrl: e.baseUrl,
-					namespace: e.namespace,
-					credentials: { apiKey: e.demo.apiKey, username: e.demo.username, password: e.demo.password },
-				});
-			let client = clientOf(first);
+			const { manager: sandbox } = manager({ dataDir: dir });
+			let client = clientOf(await sandbox.ensureRunning());
 			const added = await client.addAdvert({ sJobTitle: 'Kept across restarts', sJobDescription: 'x' });
 			await client.close();
-			await manager.stop();
+			await sandbox.stop();
 			assert.ok((await readdir(dir)).length > 0, 'the database is in the folder');
-			client = clientOf(await manager.ensureRunning());
-			const again = await client.getAdvertPaged({
+			client = clientOf(await sandbox.ensureRunning());
+			const search = {
 				sAdvertID: String(added.AdvertID),
 				sSearchDays: '-1',
 				CurrentPage: 1,
 				RowsPerPage: 1,
-			});
+			};
+			const again = await client.getAdvertPaged(search);
 			assert.equal(again.Adverts?.[0]?.AdvertTitle, 'Kept across restarts');
 			await client.close();
-			client = clientOf(await manager.reset());
-			const gone = await client.getAdvertPaged({
-				sAdvertID: String(added.AdvertID),
-				sSearchDays: '-1',
-				CurrentPage: 1,
-				RowsPerPage: 1,
-			});
+			client = clientOf(await sandbox.reset());
+			const gone = await client.getAdvertPaged(search);
 			assert.notEqual(gone.Adverts?.[0]?.AdvertTitle, 'Kept across restarts');
 			await client.close();
-			await manager.stop();
+			await sandbox.stop();
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}

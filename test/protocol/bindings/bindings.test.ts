@@ -287,6 +287,24 @@ describe('bindings against golden fixtures written from the spec', () => {
 		});
 	});
 
+	it('writes the SOAP 1.1 sub-code in a WCF ExceptionDetail, first in detail, and reads it back', () => {
+		const fault = {
+			code: 'Client' as const,
+			subcode: 'InvalidParameter',
+			message: 'Bad & wrong',
+			detail: 'value: x',
+		};
+		const encoded = getBinding('soap11').encodeFault(fault, ctx);
+		const text = Buffer.from(encoded.body).toString('utf8');
+		// WCF clients without a fault contract read detail's first child as ExceptionDetail.
+		assert.match(
+			text,
+			/<detail><ExceptionDetail xmlns="http:\/\/schemas\.datacontract\.org\/2004\/07\/System\.ServiceModel"><Message>Bad &amp; wrong<\/Message><Type>InvalidParameter<\/Type><\/ExceptionDetail><Detail xmlns="http:\/\/mp\.example\/">value: x<\/Detail><\/detail>/,
+		);
+		const back = getBinding('soap11').decodeResponse('GetCurrency', { ...encoded, headers: encoded.headers }, ctx);
+		assert.deepEqual(back, { ok: false, status: 500, fault });
+	});
+
 	it('decodes an HTTP GET/POST error as a fault from the text/plain body', () => {
 		const decoded = getBinding('httpPost').decodeResponse(
 			'GetCurrency',

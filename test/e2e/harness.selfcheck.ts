@@ -1,5 +1,6 @@
-// Smoke test of the real-VS-Code harness: code-server without any extension, driven by chromium.
-// Needs scripts/setup-code-server.sh to have run (scripts/e2e.sh does that).
+// Self-check of the real-VS-Code harness itself: code-server without any extension, driven by
+// chromium. It checks VS Code's own commands, so it cannot fail because of the product and is not
+// part of npm test; run it with npm run test:e2e:harness after changing test/e2e/harness.ts.
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';

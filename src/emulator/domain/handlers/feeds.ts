@@ -1,0 +1,42 @@
+/** Feed operations: a user's feeds with quota, and the feed lists of the administration endpoint. */
+import { actingTarget, authenticateUser } from '../access';
+import { feedQuotasOf, resolveFeeds } from '../feedLookup';
+import { feedQuotaRecord, postFeedRecord } from '../records';
+import { guarded, type HandlerDeps, type HandlersFor } from './handler';
+
+export type FeedOperation = 'UserFeedsAndQuotaWithDestinations' | 'FeedQuotaList' | 'FeedList';
+
+export function feedHandlers({ store }: HandlerDeps): HandlersFor<FeedOperation> {
+	return {
+		UserFeedsAndQuotaWithDestinations: guarded(store, 'UserFeedsAndQuotaWithDestinations', (params, _ctx, key) => {
+			const user = authenticateUser(store, key, params);
+			const feedIds = resolveFeeds(store, params.csv('Destinations'), 'Destinations');
+			const used = store.postings.usedByUser(user.id);
+			return store.feeds
+				.userQuotas(user)
+				.filter((row) => !feedIds || feedIds.includes(row.id))
+				.map((row) => postFeedRecord(row, user.id, used.get(row.id) ?? 0));
+		}),
+
+		FeedQuotaList: guarded(store, 'FeedQuotaList', (params, _ctx, key) => {
+			const login = authenticateUser(store, key, params);
+			const feedIds = resolveFeeds(store, params.csv('DestinationsAsCSV'), 'DestinationsAsCSV');
+			return feedQuotasOf(store, actingTarget(store, key, login, params))
+				.filter((row) => !feedIds || feedIds.includes(row.id))
+				.map(feedQuotaRecord);
+		}),
+
+		FeedList: guarded(store, 'FeedList', (params, _ctx, key) => {
+			const login = authenticateUser(store, key, params);
+			const search = params.text('sFeedNameSearch')?.toLowerCase();
+			return feedQuotasOf(store, actingTarget(store, key, login, params))
+				.filter(
+					(row) =>
+						search === undefined ||
+						row.name.toLowerCase().includes(search) ||
+						row.identifier.toLowerCase().includes(search),
+				)
+				.map((row) => ({ FeedID: row.id, FeedIdentifier: row.identifier, FeedName: row.name }));
+		}),
+	};
+}

@@ -1,0 +1,44 @@
+/**
+ * The 20 operations of the service over the sandbox store, one module per resource. Handlers get
+ * parameters already decoded by a binding and return plain records; anything the caller did wrong is
+ * a client FaultError. The table below is typed as every operation: one missing, or a name the
+ * catalogue does not have, does not compile.
+ */
+import type { Store } from '../../store/store';
+import { AdvertRecords } from '../advertRecords';
+import { accountHandlers } from './accounts';
+import { advertHandlers } from './adverts';
+import { applicationHandlers } from './applications';
+import { candidateHandlers } from './candidates';
+import { feedHandlers } from './feeds';
+import type { HandlerDeps, OperationHandlers } from './handler';
+import { lookupHandlers } from './lookups';
+
+export type { OperationHandlers } from './handler';
+
+export interface OperationOptions {
+	/** Largest RowsPerPage accepted (default 500). */
+	maxPageSize?: number;
+	/** Lifetime of GetLoginURL tokens (default 5 minutes). */
+	loginUrlTtlMs?: number;
+}
+
+export const DEFAULT_MAX_PAGE_SIZE = 500;
+export const DEFAULT_LOGIN_URL_TTL_MS = 5 * 60_000;
+
+export function createOperationHandlers(store: Store, options: OperationOptions = {}): OperationHandlers {
+	const deps: HandlerDeps = {
+		store,
+		maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
+		loginUrlTtlMs: options.loginUrlTtlMs ?? DEFAULT_LOGIN_URL_TTL_MS,
+		advertRecords: new AdvertRecords(store),
+	};
+	return {
+		...feedHandlers(deps),
+		...advertHandlers(deps),
+		...applicationHandlers(deps),
+		...candidateHandlers(deps),
+		...lookupHandlers(deps),
+		...accountHandlers(deps),
+	};
+}

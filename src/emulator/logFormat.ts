@@ -1,0 +1,40 @@
+/** The sandbox's log lines: the access log and background events, as the CLI and the extension print them. */
+import type { AccessLogEntry } from './pipeline/context';
+import type { EmulatorEvent } from './server';
+import type { LogLine } from './worker/protocol';
+
+/** One access-log line: method path binding operation status ms. */
+export function formatAccessLog(entry: AccessLogEntry): string {
+	const line = `${entry.method} ${entry.path} ${entry.binding ?? '-'} ${entry.operation ?? '-'} ${entry.status} ${entry.durationMs}ms`;
+	if (entry.error === undefined) return line;
+	const detail = entry.error instanceof Error ? (entry.error.stack ?? entry.error.message) : String(entry.error);
+	return `${line}\n  internal error: ${detail.replace(/\n/g, '\n  ')}`;
+}
+
+/** One event-log line (deliveries, new applications, callbacks, background failures); never with secrets. */
+export function formatEvent(event: EmulatorEvent): string {
+	switch (event.kind) {
+		case 'delivery':
+			return `delivery posting=${event.postingId} advert=${event.advertId} feed=${event.feedId} status=${event.statusId} ${event.response}`;
+		case 'application':
+			return `application ${event.advertCandidateId} advert=${event.advertId} feed=${event.feedId}`;
+		case 'callback':
+			return `callback ${event.outcome} ${event.target} application=${event.advertCandidateId} attempt=${event.attempt}${event.status !== undefined ? ` status=${event.status}` : ''}${event.error ? ` error=${event.error}` : ''}`;
+		case 'error': {
+			const detail =
+				event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error);
+			return `error ${event.message}\n  ${detail.replace(/\n/g, '\n  ')}`;
+		}
+	}
+}
+
+/** The line with its level for a log that has levels (the extension's output channel). */
+export function accessLogLine(entry: AccessLogEntry): LogLine {
+	return { level: entry.error === undefined ? 'info' : 'error', text: formatAccessLog(entry) };
+}
+
+export function eventLogLine(event: EmulatorEvent): LogLine {
+	const level =
+		event.kind === 'error' ? 'error' : event.kind === 'callback' && event.outcome !== 'delivered' ? 'warn' : 'info';
+	return { level, text: formatEvent(event) };
+}

@@ -1,0 +1,311 @@
+/**
+ * Applications: search, rows, actions (score, progress, notes), documents and the progress list.
+ * An application search orders, pages and counts over `application JOIN advert` only, then reads the
+ * page's rows with every join (see the domain README).
+ */
+import { placeholders, type SqlValue } from './database';
+import {
+	APPLICATION_ORDER_FIELDS,
+	DEFAULT_APPLICATION_ORDER,
+	orderClause,
+	type ApplicationOrderField,
+	type OrderTerm,
+} from './ordering';
+import { pageTotal } from './queryParts';
+import { jsonRow, type StatementCache } from './statements';
+import type { AdvertOwnership } from './adverts';
+import type { ApplicationRow, DocumentRow, Page, PageWindow } from './types';
+
+/** What limits an application search. organisationIds is the caller's scope and is never empty. */
+export interface ApplicationSearch {
+	organisationIds: readonly number[];
+	/** The advert owner. */
+	userId?: number;
+	advertId?: number;
+	advertIdentifier?: string;
+	advertReference?: string;
+	feedIds?: readonly number[];
+	appliedFrom?: string;
+	appliedTo?: string;
+	rankings?: readonly number[];
+	progressIds?: readonly number[];
+	applicationIds?: readonly number[];
+	lastScoreSince?: string;
+	lastProgressSince?: string;
+}
+
+/** What an application action changes, without the joins of the full row. */
+export type ApplicationState = Pick<ApplicationRow, 'id' | 'advertId' | 'ranking' | 'favourite' | 'interviewStatus'>;
+
+export interface NoteRow {
+	id: number;
+	userId: number;
+	subject: string;
+	body: string;
+	createdAt: string;
+}
+
+export interface ProgressRow {
+	id: number;
+	name: string;
+}
+
+const APPLICATION_COLUMNS = `ap.id, ap.advert_id AS advertId, ap.candidate_id AS candidateId, ap.posting_id AS postingId, ap.feed_id AS feedId,
+	f.name AS feedName, ap.applied_at AS appliedAt, c.email, c.first_name AS firstName, c.last_name AS lastName,
+	c.home_phone AS homePhone, c.work_phone AS workPhone, c.mobile_phone AS mobilePhone, c.address,
+	ap.viewed, ap.ranking, ap.favourite, ap.archived, ap.progress_id AS progressId, p.name AS progressName,
+	ap.interview_status AS interviewStatus, ap.processing_messages AS processingMessages,
+	a.identifier AS advertIdentifier, a.reference AS advertReference, a.title AS advertTitle, a.user_id AS userId,
+	a.organisation_id AS organisationId, o.name AS organisationName, o.parsing_enabled AS parsingEnabled,
+	ap.last_score_date AS lastScoreDate, ap.last_progress_date AS lastProgressDate, ap.last_note_date AS lastNoteDate`;
+const APPLICATION_JSON = jsonRow(APPLICATION_COLUMNS);
+
+const APPLICATION_FROM = `FROM application ap
+	JOIN advert a ON a.id = ap.advert_id
+	JOIN candidate c ON c.id = ap.candidate_id
+	JOIN feed f ON f.id = ap.feed_id
+	JOIN organisation o ON o.id = a.organisation_id
+	JOIN progress p ON p.id = ap.progress_id`;
+
+/** The tables a search's filters need: the joins of APPLICATION_FROM left out cannot drop a row (NOT NULL foreign keys). */
+const APPLICATION_SEARCH_FROM = 'FROM application ap JOIN advert a ON a.id = ap.advert_id';
+
+/** Ids per `IN (...)` when reading a page's rows: far below SQLite's limit of bound values, whatever the page size. */
+const ROWS_PER_IN_LIST = 500;
+
+export class ApplicationRepository {
+	constructor(private readonly sql: StatementCache) {}
+
+	/**
+	 * One page of applications matching the search, and the total count. The filters and the order
+	 * need only the application, its advert and (to sort by name or email) the candidate, so the page's
+	 * ids are chosen and counted over those tables alone; the joined rows are then read for that page
+	 * only. Sorting ids rather than whole rows keeps a search over a million applications to a sort of
+	 * keys, and every join left out is a lookup saved per matching row. The joins left out never drop
+	 * a row (NOT NULL foreign keys, enforced), so the ids and the total are those of the full join.
+	 */
+	search(
+		search: ApplicationSearch,
+		order: readonly OrderTerm<ApplicationOrderField>[],
+		window: PageWindow,
+	): Page<ApplicationRow> {
+		const { where, values } = applicationWhere(search);
+		const orderBy =
+			order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;
+		const from = /\bc\./.test(orderBy)
+			? `${APPLICATION_SEARCH_FROM} JOIN candidate c ON c.id = ap.candidate_id`
+			: APPLICATION_SEARCH_FROM;
+		const ids = this.sql
+			.all<{
+				id: number;
+			}>(`SELECT ap.id ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
+				...values,
+				window.limit,
+				window.offset,
+			])
+			.map((row) => row.id);
+		const total = pageTotal(
+			ids.length,
+			window,
+			() =>
+				this.sql.one<{ total: number }>(
+					`SELECT count(*) AS total ${APPLICATION_SEARCH_FROM} WHERE ${where}`,
+					values,
+				)?.total ?? 0,
+		);
+		return { total, rows: this.rowsOf(ids) };
+	}
+
+	byId(id: number): ApplicationRow | undefined {
+		return this.sql.allJson<ApplicationRow>(`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ap.id = ?`, [
+			id,
+		])[0];
+	}
+
+	/**
+	 * An application action's target in one query: the application's state and its advert's owner,
+	 * when the application belongs to that advert; otherwise undefined (see AdvertRepository.ownership and state).
+	 */
+	ofAdvert(
+		applicationId: number,
+		advertId: number,
+	): { application: ApplicationState; advert: AdvertOwnership } | undefined {
+		const row = this.sql.one<ApplicationState & { userId: number; organisationId: number }>(
+			`SELECT ap.id, ap.advert_id AS advertId, ap.ranking, ap.favourite, ap.interview_status AS interviewStatus, a.user_id AS userId, a.organisation_id AS organisationId
+			FROM application ap JOIN advert a ON a.id = ap.advert_id WHERE ap.id = ?`,
+			[applicationId],
+		);
+		// Compared here, not in SQL: with both ids in the WHERE the planner scans the advert's applications.
+		if (row === undefined || row.advertId !== advertId) return undefined;
+		return {
+			application: {
+				id: row.id,
+				advertId: row.advertId,
+				ranking: row.ranking,
+				favourite: row.favourite,
+				interviewStatus: row.interviewStatus,
+			},
+			advert: { id: row.advertId, userId: row.userId, organisationId: row.organisationId },
+		};
+	}
+
+	/** What an application action changes, without the joins of the full row. */
+	state(id: number): ApplicationState | undefined {
+		return this.sql.one<ApplicationState>(
+			'SELECT id, advert_id AS advertId, ranking, favourite, interview_status AS interviewStatus FROM application WHERE id = ?',
+			[id],
+		);
+	}
+
+	/** Documents of these applications, of the given kinds. */
+	documents(applicationIds: readonly number[], kinds: readonly string[]): DocumentRow[] {
+		if (applicationIds.length === 0 || kinds.length === 0) return [];
+		return this.sql.all<DocumentRow>(
+			`SELECT application_id AS applicationId, kind, file_name AS fileName, encoding_type AS encodingType, document_source AS documentSource,
+				document_format AS documentFormat, text, bytes
+			FROM application_document WHERE application_id IN (${placeholders(applicationIds.length)}) AND kind IN (${placeholders(kinds.length)})`,
+			[...applicationIds, ...kinds],
+		);
+	}
+
+	/** Sets ranking and favourite flags and records who scored and when. */
+	score(id: number, ranking: number, favourite: boolean, byUserId: number, at: string): void {
+		this.sql.run(
+			'UPDATE application SET ranking = ?, favourite = ?, viewed = 1, last_score_date = ?, last_scored_by = ? WHERE id = ?',
+			[ranking, favourite ? 1 : 0, at, byUserId, id],
+		);
+	}
+
+	/** Sets the progress; moving to Interview starts a pending interview. */
+	progress(id: number, progressId: number, interviewStatus: string | null, byUserId: number, at: string): void {
+		this.sql.run(
+			'UPDATE application SET progress_id = ?, interview_status = ?, viewed = 1, last_progress_date = ?, last_progressed_by = ? WHERE id = ?',
+			[progressId, interviewStatus, at, byUserId, id],
+		);
+	}
+
+	/** Adds a note and returns its id (AdvertCandidateNoteID). */
+	addNote(applicationId: number, userId: number, subject: string, body: string, at: string): number {
+		const id = Number(
+			this.sql.run(
+				'INSERT INTO note (application_id, user_id, subject, body, created_at) VALUES (?, ?, ?, ?, ?)',
+				[applicationId, userId, subject, body, at],
+			).lastInsertRowid,
+		);
+		this.sql.run('UPDATE application SET last_note_date = ? WHERE id = ?', [at, applicationId]);
+		return id;
+	}
+
+	notesOf(applicationId: number): NoteRow[] {
+		return this.sql.all<NoteRow>(
+			'SELECT id, user_id AS userId, subject, body, created_at AS createdAt FROM note WHERE application_id = ? ORDER BY id',
+			[applicationId],
+		);
+	}
+
+	progressById(id: number): ProgressRow | undefined {
+		return this.sql.one<ProgressRow>('SELECT id, name FROM progress WHERE id = ?', [id]);
+	}
+
+	progressList(): ProgressRow[] {
+		return this.sql.all<ProgressRow>('SELECT id, name FROM progress ORDER BY id');
+	}
+
+	/** Inserts a new (unranked, progress New) application and returns its id (AdvertCandidateID). */
+	insert(application: {
+		advertId: number;
+		candidateId: number;
+		postingId: number;
+		feedId: number;
+		appliedAt: string;
+		scoreExtra: number;
+	}): number {
+		return Number(
+			this.sql.run(
+				'INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, score_extra) VALUES (?, ?, ?, ?, ?, ?)',
+				[
+					application.advertId,
+					application.candidateId,
+					application.postingId,
+					application.feedId,
+					application.appliedAt,
+					application.scoreExtra,
+				],
+			).lastInsertRowid,
+		);
+	}
+
+	/** Stores one document of an application (kind from DOCUMENT_TYPE). */
+	insertDocument(
+		document: Omit<DocumentRow, 'text' | 'bytes'> & { text: string | null; bytes: Uint8Array | null },
+	): void {
+		this.sql.run(
+			`INSERT INTO application_document (application_id, kind, file_name, encoding_type, document_source, document_format, text, bytes)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			[
+				document.applicationId,
+				document.kind,
+				document.fileName,
+				document.encodingType,
+				document.documentSource,
+				document.documentFormat,
+				document.text,
+				document.bytes,
+			],
+		);
+	}
+
+	/** The query plan of the count query of a search (tests check that documented filters use indexes). */
+	explainSearch(search: ApplicationSearch): string[] {
+		const { where, values } = applicationWhere(search);
+		return this.sql
+			.all<{
+				detail: string;
+			}>(`EXPLAIN QUERY PLAN SELECT count(*) AS total ${APPLICATION_SEARCH_FROM} WHERE ${where}`, values)
+			.map((row) => row.detail);
+	}
+
+	/** The application rows of these ids, in this order. */
+	private rowsOf(ids: readonly number[]): ApplicationRow[] {
+		const byId = new Map<number, ApplicationRow>();
+		for (let start = 0; start < ids.length; start += ROWS_PER_IN_LIST) {
+			const chunk = ids.slice(start, start + ROWS_PER_IN_LIST);
+			const rows = this.sql.allJson<ApplicationRow>(
+				`SELECT ${APPLICATION_JSON} ${APPLICATION_FROM} WHERE ap.id IN (${placeholders(chunk.length)})`,
+				chunk,
+			);
+			for (const row of rows) byId.set(row.id, row);
+		}
+		const rows: ApplicationRow[] = [];
+		for (const id of ids) {
+			const row = byId.get(id);
+			if (row !== undefined) rows.push(row);
+		}
+		return rows;
+	}
+}
+
+function applicationWhere(search: ApplicationSearch): { where: string; values: SqlValue[] } {
+	// An IN list here: with a range the planner drives the joins from the organisations instead of the filter's index.
+	const clauses = [`a.organisation_id IN (${placeholders(search.organisationIds.length)})`];
+	const values: SqlValue[] = [...search.organisationIds];
+	const add = (clause: string, ...clauseValues: SqlValue[]) => {
+		clauses.push(clause);
+		values.push(...clauseValues);
+	};
+	const addIn = (column: string, list: readonly number[]) =>
+		add(`${column} IN (${placeholders(list.length)})`, ...(list.length > 0 ? list : [-1]));
+	if (search.userId !== undefined) add('a.user_id = ?', search.userId);
+	if (search.advertId !== undefined) add('ap.advert_id = ?', search.advertId);
+	if (search.advertIdentifier !== undefined) add('a.identifier = ? COLLATE NOCASE', search.advertIdentifier);
+	if (search.advertReference !== undefined) add('a.reference = ? COLLATE NOCASE', search.advertReference);
+	if (search.feedIds !== undefined) addIn('ap.feed_id', search.feedIds);
+	if (search.appliedFrom !== undefined) add('ap.applied_at >= ?', search.appliedFrom);
+	if (search.appliedTo !== undefined) add('ap.applied_at <= ?', search.appliedTo);
+	if (search.rankings !== undefined) addIn('ap.ranking', search.rankings);
+	if (search.progressIds !== undefined) addIn('ap.progress_id', search.progressIds);
+	if (search.applicationIds !== undefined) addIn('ap.id', search.applicationIds);
+	if (search.lastScoreSince !== undefined) add('ap.last_score_date >= ?', search.lastScoreSince);
+	if (search.lastProgressSince !== undefined) add('ap.last_progress_date >= ?', search.lastProgressSince);
+	return { where: clauses.join(' AND '), values };
+}

@@ -1,0 +1,146 @@
+// Steps a user takes in the Multiposting view, shared by the e2e files: find and expand tree rows,
+// answer quick inputs, choose context-menu items, wait for notifications and webviews.
+
+import type { Frame, Locator, Page } from 'playwright-core';
+import { clickActivityBar, QUICK_INPUT_BOX, runCommand } from './harness';
+
+export const UI_WAIT = 60_000;
+const TREE_ROW = '.part.sidebar .monaco-list-row';
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The tree rows at a depth (1 = connection, 2 = organisation, 3 = user, 4 = advert, 5 = application), optionally by text. */
+export function row(page: Page, level: number, text?: RegExp): Locator {
+	const rows = page.locator(`${TREE_ROW}[aria-level="${level}"]`);
+	return text ? rows.filter({ hasText: text }) : rows;
+}
+
+/** Expands a row unless it is expanded already, and waits for it to report expanded. */
+export async function expand(target: Locator): Promise<void> {
+	await target.waitFor({ state: 'visible', timeout: UI_WAIT });
+	if ((await target.getAttribute('aria-expanded')) !== 'true') {
+		await target.click();
+	}
+	await target.and(target.page().locator('[aria-expanded="true"]')).waitFor({ timeout: UI_WAIT });
+}
+
+/** Runs a contributed command, retrying while the workbench is still registering contributions (bounded). */
+export async function runContributedCommand(page: Page, title: string): Promise<void> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await runCommand(page, title);
+		} catch (error) {
+			if (attempt >= 5) throw error;
+			await page.keyboard.press('Escape');
+			await sleep(2000);
+		}
+	}
+}
+
+/** Opens the Multiposting view container unless the side bar shows it already (a second click would close it). */
+export async function showMultipostingView(page: Page): Promise<void> {
+	const title = page.locator('.part.sidebar .composite.title h2', { hasText: /multiposting/i });
+	if (!(await title.isVisible())) await clickActivityBar(page, 'Multiposting');
+	await title.waitFor({ state: 'visible', timeout: UI_WAIT });
+}
+
+/** Shows the Multiposting view with the sandbox running and its connection row visible. */
+export async function showSandboxTree(page: Page): Promise<void> {
+	await runContributedCommand(page, 'Multiposting: Start Sandbox');
+	await showMultipostingView(page);
+	await row(page, 1, /Sandbox/).waitFor({ state: 'visible', timeout: UI_WAIT });
+	await row(page, 2).first().waitFor({ state: 'visible', timeout: UI_WAIT });
+}
+
+/**
+ * Expands the first organisation, its first user and an advert with applications, and returns the
+ * application rows under that advert. Works whatever is expanded already.
+ */
+export async function revealApplications(page: Page): Promise<Locator> {
+	await showSandboxTree(page);
+	await expand(row(page, 2).first());
+	await expand(row(page, 3).first());
+	const advert = row(page, 4, /\d+ applications/)
+		.filter({ hasNotText: /^0 applications/ })
+		.first();
+	await expand(advert);
+	const applications = row(page, 5);
+	await applications.first().waitFor({ state: 'visible', timeout: UI_WAIT });
+	return applications;
+}
+
+/** Waits for quick input step `n` of `total` (the title shows "(n/total)"), types and accepts. */
+export async function answerStep(page: Page, n: number, total: number, text: string): Promise<void> {
+	await page
+		.locator('.quick-input-widget .quick-input-title', { hasText: `(${n}/${total})` })
+		.waitFor({ state: 'visible', timeout: UI_WAIT });
+	const box = page.locator(QUICK_INPUT_BOX);
+	await box.fill(text);
+	if (text !== '') {
+		// Quick picks filter as you type: wait for the list to show a match before accepting.
+		await page.waitForFunction(() => {
+			const list = document.querySelector('.quick-input-widget .quick-input-list');
+			return (
+				!list ||
+				list.clientHeight === 0 ||
+				document.querySelector('.quick-input-widget .quick-input-list .monaco-list-row') !== null
+			);
+		});
+	}
+	await box.press('Enter');
+}
+
+/** Types into the open input box and accepts. */
+export async function answerInputBox(page: Page, text: string): Promise<void> {
+	const box = page.locator(QUICK_INPUT_BOX);
+	await box.waitFor({ state: 'visible' });
+	await box.fill(text);
+	await page.keyboard.press('Enter');
+}
+
+/**
+ * Chooses an item of the open context menu and waits for what it opens (`opened`). VS Code can drop a
+ * click that lands while the menu is still appearing (the item highlights, the menu stays open), so
+ * while nothing has opened and the item is still on screen, it is chosen again with the keyboard.
+ */
+export async function chooseMenuItem(page: Page, label: string, opened: Locator): Promise<void> {
+	const item = page.locator('.context-view .action-label', { hasText: label }).first();
+	await item.waitFor({ state: 'visible', timeout: UI_WAIT });
+	await item.click();
+	for (let attempt = 0; attempt < 3; attempt++) {
+		try {
+			await opened.waitFor({ state: 'visible', timeout: 3_000 });
+			return;
+		} catch {
+			if (await item.isVisible()) {
+				await item.hover();
+				await page.keyboard.press('Enter');
+			}
+		}
+	}
+	await opened.waitFor({ state: 'visible', timeout: UI_WAIT });
+}
+
+/** The notification toast whose message matches. */
+export async function notification(page: Page, text: RegExp): Promise<Locator> {
+	const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: text }).first();
+	await toast.waitFor({ state: 'visible', timeout: UI_WAIT });
+	return toast;
+}
+
+/** The webview frame whose document has `selector`, polled for a bounded time. */
+export async function webviewFrame(page: Page, selector: string): Promise<Frame> {
+	const deadline = Date.now() + UI_WAIT;
+	while (Date.now() < deadline) {
+		for (const frame of page.frames()) {
+			// Frames of closed webviews detach while we look: skip them, and never wait on one frame.
+			if (frame.isDetached()) continue;
+			const found = await frame.$(selector).catch(() => null);
+			if (found) return frame;
+		}
+		await sleep(250);
+	}
+	throw new Error(`no webview frame with ${selector} within ${UI_WAIT} ms`);
+}
