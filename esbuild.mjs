@@ -6,7 +6,8 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 const common = { bundle: true, minify: production, sourcemap: !production, sourcesContent: false, logLevel: 'warning' };
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
+// libxml2-wasm is an ES module with top-level await: loaded at run time by import(), never bundled.
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'libxml2-wasm'] };
 
 const webviewEntries = existsSync('src/webview')
 	? readdirSync('src/webview', { withFileTypes: true })
