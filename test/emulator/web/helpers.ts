@@ -10,6 +10,19 @@ import type { RunningEmulator } from '../../../src/emulator';
  * ASMX-generated proxy, it sends every parameter of the operation, empty where not given (the
  * sandbox, as ASMX, refuses a missing one).
  */
+/**
+ * The query string an ASMX proxy sends: every parameter of the operation, in catalogue order, empty
+ * when not given (strict mode refuses a missing one). A name the operation does not have is a test bug.
+ */
+export function asmxQuery(operation: OperationName, params: Record<string, string>): string {
+	const names = OPERATIONS[operation].params.map((param) => param.name);
+	const unknown = Object.keys(params).filter((name) => !names.includes(name));
+	if (unknown.length) throw new Error(`${operation} has no parameter ${unknown.join(', ')}`);
+	const query = new URLSearchParams();
+	for (const name of names) query.append(name, params[name] ?? '');
+	return query.toString();
+}
+
 export async function callGet(
 	emulator: RunningEmulator,
 	endpoint: 'posting' | 'administration',
@@ -17,12 +30,7 @@ export async function callGet(
 	params: Record<string, string>,
 ): Promise<XmlElement> {
 	const base = endpoint === 'posting' ? emulator.postingUrl : emulator.adminUrl;
-	const names = OPERATIONS[operation].params.map((param) => param.name);
-	const unknown = Object.keys(params).filter((name) => !names.includes(name));
-	if (unknown.length) throw new Error(`${operation} has no parameter ${unknown.join(', ')}`);
-	const query = new URLSearchParams();
-	for (const name of names) query.append(name, params[name] ?? '');
-	const response = await fetch(`${base}/${operation}?${query.toString()}`);
+	const response = await fetch(`${base}/${operation}?${asmxQuery(operation, params)}`);
 	const text = await response.text();
 	if (response.status !== 200) throw new Error(`${operation}: HTTP ${response.status}: ${text}`);
 	return parseXml(text);
