@@ -81,7 +81,8 @@ function kindOf(param: ParamSpec, given?: FieldKind): FieldKind {
 	if (given) return given;
 	if (param.valueSet) return 'choice';
 	switch (param.format) {
-		case 'numeric':
+		case 'decimal':
+		case 'integer':
 			return 'number';
 		case 'email':
 			return 'email';

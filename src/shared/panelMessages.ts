@@ -3,6 +3,9 @@
  * (src/webview/advert, src/webview/application), plus the guards the host uses to validate every
  * inbound message. No VS Code and no DOM imports: both sides and plain-Node tests use this file.
  */
+import { isOneOf, isRecord } from './webviewProtocol';
+
+export { describeMessage } from './webviewProtocol';
 
 /** One labelled value, already formatted for display (the webview only ever sets it as text). */
 export interface FieldRow {
@@ -195,14 +198,6 @@ export type ApplicationToHostMessage =
 /** Largest string accepted from a webview (a URL); anything longer is not a message of ours. */
 const MAX_STRING = 8192;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {
-	return typeof value === 'string' && (values as readonly string[]).includes(value);
-}
-
 function isIndex(value: unknown): value is number {
 	return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
@@ -257,12 +252,6 @@ export function isApplicationToHostMessage(value: unknown): value is Application
 		default:
 			return false;
 	}
-}
-
-/** A short description of a rejected message for the log: its type only, never its content. */
-export function describeMessage(value: unknown): string {
-	if (!isRecord(value)) return typeof value;
-	return typeof value.type === 'string' ? `type ${JSON.stringify(value.type.slice(0, 40))}` : 'object without type';
 }
 
 /** Link schemes the host opens (after the user confirms); everything else is refused. */

@@ -611,8 +611,20 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 		.locator(`${QUICK_INPUT_ROW}[aria-label="${cssString(best.label)}"]`)
 		.first()
 		.click();
+	// The palette closes; a command that asks for input may reopen the widget at once as its own
+	// input box (no '>' prefix), which also means the command ran.
 	try {
-		await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_TIMEOUT_MS });
+		await page.waitForFunction(
+			([widget, box]) => {
+				const shown = document.querySelector<HTMLElement>(widget);
+				const rect = shown?.getBoundingClientRect();
+				if (!shown || !rect || rect.width === 0 || rect.height === 0) return true;
+				if (getComputedStyle(shown).visibility === 'hidden') return true;
+				return !(document.querySelector<HTMLInputElement>(box)?.value ?? '').startsWith('>');
+			},
+			[QUICK_INPUT, QUICK_INPUT_BOX] as const,
+			{ timeout: UI_TIMEOUT_MS },
+		);
 	} catch {
 		throw new Error(`the command palette did not close after running "${best.label}"`);
 	}

@@ -60,7 +60,7 @@ describe('request playground in real VS Code', function () {
 			await sendAndWait(frame);
 			const status = await frame.locator('#status-line').textContent();
 			assert.match(status ?? '', /^HTTP 200/, `${label}: ${status}`);
-			await frame.locator('#tab-result').click();
+			await frame.locator('#pg-response-tab-result').click();
 			const rows = await frame.locator('.pg-result-table tbody tr').count();
 			assert.ok(rows > 0, `${label}: no result rows`);
 			const preview = (await frame.locator('#preview').textContent()) ?? '';
@@ -91,8 +91,8 @@ describe('request playground in real VS Code', function () {
 		const fault = (await frame.locator('#fault').textContent()) ?? '';
 		assert.match(fault, /Client/);
 		assert.match((await frame.locator('#status-line').textContent()) ?? '', /^HTTP [45]\d\d/);
-		await frame.locator('#tab-sent-request').click();
-		const sent = (await frame.locator('.pg-tabpanel').textContent()) ?? '';
+		await frame.locator('#pg-response-tab-sent-request').click();
+		const sent = (await frame.locator('.mp-tabpanel').textContent()) ?? '';
 		assert.ok(!sent.includes('sandbox-api-key'), 'the sent request shows the key');
 		await screenshot(page, 'playground-raw-fault');
 	});

@@ -53,7 +53,7 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 		if (this.ready) void this.load().catch(() => undefined);
 	}
 
-	protected override async handle(message: AdvertToHostMessage): Promise<void> {
+	protected override async onMessage(message: AdvertToHostMessage): Promise<void> {
 		switch (message.type) {
 			case 'ready':
 				if (this.record) this.postBasic(this.record);

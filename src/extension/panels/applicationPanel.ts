@@ -78,7 +78,7 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 		if (this.ready) void this.loadOverview().catch(() => undefined);
 	}
 
-	protected override async handle(message: ApplicationToHostMessage): Promise<void> {
+	protected override async onMessage(message: ApplicationToHostMessage): Promise<void> {
 		switch (message.type) {
 			case 'ready':
 				if (this.record) this.postView();

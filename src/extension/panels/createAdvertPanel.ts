@@ -4,7 +4,6 @@
  * open, also when the service refuses them; the service's message shows next to the field it names.
  * After creation the panel shows the completion link with Copy and Open for as long as it is open.
  */
-import * as vscode from 'vscode';
 import {
 	advertFormFields,
 	isAdvertFormToHostMessage,
@@ -13,68 +12,42 @@ import {
 	type FeedOption,
 	type HostToAdvertFormMessage,
 } from '../../shared/advertForm';
-import { describeMessage } from '../../shared/panelMessages';
 import { readFeedOptions, submitAdvert, type CreatedAdvert } from '../actions/createAdvert';
 import { VIEW_TYPES } from '../ids';
 import type { AdvertRef, WorkbenchServices } from '../services';
 import type { UiPort } from '../ui/port';
-import { renderShell, webviewOptions } from '../webviews/html';
+import { WebviewPanelBase } from '../webviews/webviewPanel';
 
-export class CreateAdvertPanel implements vscode.Disposable {
-	private readonly panel: vscode.WebviewPanel;
-	private readonly disposables: vscode.Disposable[] = [];
+export class CreateAdvertPanel extends WebviewPanelBase<AdvertFormToHostMessage, HostToAdvertFormMessage> {
 	private readonly fields = advertFormFields();
 	private values: AdvertFormValues = {};
 	private feeds: FeedOption[] = [];
 	private created?: CreatedAdvert;
-	private disposed = false;
 
 	constructor(
 		private readonly services: WorkbenchServices,
 		private readonly ui: UiPort,
 		private readonly showAdvert: (ref: AdvertRef) => Promise<void>,
-		private readonly onDisposed: () => void,
+		onDisposed: () => void,
 	) {
-		this.panel = vscode.window.createWebviewPanel(
-			VIEW_TYPES.createAdvert,
-			'Create Advert',
-			vscode.ViewColumn.Active,
-			webviewOptions(services.extensionUri),
-		);
-		this.panel.webview.html = renderShell(this.panel.webview, services.extensionUri, {
-			script: 'createAdvert',
-			title: 'Create Advert',
-			styles: ['media/panels.css'],
-		});
-		this.disposables.push(
-			this.panel.onDidDispose(() => this.dispose()),
-			this.panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+		super(
+			{ extensionUri: services.extensionUri, log: services.log },
+			{
+				viewType: VIEW_TYPES.createAdvert,
+				script: 'createAdvert',
+				title: 'Create Advert',
+				styles: ['media/panels.css'],
+				parse: (value) => (isAdvertFormToHostMessage(value) ? value : undefined),
+			},
+			onDisposed,
 		);
 	}
 
-	reveal(): void {
-		this.panel.reveal();
+	protected override failure(text: string): HostToAdvertFormMessage[] {
+		return [{ type: 'refused', message: text }];
 	}
 
-	private post(message: HostToAdvertFormMessage): void {
-		if (!this.disposed) void this.panel.webview.postMessage(message);
-	}
-
-	private receive(message: unknown): void {
-		if (!isAdvertFormToHostMessage(message)) {
-			this.services.log.warn(
-				`${VIEW_TYPES.createAdvert}: ignored an unexpected webview message (${describeMessage(message)})`,
-			);
-			return;
-		}
-		this.handle(message).catch((error: unknown) => {
-			const text = error instanceof Error ? error.message : String(error);
-			this.services.log.error(`${VIEW_TYPES.createAdvert}: ${message.type} failed: ${text}`);
-			this.post({ type: 'refused', message: text });
-		});
-	}
-
-	private async handle(message: AdvertFormToHostMessage): Promise<void> {
+	protected override async handle(message: AdvertFormToHostMessage): Promise<void> {
 		switch (message.type) {
 			case 'ready':
 				return this.init();
@@ -139,13 +112,5 @@ export class CreateAdvertPanel implements vscode.Disposable {
 		this.created = outcome.created;
 		this.panel.title = `Advert created: ${outcome.created.title}`;
 		this.post({ type: 'created', ...outcome.created });
-	}
-
-	dispose(): void {
-		if (this.disposed) return;
-		this.disposed = true;
-		this.onDisposed();
-		this.panel.dispose();
-		for (const d of this.disposables.splice(0)) d.dispose();
 	}
 }

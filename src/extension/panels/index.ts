@@ -80,7 +80,7 @@ export class PanelManager implements PanelPort, vscode.Disposable {
 			return undefined;
 		}
 		if (decision.action === 'reveal' && decision.pin) decision.panel.pin();
-		decision.panel.reveal(options.preserveFocus);
+		decision.panel.bringForward(options.preserveFocus);
 		return decision.panel;
 	}
 

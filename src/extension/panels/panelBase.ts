@@ -1,14 +1,13 @@
 /**
- * What both detail panels share: the strict shell, validated inbound messages (unknown ones are
- * logged by type and ignored), the ready handshake, a busy indicator, and preview behaviour (a
- * preview panel is reused for the next item opened from the tree until it is pinned). State
- * survives hiding through the webview's getState/setState, not retainContextWhenHidden, so the
- * webview posts 'ready' again whenever it is re-created.
+ * What both detail panels add to the webview base (shell, validated messages, ready handshake,
+ * request ids): media/panels.css, a busy indicator, errors shown in the page, and preview behaviour
+ * (a preview panel is reused for the next item opened from the tree until it is pinned). State
+ * survives hiding through the page's getState/setState, not retainContextWhenHidden, so the page
+ * posts 'ready' again whenever it is re-created.
  */
 import * as vscode from 'vscode';
-import { describeMessage } from '../../shared/panelMessages';
 import type { WorkbenchServices } from '../services';
-import { renderShell, webviewOptions } from '../webviews/html';
+import { WebviewPanelBase, type Reply } from '../webviews/webviewPanel';
 import type { PanelKind, PanelSlot } from './previewModel';
 
 export interface PanelSpec<In extends { type: string }> {
@@ -30,44 +29,45 @@ export interface PanelOptions {
 }
 
 export abstract class DetailPanel<In extends { type: string }, Out extends { type: string }>
-	implements vscode.Disposable, PanelSlot
+	extends WebviewPanelBase<In, Out>
+	implements PanelSlot
 {
 	readonly kind: PanelKind;
-	protected readonly panel: vscode.WebviewPanel;
-	private readonly disposables: vscode.Disposable[] = [];
-	private disposed = false;
 	private previewValue: boolean;
 	private titleText = '';
-	/** The webview has posted 'ready' since it was last (re)created. */
-	protected ready = false;
+	private gone = false;
 
 	constructor(
 		protected readonly services: WorkbenchServices,
-		private readonly spec: PanelSpec<In>,
+		spec: PanelSpec<In>,
 		private readonly options: PanelOptions,
 	) {
+		super(
+			{ extensionUri: services.extensionUri, log: services.log },
+			{
+				viewType: spec.viewType,
+				script: spec.script,
+				lazyScripts: spec.lazyScripts,
+				title: 'Loading…',
+				styles: ['media/panels.css'],
+				preserveFocus: options.preserveFocus,
+				parse: (value) => (spec.isMessage(value) ? value : undefined),
+			},
+			() => {
+				this.gone = true;
+				options.onDisposed();
+			},
+		);
 		this.kind = spec.kind;
 		this.previewValue = options.preview;
-		this.panel = vscode.window.createWebviewPanel(
-			spec.viewType,
-			'Loading…',
-			{ viewColumn: vscode.ViewColumn.Active, preserveFocus: options.preserveFocus ?? false },
-			webviewOptions(services.extensionUri),
-		);
-		this.panel.webview.html = renderShell(this.panel.webview, services.extensionUri, {
-			script: spec.script,
-			lazyScripts: spec.lazyScripts,
-			title: 'Multiposting',
-			styles: ['media/panels.css'],
-		});
-		this.disposables.push(
-			this.panel.onDidDispose(() => this.dispose()),
-			this.panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
-			this.panel.onDidChangeViewState(() => options.onDidChangeState()),
-		);
 	}
 
 	abstract get key(): number;
+
+	/** The page has posted 'ready' since it was last (re)created. */
+	protected get ready(): boolean {
+		return this.channel.isLive;
+	}
 
 	get preview(): boolean {
 		return this.previewValue;
@@ -75,7 +75,7 @@ export abstract class DetailPanel<In extends { type: string }, Out extends { typ
 
 	/** True while this panel is the active editor. */
 	get active(): boolean {
-		return !this.disposed && this.panel.active;
+		return !this.gone && this.panel.active;
 	}
 
 	/** Makes the panel stay: the next item opened from the tree gets a panel of its own. */
@@ -87,12 +87,12 @@ export abstract class DetailPanel<In extends { type: string }, Out extends { typ
 		this.options.onDidChangeState();
 	}
 
-	reveal(preserveFocus = false): void {
-		this.panel.reveal(undefined, preserveFocus);
+	bringForward(preserveFocus = false): void {
+		this.reveal(undefined, preserveFocus);
 	}
 
 	/** Sets the name in the title: "Application: <name>", or "Preview: <name>" while a preview (as the italic tab of a preview editor says). */
-	protected set title(name: string) {
+	protected override set title(name: string) {
 		this.titleText = name;
 		this.applyTitle();
 	}
@@ -102,35 +102,17 @@ export abstract class DetailPanel<In extends { type: string }, Out extends { typ
 		this.panel.title = `${this.previewValue ? 'Preview' : kind}: ${this.titleText}`;
 	}
 
-	/** Posts to the webview; a disposed panel drops the message. */
-	protected post(message: Out): void {
-		if (!this.disposed) void this.panel.webview.postMessage(message);
+	protected override viewStateChanged(): void {
+		this.options.onDidChangeState();
 	}
 
-	protected subscribe(disposable: vscode.Disposable): void {
-		this.disposables.push(disposable);
-	}
-
-	private receive(message: unknown): void {
-		if (!this.spec.isMessage(message)) {
-			this.services.log.warn(
-				`${this.spec.viewType}: ignored an unexpected webview message (${describeMessage(message)})`,
-			);
-			return;
-		}
-		if (message.type === 'ready') {
-			this.ready = true;
-			this.post(this.modeMessage(this.previewValue));
-		}
+	protected override async handle(message: In, reply: Reply<Out>): Promise<void> {
+		if (message.type === 'ready') this.post(this.modeMessage(this.previewValue));
 		if (message.type === 'keepOpen') {
 			this.pin();
 			return;
 		}
-		this.handle(message).catch((error: unknown) => {
-			const text = error instanceof Error ? error.message : String(error);
-			this.services.log.error(`${this.spec.viewType}: ${message.type} failed: ${text}`);
-			this.post(this.errorMessage(text));
-		});
+		await this.onMessage(message, reply);
 	}
 
 	/** Runs `work` while the webview shows a busy indicator. */
@@ -143,17 +125,14 @@ export abstract class DetailPanel<In extends { type: string }, Out extends { typ
 		}
 	}
 
-	protected abstract handle(message: In): Promise<void>;
+	/** Handles a valid message from the page ('ready' included; 'keepOpen' is handled here). */
+	protected abstract onMessage(message: In, reply: Reply<Out>): Promise<void>;
 	protected abstract busyMessage(busy: boolean, label?: string): Out;
 	protected abstract errorMessage(message: string): Out;
 	protected abstract modeMessage(preview: boolean): Out;
 
-	dispose(): void {
-		if (this.disposed) return;
-		this.disposed = true;
-		this.options.onDisposed();
-		this.panel.dispose();
-		for (const d of this.disposables.splice(0)) d.dispose();
+	protected override failure(text: string): Out[] {
+		return [this.errorMessage(text)];
 	}
 }
 

@@ -1,33 +1,11 @@
 /** Conversions between the playground's form state and request files. Pure. */
-import { DEFAULT_ENDPOINT_PATHS, OPERATIONS, isOperationName, type OperationName } from '../../protocol/catalogue';
+import { OPERATIONS, isOperationName } from '../../protocol/catalogue';
 import type { RequestDocument } from '../../protocol/requestFile';
-import type { PlaygroundForm, RawDraft } from '../../shared/playgroundMessages';
-import { defaultFormParams, draftToRaw, formToParams, rawToDraft } from './request';
+import { DEFAULT_PLAYGROUND_TIMEOUT_MS, defaultFormParams, emptyDraft } from '../../shared/playgroundForms';
+import type { PlaygroundForm } from '../../shared/playgroundMessages';
+import { draftToRaw, formToParams, rawToDraft } from './request';
 
-/** Default time budget of one playground request. */
-export const DEFAULT_PLAYGROUND_TIMEOUT_MS = 30_000;
-
-/** An empty raw draft for an operation: a POST to its endpoint. */
-export function emptyDraft(operation: OperationName): RawDraft {
-	return {
-		method: 'POST',
-		target: DEFAULT_ENDPOINT_PATHS[OPERATIONS[operation].endpoint],
-		headersText: 'Content-Type: text/xml; charset=utf-8',
-		body: '',
-	};
-}
-
-/** The form of a fresh playground for an operation. */
-export function newForm(operation: OperationName = 'GetCurrency'): PlaygroundForm {
-	return {
-		mode: 'form',
-		operation,
-		binding: 'soap11',
-		params: defaultFormParams(operation),
-		raw: emptyDraft(operation),
-		timeoutMs: DEFAULT_PLAYGROUND_TIMEOUT_MS,
-	};
-}
+export { DEFAULT_PLAYGROUND_TIMEOUT_MS, emptyDraft, newForm } from '../../shared/playgroundForms';
 
 /** The request file of a form; typed values that do not parse are reported, not saved. */
 export function formToDocument(form: PlaygroundForm): { document?: RequestDocument; problems: string[] } {

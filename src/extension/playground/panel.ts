@@ -20,7 +20,7 @@ import {
 	type WebviewToHost,
 } from '../../shared/playgroundMessages';
 import type { WorkbenchServices } from '../services';
-import { renderShell, webviewOptions } from '../webviews/html';
+import { WebviewPanelBase, type Reply } from '../webviews/webviewPanel';
 import { connectionView, publicValues, secretValues, targetOfClient, targetOfConnection } from './connection';
 import { formToDocument } from './documents';
 import { formToDraft, formToParams, previewForm } from './request';
@@ -30,28 +30,20 @@ import { clientCallSnippet, curlForForm, curlForRaw } from './snippets';
 export const PLAYGROUND_VIEW_TYPE = 'multiposting.playground';
 
 /** The playground panel (one at a time). */
-export class PlaygroundPanel {
+export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebview> {
 	private static current: PlaygroundPanel | undefined;
-	private readonly disposables: vscode.Disposable[] = [];
+	/** A form to show at the page's next `ready` (the page keeps its own form after that). */
+	private pendingForm: PlaygroundForm | undefined;
 
 	/** Shows the panel (creating it when needed) and, when given, loads a form into it. */
 	static show(services: WorkbenchServices, runner: PlaygroundRunner, form?: PlaygroundForm): PlaygroundPanel {
 		const existing = PlaygroundPanel.current;
 		if (existing) {
-			existing.panel.reveal(vscode.ViewColumn.Active);
+			existing.reveal(vscode.ViewColumn.Active);
 			if (form) existing.load(form);
 			return existing;
 		}
-		const panel = vscode.window.createWebviewPanel(
-			PLAYGROUND_VIEW_TYPE,
-			'Request Playground',
-			vscode.ViewColumn.Active,
-			{
-				...webviewOptions(services.extensionUri),
-				retainContextWhenHidden: true,
-			},
-		);
-		PlaygroundPanel.current = new PlaygroundPanel(panel, services, runner, form);
+		PlaygroundPanel.current = new PlaygroundPanel(services, runner, form);
 		return PlaygroundPanel.current;
 	}
 
@@ -61,32 +53,31 @@ export class PlaygroundPanel {
 	}
 
 	private constructor(
-		private readonly panel: vscode.WebviewPanel,
 		private readonly services: WorkbenchServices,
 		private readonly runner: PlaygroundRunner,
-		private readonly initialForm?: PlaygroundForm,
+		initialForm?: PlaygroundForm,
 	) {
-		panel.webview.html = renderShell(panel.webview, services.extensionUri, {
-			script: 'playground',
-			title: 'Request Playground',
-			styles: ['media/playground.css'],
-		});
-		this.disposables.push(
-			panel.webview.onDidReceiveMessage((message: unknown) => {
-				const parsed = parseWebviewMessage(message);
-				if (!parsed) {
-					services.log.warn('The playground sent a message that is not valid; it was ignored.');
-					return;
-				}
-				this.handle(parsed).catch((error: unknown) => this.fail(error));
-			}),
-			panel.onDidDispose(() => this.dispose()),
+		super(
+			{ extensionUri: services.extensionUri, log: services.log },
+			{
+				viewType: PLAYGROUND_VIEW_TYPE,
+				script: 'playground',
+				title: 'Request Playground',
+				styles: ['media/playground.css'],
+				parse: parseWebviewMessage,
+			},
+			() => {
+				PlaygroundPanel.current = undefined;
+				runner.cancel();
+			},
 		);
+		this.pendingForm = initialForm;
 	}
 
 	/** Loads a form into the webview. */
 	load(form: PlaygroundForm): void {
-		this.post({ type: 'load', form });
+		if (this.channel.isLive) this.post({ type: 'load', form });
+		else this.pendingForm = form;
 	}
 
 	/** Shows a response that was produced elsewhere (e.g. sent from the editor). */
@@ -94,39 +85,34 @@ export class PlaygroundPanel {
 		this.post({ type: 'response', response });
 	}
 
-	private post(message: HostToWebview): void {
-		void this.panel.webview.postMessage(message);
+	protected override failure(message: string): HostToWebview[] {
+		return [{ type: 'notice', level: 'error', message }, { type: 'done' }];
 	}
 
-	private fail(error: unknown): void {
-		const message = error instanceof Error ? error.message : String(error);
-		this.services.log.error(`Playground: ${message}`);
-		this.post({ type: 'notice', level: 'error', message });
-		this.post({ type: 'done' });
-	}
-
-	private async handle(message: WebviewToHost): Promise<void> {
+	protected override async handle(message: WebviewToHost, reply: Reply<HostToWebview>): Promise<void> {
 		switch (message.type) {
 			case 'ready': {
 				const info = this.services.activeConnection();
-				this.post({
+				const form = this.pendingForm;
+				this.pendingForm = undefined;
+				reply({
 					type: 'init',
 					connection: connectionView(info),
-					form: this.initialForm,
+					form,
 					placeholders: { ...CONNECTION_PLACEHOLDERS },
 				});
 				await this.sendHistory('');
 				return;
 			}
 			case 'formChanged':
-				this.preview(message.form);
+				this.preview(message.form, reply);
 				return;
 			case 'send': {
-				this.post({ type: 'busy', what: 'send' });
+				reply({ type: 'busy', what: 'send' });
 				const outcome = await this.runner.send(message.form);
-				if (outcome.response) this.post({ type: 'response', response: outcome.response });
-				else this.post({ type: 'notice', level: 'error', message: outcome.problems.join(' ') });
-				this.post({ type: 'done' });
+				if (outcome.response) reply({ type: 'response', response: outcome.response });
+				else reply({ type: 'notice', level: 'error', message: outcome.problems.join(' ') });
+				reply({ type: 'done' });
 				this.refreshConnection(message.form);
 				await this.sendHistory('');
 				return;
@@ -135,11 +121,11 @@ export class PlaygroundPanel {
 				this.runner.cancel();
 				return;
 			case 'compare': {
-				this.post({ type: 'busy', what: 'compare' });
+				reply({ type: 'busy', what: 'compare' });
 				const outcome = await this.runner.compare(message.form);
-				if (outcome.comparison) this.post({ type: 'comparison', comparison: outcome.comparison });
-				else this.post({ type: 'notice', level: 'error', message: outcome.problems.join(' ') });
-				this.post({ type: 'done' });
+				if (outcome.comparison) reply({ type: 'comparison', comparison: outcome.comparison });
+				else reply({ type: 'notice', level: 'error', message: outcome.problems.join(' ') });
+				reply({ type: 'done' });
 				this.refreshConnection(message.form);
 				await this.sendHistory('');
 				return;
@@ -154,14 +140,14 @@ export class PlaygroundPanel {
 					formToParams(form.operation, form.params).params,
 					targetOfConnection(info),
 				);
-				this.load({ ...form, mode: 'raw', raw: draft });
+				reply({ type: 'load', form: { ...form, mode: 'raw', raw: draft } });
 				return;
 			}
 			case 'save':
-				await this.save(message.form);
+				await this.save(message.form, reply);
 				return;
 			case 'copyCurl':
-				await this.copyCurl(message.form);
+				await this.copyCurl(message.form, reply);
 				return;
 			case 'copyClient': {
 				const form = message.form;
@@ -169,7 +155,7 @@ export class PlaygroundPanel {
 				await vscode.env.clipboard.writeText(
 					clientCallSnippet(form.operation, form.binding, formToParams(form.operation, form.params).params),
 				);
-				this.post({
+				reply({
 					type: 'notice',
 					level: 'info',
 					message: 'Copied a call of the TypeScript client (credentials come from the client options).',
@@ -180,25 +166,25 @@ export class PlaygroundPanel {
 				await openWsdl(this.runner, message.endpoint);
 				return;
 			case 'historySearch':
-				await this.sendHistory(message.query);
+				await this.sendHistory(message.query, reply);
 				return;
 			case 'historyOpen': {
 				const entry = await this.runner.history.get(message.id);
 				if (entry) {
-					this.post({ type: 'historyEntry', id: entry.id, form: entry.form, response: entry.response });
+					reply({ type: 'historyEntry', id: entry.id, form: entry.form, response: entry.response });
 				}
 				return;
 			}
 			case 'historyClear':
 				await this.runner.history.clear();
-				await this.sendHistory('');
+				await this.sendHistory('', reply);
 				return;
 		}
 	}
 
-	private preview(form: PlaygroundForm): void {
+	private preview(form: PlaygroundForm, reply: Reply<HostToWebview> = (m) => this.post(m)): void {
 		const info = this.services.activeConnection();
-		this.post({ type: 'preview', ...previewForm(form, targetOfConnection(info), publicValues(info)) });
+		reply({ type: 'preview', ...previewForm(form, targetOfConnection(info), publicValues(info)) });
 	}
 
 	/** Sending may have started the sandbox, which gives the connection its address: show it. */
@@ -207,11 +193,11 @@ export class PlaygroundPanel {
 		this.preview(form);
 	}
 
-	private async sendHistory(query: string): Promise<void> {
-		this.post({ type: 'history', entries: await this.runner.history.search(query), query });
+	private async sendHistory(query: string, reply: Reply<HostToWebview> = (m) => this.post(m)): Promise<void> {
+		reply({ type: 'history', entries: await this.runner.history.search(query), query });
 	}
 
-	private async save(form: PlaygroundForm): Promise<void> {
+	private async save(form: PlaygroundForm, reply: Reply<HostToWebview>): Promise<void> {
 		const { document, problems } = formToDocument(form);
 		if (!document) throw new Error(problems.join(' '));
 		const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -227,7 +213,7 @@ export class PlaygroundPanel {
 		const values = await this.knownSecrets();
 		await vscode.workspace.fs.writeFile(uri, Buffer.from(serializeRequestFile(document, values), 'utf8'));
 		const note = problems.length > 0 ? ` Not saved: ${problems.join(' ')}` : '';
-		this.post({ type: 'notice', level: 'info', message: `Saved ${vscode.workspace.asRelativePath(uri)}.${note}` });
+		reply({ type: 'notice', level: 'info', message: `Saved ${vscode.workspace.asRelativePath(uri)}.${note}` });
 		await vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.Beside, preview: false });
 	}
 
@@ -240,7 +226,7 @@ export class PlaygroundPanel {
 		}
 	}
 
-	private async copyCurl(form: PlaygroundForm): Promise<void> {
+	private async copyCurl(form: PlaygroundForm, reply: Reply<HostToWebview>): Promise<void> {
 		const withReferences = 'Copy with $MP_API_KEY / $MP_PASSWORD';
 		const withSecrets = 'Include secrets';
 		const choice = await vscode.window.showInformationMessage(
@@ -272,19 +258,13 @@ export class PlaygroundPanel {
 			);
 		}
 		await vscode.env.clipboard.writeText(text);
-		this.post({
+		reply({
 			type: 'notice',
 			level: 'info',
 			message: include
 				? 'Copied as curl, with the secrets.'
 				: 'Copied as curl; set MP_API_KEY and MP_PASSWORD before running it.',
 		});
-	}
-
-	private dispose(): void {
-		PlaygroundPanel.current = undefined;
-		this.runner.cancel();
-		for (const disposable of this.disposables) disposable.dispose();
 	}
 }
 

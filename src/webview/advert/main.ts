@@ -3,7 +3,7 @@ import createDOMPurify from 'dompurify';
 import type { AdvertToHostMessage, AdvertView, HostToAdvertMessage } from '../../shared/panelMessages';
 import { clear, notice } from '../common/dom';
 import { readTheme } from '../common/theme';
-import { createMessenger, hasType } from '../common/vscodeApi';
+import { createMessenger } from '../common/messenger';
 import { renderPreviewBar } from '../common/previewBar';
 import { renderAdvert } from './render';
 
@@ -13,8 +13,9 @@ interface State {
 }
 
 (() => {
-	const messenger = createMessenger<HostToAdvertMessage, AdvertToHostMessage, State>((v): v is HostToAdvertMessage =>
-		hasType(v),
+	const messenger = createMessenger<HostToAdvertMessage, AdvertToHostMessage, State>(
+		acquireVsCodeApi<State>(),
+		window,
 	);
 	const root = document.getElementById('root') as HTMLElement;
 	const status = document.createElement('div');

@@ -19,7 +19,7 @@ import { clear, el, notice } from '../common/dom';
 import { lazyScript, loadPdfViewer } from '../common/pdfLoader';
 import { createTabs } from '../common/tabs';
 import { readTheme } from '../common/theme';
-import { createMessenger, hasType } from '../common/vscodeApi';
+import { createMessenger } from '../common/messenger';
 import { renderHeader, renderOverview, renderPreviewBar, TAB_SPECS } from './render';
 
 interface State {
@@ -32,7 +32,8 @@ interface State {
 (() => {
 	const pdfScript = lazyScript(document.currentScript, 'pdf');
 	const messenger = createMessenger<HostToApplicationMessage, ApplicationToHostMessage, State>(
-		(v): v is HostToApplicationMessage => hasType(v),
+		acquireVsCodeApi<State>(),
+		window,
 	);
 	const root = document.getElementById('root') as HTMLElement;
 	const status = el(document, 'div', { className: 'mp-status', attrs: { role: 'status', 'aria-live': 'polite' } });

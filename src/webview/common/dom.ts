@@ -7,20 +7,29 @@ import type { FieldGroup, FieldRow } from '../../shared/panelMessages';
 export interface ElementOptions {
 	className?: string;
 	text?: string;
-	attrs?: Record<string, string>;
+	attrs?: Record<string, string | undefined>;
 }
 
+/** A child of el(): strings become text nodes (never markup); undefined, null and false are skipped. */
+export type Child = Node | string | undefined | null | false;
+
+/** Creates an element. Attributes whose value is undefined are left out. */
 export function el<K extends keyof HTMLElementTagNameMap>(
 	doc: Document,
 	tag: K,
 	options: ElementOptions = {},
-	children: (Node | undefined)[] = [],
+	children: Child[] = [],
 ): HTMLElementTagNameMap[K] {
 	const element = doc.createElement(tag);
 	if (options.className) element.className = options.className;
 	if (options.text !== undefined) element.textContent = options.text;
-	for (const [name, value] of Object.entries(options.attrs ?? {})) element.setAttribute(name, value);
-	for (const child of children) if (child) element.appendChild(child);
+	for (const [name, value] of Object.entries(options.attrs ?? {})) {
+		if (value !== undefined) element.setAttribute(name, value);
+	}
+	for (const child of children) {
+		if (child === undefined || child === null || child === false) continue;
+		element.append(typeof child === 'string' ? doc.createTextNode(child) : child);
+	}
 	return element;
 }
 
@@ -29,12 +38,12 @@ export function button(
 	doc: Document,
 	label: string,
 	onClick: () => void,
-	options: { className?: string; title?: string; icon?: string } = {},
+	options: { className?: string; title?: string; attrs?: Record<string, string | undefined> } = {},
 ): HTMLButtonElement {
 	const b = el(doc, 'button', {
 		className: options.className ?? 'mp-button',
 		text: label,
-		attrs: { type: 'button', ...(options.title ? { title: options.title } : {}) },
+		attrs: { type: 'button', title: options.title || undefined, ...options.attrs },
 	});
 	b.addEventListener('click', onClick);
 	return b;

@@ -1,7 +1,7 @@
 /** The Create Advert form's webview: renders the form the host describes and sends the answers. */
 import type { AdvertFormToHostMessage, AdvertFormValues, HostToAdvertFormMessage } from '../../shared/advertForm';
 import { clear, el, notice } from '../common/dom';
-import { createMessenger, hasType } from '../common/vscodeApi';
+import { createMessenger } from '../common/messenger';
 import { renderAdvertForm, renderCreated, type AdvertFormView } from './render';
 
 interface State {
@@ -10,7 +10,8 @@ interface State {
 
 (() => {
 	const messenger = createMessenger<HostToAdvertFormMessage, AdvertFormToHostMessage, State>(
-		(v): v is HostToAdvertFormMessage => hasType(v),
+		acquireVsCodeApi<State>(),
+		window,
 	);
 	const root = document.getElementById('root') as HTMLElement;
 	const status = el(document, 'div', { className: 'mp-status', attrs: { role: 'status', 'aria-live': 'polite' } });

@@ -25,7 +25,8 @@ describe('advert actions and flows (real emulator)', function () {
 			CurrentPage: 1,
 			RowsPerPage: 50,
 		});
-		const advert = page.Adverts!.find((a) => a.LastPostDate);
+		// LastPostDate is always written (the creation date until posted); NotDelivered (0) means never posted.
+		const advert = page.Adverts!.find((a) => (a.LastDeliveryStatusID ?? 0) !== 0);
 		assert.ok(advert, 'the demo data has a posted advert');
 		return advert;
 	}
