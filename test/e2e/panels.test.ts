@@ -249,7 +249,11 @@ describe('detail panels in real VS Code (code-server)', function () {
 		assert.ok(darkness(background) < 80, `the frame follows the dark theme (${background})`);
 		// The document's own text colour gives way to the theme's (no black text on the dark background).
 		const colour = await settle('p', 'color', (v) => darkness(v) > 150);
-		assert.ok(darkness(colour) > 150, `the text is light on the dark background (${colour})`);
+		const frameStyle = /<style>(.*?)<\/style>/.exec((await frameElement.first().getAttribute('srcdoc')) ?? '')?.[1];
+		assert.ok(
+			darkness(colour) > 150,
+			`the text is light on the dark background (${colour}; frame style: ${frameStyle})`,
+		);
 		assert.match(
 			(await frameElement.getAttribute('srcdoc')) ?? '',
 			/Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'"/,

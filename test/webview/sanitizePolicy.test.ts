@@ -212,4 +212,11 @@ describe('email HTML sanitising policy (DOMPurify over jsdom)', function () {
 			assert.equal(loaded.view.slice.text, 'Dear team, 1 < 2 and <script> is just text here');
 		}
 	});
+	it("carries the panel's style nonce (a srcdoc frame inherits the panel's CSP), and only a plain one", function () {
+		assert.match(frameDocument('<p>x</p>', undefined, 'AbC123xyz_-+/='), /<style nonce="AbC123xyz_-\+\/=">/);
+		assert.match(frameDocument('<p>x</p>'), /<style>/);
+		const hostile = frameDocument('<p>x</p>', undefined, 'abcdefgh" onload="alert(1)');
+		assert.match(hostile, /<style>/);
+		assert.doesNotMatch(hostile, /onload/);
+	});
 });

@@ -38,7 +38,8 @@ export function renderShell(
 	const csp = [
 		"default-src 'none'",
 		`script-src 'nonce-${nonce}' ${webview.cspSource}`,
-		`style-src ${webview.cspSource}`,
+		// The nonce lets the page style its document frames: a srcdoc frame inherits this policy.
+		`style-src ${webview.cspSource} 'nonce-${nonce}'`,
 		`img-src ${webview.cspSource} data: blob:`,
 		`font-src ${webview.cspSource}`,
 		`worker-src ${webview.cspSource} blob:`,

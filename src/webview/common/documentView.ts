@@ -52,10 +52,29 @@ export function frameBlock(
 	});
 	// Empty sandbox: every restriction applies (no scripts, opaque origin, no navigation, no forms).
 	frame.setAttribute('sandbox', '');
+	const styleNonce = doc.querySelector<HTMLScriptElement>('script[nonce]')?.nonce;
 	const paint = () => {
-		frame.srcdoc = frameDocument(safe.html, originalColours ? undefined : options.theme?.());
+		const srcdoc = frameDocument(safe.html, originalColours ? undefined : options.theme?.(), styleNonce);
+		if (frame.srcdoc !== srcdoc) frame.srcdoc = srcdoc;
 	};
 	paint();
+	// VS Code sets the theme's variables on <html> (and its kind on <body>) when the theme changes,
+	// and the style sheets may load after the first paint: paint again then, or the frame keeps the
+	// colours of its first paint.
+	const win = doc.defaultView;
+	if (win && 'MutationObserver' in win) {
+		let shown = false;
+		const observer = new win.MutationObserver(() => {
+			if (block.isConnected) shown = true;
+			// A block that was shown and then replaced stops listening.
+			else if (shown) return observer.disconnect();
+			paint();
+		});
+		observer.observe(doc.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
+		// And once the page's style sheets have loaded, in case the first paint came before them.
+		if (doc.readyState !== 'complete') win.addEventListener('load', paint, { once: true });
+		if (doc.body) observer.observe(doc.body, { attributes: true, attributeFilter: ['class'] });
+	}
 	const toggle = button(
 		doc,
 		originalColours ? 'Theme colours' : 'Original colours',

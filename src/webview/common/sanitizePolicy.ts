@@ -225,15 +225,17 @@ export function safeTheme(theme: Partial<FrameTheme>): FrameTheme {
  * document's own colours on white; with one, the theme's colours win over the document's (an email
  * written black-on-white stays readable in a dark theme).
  */
-export function frameDocument(safeHtml: string, theme?: Partial<FrameTheme>): string {
+export function frameDocument(safeHtml: string, theme?: Partial<FrameTheme>, styleNonce?: string): string {
 	const t = safeTheme(theme ?? LIGHT_FRAME);
+	// A srcdoc frame inherits the panel's CSP, whose style-src allows only the panel's nonce.
+	const nonce = styleNonce && /^[A-Za-z0-9+/=_-]{8,128}$/.test(styleNonce) ? ` nonce="${styleNonce}"` : '';
 	const themed = theme
 		? // Below the body only: the body keeps the theme's colour, and everything in it inherits that.
 			'body *{color:inherit!important;background-color:transparent!important;border-color:currentColor!important}'
 		: '';
 	return (
 		`<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}"><meta name="referrer" content="no-referrer">` +
-		`<style>html{color-scheme:light dark}body{font-family:${t.fontFamily};font-size:${t.fontSize};margin:8px;color:${t.foreground};background:${t.background};word-wrap:break-word}${themed}` +
+		`<style${nonce}>html{color-scheme:light dark}body{font-family:${t.fontFamily};font-size:${t.fontSize};margin:8px;color:${t.foreground};background:${t.background};word-wrap:break-word}${themed}` +
 		`.mp-link,.mp-link *{color:${t.link}${theme ? '!important' : ''};text-decoration:underline dotted}.mp-blocked-image{display:inline-block;border:1px dashed ${t.border};padding:2px 4px;font-size:12px}</style>` +
 		`</head><body>${safeHtml}</body></html>`
 	);
