@@ -15,11 +15,12 @@ import { runExtensionBenchmarks } from './extension';
 import { runScaleBenchmark } from './scale';
 import { runServerBenchmarks } from './server';
 import { runStallBenchmark } from './stall';
+import { runWebviewBenchmarks } from './webviewPanels';
 import { BINDING_NAMES, type BindingName } from '../src/protocol/bindings';
 
 const BEGIN = '<!-- BEGIN GENERATED RESULTS -->';
 const END = '<!-- END GENERATED RESULTS -->';
-const ALL = ['codec', 'client', 'server', 'scale', 'extension', 'stall'] as const;
+const ALL = ['codec', 'client', 'server', 'scale', 'extension', 'stall', 'webview'] as const;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
 	if (only.has('scale')) sections.push(...(await runScaleBenchmark(size, log, values.keep)));
 	if (only.has('extension')) sections.push(...(await runExtensionBenchmarks(log)));
 	if (only.has('stall')) sections.push(...(await runStallBenchmark(log)));
+	if (only.has('webview')) sections.push((await runWebviewBenchmarks(log, reps)).section);
 
 	const report = [
 		BEGIN,
