@@ -48,6 +48,9 @@ export const COMMANDS = {
 	playgroundSendRequestFile: 'multiposting.playground.sendRequestFile',
 	playgroundOpenWsdl: 'multiposting.playground.openWsdl',
 	playgroundClearHistory: 'multiposting.playground.clearHistory',
+	requestFileRunTest: 'multiposting.requestFile.runTest',
+	requestFileRunAll: 'multiposting.requestFile.runAll',
+	requestFileCopyAs: 'multiposting.requestFile.copyAs',
 } as const;
 
 export type CommandKey = keyof typeof COMMANDS;

@@ -41,9 +41,12 @@ describe('application actions (real emulator)', function () {
 		});
 		return page.Applications![0];
 	}
+	/** As the tree's rows and the panel give it: ids and the candidate's name. */
 	const refOf = (app: APIApplication): ApplicationRef => ({
 		advertId: app.AdvertID!,
 		advertCandidateId: app.AdvertCandidateID!,
+		firstName: app.FirstName,
+		lastName: app.LastName,
 	});
 
 	it('scores an application through the quick pick and the service records the ranking', async function () {
