@@ -9,7 +9,9 @@ import type { ResponseView } from '../../shared/playgroundMessages';
 import type { WorkbenchServices } from '../services';
 import { documentToForm } from './documents';
 import { PlaygroundHistory, type HistoryStorage } from './history';
-import { PlaygroundPanel, openWsdl } from './panel';
+import { EditorTextStore, PLAYGROUND_SCHEME } from './editorTexts';
+import { formForNode } from './openFor';
+import { PlaygroundPanel, openWsdl, type PlaygroundDeps } from './panel';
 import { PlaygroundRunner } from './runner';
 
 /** Command ids of the playground (package.json contributes them under category Multiposting). */
@@ -19,6 +21,8 @@ export const PLAYGROUND_COMMANDS = {
 	sendRequestFile: 'multiposting.playground.sendRequestFile',
 	openWsdl: 'multiposting.playground.openWsdl',
 	clearHistory: 'multiposting.playground.clearHistory',
+	/** "Open in Playground" on an advert or application of the tree. */
+	openFor: 'multiposting.playground.openFor',
 } as const;
 
 /** The language id of request files. */
@@ -28,6 +32,8 @@ export const REQUEST_LANGUAGE_ID = 'multiposting-request';
 export function registerPlayground(context: vscode.ExtensionContext, services: WorkbenchServices): void {
 	const history = new PlaygroundHistory(fileStorage(context.globalStorageUri));
 	const runner = new PlaygroundRunner(services, history);
+	const texts = new EditorTextStore();
+	const deps: PlaygroundDeps = { services, runner, texts };
 	const output = vscode.window.createOutputChannel('Multiposting Playground');
 	const report = (error: unknown): void => {
 		const message =
@@ -47,14 +53,26 @@ export function registerPlayground(context: vscode.ExtensionContext, services: W
 
 	context.subscriptions.push(
 		output,
+		vscode.workspace.registerTextDocumentContentProvider(PLAYGROUND_SCHEME, {
+			provideTextDocumentContent: (uri) =>
+				texts.get(uri.path) ?? 'This playground document is no longer kept: open it again from the playground.',
+		}),
 		vscode.commands.registerCommand(PLAYGROUND_COMMANDS.open, () => {
-			PlaygroundPanel.show(services, runner);
+			PlaygroundPanel.show(deps);
+		}),
+		vscode.commands.registerCommand(PLAYGROUND_COMMANDS.openFor, (node?: unknown) => {
+			const form = formForNode(node);
+			if (!form) {
+				void vscode.window.showInformationMessage('Open in Playground works on an advert or an application.');
+				return;
+			}
+			PlaygroundPanel.show(deps, form);
 		}),
 		vscode.commands.registerCommand(
 			PLAYGROUND_COMMANDS.openRequestFile,
 			guarded(async (uri?: vscode.Uri) => {
 				const document = await requestDocument(uri);
-				PlaygroundPanel.show(services, runner, documentToForm(parseRequestFile(document.getText())));
+				PlaygroundPanel.show(deps, documentToForm(parseRequestFile(document.getText())));
 			}),
 		),
 		vscode.commands.registerCommand(
