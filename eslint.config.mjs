@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const vscodeOnlyInExtension = { name: 'vscode', message: 'The VS Code API may be imported only under src/extension/.' };
 
 export default tseslint.config(
-	{ ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'media/**', '**/*.mjs', '**/*.js'] },
+	{ ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'media/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
 	js.configs.recommended,
 	...tseslint.configs.recommended,
 	{
@@ -81,6 +81,24 @@ export default tseslint.config(
 						{
 							group: ['**/client/**', '**/extension/**'],
 							message: 'The emulator depends only on src/protocol.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
+		// The test-runner CLI joins the client and the sandbox; it never touches VS Code.
+		files: ['src/cli/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [vscodeOnlyInExtension],
+					patterns: [
+						{
+							group: ['**/extension/**', '**/webview/**'],
+							message: 'The CLI uses the client, the emulator and src/protocol only.',
 						},
 					],
 				},

@@ -8,13 +8,18 @@ declare module 'autocannon' {
 		connections?: number;
 		duration?: number;
 		timeout?: number;
+		/** Sent in turn on every connection; each overrides the defaults above. */
+		requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
 	}
 	interface Histogram {
 		average: number;
+		total: number;
 		p50: number;
 		p99: number;
 	}
 	interface Result {
+		/** Seconds the run lasted. */
+		duration: number;
 		requests: Histogram;
 		latency: Histogram;
 		errors: number;

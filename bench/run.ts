@@ -2,20 +2,24 @@
  * `npm run bench`: every benchmark in one run on one machine, printed and written into
  * bench/RESULTS.md between the generated markers (the hand-written analysis around them is kept).
  *
- *   node out/bench/run.js [--only codec,server,scale,extension] [--reps 5] [--seconds 5] [--size 1000000] [--keep] [--no-write]
+ *   node out/bench/run.js [--only codec,client,server,scale,extension,stall] [--reps 5] [--seconds 5]
+ *     [--bindings soap11,soap12,httpGet,httpPost] [--no-profile] [--size 1000000] [--keep] [--no-write]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runClientBenchmarks } from './client';
 import { runCodecBenchmarks } from './codec';
 import { describeMachine, type Section } from './common';
 import { runExtensionBenchmarks } from './extension';
 import { runScaleBenchmark } from './scale';
 import { runServerBenchmarks } from './server';
+import { runStallBenchmark } from './stall';
+import { BINDING_NAMES, type BindingName } from '../src/protocol/bindings';
 
 const BEGIN = '<!-- BEGIN GENERATED RESULTS -->';
 const END = '<!-- END GENERATED RESULTS -->';
-const ALL = ['codec', 'server', 'scale', 'extension'] as const;
+const ALL = ['codec', 'client', 'server', 'scale', 'extension', 'stall'] as const;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
@@ -26,6 +30,8 @@ async function main(): Promise<void> {
 			size: { type: 'string', default: '1000000' },
 			'no-write': { type: 'boolean', default: false },
 			keep: { type: 'boolean', default: false },
+			bindings: { type: 'string' },
+			'no-profile': { type: 'boolean', default: false },
 		},
 	});
 	const only = new Set((values.only ?? ALL.join(',')).split(',').map((s) => s.trim()));
@@ -38,9 +44,17 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	const sections: Section[] = [];
 	if (only.has('codec')) sections.push(...(await runCodecBenchmarks(reps, log)));
-	if (only.has('server')) sections.push(...(await runServerBenchmarks(seconds, log)));
+	if (only.has('client')) sections.push(...(await runClientBenchmarks(reps, log)));
+	if (only.has('server')) {
+		const bindings = values.bindings
+			?.split(',')
+			.map((b) => b.trim())
+			.filter((b): b is BindingName => (BINDING_NAMES as readonly string[]).includes(b));
+		sections.push(...(await runServerBenchmarks(seconds, log, { bindings, profile: !values['no-profile'] })));
+	}
 	if (only.has('scale')) sections.push(...(await runScaleBenchmark(size, log, values.keep)));
 	if (only.has('extension')) sections.push(...(await runExtensionBenchmarks(log)));
+	if (only.has('stall')) sections.push(...(await runStallBenchmark(log)));
 
 	const report = [
 		BEGIN,

@@ -1,52 +1,150 @@
 /**
- * Benchmark 3: requests per second, latency and memory of the emulator on loopback (autocannon),
- * next to a node-soap server answering the same WSDL with fixed results. Each server runs in its
- * own process; runs are short and bounded.
+ * Benchmark 3: the sandbox as users run it, against the servers they would pick instead.
+ *
+ * The sandbox is the production bundle (dist/sandbox.js, built by `node esbuild.mjs --production`)
+ * started as its CLI on a database file, as `npm run sandbox` and `multiposting-sandbox` start it.
+ * Its peers, in the same run and each in its own process, answer the same bytes:
+ *   - WireMock (bench/wiremock.ts) with the sandbox's responses as canned stubs, matched by method,
+ *     URL and body;
+ *   - a bare node:http server answering the same canned bytes (the ceiling for Node here);
+ *   - node-soap from the same WSDL returning the sandbox's results as fixed values (SOAP only).
+ * Every operation runs in every binding at 1 and 16 connections (autocannon), each server in turn
+ * for each cell, so a change in the machine's load hits them alike. Then the sandbox runs once more
+ * per operation under `node --cpu-prof` (the same bundle with its names kept and a source map) and
+ * the profile says where its time goes.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import {
+	copyFileSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { getBinding, type BindingName } from '../src/protocol/bindings';
-import type { AnyParams, OperationName } from '../src/protocol/catalogue';
+import { build } from 'esbuild';
+import { BINDING_NAMES, getBinding, type BindingName } from '../src/protocol/bindings';
+import { OPERATIONS, RECORDS, type AnyParams, type FieldType, type OperationName } from '../src/protocol/catalogue';
 import { fmt, table, type Section } from './common';
+import { summariseProfile, type ProfileSummary } from './profile';
+import { BENCH_NAMESPACE, POSTING_PATH, type CannedEntry } from './serverChild';
+import { startWireMock, type WireMock } from './wiremock';
 
-interface Ready {
-	url: string;
-	postingPath: string;
-	namespace: string;
-	demo?: { apiKey: string; username: string; password: string };
+const ROOT = join(__dirname, '..', '..');
+const CONNECTIONS = [1, 16] as const;
+const SEED = 7;
+const ROWS = 50;
+
+/** One request as autocannon sends it. */
+interface RequestSpec {
+	method: 'GET' | 'POST';
+	path: string;
+	headers: Record<string, string>;
+	body: string;
 }
 
-interface Child {
+/** A load: one request repeated, or a mix of requests sent in turn on each connection. */
+interface Workload {
+	name: string;
+	/** The operation and parameters of each request. */
+	calls: [OperationName, AnyParams][];
+}
+
+interface LoadResult {
+	rps: number;
+	p50: number;
+	p99: number;
+	errors: number;
+}
+
+interface Sandbox {
 	process: ChildProcess;
-	ready: Ready;
-	rss(): Promise<number>;
+	baseUrl: string;
+	demo: { apiKey: string; username: string; password: string };
 	stop(): Promise<void>;
 }
 
-const CONCURRENCY = [1, 16, 64] as const;
-
-function startChild(args: string[]): Promise<Child> {
-	const child = fork(join(__dirname, 'serverChild.js'), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** Starts a sandbox bundle as its CLI; resolves with the JSON line it prints when ready. */
+function startSandbox(bundle: string, dataDir: string, nodeArgs: string[] = []): Promise<Sandbox> {
+	const child = spawn(
+		process.execPath,
+		[...nodeArgs, bundle, '--port', '0', '--data', dataDir, '--seed', String(SEED), '--namespace', BENCH_NAMESPACE],
+		// The access log (stderr) goes nowhere, as it would to a terminal nobody scrolls; it is still written.
+		{ stdio: ['ignore', 'pipe', 'ignore'] },
+	);
 	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`server ${args[0]} did not start within 120 s`)), 120_000);
-		child.once('exit', (code) => reject(new Error(`server ${args[0]} exited with ${code}`)));
-		child.once('message', (message: { type: string } & Ready) => {
+		const timer = setTimeout(() => {
+			child.kill('SIGKILL');
+			reject(new Error('the sandbox did not start within 300 s'));
+		}, 300_000);
+		child.once('exit', (code) => reject(new Error(`the sandbox exited with ${code} before it was ready`)));
+		const lines = createInterface({ input: child.stdout! });
+		lines.once('line', (line) => {
 			clearTimeout(timer);
+			child.removeAllListeners('exit');
+			const ready = JSON.parse(line) as { baseUrl: string; apiKey: string; username: string; password: string };
 			resolve({
 				process: child,
-				ready: message,
-				rss: () =>
+				baseUrl: ready.baseUrl,
+				demo: { apiKey: ready.apiKey, username: ready.username, password: ready.password },
+				stop: () => stopProcess(child, 'SIGINT'),
+			});
+		});
+	});
+}
+
+function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+	return new Promise((resolve) => {
+		if (child.exitCode !== null || child.signalCode !== null) return resolve();
+		const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
+		child.once('exit', () => {
+			clearTimeout(kill);
+			resolve();
+		});
+		child.kill(signal);
+	});
+}
+
+/** A peer in its own process (bench/serverChild.ts). */
+export interface Peer {
+	url: string;
+	process: ChildProcess;
+	setCanned(entries: readonly CannedEntry[]): Promise<void>;
+	/** Answer every request with this file's bytes. */
+	setFixed(file: string, contentType: string): Promise<void>;
+	stop(): Promise<void>;
+}
+
+export function startPeer(args: string[]): Promise<Peer> {
+	const child = fork(join(__dirname, 'serverChild.js'), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+	return new Promise((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error(`${args[0]} did not start within 60 s`)), 60_000);
+		child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+		child.once('message', (message: { url: string }) => {
+			clearTimeout(timer);
+			child.removeAllListeners('exit');
+			resolve({
+				url: message.url,
+				process: child,
+				setCanned: (entries) =>
 					new Promise((done) => {
-						child.once('message', (m: { rss: number }) => done(m.rss));
-						child.send({ type: 'rss' });
+						child.once('message', () => done());
+						child.send({ type: 'canned', entries });
+					}),
+				setFixed: (file, contentType) =>
+					new Promise((done) => {
+						child.once('message', () => done());
+						child.send({ type: 'fixed', file, contentType });
 					}),
 				stop: () =>
 					new Promise((done) => {
 						const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
-						child.removeAllListeners('exit');
 						child.once('exit', () => {
 							clearTimeout(kill);
 							done();
@@ -58,199 +156,510 @@ function startChild(args: string[]): Promise<Child> {
 	});
 }
 
-interface RequestSpec {
-	method: 'GET' | 'POST';
-	path: string;
-	headers: Record<string, string>;
-	body?: string;
-}
-
-function requestFor(binding: BindingName, operation: OperationName, params: AnyParams, ready: Ready): RequestSpec {
+function requestFor(binding: BindingName, operation: OperationName, params: AnyParams): RequestSpec {
 	const encoded = getBinding(binding).encodeRequest(operation, params, {
-		namespace: ready.namespace,
-		endpointPath: ready.postingPath,
+		namespace: BENCH_NAMESPACE,
+		endpointPath: POSTING_PATH,
 	});
 	return {
 		method: encoded.method,
 		path: encoded.path,
 		headers: encoded.headers,
-		body: encoded.method === 'POST' ? Buffer.from(encoded.body).toString('utf8') : undefined,
+		body: encoded.method === 'POST' ? Buffer.from(encoded.body).toString('utf8') : '',
 	};
 }
 
-async function call(binding: BindingName, operation: OperationName, params: AnyParams, ready: Ready): Promise<unknown> {
-	const spec = requestFor(binding, operation, params, ready);
-	const response = await fetch(ready.url + spec.path, {
+/** Sends one request to the sandbox and keeps the answer as a canned exchange. */
+async function capture(baseUrl: string, spec: RequestSpec): Promise<CannedEntry> {
+	const response = await fetch(baseUrl + spec.path, {
 		method: spec.method,
 		headers: spec.headers,
-		body: spec.body,
+		body: spec.method === 'POST' ? spec.body : undefined,
 	});
-	const body = new Uint8Array(await response.arrayBuffer());
+	const body = Buffer.from(await response.arrayBuffer());
+	if (response.status !== 200) {
+		throw new Error(
+			`${spec.method} ${spec.path} answered ${response.status}: ${body.toString('utf8').slice(0, 300)}`,
+		);
+	}
+	return {
+		method: spec.method,
+		url: spec.path,
+		body: spec.body,
+		status: response.status,
+		contentType: response.headers.get('content-type') ?? 'text/xml',
+		response: body.toString('base64'),
+	};
+}
+
+function decode(binding: BindingName, operation: OperationName, entry: CannedEntry): unknown {
 	const decoded = getBinding(binding).decodeResponse(
 		operation,
 		{
-			status: response.status,
-			headers: { 'content-type': response.headers.get('content-type') ?? undefined },
-			body,
+			status: entry.status,
+			headers: { 'content-type': entry.contentType },
+			body: Buffer.from(entry.response, 'base64'),
 		},
-		{ namespace: ready.namespace, endpointPath: ready.postingPath },
+		{ namespace: BENCH_NAMESPACE, endpointPath: POSTING_PATH },
 	);
 	if (!decoded.ok) throw new Error(`${operation} failed: ${decoded.fault.message}`);
 	return decoded.result;
 }
 
-interface LoadResult {
-	rps: number;
-	p50: number;
-	p99: number;
-	errors: number;
-	non2xx: number;
+/** A decoded value in the shape node-soap serialises from the WSDL: list items under their element, attributes apart. */
+function toNodeSoap(value: unknown, type: FieldType): unknown {
+	if (value === undefined || value === null) return value;
+	if (typeof type === 'string') return value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value;
+	if ('scalarList' in type) return { [type.item]: value };
+	if ('list' in type) {
+		return { [type.item]: (value as unknown[]).map((item) => toNodeSoap(item, { record: type.list })) };
+	}
+	const spec = (
+		RECORDS as Record<string, { fields: readonly { name: string; type: FieldType; attribute?: boolean }[] }>
+	)[type.record];
+	const out: Record<string, unknown> = {};
+	const attributes: Record<string, unknown> = {};
+	for (const field of spec.fields) {
+		const fieldValue = (value as Record<string, unknown>)[field.name];
+		if (fieldValue === undefined) continue;
+		if (field.attribute) attributes[field.name] = fieldValue;
+		else out[field.name] = toNodeSoap(fieldValue, field.type);
+	}
+	if (Object.keys(attributes).length > 0) out.attributes = attributes;
+	return out;
 }
 
-async function load(url: string, spec: RequestSpec, connections: number, seconds: number): Promise<LoadResult> {
+function nodeSoapResult(operation: OperationName, result: unknown): unknown {
+	const spec = OPERATIONS[operation];
+	const type: FieldType =
+		spec.result.kind === 'list'
+			? { list: spec.result.record, item: spec.result.record }
+			: { record: spec.result.record };
+	return { [spec.soapResult]: toNodeSoap(result, type) };
+}
+
+async function load(
+	url: string,
+	specs: readonly RequestSpec[],
+	connections: number,
+	seconds: number,
+): Promise<LoadResult> {
 	const result = await autocannon({
-		url: url + spec.path,
-		method: spec.method,
-		headers: spec.headers,
-		body: spec.body,
+		url,
 		connections,
 		duration: seconds,
 		timeout: 30,
+		requests: specs.map((spec) => ({
+			method: spec.method,
+			path: spec.path,
+			headers: spec.headers,
+			...(spec.method === 'POST' ? { body: spec.body } : {}),
+		})),
 	});
 	return {
-		rps: result.requests.average,
+		rps: result.requests.total / Math.max(0.001, result.duration),
 		p50: result.latency.p50,
 		p99: result.latency.p99,
-		errors: result.errors + result.timeouts,
-		non2xx: result.non2xx,
+		errors: result.errors + result.timeouts + result.non2xx,
 	};
 }
 
-/** Runs benchmark 3 and returns its report section. */
-export async function runServerBenchmarks(seconds: number, log: (line: string) => void): Promise<Section[]> {
-	const rows: (string | number)[][] = [];
-	const emulator = await startChild(['emulator']);
-	const dir = mkdtempSync(join(tmpdir(), 'mp-bench-server-'));
+/** Builds the shipped sandbox bundle and a copy with its names kept and a source map (for profiles). */
+async function bundles(dir: string): Promise<{ shipped: string; profiled: string }> {
+	execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
+	const shippedDir = join(dir, 'shipped');
+	const profiledDir = join(dir, 'profiled');
+	mkdirSync(shippedDir);
+	mkdirSync(profiledDir);
+	copyFileSync(join(ROOT, 'dist', 'sandbox.js'), join(shippedDir, 'sandbox.js'));
+	for (const target of [shippedDir, profiledDir]) {
+		copyFileSync(join(ROOT, 'dist', 'node-sqlite3-wasm.wasm'), join(target, 'node-sqlite3-wasm.wasm'));
+	}
+	// The options of esbuild.mjs --production, with identifiers kept so the profile names functions.
+	await build({
+		entryPoints: [join(ROOT, 'src/emulator/cli.ts')],
+		outfile: join(profiledDir, 'sandbox.js'),
+		bundle: true,
+		minifyWhitespace: true,
+		minifySyntax: true,
+		sourcemap: true,
+		platform: 'node',
+		format: 'cjs',
+		target: 'node20',
+		logLevel: 'silent',
+	});
+	// Back to the development build the rest of the tooling expects in dist/.
+	execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
+	return { shipped: join(shippedDir, 'sandbox.js'), profiled: join(profiledDir, 'sandbox.js') };
+}
+
+function rssMbOf(pid: number | undefined): number {
 	try {
-		const demo = emulator.ready.demo!;
-		const login = { sAPIKey: demo.apiKey, sUsername: demo.username, sPassword: demo.password };
-		const page = (await call(
+		const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+		return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;
+	} catch {
+		return NaN;
+	}
+}
+
+/** The workloads, from the sandbox's own data. */
+function workloads(demo: Sandbox['demo'], application: { AdvertID: number; AdvertCandidateID: number }): Workload[] {
+	const login = { sAPIKey: demo.apiKey, sUsername: demo.username, sPassword: demo.password };
+	const applications = {
+		...login,
+		sApplicationStartDateTime: '2000-01-01T00:00:00',
+		CurrentPage: 1,
+		RowsPerPage: ROWS,
+	};
+	const reads: Record<string, [OperationName, AnyParams]> = {
+		GetCurrency: ['GetCurrency', { sAPIKey: demo.apiKey, sCultureID: 'en-GB' }],
+		GetAdvertPaged: ['GetAdvertPaged', { ...login, CurrentPage: 1, RowsPerPage: ROWS }],
+		GetApplicationsPaged: ['GetApplicationsPaged', applications],
+		'GetApplicationsPaged with documents': [
+			'GetApplicationsPaged',
+			{ ...applications, boolIncludeEmailBody: 'true', boolIncludeAttachment: 'true' },
+		],
+	};
+	const writes: Record<string, [OperationName, AnyParams]> = {
+		ApplicationScore: [
+			'ApplicationScore',
+			{
+				...login,
+				sAdvertID: String(application.AdvertID),
+				sAdvertCandidateID: String(application.AdvertCandidateID),
+				sScore: 'S',
+			},
+		],
+		AddAdvert: [
+			'AddAdvert',
+			{
+				...login,
+				sAdvertIdentifier: 'BENCH-ADVERT',
+				sAdvertReference: 'REF/1',
+				sJobTitle: 'Senior Software Engineer',
+				sPrimaryLocation: 'London',
+				sSalaryFrom: '50000',
+				sSalaryTo: '70000',
+				sContactName: 'Jane Doe',
+				sContactEmail: 'jane@example.com',
+				sJobDescription:
+					'<p>We are looking for an engineer to join a small team building &amp; running services.</p>'.repeat(
+						8,
+					),
+				sApplicationURL: 'https://example.com/apply?id=1&src=bench',
+			},
+		],
+	};
+	const named = { ...reads, ...writes };
+	return [
+		...Object.entries(named).map(([name, call]) => ({ name, calls: [call] })),
+		{
+			// Eight reads and two writes, in turn on every connection.
+			name: 'mixed (8 reads : 2 writes)',
+			calls: [
+				named.GetAdvertPaged,
+				named.GetApplicationsPaged,
+				named.GetCurrency,
+				named.ApplicationScore,
+				named.GetApplicationsPaged,
+				named.GetAdvertPaged,
+				named['GetApplicationsPaged with documents'],
+				named.GetCurrency,
+				named.AddAdvert,
+				named.GetApplicationsPaged,
+			],
+		},
+	];
+}
+
+type ServerName = 'sandbox' | 'WireMock' | 'bare node:http' | 'node-soap';
+
+/** Runs benchmark 3 and returns its report sections. */
+export async function runServerBenchmarks(
+	seconds: number,
+	log: (line: string) => void,
+	options: { bindings?: readonly BindingName[]; profile?: boolean } = {},
+): Promise<Section[]> {
+	const dir = mkdtempSync(join(tmpdir(), 'mp-bench-server-'));
+	const stops: (() => Promise<void>)[] = [];
+	try {
+		const { shipped, profiled } = await bundles(dir);
+		const dataDir = join(dir, 'data');
+		const firstStart = Date.now();
+		const sandbox = await startSandbox(shipped, dataDir);
+		const seedMs = Date.now() - firstStart;
+		stops.push(() => sandbox.stop());
+		const dbFiles = readdirSync(dataDir).map(
+			(name) => `${name} ${fmt(statSync(join(dataDir, name)).size / 1e6)} MB`,
+		);
+		log(`  sandbox (dist/sandbox.js, production) seeded and ready in ${seedMs} ms: ${dbFiles.join(', ')}`);
+
+		const probe = decode(
 			'soap11',
 			'GetApplicationsPaged',
-			{ ...login, sApplicationStartDateTime: '2000-01-01T00:00:00', CurrentPage: 1, RowsPerPage: 1 },
-			emulator.ready,
-		)) as { Applications: { AdvertCandidateID: number; AdvertID: number }[] };
-		const application = page.Applications[0];
-		const advertPaged = await call(
-			'soap11',
-			'GetAdvertPaged',
-			{ ...login, CurrentPage: 1, RowsPerPage: 20 },
-			emulator.ready,
-		);
-		const workloads: [OperationName, AnyParams][] = [
-			['GetAdvertPaged', { ...login, CurrentPage: 1, RowsPerPage: 20 }],
-			[
-				'ApplicationScore',
-				{
-					...login,
-					sAdvertID: String(application.AdvertID),
-					sAdvertCandidateID: String(application.AdvertCandidateID),
-					sScore: 'S',
-				},
-			],
-		];
-		const rssBefore = await emulator.rss();
-		for (const [operation, params] of workloads) {
-			for (const binding of ['soap11', 'httpGet'] as const) {
-				const spec = requestFor(binding, operation, params, emulator.ready);
-				for (const connections of CONCURRENCY) {
-					const r = await load(emulator.ready.url, spec, connections, seconds);
-					const rss = await emulator.rss();
-					log(
-						`  emulator ${operation} ${binding} c=${connections}: ${fmt(r.rps, 0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms rss ${fmt(rss / 1e6, 0)} MB errors ${r.errors} non2xx ${r.non2xx}`,
-					);
-					rows.push([
-						'emulator',
-						operation,
-						binding,
-						connections,
-						fmt(r.rps, 0),
-						r.p50,
-						r.p99,
-						fmt(rss / 1e6, 0),
-						r.errors + r.non2xx,
-					]);
-				}
-			}
-		}
-		log(`  emulator rss before load ${fmt(rssBefore / 1e6, 0)} MB`);
+			await capture(
+				sandbox.baseUrl,
+				requestFor('soap11', 'GetApplicationsPaged', {
+					sAPIKey: sandbox.demo.apiKey,
+					sUsername: sandbox.demo.username,
+					sPassword: sandbox.demo.password,
+					sApplicationStartDateTime: '2000-01-01T00:00:00',
+					CurrentPage: 1,
+					RowsPerPage: 1,
+				}),
+			),
+		) as { Applications: { AdvertCandidateID: number; AdvertID: number }[] };
+		const loads = workloads(sandbox.demo, probe.Applications[0]);
+		const bindings = options.bindings ?? BINDING_NAMES;
 
-		const fixedPath = join(dir, 'fixed.json');
-		writeFileSync(
-			fixedPath,
-			JSON.stringify({
-				GetAdvertPaged: { AdvertPaged: advertPaged },
-				ApplicationScore: { ApplicationScoreResult: { Success: true } },
-			}),
-		);
-		const nodeSoap = await startChild(['node-soap', fixedPath]);
-		try {
-			for (const [operation, params] of workloads) {
-				const spec = requestFor('soap11', operation, params, nodeSoap.ready);
-				for (const connections of CONCURRENCY) {
-					const r = await load(nodeSoap.ready.url, spec, connections, seconds);
-					const rss = await nodeSoap.rss();
-					log(
-						`  node-soap ${operation} soap11 c=${connections}: ${fmt(r.rps, 0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms rss ${fmt(rss / 1e6, 0)} MB errors ${r.errors} non2xx ${r.non2xx}`,
-					);
-					rows.push([
-						'node-soap (fixed result)',
-						operation,
-						'soap11',
-						connections,
-						fmt(r.rps, 0),
-						r.p50,
-						r.p99,
-						fmt(rss / 1e6, 0),
-						r.errors + r.non2xx,
-					]);
+		// Every request of every workload once, to the sandbox: its answer is what the peers serve.
+		const canned = new Map<string, CannedEntry>();
+		const keyOf = (spec: RequestSpec): string => `${spec.method} ${spec.path}\n${spec.body}`;
+		for (const binding of bindings) {
+			for (const workload of loads) {
+				for (const [operation, params] of workload.calls) {
+					const spec = requestFor(binding, operation, params);
+					if (!canned.has(keyOf(spec))) canned.set(keyOf(spec), await capture(sandbox.baseUrl, spec));
 				}
 			}
-		} finally {
-			await nodeSoap.stop();
 		}
-		const ratios = workloads.flatMap(([operation]) =>
-			CONCURRENCY.map((c) => {
-				const ours = rows.find(
-					(r) => r[0] === 'emulator' && r[1] === operation && r[2] === 'soap11' && r[3] === c,
-				);
-				const peer = rows.find((r) => r[0] !== 'emulator' && r[1] === operation && r[3] === c);
-				return `${operation} c=${c}: ${ours && peer ? fmt(Number(ours[4]) / Number(peer[4]), 2) : 'n/a'}×`;
-			}),
+
+		// node-soap's fixed results: the sandbox's own, decoded.
+		const fixed: Record<string, { result: unknown; withDocuments?: unknown }> = {};
+		for (const workload of loads) {
+			const [operation, params] = workload.calls[0];
+			if (workload.calls.length > 1) continue;
+			const spec = requestFor('soap11', operation, params);
+			const entry = canned.get(keyOf(spec)) ?? (await capture(sandbox.baseUrl, spec));
+			const value = nodeSoapResult(operation, decode('soap11', operation, entry));
+			if (workload.name.endsWith('with documents')) fixed[operation].withDocuments = value;
+			else fixed[operation] = { result: value };
+		}
+		const fixedPath = join(dir, 'fixed.json');
+		writeFileSync(fixedPath, JSON.stringify(fixed));
+
+		const bare = await startPeer(['bare']);
+		stops.push(() => bare.stop());
+		const nodeSoap = await startPeer(['node-soap', fixedPath]);
+		stops.push(() => nodeSoap.stop());
+		const wireMock: WireMock | string = await startWireMock();
+		if (typeof wireMock !== 'string') stops.push(() => wireMock.stop());
+		log(
+			`  peers: bare node:http, node-soap, ${typeof wireMock === 'string' ? `WireMock not measured: ${wireMock}` : wireMock.version}`,
 		);
-		return [
-			{
-				title: `3. Server throughput on loopback (autocannon, ${seconds} s per run)`,
-				body:
-					table(
-						[
-							'server',
-							'operation',
-							'binding',
-							'connections',
-							'requests/s',
-							'p50 ms',
-							'p99 ms',
-							'rss MB after run',
-							'errors + non-2xx',
-						],
-						rows,
-					) +
-					`\n\nEmulator rss before load: ${fmt(rssBefore / 1e6, 0)} MB. Emulator (SOAP 1.1, real database work) vs node-soap (fixed result), requests/s: ${ratios.join('; ')}.`,
-			},
+
+		// The JVM compiles as it goes: every server gets the same warm-up before each measured cell,
+		// and WireMock a longer one first.
+		const warm = Math.max(1, Math.round(seconds / 3));
+		if (typeof wireMock !== 'string') {
+			const spec = requestFor(bindings[0], 'GetCurrency', loads[0].calls[0][1]);
+			await wireMock.setStubs([canned.get(keyOf(spec))!]);
+			await load(wireMock.url, [spec], 16, Math.max(5, seconds));
+		}
+
+		type Cell = Partial<Record<ServerName, LoadResult>> & { bytes: number };
+		const cells = new Map<string, Cell>();
+		const rssAfter: Record<string, number> = {};
+		for (const workload of loads) {
+			for (const binding of bindings) {
+				const specs = workload.calls.map(([operation, params]) => requestFor(binding, operation, params));
+				const entries = [...new Map(specs.map((spec) => [keyOf(spec), canned.get(keyOf(spec))!])).values()];
+				await bare.setCanned(entries);
+				if (typeof wireMock !== 'string') await wireMock.setStubs(entries);
+				const bytes =
+					specs.reduce(
+						(sum, spec) => sum + Buffer.from(canned.get(keyOf(spec))!.response, 'base64').length,
+						0,
+					) / specs.length;
+				const servers: [ServerName, string][] = [
+					['sandbox', sandbox.baseUrl],
+					...(typeof wireMock !== 'string' ? [['WireMock', wireMock.url] as [ServerName, string]] : []),
+					['bare node:http', bare.url],
+					...(binding === 'soap11' || binding === 'soap12'
+						? [['node-soap', nodeSoap.url] as [ServerName, string]]
+						: []),
+				];
+				for (const connections of CONNECTIONS) {
+					const cell: Cell = { bytes };
+					for (const [server, url] of servers) {
+						await load(url, specs, connections, warm);
+						const result = await load(url, specs, connections, seconds);
+						cell[server] = result;
+						log(
+							`  ${workload.name} ${binding} c=${connections} ${server}: ${fmt(result.rps, 0)} req/s p99 ${result.p99} ms errors ${result.errors}`,
+						);
+					}
+					cells.set(`${workload.name}|${binding}|${connections}`, cell);
+				}
+			}
+		}
+		rssAfter.sandbox = rssMbOf(sandbox.process.pid);
+		rssAfter.bare = rssMbOf(bare.process.pid);
+		rssAfter.nodeSoap = rssMbOf(nodeSoap.process.pid);
+		if (typeof wireMock !== 'string') rssAfter.wireMock = rssMbOf(wireMock.pid);
+		await sandbox.stop();
+		stops.shift();
+
+		const sections: Section[] = [
+			throughputSection(seconds, warm, bindings, loads, cells, seedMs, dbFiles, rssAfter, wireMock),
 		];
+		if (options.profile !== false) {
+			sections.push(await profileSection(profiled, dataDir, loads, seconds, log));
+		}
+		return sections;
 	} finally {
-		await emulator.stop();
+		for (const stop of stops.reverse()) await stop().catch(() => undefined);
 		rmSync(dir, { recursive: true, force: true });
 	}
+}
+
+function throughputSection(
+	seconds: number,
+	warm: number,
+	bindings: readonly BindingName[],
+	loads: readonly Workload[],
+	cells: Map<string, Partial<Record<ServerName, LoadResult>> & { bytes: number }>,
+	seedMs: number,
+	dbFiles: string[],
+	rssAfter: Record<string, number>,
+	wireMock: WireMock | string,
+): Section {
+	const rows: (string | number)[][] = [];
+	const ratios = { wireMock: [] as number[], bare: [] as number[], nodeSoap: [] as number[] };
+	const shown = (r: LoadResult | undefined): string => {
+		if (!r) return 'n/a';
+		const latency = r.rps > 0 ? ` (${r.p99})` : ' (none completed)';
+		return `${fmt(r.rps, 0)}${latency}${r.errors > 0 ? ` **${r.errors} errors**` : ''}`;
+	};
+	const ratio = (ours: LoadResult | undefined, peer: LoadResult | undefined, list: number[]): string => {
+		if (!ours || !peer || peer.rps <= 0) return 'n/a';
+		const value = ours.rps / peer.rps;
+		list.push(value);
+		return fmt(value, 2);
+	};
+	for (const workload of loads) {
+		for (const binding of bindings) {
+			for (const connections of CONNECTIONS) {
+				const cell = cells.get(`${workload.name}|${binding}|${connections}`);
+				if (!cell) continue;
+				rows.push([
+					workload.name,
+					binding,
+					connections,
+					fmt(cell.bytes / 1024, 1),
+					shown(cell.sandbox),
+					shown(cell.WireMock),
+					shown(cell['bare node:http']),
+					shown(cell['node-soap']),
+					ratio(cell.sandbox, cell.WireMock, ratios.wireMock),
+					ratio(cell.sandbox, cell['bare node:http'], ratios.bare),
+					ratio(cell.sandbox, cell['node-soap'], ratios.nodeSoap),
+				]);
+			}
+		}
+	}
+	const range = (list: number[]): string =>
+		list.length === 0 ? 'n/a' : `${fmt(Math.min(...list), 2)}× to ${fmt(Math.max(...list), 2)}×`;
+	const met = (list: number[], target: number): string =>
+		`${list.filter((value) => value >= target).length} of ${list.length} cells`;
+	return {
+		title: `3. Server throughput on loopback: the sandbox as shipped vs WireMock, bare node:http and node-soap (autocannon, ${seconds} s per cell after ${warm} s of warm-up)`,
+		body: [
+			`The sandbox: dist/sandbox.js (production bundle) started as its CLI with \`--data <folder> --seed ${SEED}\`, on its database file (${dbFiles.join(', ')} after seeding); first start with seeding ${fmt(seedMs / 1000, 1)} s. ` +
+				`Peers answer the bytes the sandbox gave for the same request (WireMock: ${typeof wireMock === 'string' ? `not measured, ${wireMock}` : `${wireMock.version}, stubs matching method, URL and body, --no-request-journal --disable-request-logging`}; bare node:http: a lookup by method, URL and body; node-soap ${soapVersion()}: the sandbox's results as fixed values, SOAP bindings only). ` +
+				`Reads: ${ROWS} rows per page; GetApplicationsPaged by a date range over every application of the demo administrator, "with documents" adds the email body and the attachment. ApplicationScore scores one application again and again; AddAdvert creates an advert each time (sOnDuplicate left at duplicate); the mix sends 8 reads and 2 writes in turn on each connection.`,
+			'',
+			'Cells: requests/s (p99 latency ms).',
+			'',
+			table(
+				[
+					'operation',
+					'binding',
+					'conn.',
+					'response KiB',
+					'sandbox',
+					'WireMock',
+					'bare node:http',
+					'node-soap',
+					'sandbox ÷ WireMock',
+					'sandbox ÷ bare',
+					'sandbox ÷ node-soap',
+				],
+				rows,
+			),
+			'',
+			`Ratios: sandbox ÷ WireMock ${range(ratios.wireMock)} (target ≥ 1.0×: ${met(ratios.wireMock, 1)}); sandbox ÷ bare node:http ${range(ratios.bare)} (target ≥ 0.3×: ${met(ratios.bare, 0.3)}); sandbox ÷ node-soap ${range(ratios.nodeSoap)}.`,
+			`Resident memory after the runs: sandbox ${fmt(rssAfter.sandbox, 0)} MB, WireMock ${fmt(rssAfter.wireMock ?? NaN, 0)} MB, bare node:http ${fmt(rssAfter.bare, 0)} MB, node-soap ${fmt(rssAfter.nodeSoap, 0)} MB.`,
+		].join('\n'),
+	};
+}
+
+function soapVersion(): string {
+	try {
+		return (JSON.parse(readFileSync(require.resolve('soap/package.json'), 'utf8')) as { version: string }).version;
+	} catch {
+		return '';
+	}
+}
+
+/** Runs each single-operation workload (SOAP 1.1, 16 connections) under a CPU profile of the sandbox. */
+async function profileSection(
+	bundle: string,
+	dataDir: string,
+	loads: readonly Workload[],
+	seconds: number,
+	log: (line: string) => void,
+): Promise<Section> {
+	const lines: string[] = [
+		'Each operation (SOAP 1.1, 16 connections, the same database file) once more with the sandbox under `node --cpu-prof`: the production bundle built with its names kept and a source map, which maps every function back to its source file. Only the samples taken while the measured load ran count (not start-up or warm-up). Shares are of the time the sandbox was busy (idle excluded); areas group functions by where they live.',
+		'',
+	];
+	for (const workload of loads) {
+		const profileDir = mkdtempSync(join(tmpdir(), 'mp-bench-prof-'));
+		try {
+			const sandbox = await startSandbox(bundle, dataDir, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+			const specs = workload.calls.map(([operation, params]) => requestFor('soap11', operation, params));
+			await load(sandbox.baseUrl, specs, 16, Math.max(1, Math.round(seconds / 3)));
+			const fromUs = Number(process.hrtime.bigint() / 1000n);
+			const result = await load(sandbox.baseUrl, specs, 16, seconds);
+			const toUs = Number(process.hrtime.bigint() / 1000n);
+			await sandbox.stop();
+			const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+			if (!file) throw new Error('no profile was written');
+			const summary: ProfileSummary = summariseProfile(join(profileDir, file), `${bundle}.map`, {
+				fromUs,
+				toUs,
+			});
+			log(
+				`  profile ${workload.name}: ${fmt(result.rps, 0)} req/s; ${summary.areas
+					.slice(0, 4)
+					.map((a) => `${a.area} ${fmt(a.share * 100, 0)} %`)
+					.join(', ')}`,
+			);
+			lines.push(
+				`**${workload.name}** (${fmt(result.rps, 0)} req/s while profiled; busy ${fmt((1 - summary.idleShare) * 100, 0)} % of the time): ` +
+					summary.areas
+						.filter((a) => a.share >= 0.01)
+						.map((a) => `${a.area} ${fmt(a.share * 100, 0)} %`)
+						.join(', ') +
+					'.',
+				'',
+				table(
+					['self time', 'function', 'where'],
+					summary.top
+						.slice(0, 8)
+						.map((f) => [`${fmt(f.share * 100, 1)} %`, `\`${f.name}\``, f.where || f.area]),
+				),
+				'',
+			);
+		} catch (error) {
+			lines.push(`**${workload.name}**: not profiled (${(error as Error).message}).`, '');
+		} finally {
+			rmSync(profileDir, { recursive: true, force: true });
+		}
+	}
+	return {
+		title: '3b. Where the sandbox spends its time under load (CPU profiles)',
+		body: lines.join('\n').trimEnd(),
+	};
 }

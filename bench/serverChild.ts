@@ -1,43 +1,89 @@
 /**
- * A server under load, in its own process so that the load generator does not share its event loop:
- * `node serverChild.js emulator` or `node serverChild.js node-soap <fixed results JSON file>`.
- * Sends `{ url, namespace, demo }` to the parent once listening, and `{ rss }` when asked.
+ * A peer server under load, in its own process so that the load generator does not share its event
+ * loop (the sandbox itself runs as its CLI, dist/sandbox.js):
+ *
+ *   node serverChild.js bare          answers canned responses by exact request (the ceiling for Node);
+ *                                     `{ type: 'fixed', file, contentType }` makes it answer every request
+ *                                     with that file's bytes (the client benchmark)
+ *   node serverChild.js node-soap <results JSON file>   node-soap from the WSDL, fixed results
+ *
+ * Sends `{ type: 'ready', url }` to the parent once listening; `{ type: 'canned', entries }` replaces
+ * the bare server's table (answered by `{ type: 'canned-set' }`); `{ type: 'stop' }` ends it.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as soap from 'soap';
-import { startEmulator } from '../src/emulator';
 import { generateWsdl } from '../src/protocol/wsdl';
 
-const NODE_SOAP_NAMESPACE = 'https://api.example.com/';
-const POSTING_PATH = '/SOAP/Posting.asmx';
+/** One canned exchange: the exact request and the bytes to answer it with. */
+export interface CannedEntry {
+	method: string;
+	/** Path and query, as sent. */
+	url: string;
+	/** The request body as text ('' for GET). */
+	body: string;
+	status: number;
+	contentType: string;
+	/** The response body, base64. */
+	response: string;
+}
+
+export const BENCH_NAMESPACE = 'https://api.example.com/';
+export const POSTING_PATH = '/SOAP/Posting.asmx';
+
+function readBody(request: IncomingMessage): Promise<string> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () =>
+			resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+		);
+		request.on('error', reject);
+	});
+}
 
 async function main(): Promise<void> {
 	const kind = process.argv[2];
-	let ready: Record<string, unknown>;
-	let stop: () => Promise<void>;
-	if (kind === 'emulator') {
-		const emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:', seed: 7 });
-		ready = {
-			url: emulator.baseUrl,
-			postingPath: new URL(emulator.postingUrl).pathname,
-			namespace: emulator.namespace,
-			demo: emulator.demo,
-		};
-		stop = () => emulator.stop();
-	} else if (kind === 'node-soap') {
-		const fixed = JSON.parse(readFileSync(process.argv[3], 'utf8')) as Record<string, unknown>;
-		const server = createServer();
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const port = (server.address() as AddressInfo).port;
+	// Connections stay open between the benchmark's rounds (Node's default closes them after 5 s idle).
+	const server = createServer({ keepAliveTimeout: 120_000 });
+	let table = new Map<string, { status: number; headers: Record<string, string | number>; body: Buffer }>();
+	let fixedAnswer: { headers: Record<string, string | number>; body: Buffer } | undefined;
+	if (kind === 'bare') {
+		server.on('request', (request, response) => {
+			void readBody(request).then((body) => {
+				if (fixedAnswer) {
+					response.writeHead(200, fixedAnswer.headers).end(fixedAnswer.body);
+					return;
+				}
+				const canned = table.get(`${request.method} ${request.url}\n${body}`);
+				if (!canned) {
+					response.writeHead(404, { 'content-type': 'text/plain' }).end('no canned response');
+					return;
+				}
+				response.writeHead(canned.status, canned.headers).end(canned.body);
+			});
+		});
+	} else if (kind !== 'node-soap') {
+		throw new Error(`unknown server kind ${kind}`);
+	}
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const port = (server.address() as AddressInfo).port;
+	if (kind === 'node-soap') {
+		const fixed = JSON.parse(readFileSync(process.argv[3], 'utf8')) as Record<
+			string,
+			{ result: unknown; withDocuments?: unknown }
+		>;
+		// Every operation answers its fixed result: node-soap does only the XML work.
+		const handlers: Record<string, (args: Record<string, unknown>) => unknown> = {};
+		for (const [operation, { result, withDocuments }] of Object.entries(fixed)) {
+			handlers[operation] = (args) =>
+				withDocuments !== undefined && String(args.boolIncludeEmailBody) === 'true' ? withDocuments : result;
+		}
 		const wsdl = generateWsdl('posting', {
-			namespace: NODE_SOAP_NAMESPACE,
+			namespace: BENCH_NAMESPACE,
 			location: `http://127.0.0.1:${port}${POSTING_PATH}`,
 		});
-		// Every operation of every port answers its fixed result: node-soap does only XML work.
-		const handlers: Record<string, () => unknown> = {};
-		for (const [operation, result] of Object.entries(fixed)) handlers[operation] = () => result;
 		const soapServer = soap.listen(
 			server,
 			POSTING_PATH,
@@ -45,21 +91,45 @@ async function main(): Promise<void> {
 			wsdl,
 		);
 		soapServer.log = () => undefined;
-		ready = { url: `http://127.0.0.1:${port}`, postingPath: POSTING_PATH, namespace: NODE_SOAP_NAMESPACE };
-		stop = () => new Promise<void>((resolve) => server.close(() => resolve()));
-	} else {
-		throw new Error(`unknown server kind ${kind}`);
 	}
-	process.on('message', (message: { type: string }) => {
-		if (message.type === 'rss') process.send?.({ type: 'rss', rss: process.memoryUsage().rss });
+	process.on('message', (message: { type: string; entries?: CannedEntry[]; file?: string; contentType?: string }) => {
+		if (message.type === 'fixed') {
+			const body = readFileSync(message.file ?? '');
+			fixedAnswer = {
+				headers: { 'content-type': message.contentType ?? 'text/xml', 'content-length': body.length },
+				body,
+			};
+			process.send?.({ type: 'canned-set' });
+		}
+		if (message.type === 'canned') {
+			fixedAnswer = undefined;
+			table = new Map(
+				(message.entries ?? []).map((entry) => {
+					const body = Buffer.from(entry.response, 'base64');
+					return [
+						`${entry.method} ${entry.url}\n${entry.body}`,
+						{
+							status: entry.status,
+							headers: { 'content-type': entry.contentType, 'content-length': body.length },
+							body,
+						},
+					];
+				}),
+			);
+			process.send?.({ type: 'canned-set' });
+		}
 		if (message.type === 'stop') {
-			void stop().then(() => process.exit(0));
+			server.closeAllConnections();
+			server.close(() => process.exit(0));
 		}
 	});
-	process.send?.({ type: 'ready', ...ready });
+	process.send?.({ type: 'ready', url: `http://127.0.0.1:${port}` });
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exit(1);
-});
+// Imported by bench/server.ts for its types and constants: runs only as the child process.
+if (require.main === module) {
+	main().catch((error: unknown) => {
+		console.error(error);
+		process.exit(1);
+	});
+}

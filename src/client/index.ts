@@ -36,3 +36,13 @@ export {
 	type TransportResult,
 } from './transport';
 export { validateParams, type ValidationIssue, type ValidationRule } from './validate';
+export { sendPrepared, type Captured, type SendOptions } from './sendPrepared';
+export {
+	entriesToRun,
+	formatExchange,
+	runRequestEntries,
+	type ExchangeRecord,
+	type RequestRunResult,
+	type RunOptions,
+	type SchemaValidator,
+} from './requestFileRunner';

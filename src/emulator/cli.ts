@@ -35,6 +35,8 @@ Options:
   --flaky-feeds IDS comma-separated FeedIDs that fail about a third of deliveries (default 104)
   --live            new applications keep arriving for live adverts
   --live-rate N     applications per minute in live mode (default 6)
+  --loose           accept what production (ASP.NET ASMX) refuses or ignores, and
+                    report each leniency (X-Sandbox-Warning header, access log)
   --help            show this help
 
 On ready, one JSON line is printed on stdout:
@@ -82,6 +84,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				'flaky-feeds': { type: 'string' },
 				live: { type: 'boolean' },
 				'live-rate': { type: 'string' },
+				loose: { type: 'boolean' },
 				'allow-remote': { type: 'boolean' },
 				help: { type: 'boolean' },
 			},
@@ -130,6 +133,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 			extra.flakyFeedIds = values['flaky-feeds'] === '' ? [] : values['flaky-feeds'].split(',').map(Number);
 		}
 		if (values.live) extra.live = true;
+		if (values.loose) extra.loose = true;
 		if (values['live-rate'] !== undefined) extra.liveRatePerMinute = positive(values['live-rate'], 'live-rate');
 		return {
 			kind: 'start',
@@ -163,6 +167,7 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 	try {
 		emulator = await startEmulator({
 			...command.options,
+			owner: 'the multiposting-sandbox command',
 			logger: (entry) => process.stderr.write(`${formatAccessLog(entry)}\n`),
 			onEvent: (event) => process.stderr.write(`${formatEvent(event)}\n`),
 		});
@@ -186,15 +191,16 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 		username: emulator.demo.username,
 		password: emulator.demo.password,
 	};
-	process.stdout.write(`${JSON.stringify(ready)}\n`);
 	const shutdown = (): void => {
 		emulator.stop().then(
 			() => process.exit(0),
 			() => process.exit(1),
 		);
 	};
+	// Before the ready line: whoever reads it may stop the sandbox at once.
 	process.once('SIGINT', shutdown);
 	process.once('SIGTERM', shutdown);
+	process.stdout.write(`${JSON.stringify(ready)}\n`);
 	return undefined;
 }
 

@@ -1,11 +1,13 @@
 /** The sandbox's log lines: the access log and background events, as the CLI and the extension print them. */
-import type { AccessLogEntry } from './pipeline/context';
+import { SANDBOX_WARNING_PREFIX, type AccessLogEntry } from './pipeline/context';
 import type { EmulatorEvent } from './server';
 import type { LogLine } from './worker/protocol';
 
 /** One access-log line: method path binding operation status ms. */
 export function formatAccessLog(entry: AccessLogEntry): string {
-	const line = `${entry.method} ${entry.path} ${entry.binding ?? '-'} ${entry.operation ?? '-'} ${entry.status} ${entry.durationMs}ms`;
+	const base = `${entry.method} ${entry.path} ${entry.binding ?? '-'} ${entry.operation ?? '-'} ${entry.status} ${entry.durationMs}ms`;
+	// Loose mode: each leniency on its own line, worded as the X-Sandbox-Warning header.
+	const line = base + (entry.warnings ?? []).map((w) => `\n  warning: ${SANDBOX_WARNING_PREFIX}${w}`).join('');
 	if (entry.error === undefined) return line;
 	const detail = entry.error instanceof Error ? (entry.error.stack ?? entry.error.message) : String(entry.error);
 	return `${line}\n  internal error: ${detail.replace(/\n/g, '\n  ')}`;
@@ -20,6 +22,8 @@ export function formatEvent(event: EmulatorEvent): string {
 			return `application ${event.advertCandidateId} advert=${event.advertId} feed=${event.feedId}`;
 		case 'callback':
 			return `callback ${event.outcome} ${event.target} application=${event.advertCandidateId} attempt=${event.attempt}${event.status !== undefined ? ` status=${event.status}` : ''}${event.error ? ` error=${event.error}` : ''}`;
+		case 'storage':
+			return `storage ${event.message}`;
 		case 'error': {
 			const detail =
 				event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error);
@@ -30,11 +34,16 @@ export function formatEvent(event: EmulatorEvent): string {
 
 /** The line with its level for a log that has levels (the extension's output channel). */
 export function accessLogLine(entry: AccessLogEntry): LogLine {
-	return { level: entry.error === undefined ? 'info' : 'error', text: formatAccessLog(entry) };
+	const level = entry.error !== undefined ? 'error' : entry.warnings !== undefined ? 'warn' : 'info';
+	return { level, text: formatAccessLog(entry) };
 }
 
 export function eventLogLine(event: EmulatorEvent): LogLine {
 	const level =
-		event.kind === 'error' ? 'error' : event.kind === 'callback' && event.outcome !== 'delivered' ? 'warn' : 'info';
+		event.kind === 'error'
+			? 'error'
+			: event.kind === 'storage' || (event.kind === 'callback' && event.outcome !== 'delivered')
+				? 'warn'
+				: 'info';
 	return { level, text: formatEvent(event) };
 }

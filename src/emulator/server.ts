@@ -20,6 +20,7 @@ import { createWebRouter } from './web/router';
 import { resolveSize, type SandboxSize } from './size';
 import { NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from './endpoint';
 import { explainListenError } from './portHolder';
+import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
 
 export type { AccessLogEntry } from './pipeline/context';
 export type { CallbackEvent } from './callbacks/notifier';
@@ -31,7 +32,9 @@ export type EmulatorEvent =
 	| ({ kind: 'delivery' } & DeliveryEvent)
 	| ({ kind: 'application' } & Omit<ArrivedApplication, 'callbackUrl'>)
 	| CallbackEvent
-	| { kind: 'error'; message: string; error: unknown };
+	| { kind: 'error'; message: string; error: unknown }
+	/** What opening the database found and did (a crash recovered, an unfinished seeding redone). */
+	| { kind: 'storage'; message: string };
 
 /** Default cap of a request body: 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -51,6 +54,8 @@ export interface EmulatorOptions {
 	seed?: number;
 	/** Start from fresh demo data. */
 	reset?: boolean;
+	/** What this process is, named to a second sandbox refused on the same data folder (default: guessed). */
+	owner?: string;
 	/** The XML namespace: default SANDBOX_NAMESPACE (fixed); NAMESPACE_FROM_BASE_URL for the spec's rule (base URL + '/'). */
 	namespace?: string;
 	/** Path of the posting endpoint; default DEFAULT_ENDPOINT_PATHS.posting. */
@@ -61,6 +66,12 @@ export interface EmulatorOptions {
 	requestTimeoutMs?: number;
 	/** Largest RowsPerPage the sandbox accepts (larger is a Client fault); ignored with `handlers`. */
 	maxPageSize?: number;
+	/**
+	 * Accept what an ASP.NET ASMX service refuses or ignores (missing GET/POST fields, parameters
+	 * outside the service namespace, mustUnderstand headers, extra Body elements), reporting every
+	 * leniency in an X-Sandbox-Warning header and the access log. Default false: strict like ASMX.
+	 */
+	loose?: boolean;
 	/** Called once per request; entries never contain parameters. */
 	logger?: (entry: AccessLogEntry) => void;
 	/** Handlers used instead of opening a sandbox (tests). */
@@ -87,6 +98,8 @@ export interface EmulatorOptions {
 	passwordCost?: number;
 	/** Background events: deliveries, new applications, callback attempts, failures. Never carries secrets. */
 	onEvent?: (event: EmulatorEvent) => void;
+	/** Write deadlines, held-memory budget and heavy-query slots (defaults in resources/limits.ts). */
+	limits?: ResourceLimitOptions;
 }
 
 export interface RunningEmulator {
@@ -112,6 +125,8 @@ export interface RunningEmulator {
 	callbacksIdle(): Promise<void>;
 	/** Returns the sandbox to its freshly seeded state (signs out web sessions). */
 	reset(): Promise<void>;
+	/** What the resource limits have seen (heavy queries, held answer bytes, slow readers closed). */
+	resources(): ResourceStats;
 	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
@@ -193,6 +208,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 					maxPageSize: options.maxPageSize,
 					demoSize: resolveSize(options.size),
 					passwordCost: options.passwordCost,
+					owner: options.owner,
 				});
 	} catch (error) {
 		await closeServer();
@@ -207,6 +223,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			// A failing log must not stop the sandbox.
 		}
 	};
+	for (const message of sandbox?.notices ?? []) emit({ kind: 'storage', message });
 	const clock = createClock({
 		mode: options.clock ?? 'real',
 		speed: options.clockSpeed,
@@ -227,7 +244,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	};
 
 	const namespace = resolveNamespace(options.namespace, baseUrl);
+	const limits = new ResourceLimits(options.limits);
 	const config: PipelineConfig = {
+		limits,
 		handlers,
 		namespace,
 		baseUrl,
@@ -239,6 +258,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			posting: generateWsdl('posting', { namespace, location: baseUrl + paths.posting }),
 			administration: generateWsdl('administration', { namespace, location: baseUrl + paths.administration }),
 		},
+		loose: options.loose ?? false,
+		maxPageSize: options.maxPageSize,
 	};
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;
@@ -281,6 +302,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		deliverDue: () => background?.scheduler.deliverDue() ?? 0,
 		simulateApplication: (advertId) => background?.live.arrive(advertId),
 		callbacksIdle: () => notifier.idle(),
+		resources: () => limits.stats(),
 		reset: async () => {
 			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');

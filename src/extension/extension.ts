@@ -8,6 +8,7 @@ import { ConnectionStore } from './connections/connectionStore';
 import { ACCOUNT_VIEW_ID, CONTEXT_KEYS, LOG_CHANNEL_NAME, SETTINGS } from './ids';
 import { registerPanels } from './panels';
 import { registerPlayground } from './playground';
+import { registerRequestFiles } from './requestFiles';
 import { offerAnotherPort } from './sandbox/portConflict';
 import { SandboxManager, SandboxState } from './sandbox/sandboxManager';
 import { sandboxPortSetting } from './connections/model';
@@ -29,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): void {
 			const seed = settings.get<number | null>(SETTINGS.sandboxSeed, null);
 			return typeof seed === 'number' && Number.isSafeInteger(seed) ? seed : undefined;
 		},
+		loose: () => settings.get<boolean>(SETTINGS.sandboxLoose, false) === true,
 		port: () => sandboxPortSetting(settings.get<unknown>(SETTINGS.sandboxPort, undefined)),
 		log,
 	});
@@ -120,7 +122,7 @@ export function activate(context: vscode.ExtensionContext): void {
 	);
 
 	registerPanels(context, services);
-	registerPlayground(context, services);
+	registerRequestFiles(context, services, registerPlayground(context, services));
 }
 
 export function deactivate(): void {

@@ -55,6 +55,7 @@ export const SETTINGS = {
 	sandboxSeed: 'sandbox.seed',
 	sandboxPort: 'sandbox.port',
 	playgroundCurlSecrets: 'playground.curlSecrets',
+	sandboxLoose: 'sandbox.loose',
 } as const;
 
 /** Name of the output channel that logs every exchange. */

@@ -4,7 +4,7 @@
  * start empty, the rest holds the catalogue default or ''. Pure.
  */
 import { DEFAULT_ENDPOINT_PATHS, OPERATIONS, isOperationName, type OperationName } from '../protocol/catalogue';
-import { CONNECTION_PLACEHOLDERS } from '../protocol/requestFile';
+import { CONNECTION_PLACEHOLDERS } from '../protocol/requestFiles/placeholders';
 import type { PlaygroundForm, RawDraft } from './playgroundMessages';
 
 /** Default time budget of one playground request. */

@@ -150,6 +150,7 @@ describe('hardening: authorisation', function () {
 		}
 	});
 
+	// A user or organisation outside the key's subtree is answered as an unknown one (no existence oracle).
 	it('a user of another organisation tree is refused with the Acme key, without naming Globex data', async () => {
 		for (const operation of OPERATION_NAMES) {
 			if (takesPassword(operation)) {
@@ -164,7 +165,7 @@ describe('hardening: authorisation', function () {
 					continue;
 				}
 				await assertDenied(operation, params, ['Globex', 'Hoffmann', 'Klara', 'globex.example'], 'soap11', [
-					'AccessDenied',
+					'AuthenticationFailed',
 				]);
 			} else if (takes(operation, 'sUsername')) {
 				await assertDenied(
@@ -172,7 +173,7 @@ describe('hardening: authorisation', function () {
 					{ ...validParams(operation), sUsername: 'globex.admin' },
 					['Globex', 'Hoffmann', 'Klara', 'globex.example'],
 					'soap11',
-					['AccessDenied'],
+					['NotFound'],
 				);
 			}
 		}
@@ -186,7 +187,7 @@ describe('hardening: authorisation', function () {
 					{ ...validParams(operation), sAPIKey: NORTH_API_KEY, sUsername: 'london.recruiter' },
 					['Acme London', 'Bianchi'],
 					'soap11',
-					['AccessDenied'],
+					['AuthenticationFailed'],
 				);
 			}
 			if (takes(operation, 'sStartOrganisation')) {
@@ -200,7 +201,7 @@ describe('hardening: authorisation', function () {
 					},
 					['Acme London'],
 					'soap11',
-					['AccessDenied'],
+					['NotFound'],
 				);
 			}
 		}
@@ -215,14 +216,14 @@ describe('hardening: authorisation', function () {
 				{ ...validParams(operation), sStartOrganisation: 'globex' },
 				['Globex Staffing'],
 				'soap11',
-				['AccessDenied'],
+				['NotFound'],
 			);
 			await assertDenied(
 				operation,
 				{ ...validParams(operation), sStartOrganisation: '9' },
 				['Globex Berlin'],
 				'soap11',
-				['AccessDenied'],
+				['NotFound'],
 			);
 		}
 	});

@@ -376,7 +376,8 @@ describe('generateWsdl with node-soap against the emulator', () => {
 
 describe('generateWsdl with node-soap against the emulator sandbox', () => {
 	let emulator: RunningEmulator;
-	before(async () => {
+	before(async function () {
+		this.timeout(120_000); // seeding a default sandbox
 		emulator = await startEmulator({ dataDir: ':memory:', seed: 5 });
 	});
 	after(() => emulator.stop());

@@ -8,7 +8,8 @@ import { FaultError } from '../../protocol/faults';
 import type { Store } from '../store/store';
 import type { OrganisationRow, UserRow } from '../store/types';
 import type { ParamReader } from './paramReader';
-import { verifyPassword } from './passwords';
+import { LoginThrottle } from './loginThrottle';
+import { isKnownGood, verifyPassword } from './passwords';
 
 /** The organisation of a valid API key and the organisations it may see (that organisation and below). */
 export interface KeyScope {
@@ -34,21 +35,70 @@ export function authenticateKey(store: Store, params: ParamReader<'sAPIKey'>): K
 	return { organisation, organisationIds: store.accounts.subtreeIds(organisation.id) };
 }
 
-/** The user of sUsername + sPassword when they match and the user is active; undefined otherwise. */
-export function checkLogin(store: Store, params: ParamReader<'sUsername' | 'sPassword'>): UserRow | undefined {
+/** Failed-login throttles, one per sandbox (store). */
+const throttles = new WeakMap<Store, LoginThrottle>();
+
+function throttleOf(store: Store): LoginThrottle {
+	let throttle = throttles.get(store);
+	if (!throttle) {
+		throttle = new LoginThrottle();
+		throttles.set(store, throttle);
+	}
+	return throttle;
+}
+
+/** A login: the user when sUsername + sPassword match an active user; else why not, when it is not the usual. */
+export interface LoginAttempt {
+	user?: UserRow;
+	/** Set when the username is throttled after failed logins: the check was not even made. */
+	throttled?: string;
+}
+
+/**
+ * Checks sUsername + sPassword. After a few failures in a row for a username, further attempts are
+ * refused for a short, growing wait without hashing (loginThrottle.ts); a password verified before
+ * is always accepted at once. Unknown and known usernames behave alike.
+ */
+export function attemptLogin(
+	store: Store,
+	params: ParamReader<'sUsername' | 'sPassword'>,
+	now = Date.now(),
+): LoginAttempt {
 	const username = params.text('sUsername');
 	const raw = params.value('sPassword');
 	const password = typeof raw === 'string' ? raw : undefined;
-	if (username === undefined || password === undefined || password === '') return undefined;
+	if (username === undefined || password === undefined || password === '') return {};
 	const user = store.accounts.findUserByUsername(username);
+	const throttle = throttleOf(store);
+	if (user?.active === 1 && isKnownGood(password, user.passwordHash)) {
+		throttle.succeeded(username);
+		return { user };
+	}
+	const waitMs = throttle.retryAfterMs(username, now);
+	if (waitMs > 0) {
+		return {
+			throttled: `Too many failed logins for this username: try again in ${Math.ceil(waitMs / 1000)} s.`,
+		};
+	}
 	// Verify even for unknown users so timing does not reveal which usernames exist.
 	const valid = verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
-	return user && valid && user.active === 1 ? user : undefined;
+	if (user && valid && user.active === 1) {
+		throttle.succeeded(username);
+		return { user };
+	}
+	throttle.failed(username, now);
+	return {};
 }
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
-/** Authenticates sUsername + sPassword and checks the user is inside the key's subtree. */
+/** The one answer to a login that is unknown, wrong, inactive or outside the key's subtree: no existence oracle. */
+export const LOGIN_FAILED_MESSAGE = 'sUsername or sPassword is not valid. Check the login of your connection.';
+
+/**
+ * Authenticates sUsername + sPassword as a user inside the key's subtree. A user of another tree is
+ * refused exactly as an unknown one, so a key cannot learn who exists elsewhere.
+ */
 export function authenticateUser(store: Store, key: KeyScope, params: ParamReader<'sUsername' | 'sPassword'>): UserRow {
 	if (params.text('sUsername') === undefined) {
 		throw FaultError.client('MissingParameter', 'sUsername is required: give the login name.');
@@ -56,39 +106,33 @@ export function authenticateUser(store: Store, key: KeyScope, params: ParamReade
 	if (params.text('sPassword') === undefined) {
 		throw FaultError.client('MissingParameter', 'sPassword is required: give the password of sUsername.');
 	}
-	const user = checkLogin(store, params);
-	if (!user) {
+	const { user, throttled } = attemptLogin(store, params);
+	if (!user || !key.organisationIds.includes(user.organisationId)) {
 		throw FaultError.client(
 			'AuthenticationFailed',
-			'sUsername or sPassword is not valid. Check the login of your connection.',
+			throttled ? `sUsername or sPassword is not valid. ${throttled}` : LOGIN_FAILED_MESSAGE,
 		);
 	}
-	assertUserInKeyScope(key, user);
 	return user;
-}
-
-export function assertUserInKeyScope(key: KeyScope, user: UserRow): void {
-	if (!key.organisationIds.includes(user.organisationId)) {
-		throw FaultError.client(
-			'AccessDenied',
-			`User '${user.username}' does not belong to the organisation of this API key.`,
-		);
-	}
 }
 
 export function isAdministrator(user: UserRow): boolean {
 	return user.roleId === USER_ROLE.Administrator;
 }
 
-/** An organisation by id or identifier that must lie inside `allowed`. */
+/**
+ * An organisation by id or identifier that must lie inside `allowed` (a part of the key's subtree).
+ * One outside the key's subtree is answered as an unknown one; one inside it but outside `allowed` is AccessDenied.
+ */
 export function resolveOrganisation(
 	store: Store,
+	key: KeyScope,
 	allowed: readonly number[],
 	value: string,
 	parameter: string,
 ): OrganisationRow {
 	const organisation = store.accounts.findOrganisation(value);
-	if (!organisation) {
+	if (!organisation || !key.organisationIds.includes(organisation.id)) {
 		throw FaultError.client('NotFound', `${parameter} '${value}' is not a known organisation id or identifier.`);
 	}
 	if (!allowed.includes(organisation.id)) {
@@ -97,16 +141,22 @@ export function resolveOrganisation(
 	return organisation;
 }
 
-/** A user by id, identifier or username whose organisation must lie inside `allowed`. */
+/**
+ * A user by id, identifier or username whose organisation must lie inside `allowed` (a part of the
+ * key's subtree). One outside the key's subtree is answered as an unknown one.
+ */
 export function resolveUser(
 	store: Store,
+	key: KeyScope,
 	allowed: readonly number[],
 	value: string,
 	parameter: string,
 	byUsername = false,
 ): UserRow {
 	const user = byUsername ? store.accounts.findUserByUsername(value) : store.accounts.findUser(value);
-	if (!user) throw FaultError.client('NotFound', `${parameter} '${value}' is not a known user.`);
+	if (!user || !key.organisationIds.includes(user.organisationId)) {
+		throw FaultError.client('NotFound', `${parameter} '${value}' is not a known user.`);
+	}
 	if (!allowed.includes(user.organisationId)) {
 		throw FaultError.client('AccessDenied', `${parameter} '${value}' is outside the organisations you may access.`);
 	}
@@ -126,15 +176,15 @@ export function searchScope(
 	const start = params.text('sStartOrganisation');
 	if (start !== undefined) {
 		organisationIds = store.accounts.subtreeIds(
-			resolveOrganisation(store, key.organisationIds, start, 'sStartOrganisation').id,
+			resolveOrganisation(store, key, key.organisationIds, start, 'sStartOrganisation').id,
 		);
 	}
 	const username = params.text('sUsername');
 	const userIdentifier = params.text('sUserIdentifier');
 	let user: UserRow | undefined;
-	if (username !== undefined) user = resolveUser(store, key.organisationIds, username, 'sUsername', true);
+	if (username !== undefined) user = resolveUser(store, key, key.organisationIds, username, 'sUsername', true);
 	if (userIdentifier !== undefined) {
-		const byIdentifier = resolveUser(store, key.organisationIds, userIdentifier, 'sUserIdentifier');
+		const byIdentifier = resolveUser(store, key, key.organisationIds, userIdentifier, 'sUserIdentifier');
 		if (user && user.id !== byIdentifier.id) {
 			throw FaultError.client(
 				'InvalidParameter',
@@ -188,12 +238,12 @@ export function actingTarget(
 	const userValue = params.text('sUserIdentifier');
 	const scope = loginScope(store, key, login);
 	if (userValue !== undefined) {
-		const user = resolveUser(store, scope, userValue, 'sUserIdentifier');
+		const user = resolveUser(store, key, scope, userValue, 'sUserIdentifier');
 		if (user.id !== login.id && !isAdministrator(login)) throw notAdministrator(login);
 		return { user, organisationId: user.organisationId };
 	}
 	if (organisationValue !== undefined) {
-		const organisation = resolveOrganisation(store, scope, organisationValue, 'sOrganisationIdentifier');
+		const organisation = resolveOrganisation(store, key, scope, organisationValue, 'sOrganisationIdentifier');
 		if (!isAdministrator(login)) throw notAdministrator(login);
 		return { organisationId: organisation.id };
 	}

@@ -6,8 +6,8 @@ import { userSeesAdvert, type KeyScope } from './access';
 import type { ParamReader } from './paramReader';
 
 /**
- * The advert and application named by sAdvertID and sAdvertCandidateID, and who the action is recorded
- * as (the advert's owner when acting as job owner).
+ * The advert and application named by sAdvertID and sAdvertCandidateID, which the user must see, and
+ * who the action is recorded as (the advert's owner when acting as job owner).
  */
 export function applicationTarget(
 	store: Store,
@@ -31,10 +31,11 @@ export function applicationTarget(
 			`sAdvertCandidateID ${applicationId} is not an application to sAdvertID ${advertId}. Give the AdvertID the application belongs to.`,
 		);
 	}
-	if (!asJobOwner && !userSeesAdvert(store, user, advert)) {
+	// Acting as the job owner changes who the action is recorded as, never who may act.
+	if (!userSeesAdvert(store, user, advert)) {
 		throw FaultError.client(
 			'AccessDenied',
-			`User '${user.username}' cannot see advert ${advertId}. Act as the job owner or log in as its owner or an administrator above it.`,
+			`User '${user.username}' cannot see advert ${advertId}. Log in as its owner or an administrator above it.`,
 		);
 	}
 	return { advert, application, actorId: asJobOwner ? advert.userId : user.id };

@@ -40,6 +40,11 @@ export function hashPassword(
 	].join('$');
 }
 
+/** True when this password was verified against this hash before (remembered, no hashing). */
+export function isKnownGood(password: string, stored: string): boolean {
+	return verified.has(cacheKey(password, stored));
+}
+
 /** Constant-time check of a password against a stored hash; false for any malformed hash. */
 export function verifyPassword(password: string, stored: string): boolean {
 	const key = cacheKey(password, stored);

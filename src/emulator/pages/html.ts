@@ -34,12 +34,15 @@ a:focus { outline: 2px solid #0b5cad; outline-offset: 2px; }
 .note { color: #444; }
 `;
 
-/** A complete page. `title` is text; `body` is HTML built by the caller from escaped pieces. */
-export function renderPage(title: string, body: string, nonce: string): string {
+/**
+ * A complete page. `title` is text; `body` is HTML built by the caller from escaped pieces; `head`
+ * is extra markup for the head (e.g. the DISCO link), also escaped by the caller.
+ */
+export function renderPage(title: string, body: string, nonce: string, head = ''): string {
 	return (
 		'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
 		'<meta name="viewport" content="width=device-width, initial-scale=1">' +
-		`<title>${escapeHtml(title)}</title><style nonce="${escapeHtml(nonce)}">${STYLE}</style></head>` +
+		`<title>${escapeHtml(title)}</title>${head}<style nonce="${escapeHtml(nonce)}">${STYLE}</style></head>` +
 		`<body><main>${body}</main></body></html>`
 	);
 }

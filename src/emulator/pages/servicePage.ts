@@ -57,7 +57,35 @@ export function renderServicePage(endpoint: Endpoint, page: PageContext, nonce: 
 		`<p class="note">XML namespace: <code>${escapeHtml(page.namespace)}</code>. Endpoint: <code>${escapeHtml(page.baseUrl + path)}</code>.</p>` +
 		`<p><a href="/">All endpoints</a></p>` +
 		sections.join('');
-	return renderPage(`${ENDPOINT_TITLES[endpoint]} - Multiposting sandbox`, body, nonce);
+	// ASMX's service page links its DISCO document, which `wsdl.exe <endpoint URL>` and Visual Studio's
+	// "Add Web Reference" follow from the bare endpoint URL.
+	const disco = `<link rel="alternate" type="text/xml" href="${escapeHtml(`${path}?disco`)}" />`;
+	return renderPage(`${ENDPOINT_TITLES[endpoint]} - Multiposting sandbox`, body, nonce, disco);
+}
+
+const DISCO_NS = {
+	disco: 'http://schemas.xmlsoap.org/disco/',
+	scl: 'http://schemas.xmlsoap.org/disco/scl/',
+	soap: 'http://schemas.xmlsoap.org/disco/soap/',
+} as const;
+
+/**
+ * The DISCO document of an endpoint (`?disco`), as ASMX writes it: a contractRef to the WSDL and one
+ * soap entry per SOAP port (bindings <Service>Soap and <Service>Soap12 in the service namespace).
+ */
+export function renderDisco(endpoint: Endpoint, page: PageContext, serviceName: string): string {
+	const url = escapeHtml(page.baseUrl + page.paths[endpoint]);
+	const ns = escapeHtml(page.namespace);
+	const soap = (prefix: string, binding: string): string =>
+		`<soap address="${url}" xmlns:${prefix}="${ns}" binding="${prefix}:${escapeHtml(binding)}" xmlns="${DISCO_NS.soap}" />`;
+	return (
+		'<?xml version="1.0" encoding="utf-8"?>' +
+		`<discovery xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="${DISCO_NS.disco}">` +
+		`<contractRef ref="${url}?wsdl" docRef="${url}" xmlns="${DISCO_NS.scl}" />` +
+		soap('q1', `${serviceName}Soap`) +
+		soap('q2', `${serviceName}Soap12`) +
+		'</discovery>'
+	);
 }
 
 /** Placeholder values shown in the samples, as ASMX shows type names. */

@@ -1,7 +1,14 @@
 /** Per-server settings and per-request state shared by the pipeline steps. */
+import type { ServerResponse } from 'node:http';
 import type { BindingName } from '../../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../../protocol/catalogue';
 import type { OperationHandlers } from '../domain/handlers';
+import type { ResourceLimits } from '../resources/limits';
+
+/** Loose mode: the response header carrying one leniency applied to the request (one header each). */
+export const SANDBOX_WARNING = 'x-sandbox-warning';
+/** The start of every X-Sandbox-Warning value and warning log line. */
+export const SANDBOX_WARNING_PREFIX = 'production would refuse this request: ';
 
 /** One line of the access log. Never carries parameters (they hold credentials). */
 export interface AccessLogEntry {
@@ -15,6 +22,8 @@ export interface AccessLogEntry {
 	durationMs: number;
 	/** The real error of an internal failure (HTTP 500 Server fault); for the server's own log only. */
 	error?: unknown;
+	/** Loose mode: what this request did that production would refuse or ignore (never parameter values). */
+	warnings?: string[];
 }
 
 /** Settings of a running emulator, read by every request. */
@@ -30,6 +39,12 @@ export interface PipelineConfig {
 	logger?: (entry: AccessLogEntry) => void;
 	/** WSDL documents by endpoint, generated once the address is known. */
 	wsdl: Readonly<Record<Endpoint, string>>;
+	/** Accept what ASMX refuses or ignores, reporting each leniency (X-Sandbox-Warning and the log). */
+	loose: boolean;
+	/** Largest RowsPerPage, for the parameter rules (default 500). */
+	maxPageSize?: number;
+	/** Write deadlines, held-memory budget and heavy-query slots (resources/limits.ts). */
+	limits?: ResourceLimits;
 }
 
 /** What the pipeline has learnt about a request so far; used for the answer's format and the log. */
@@ -42,5 +57,9 @@ export interface RequestState {
 	operation?: OperationName;
 	/** The answer has been written (or the connection dropped): later steps must not write again. */
 	done: boolean;
+	/** Writes the body and ends the response (under the write deadline when limits apply). */
+	writeBody?: (res: ServerResponse, body: Uint8Array) => void;
 	error?: unknown;
+	/** Loose mode: the leniencies applied, sent as X-Sandbox-Warning headers and logged. */
+	warnings?: string[];
 }

@@ -9,6 +9,7 @@ import { methodNotAllowed, notFound, unknownOperation, unsupportedMediaType } fr
 export type Route =
 	| { kind: 'index' }
 	| { kind: 'wsdl'; endpoint: Endpoint }
+	| { kind: 'disco'; endpoint: Endpoint }
 	| { kind: 'servicePage'; endpoint: Endpoint }
 	| { kind: 'operationPage'; endpoint: Endpoint; operation: OperationName }
 	| {
@@ -119,6 +120,7 @@ export function route(
 		if (method === 'GET') {
 			const keys = queryKeys(query);
 			if (keys.has('wsdl')) return { kind: 'wsdl', endpoint };
+			if (keys.has('disco')) return { kind: 'disco', endpoint };
 			const opName = keys.get('op');
 			if (opName !== undefined) {
 				const operation = operationOnEndpoint(opName, endpoint);

@@ -22,16 +22,29 @@ import type {
 	ReceivedRequest,
 } from '../../protocol/bindings/types';
 import { OPERATIONS, type Endpoint } from '../../protocol/catalogue';
-import type { Fault } from '../../protocol/faults';
+import { FaultError, type Fault } from '../../protocol/faults';
+import { checkParams } from '../../protocol/rules';
 import { createNonce, pageCsp } from '../pages/html';
-import { renderIndexPage, renderOperationPage, renderServicePage, type PageContext } from '../pages/servicePage';
+import { serviceNameOf } from '../../protocol/wsdl';
+import {
+	renderDisco,
+	renderIndexPage,
+	renderOperationPage,
+	renderServicePage,
+	type PageContext,
+} from '../pages/servicePage';
 import { ClientAbortedError, readBody } from './body';
-import type { PipelineConfig, RequestState } from './context';
+import { SANDBOX_WARNING, SANDBOX_WARNING_PREFIX, type PipelineConfig, type RequestState } from './context';
 import { lookupPathOperation, route, splitTarget, type Route } from './dispatch';
 import { classifyError, malformedRequest, timeout, unknownOperation } from './errors';
 import { invokeHandler } from './handle';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+/** The header value of a leniency: printable ASCII only (names in a request may be anything). */
+function warningHeader(leniency: string): string {
+	return SANDBOX_WARNING_PREFIX + leniency.replace(/[^\x20-\x7e]/g, '?').slice(0, 500);
+}
 
 type CallRoute = Extract<Route, { kind: 'call' }>;
 
@@ -45,12 +58,14 @@ function send(state: RequestState, res: ServerResponse, answer: EncodedResponse,
 	state.done = true;
 	// Not `{ ...answer.headers, 'content-length': … }`: in V8 11 properties after a spread in a
 	// literal are defined one by one at runtime, about 1 µs each on every answer.
-	const headers: Record<string, string | number> = Object.assign({}, answer.headers);
+	const headers: Record<string, string | number | string[]> = Object.assign({}, answer.headers);
 	headers['content-length'] = answer.body.byteLength;
 	headers['x-content-type-options'] = 'nosniff';
 	if (close) headers.connection = 'close';
+	if (state.warnings !== undefined) headers[SANDBOX_WARNING] = state.warnings.map(warningHeader);
 	res.writeHead(answer.status, headers);
-	res.end(answer.body);
+	if (state.writeBody) state.writeBody(res, answer.body);
+	else res.end(answer.body);
 	// The body was not read to its end, so the connection cannot carry another request.
 	if (close) res.once('finish', () => res.socket?.destroySoon());
 }
@@ -118,6 +133,18 @@ function serveDocument(
 			return sendPage(state, res, (nonce) => renderServicePage(target.endpoint, pageContext(config), nonce));
 		case 'operationPage':
 			return sendPage(state, res, (nonce) => renderOperationPage(target.operation, pageContext(config), nonce));
+		case 'disco':
+			return send(state, res, {
+				status: 200,
+				headers: { 'content-type': 'text/xml; charset=utf-8' },
+				body: new TextEncoder().encode(
+					renderDisco(
+						target.endpoint,
+						pageContext(config),
+						serviceNameOf(target.endpoint, config.paths[target.endpoint]),
+					),
+				),
+			});
 		case 'wsdl':
 			return send(state, res, {
 				status: 200,
@@ -149,12 +176,26 @@ async function serveCall(
 		binding,
 		{ method: state.method, subPath: target.subPath, query: target.query, headers: receivedHeaders(req), body },
 		ctx,
+		config.loose,
 	);
+	if (decoded.leniencies.length > 0) state.warnings = decoded.leniencies;
+	// The catalogue's parameter rules, as the client checks them: the same message, as a Client fault.
+	const problem = checkParams(decoded.operation, decoded.params, { maxPageSize: config.maxPageSize })[0];
+	if (problem) {
+		state.operation = decoded.operation;
+		throw FaultError.client(problem.subcode, problem.message);
+	}
 	// 5. check.
 	if (OPERATIONS[decoded.operation].endpoint !== endpoint) {
 		throw unknownOperation(decoded.operation, ctx.endpointPath);
 	}
 	state.operation = decoded.operation;
+	// 5b. admit: a heavy query waits for a slot, released once its answer is delivered or dropped.
+	if (config.limits?.isHeavy(decoded.operation, decoded.params)) {
+		const release = await config.limits.admit(() => state.done || res.destroyed);
+		if (state.done || res.destroyed) return release();
+		res.once('close', release);
+	}
 	// 6. handle.
 	const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
 		endpoint,
@@ -167,9 +208,14 @@ async function serveCall(
 }
 
 /** Decodes a request; XML that cannot be read safely is a 400 (the body is not a SOAP message at all). */
-function decodeRequest(binding: BindingName, request: ReceivedRequest, ctx: CodecContext): DecodedRequest {
+function decodeRequest(
+	binding: BindingName,
+	request: ReceivedRequest,
+	ctx: CodecContext,
+	loose: boolean,
+): DecodedRequest {
 	try {
-		return getBinding(binding).decodeRequest(request, ctx);
+		return getBinding(binding).decodeRequest(request, ctx, { loose });
 	} catch (error) {
 		if (error instanceof MalformedXmlError) throw malformedRequest(error.message);
 		throw error;
@@ -208,6 +254,7 @@ function log(config: PipelineConfig, state: RequestState, status: number): void 
 			status,
 			durationMs: Date.now() - state.startedAt,
 			error: state.error,
+			warnings: state.warnings,
 		});
 	} catch {
 		// A failing logger must not take the server down.
@@ -220,6 +267,8 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 		const method = req.method ?? 'GET';
 		const target = splitTarget(req.url ?? '/');
 		const state: RequestState = { startedAt: Date.now(), method, path: target.path, done: false };
+		const limits = config.limits;
+		if (limits) state.writeBody = (response, body) => limits.writeBody(response, body);
 		let logged = false;
 		const finish = (status: number): void => {
 			if (logged) return;

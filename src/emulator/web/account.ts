@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { USER_ROLE } from '../../protocol/catalogue';
+import { sameOriginPath } from '../domain/returnPath';
 import { hashSecret } from '../store/secrets';
 import { toDisplayDate, toStoredDate } from '../store/time';
 import type { UserRow } from '../store/types';
@@ -48,17 +49,9 @@ export class SessionStore {
 	}
 }
 
-/** A return URL is followed only when it is a path on this origin (no scheme, no `//host`, no backslash). */
+/** A return URL is followed only when it is a path on this origin once normalised (see sameOriginPath). */
 export function safeReturnPath(returnUrl: string | null | undefined): string {
-	if (!returnUrl || !returnUrl.startsWith('/') || returnUrl.startsWith('//') || /[\\\s]/.test(returnUrl)) {
-		return '/web/';
-	}
-	try {
-		const resolved = new URL(returnUrl, 'http://sandbox.invalid');
-		return resolved.host === 'sandbox.invalid' ? `${resolved.pathname}${resolved.search}${resolved.hash}` : '/web/';
-	} catch {
-		return '/web/';
-	}
+	return sameOriginPath(returnUrl) ?? '/web/';
 }
 
 function cookieValue(req: IncomingMessage, name: string): string | undefined {

@@ -3,8 +3,8 @@
  * form values to typed parameters, placeholder substitution, the preview, raw requests, the HTTP
  * exchange itself (the client's transport) and the response as the webview shows it.
  */
-import type { Dispatcher } from 'undici';
-import { createRedactor, sendRequest, validateParams, type Redactor } from '../../client';
+import { createRedactor, validateParams, type Redactor } from '../../client';
+import { checkValue, parseBoolean, parseInteger } from '../../protocol/rules';
 import { getBinding } from '../../protocol/bindings';
 import type { BindingName, CodecContext } from '../../protocol/bindings/types';
 import {
@@ -25,6 +25,8 @@ import {
 	type RawHttpRequest,
 	type RequestParamValue,
 } from '../../protocol/requestFile';
+import type { PreparedHttpRequest } from '../../protocol/requestFiles/prepare';
+import type { Captured } from '../../client/sendPrepared';
 import type {
 	HttpErrorView,
 	IssueView,
@@ -80,18 +82,15 @@ export function formToParams(
 		}
 		const text = Array.isArray(value) ? value.join(',') : value;
 		if (text.trim().length === 0) continue;
-		if (param.type === 'int') {
-			if (!/^\s*-?\d+\s*$/.test(text)) {
-				issues.push({ param: param.name, message: `${param.name} must be a whole number, got "${text}".` });
+		if (param.type === 'int' || param.type === 'boolean') {
+			// Parsed and worded by the catalogue's rules, as the client and the sandbox do.
+			const value = param.type === 'int' ? parseInteger(text) : parseBoolean(text);
+			if (value === undefined) {
+				const problem = checkValue(param, text);
+				issues.push({ param: param.name, message: problem?.message ?? `${param.name} is not valid.` });
 				continue;
 			}
-			params[param.name] = Number(text);
-		} else if (param.type === 'boolean') {
-			if (text !== 'true' && text !== 'false') {
-				issues.push({ param: param.name, message: `${param.name} must be true or false, got "${text}".` });
-				continue;
-			}
-			params[param.name] = text === 'true';
+			params[param.name] = value;
 		} else {
 			params[param.name] = text;
 		}
@@ -126,12 +125,7 @@ export function resolveParams(
 }
 
 /** An HTTP request ready to send (real credentials) or to show (masked). */
-export interface PreparedRequest {
-	method: string;
-	url: string;
-	headers: [string, string][];
-	body: Uint8Array;
-}
+export type PreparedRequest = PreparedHttpRequest;
 
 /** Encodes a form request with the binding, as the playground sends it (with `values` filled in). */
 export function encodeFormRequest(
@@ -246,53 +240,7 @@ export function prepareRawRequest(
 	};
 }
 
-/** What came back from one exchange, unredacted. */
-export interface Captured {
-	request: PreparedRequest;
-	response?: { status: number; headers: [string, string][]; body: Uint8Array };
-	timings: { startedAt: number; headersMs?: number; totalMs: number };
-	error?: string;
-}
-
-export interface SendOptions {
-	signal?: AbortSignal;
-	timeoutMs: number;
-	dispatcher?: Dispatcher;
-	/** Largest body kept; the rest is cut off (default 32 MiB). */
-	maxBodyBytes?: number;
-}
-
-/** Sends the request exactly as prepared (the client's transport); never throws: failures end up in `error`. */
-export async function sendPrepared(prepared: PreparedRequest, options: SendOptions): Promise<Captured> {
-	const limit = options.maxBodyBytes ?? 32 * 1024 * 1024;
-	const sent = await sendRequest(prepared, {
-		timeoutMs: options.timeoutMs,
-		signal: options.signal,
-		maxBodyBytes: limit,
-		dispatcher: options.dispatcher,
-	});
-	const captured: Captured = {
-		request: prepared,
-		timings: { startedAt: sent.startedAt, totalMs: sent.totalMs },
-	};
-	if (sent.headersMs !== undefined) captured.timings.headersMs = sent.headersMs;
-	if (sent.response) {
-		captured.response = {
-			status: sent.response.status,
-			headers: Object.entries(sent.response.headers),
-			body: sent.response.body,
-		};
-	}
-	const failure = sent.failure;
-	if (failure?.kind === 'timeout') captured.error = `Timed out after ${options.timeoutMs} ms.`;
-	else if (failure?.kind === 'aborted') captured.error = 'Cancelled.';
-	else if (failure?.kind === 'too-large') captured.error = `The body was cut off after ${limit} bytes.`;
-	else if (failure) {
-		const cause = failure.cause;
-		captured.error = `The request failed: ${cause instanceof Error ? cause.message : String(cause)}`;
-	}
-	return captured;
-}
+export { sendPrepared, type Captured, type SendOptions } from '../../client/sendPrepared';
 
 /** Context for turning a captured exchange into what the webview shows. */
 export interface ViewContext {

@@ -1,4 +1,5 @@
 /** Content types and small byte helpers shared by the bindings. */
+import { Buffer, isAscii } from 'node:buffer';
 
 export const TEXT_XML = 'text/xml; charset=utf-8';
 export const SOAP12_XML = 'application/soap+xml; charset=utf-8';
@@ -13,6 +14,8 @@ export function utf8(text: string): Uint8Array {
 }
 
 export function fromUtf8(bytes: Uint8Array): string {
+	// ASCII is read as latin1: the same characters, much faster than the UTF-8 decoder.
+	if (isAscii(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 	return decoder.decode(bytes);
 }
 

@@ -5,7 +5,7 @@
  */
 import { OPERATIONS, resolveOperationName, type AnyParams, type OperationName } from '../catalogue';
 import { RecordCodecError, XSD_NS, XSI_NS, XmlOut } from '../codecs/records';
-import { parseXml, XmlError } from '../codecs/xml';
+import { parseXml, utf8Strict, XmlError } from '../codecs/xml';
 import { FaultError, type Fault } from '../faults';
 import { FORM, TEXT_PLAIN, TEXT_XML, fromUtf8, looksLikeHtml, mediaType, utf8 } from './content';
 import { paramFields, readParamFields } from './params';
@@ -16,6 +16,7 @@ import {
 	type CodecContext,
 	type DecodedRequest,
 	type DecodedResponse,
+	type DecodeOptions,
 	type EncodedRequest,
 	type EncodedResponse,
 	type ReceivedRequest,
@@ -125,9 +126,12 @@ export const httpGetBinding: Binding = {
 			body: new Uint8Array(0),
 		};
 	},
-	decodeRequest(request: ReceivedRequest): DecodedRequest {
+	decodeRequest(request: ReceivedRequest, _ctx: CodecContext, options?: DecodeOptions): DecodedRequest {
 		const operation = operationFromPath(request.subPath);
-		return { operation, params: readParamFields(operation, new URLSearchParams(request.query)) };
+		const leniencies: string[] = [];
+		const fields = new URLSearchParams(request.query);
+		const params = readParamFields(operation, fields, options?.loose ? leniencies : undefined);
+		return { operation, params, leniencies };
 	},
 	encodeResponse,
 	decodeResponse,
@@ -144,18 +148,20 @@ export const httpPostBinding: Binding = {
 			body: utf8(formText(paramFields(operation, params))),
 		};
 	},
-	decodeRequest(request: ReceivedRequest): DecodedRequest {
+	decodeRequest(request: ReceivedRequest, _ctx: CodecContext, options?: DecodeOptions): DecodedRequest {
 		const operation = operationFromPath(request.subPath);
 		if (mediaType(request.headers['content-type']) !== FORM) {
 			throw FaultError.client('MalformedRequest', `HTTP POST requests must have Content-Type ${FORM}.`);
 		}
 		let text: string;
 		try {
-			text = new TextDecoder('utf-8', { fatal: true }).decode(request.body);
+			text = utf8Strict(request.body);
 		} catch {
 			throw FaultError.client('MalformedRequest', 'The form body is not valid UTF-8.');
 		}
-		return { operation, params: readParamFields(operation, new URLSearchParams(text)) };
+		const leniencies: string[] = [];
+		const params = readParamFields(operation, new URLSearchParams(text), options?.loose ? leniencies : undefined);
+		return { operation, params, leniencies };
 	},
 	encodeResponse,
 	decodeResponse,

@@ -3,7 +3,8 @@
  * fields (transport rules 3 and 5). Decoding turns both back into typed values by the catalogue.
  */
 import { OPERATIONS, type AnyParams, type OperationName, type ParamSpec, type ParamValue } from '../catalogue';
-import { decodeScalar, encodeScalar } from '../codecs/scalars';
+import { encodeScalar } from '../codecs/scalars';
+import { checkValue, parseBoolean, parseInteger } from '../rules';
 import { XmlOut, isNil } from '../codecs/records';
 import type { XmlElement } from '../codecs/xml';
 import { FaultError } from '../faults';
@@ -63,37 +64,47 @@ export function paramFields(operation: OperationName, params: AnyParams): [strin
 	return fields;
 }
 
-function invalid(param: ParamSpec, text: string, error: unknown): FaultError {
-	const reason = error instanceof Error ? error.message : String(error);
-	return FaultError.client(
-		'InvalidParameter',
-		`Parameter ${param.name} has an invalid value: ${reason}.`,
-		`value: ${text.slice(0, 100)}`,
-	);
-}
-
-/** Converts received text to the parameter's type; empty text means "not given". */
+/**
+ * Converts received text to the parameter's type; empty text means "not given". A value that is not
+ * of the type is an InvalidParameter fault worded as the parameter rules word it (src/protocol/rules).
+ */
 function decodeParamText(param: ParamSpec, text: string): ParamValue | undefined {
 	if (text === '') return undefined;
-	try {
-		if (param.type === 'int') return decodeScalar('int', text.trim()) as number;
-		if (param.type === 'boolean') return decodeScalar('boolean', text.trim()) as boolean;
-	} catch (error) {
-		throw invalid(param, text, error);
+	if (param.type !== 'int' && param.type !== 'boolean') return text;
+	const value = param.type === 'int' ? parseInteger(text) : parseBoolean(text);
+	if (value === undefined) {
+		const problem = checkValue(param, text);
+		throw FaultError.client('InvalidParameter', problem?.message ?? `${param.name} has an invalid value.`);
 	}
-	return text;
+	return value;
 }
 
-/** Reads parameters from the operation element of a SOAP body. Unknown elements are ignored. */
-export function readParamElements(operation: OperationName, el: XmlElement): AnyParams {
+/**
+ * Reads parameters from the operation element of a SOAP body. As ASMX's XmlSerializer does
+ * (elementFormDefault="qualified"), only elements in the service namespace are parameters; others are
+ * ignored, or in loose mode read anyway and reported in `leniencies`. Unknown elements are ignored.
+ */
+export function readParamElements(
+	operation: OperationName,
+	el: XmlElement,
+	namespace: string,
+	leniencies: string[] | undefined,
+): AnyParams {
 	const params: AnyParams = {};
 	const specs = new Map(OPERATIONS[operation].params.map((p) => [p.name, p]));
+	const qualified = (child: XmlElement): boolean => {
+		if (child.ns === namespace) return true;
+		leniencies?.push(
+			`<${child.name}> is not in the service namespace "${namespace}" (${child.ns ? `it is in "${child.ns}"` : 'it has no namespace'}); production ignores it`,
+		);
+		return leniencies !== undefined;
+	};
 	for (const child of el.children) {
 		const param = specs.get(child.local);
-		if (!param || isNil(child)) continue;
+		if (!param || !qualified(child) || isNil(child)) continue;
 		if (param.type === 'string[]') {
 			const items = child.children
-				.filter((c) => c.local === (param.itemElement ?? 'string') && !isNil(c))
+				.filter((c) => c.local === (param.itemElement ?? 'string') && qualified(c) && !isNil(c))
 				.map((c) => c.text);
 			params[param.name] = items;
 		} else {
@@ -103,16 +114,39 @@ export function readParamElements(operation: OperationName, el: XmlElement): Any
 	return params;
 }
 
-/** Reads parameters from GET query or POST form fields. */
-export function readParamFields(operation: OperationName, fields: URLSearchParams): AnyParams {
+/**
+ * The exact text of ASMX's answer to a GET or POST request without one of the operation's fields
+ * (HTTP 500 text/plain; the stack trace that follows it in ASMX is left out).
+ */
+export function missingParameterMessage(name: string): string {
+	return `System.InvalidOperationException: Missing parameter: ${name}.`;
+}
+
+/**
+ * Reads parameters from GET query or POST form fields. ASMX needs every field of the operation
+ * (empty is allowed): a missing one is a Client fault with ASMX's message, or in loose mode "not
+ * given" and a leniency. List parameters may be left out (no items).
+ */
+export function readParamFields(
+	operation: OperationName,
+	fields: URLSearchParams,
+	leniencies: string[] | undefined,
+): AnyParams {
 	const params: AnyParams = {};
 	for (const param of OPERATIONS[operation].params) {
 		if (param.type === 'string[]') {
 			const items = fields.getAll(param.name).filter((v) => v !== '');
 			if (items.length > 0) params[param.name] = items;
+			continue;
+		}
+		const text = fields.get(param.name);
+		if (text !== null) {
+			const value = decodeParamText(param, text);
+			if (value !== undefined) params[param.name] = value;
+		} else if (leniencies) {
+			leniencies.push(`missing parameter ${param.name}`);
 		} else {
-			const text = fields.get(param.name);
-			if (text !== null) params[param.name] = decodeParamText(param, text);
+			throw FaultError.client('MissingParameter', missingParameterMessage(param.name));
 		}
 	}
 	return params;

@@ -16,6 +16,7 @@ import {
 	type CodecContext,
 	type DecodedRequest,
 	type DecodedResponse,
+	type DecodeOptions,
 	type EncodedRequest,
 	type EncodedResponse,
 	type ReceivedRequest,
@@ -239,6 +240,16 @@ function readBody(
 	onError: (message: string, reason: string) => Error,
 	options?: XmlParseOptions,
 ): XmlElement {
+	return readEnvelope(text, version, onError, options).body;
+}
+
+/** Parses an envelope: its root and (first) Body element, or throws with what is wrong. */
+function readEnvelope(
+	text: string | Uint8Array,
+	version: SoapVersion,
+	onError: (message: string, reason: string) => Error,
+	options?: XmlParseOptions,
+): { root: XmlElement; body: XmlElement } {
 	let root: XmlElement;
 	try {
 		root = parseXml(text, undefined, options);
@@ -259,7 +270,56 @@ function readBody(
 	}
 	const body = root.children.find((c) => c.local === 'Body' && c.ns === version.envelopeNs);
 	if (!body) throw onError('The Envelope has no Body.', 'NO_BODY');
-	return body;
+	return { root, body };
+}
+
+/** True for a mustUnderstand attribute that asks for the header to be processed ("1" or "true"). */
+function mustUnderstand(header: XmlElement, version: SoapVersion): boolean {
+	const value = header.attrs.find((a) => a.local === 'mustUnderstand' && a.ns === version.envelopeNs)?.value.trim();
+	return value === '1' || value === 'true';
+}
+
+/**
+ * What ASMX would not accept in an envelope beyond its Body's first element: a header block it must
+ * understand (it understands none), a second element in the Body, a second Body. Strict: a fault;
+ * loose: one leniency each.
+ */
+function checkEnvelope(
+	root: XmlElement,
+	body: XmlElement,
+	version: SoapVersion,
+	leniencies: string[] | undefined,
+): void {
+	const refuse = (leniency: string, fault: () => FaultError): void => {
+		if (!leniencies) throw fault();
+		leniencies.push(leniency);
+	};
+	for (const header of root.children.filter((c) => c.local === 'Header' && c.ns === version.envelopeNs)) {
+		for (const block of header.children.filter((c) => mustUnderstand(c, version))) {
+			refuse(
+				`the SOAP header <${block.name}> has mustUnderstand set and the service understands no header`,
+				() =>
+					new FaultError({
+						code: 'MustUnderstand',
+						subcode: 'MalformedRequest',
+						message: `SOAP header ${block.local} was not understood.`,
+					}),
+			);
+		}
+	}
+	const bodies = root.children.filter((c) => c.local === 'Body' && c.ns === version.envelopeNs);
+	if (bodies.length > 1) {
+		refuse(`the Envelope has ${bodies.length} Body elements; production reads one`, () =>
+			malformed(`The Envelope has ${bodies.length} Body elements; a SOAP message has exactly one.`),
+		);
+	}
+	if (body.children.length > 1) {
+		refuse(`the SOAP Body holds ${body.children.length} elements; production reads the first only`, () =>
+			malformed(
+				`The SOAP Body holds ${body.children.length} elements (${body.children.map((c) => `<${c.name}>`).join(', ')}); it must hold exactly one, the operation element.`,
+			),
+		);
+	}
 }
 
 function createSoapBinding(version: SoapVersion): Binding {
@@ -283,11 +343,13 @@ function createSoapBinding(version: SoapVersion): Binding {
 			};
 		},
 
-		decodeRequest(request: ReceivedRequest, ctx: CodecContext): DecodedRequest {
+		decodeRequest(request: ReceivedRequest, ctx: CodecContext, options?: DecodeOptions): DecodedRequest {
 			if (isBlank(request.body)) {
 				throw new MalformedXmlError('The request body is empty; a SOAP envelope was expected.', 'EMPTY');
 			}
-			const body = readBody(request.body, version, (message, reason) => {
+			const leniencies: string[] = [];
+			const loose = options?.loose ? leniencies : undefined;
+			const { root, body } = readEnvelope(request.body, version, (message, reason) => {
 				if (reason === 'VERSION_MISMATCH') {
 					return new FaultError({ code: 'VersionMismatch', subcode: 'MalformedRequest', message });
 				}
@@ -299,6 +361,7 @@ function createSoapBinding(version: SoapVersion): Binding {
 			if (!opElement) {
 				throw malformed('The SOAP Body is empty: it must contain one element named after the operation.');
 			}
+			checkEnvelope(root, body, version, loose);
 			if (opElement.ns !== ctx.namespace) {
 				throw FaultError.client(
 					'UnknownOperation',
@@ -319,7 +382,7 @@ function createSoapBinding(version: SoapVersion): Binding {
 					`The action "${action}" does not match the body element ${operation} (expected "${soapAction(ctx.namespace, operation)}").`,
 				);
 			}
-			return { operation, params: readParamElements(operation, opElement) };
+			return { operation, params: readParamElements(operation, opElement, ctx.namespace, loose), leniencies };
 		},
 
 		encodeResponse(operation: OperationName, result: unknown, ctx: CodecContext): EncodedResponse {

@@ -50,6 +50,16 @@ export interface ReceivedRequest {
 export interface DecodedRequest {
 	operation: OperationName;
 	params: AnyParams;
+	/**
+	 * What a loose decode accepted that an ASP.NET ASMX service would refuse or ignore, one sentence
+	 * each (e.g. "missing parameter sCultureID"); empty in strict mode, which refuses or ignores instead.
+	 */
+	leniencies: string[];
+}
+
+/** How requests are read: strictly like ASMX (default), or loosely with every leniency reported. */
+export interface DecodeOptions {
+	loose?: boolean;
 }
 
 export interface EncodedResponse {
@@ -75,7 +85,7 @@ export type DecodedResponse = { ok: true; result: unknown } | { ok: false; fault
 export interface Binding {
 	readonly name: BindingName;
 	encodeRequest(operation: OperationName, params: AnyParams, ctx: CodecContext): EncodedRequest;
-	decodeRequest(request: ReceivedRequest, ctx: CodecContext): DecodedRequest;
+	decodeRequest(request: ReceivedRequest, ctx: CodecContext, options?: DecodeOptions): DecodedRequest;
 	encodeResponse(operation: OperationName, result: unknown, ctx: CodecContext): EncodedResponse;
 	decodeResponse(operation: OperationName, response: ReceivedResponse, ctx: CodecContext): DecodedResponse;
 	/** A fault response; status defaults to 500 as ASMX answers faults. */

@@ -61,7 +61,7 @@ describe('emulator operations', () => {
 			}
 		});
 
-		it('rejects a wrong password and a user outside the key tree', () => {
+		it('rejects a wrong password and a user outside the key tree alike (no existence oracle)', () => {
 			assert.equal(
 				faultOf(() => h().UserFeedsAndQuotaWithDestinations({ ...login, sPassword: 'nope' }, ctx)),
 				'AuthenticationFailed',
@@ -73,7 +73,7 @@ describe('emulator operations', () => {
 						ctx,
 					),
 				),
-				'AccessDenied',
+				'AuthenticationFailed',
 			);
 			assert.equal(
 				faultOf(() =>
@@ -82,25 +82,25 @@ describe('emulator operations', () => {
 						ctx,
 					),
 				),
-				'AccessDenied',
+				'AuthenticationFailed',
 			);
 		});
 
-		it('denies sStartOrganisation and sUsername outside the key tree', () => {
+		it('answers sStartOrganisation and sUsername outside the key tree as unknown ones', () => {
 			const paging = { CurrentPage: 1, RowsPerPage: 10 };
 			assert.equal(
 				faultOf(() => h().GetAdvertPaged({ ...key, ...paging, sStartOrganisation: 'globex' }, ctx)),
-				'AccessDenied',
+				'NotFound',
 			);
 			assert.equal(
 				faultOf(() =>
 					h().GetAdvertPaged({ sAPIKey: NORTH_API_KEY, ...paging, sStartOrganisation: 'acme-london' }, ctx),
 				),
-				'AccessDenied',
+				'NotFound',
 			);
 			assert.equal(
 				faultOf(() => h().GetAdvertPaged({ ...key, ...paging, sUsername: 'berlin.recruiter' }, ctx)),
-				'AccessDenied',
+				'NotFound',
 			);
 		});
 
@@ -448,8 +448,26 @@ describe('emulator operations', () => {
 				'AccessDenied',
 			);
 			assert.deepEqual(sandbox.store.applications.byId(foreign.id), before);
+			// Acting as the job owner does not widen access...
+			assert.equal(
+				faultOf(() =>
+					h().ApplicationProgress({ ...leeds, sProgressID: '4', sProgressAsJobOwner: 'true' }, ctx),
+				),
+				'AccessDenied',
+			);
+			assert.deepEqual(sandbox.store.applications.byId(foreign.id), before);
+			// ...it records the action as the owner's, for a user who sees the advert.
 			assert.deepEqual(
-				h().ApplicationProgress({ ...leeds, sProgressID: '4', sProgressAsJobOwner: 'true' }, ctx),
+				h().ApplicationProgress(
+					{
+						...login,
+						sAdvertID: leeds.sAdvertID,
+						sAdvertCandidateID: leeds.sAdvertCandidateID,
+						sProgressID: '4',
+						sProgressAsJobOwner: 'true',
+					},
+					ctx,
+				),
 				{ Success: true },
 			);
 			const progressed = sandbox.store.applications.byId(foreign.id)!;

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { SANDBOX_NAMESPACE } from '../../../src/emulator/endpoint';
 import { Agent } from 'node:http';
 import { startEmulator, type AccessLogEntry, type RunningEmulator } from '../../../src/emulator/server';
-import { API_KEY, envelope, fakeHandlers, send, type Recorded } from './helpers';
+import { API_KEY, envelope, fakeHandlers, send, allFields, type Recorded } from './helpers';
 
 const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
 const XSI_XSD = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
@@ -101,7 +101,7 @@ describe('emulator server: the four bindings', () => {
 
 	it('decodes GET parameters as text and hands typed values to the handler', async () => {
 		const res = await send(
-			`${emulator.postingUrl}/ApplicationScore?sAPIKey=${API_KEY}&sUsername=demo&sPassword=secret-pw&sAdvertID=1&sAdvertCandidateID=2&sScore=M&sScoreAsJobOwner=false`,
+			`${emulator.postingUrl}/ApplicationScore?sCultureID=&sAPIKey=${API_KEY}&sUsername=demo&sPassword=secret-pw&sAdvertID=1&sAdvertCandidateID=2&sScore=M&sScoreAsJobOwner=false`,
 		);
 		assert.equal(res.status, 200);
 		assert.equal(
@@ -119,7 +119,7 @@ describe('emulator server: the four bindings', () => {
 			body: envelope('1.1', 'GetCurrency', ns, `<sAPIKey>${API_KEY}</sAPIKey>`),
 		});
 		assert.equal(soap.status, 200);
-		const get = await send(`${lower}/getcurrency?sAPIKey=${API_KEY}`);
+		const get = await send(`${lower}/getcurrency?sCultureID=&sAPIKey=${API_KEY}`);
 		assert.equal(get.status, 200);
 		assert.match(get.body, /^<\?xml[^>]*\?><ArrayOfGetValue /);
 	});
@@ -128,7 +128,12 @@ describe('emulator server: the four bindings', () => {
 		const res = await send(`${emulator.postingUrl}/GetApplicationsPaged`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: `sAPIKey=${API_KEY}&sAdvertID=5&CurrentPage=2&RowsPerPage=25`,
+			body: allFields('GetApplicationsPaged', {
+				sAPIKey: API_KEY,
+				sAdvertID: '5',
+				CurrentPage: '2',
+				RowsPerPage: '25',
+			}),
 		});
 		assert.equal(res.status, 200);
 		assert.deepEqual(calls.at(-1)?.params, { sAPIKey: API_KEY, sAdvertID: '5', CurrentPage: 2, RowsPerPage: 25 });
@@ -136,7 +141,7 @@ describe('emulator server: the four bindings', () => {
 
 	it('logs one entry per request with path but never parameters', async () => {
 		log.length = 0;
-		await send(`${emulator.postingUrl}/GetCurrency?sAPIKey=${API_KEY}`);
+		await send(`${emulator.postingUrl}/GetCurrency?sCultureID=&sAPIKey=${API_KEY}`);
 		assert.equal(log.length, 1);
 		const entry = log[0];
 		assert.deepEqual(
@@ -149,6 +154,7 @@ describe('emulator server: the four bindings', () => {
 				binding: 'httpGet',
 				operation: 'GetCurrency',
 				status: 200,
+				warnings: undefined,
 				error: undefined,
 			},
 		);
@@ -159,7 +165,7 @@ describe('emulator server: the four bindings', () => {
 		const other = await startEmulator({ handlers: fakeHandlers() });
 		const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 		try {
-			const first = await send(`${other.postingUrl}/GetCurrency?sAPIKey=${API_KEY}`, { agent });
+			const first = await send(`${other.postingUrl}/GetCurrency?sCultureID=&sAPIKey=${API_KEY}`, { agent });
 			assert.equal(first.headers.connection, 'keep-alive');
 			const socket = Object.values(agent.freeSockets).flat()[0];
 			assert.ok(socket, 'the agent keeps the connection open');
@@ -167,7 +173,10 @@ describe('emulator server: the four bindings', () => {
 			await other.stop();
 			await closed;
 			assert.equal(other.server.listening, false);
-			await assert.rejects(send(`${other.postingUrl}/GetCurrency?sAPIKey=${API_KEY}`), /ECONNREFUSED/);
+			await assert.rejects(
+				send(`${other.postingUrl}/GetCurrency?sCultureID=&sAPIKey=${API_KEY}`),
+				/ECONNREFUSED/,
+			);
 		} finally {
 			agent.destroy();
 		}
@@ -200,7 +209,7 @@ describe('emulator server: with its own sandbox', () => {
 
 	it('hands maxPageSize to the sandbox, which refuses a larger page as a caller error', async () => {
 		const res = await send(
-			`${emulator.postingUrl}/GetAdvertPaged?sAPIKey=${encodeURIComponent(emulator.demo.apiKey)}&CurrentPage=1&RowsPerPage=21`,
+			`${emulator.postingUrl}/GetAdvertPaged?${allFields('GetAdvertPaged', { sAPIKey: emulator.demo.apiKey, CurrentPage: '1', RowsPerPage: '21' })}`,
 		);
 		assert.equal(res.status, 500);
 		assert.equal(res.headers['content-type'], 'text/plain; charset=utf-8');

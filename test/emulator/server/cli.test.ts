@@ -167,7 +167,8 @@ describe('sandbox command line', () => {
 			}
 		});
 
-		it('prints one JSON line when ready, logs requests to stderr and stops on SIGTERM with 0', async () => {
+		it('prints one JSON line when ready, logs requests to stderr and stops on SIGTERM with 0', async function () {
+			this.timeout(120_000); // the first start seeds the sandbox
 			const { child, firstLine, exit } = run(['--port', '0', '--data', dataDir, '--seed', '42']);
 			try {
 				const ready = JSON.parse(await firstLine) as Record<string, string>;

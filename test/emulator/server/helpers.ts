@@ -1,6 +1,6 @@
 /** Shared helpers of the server tests: fake handlers and raw HTTP requests. */
 import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http';
-import type { AnyParams } from '../../../src/protocol/catalogue';
+import { OPERATIONS, type AnyParams, type OperationName } from '../../../src/protocol/catalogue';
 import { FaultError } from '../../../src/protocol/faults';
 import type { OperationHandlers } from '../../../src/emulator/domain/handlers';
 
@@ -138,4 +138,18 @@ export function envelope(version: '1.1' | '1.2', operation: string, ns: string, 
 	const env =
 		version === '1.1' ? 'http://schemas.xmlsoap.org/soap/envelope/' : 'http://www.w3.org/2003/05/soap-envelope';
 	return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${env}"><soap:Body><${operation} xmlns="${ns}">${inner}</${operation}></soap:Body></soap:Envelope>`;
+}
+
+/**
+ * GET query or POST form text with every field of the operation (empty unless given), as ASMX
+ * requires and ASMX-generated clients send.
+ */
+export function allFields(operation: OperationName, given: Record<string, string> = {}): string {
+	const fields = new URLSearchParams();
+	for (const param of OPERATIONS[operation].params) {
+		if (param.type !== 'string[]' || given[param.name] !== undefined) {
+			fields.set(param.name, given[param.name] ?? '');
+		}
+	}
+	return fields.toString();
 }

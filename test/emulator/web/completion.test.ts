@@ -55,6 +55,7 @@ describe('emulator web: completion rules and return paths', () => {
 
 	it('follows only same-origin return paths', () => {
 		assert.equal(safeReturnPath('/web/applications?page=2'), '/web/applications?page=2');
+		assert.equal(safeReturnPath('/web/./adverts/../postings'), '/web/postings');
 		for (const hostile of [
 			'//evil.example/x',
 			'https://evil.example/',
@@ -63,6 +64,10 @@ describe('emulator web: completion rules and return paths', () => {
 			'',
 			null,
 			'/web/ x',
+			'/.//evil.example/x',
+			'/..//evil.example/',
+			'/%2e//evil.example/',
+			'/a/../..//evil.example/',
 		]) {
 			assert.equal(safeReturnPath(hostile), '/web/', String(hostile));
 		}

@@ -5,7 +5,7 @@ import { FaultError } from '../../../protocol/faults';
 import { toStoredDate } from '../../store/time';
 import {
 	authenticateUser,
-	checkLogin,
+	attemptLogin,
 	isAdministrator,
 	loginScope,
 	notAdministrator,
@@ -13,6 +13,7 @@ import {
 	resolveUser,
 } from '../access';
 import { userRecord } from '../records';
+import { sameOriginPath } from '../returnPath';
 import { guarded, type HandlerDeps, type HandlersFor } from './handler';
 
 export type AccountOperation = 'UserList' | 'GetLoginURL';
@@ -26,6 +27,7 @@ export function accountHandlers({ store, loginUrlTtlMs }: HandlerDeps): Handlers
 			if (userValue !== undefined) {
 				const user = resolveUser(
 					store,
+					key,
 					isAdministrator(login) ? scope : [login.organisationId],
 					userValue,
 					'sUserIdentifier',
@@ -38,28 +40,24 @@ export function accountHandlers({ store, loginUrlTtlMs }: HandlerDeps): Handlers
 			const organisationIds =
 				start === undefined
 					? scope
-					: store.accounts.subtreeIds(resolveOrganisation(store, scope, start, 'sStartOrganisation').id);
+					: store.accounts.subtreeIds(resolveOrganisation(store, key, scope, start, 'sStartOrganisation').id);
 			return store.accounts.activeUsersIn(organisationIds).map(userRecord);
 		}),
 
 		GetLoginURL: guarded(store, 'GetLoginURL', (params, ctx, key) => {
-			const returnUrl = params.text('returnUrl');
-			if (returnUrl !== undefined && (!returnUrl.startsWith('/') || returnUrl.startsWith('//'))) {
+			const given = params.text('returnUrl');
+			const returnUrl = given === undefined ? undefined : sameOriginPath(given);
+			if (given !== undefined && returnUrl === undefined) {
 				throw FaultError.client(
 					'InvalidParameter',
-					`returnUrl must be a path on the service starting with '/', e.g. /adverts; got '${returnUrl}'.`,
+					`returnUrl must be a path on the service starting with one '/', e.g. /web/adverts; got '${given}'.`,
 				);
 			}
 			// ASMX style: a failed login is an answer (LoginSuccess false), not a fault.
-			const user = checkLogin(store, params);
-			if (!user) return { LoginSuccess: false, LoginMessage: 'The username or password is not valid.' };
-			if (!key.organisationIds.includes(user.organisationId)) {
-				return {
-					UserID: user.id,
-					OrganisationID: user.organisationId,
-					LoginSuccess: false,
-					LoginMessage: 'This user does not belong to the organisation of the API key.',
-				};
+			// A user of another tree gets the answer of an unknown one: no identifiers, no existence oracle.
+			const { user, throttled } = attemptLogin(store, params);
+			if (!user || !key.organisationIds.includes(user.organisationId)) {
+				return { LoginSuccess: false, LoginMessage: throttled ?? 'The username or password is not valid.' };
 			}
 			const token = randomBytes(24).toString('base64url');
 			const expiresAt = new Date(ctx.now.getTime() + loginUrlTtlMs);

@@ -1,0 +1,71 @@
+/** The console report of multiposting-test: a line per request, details of failures, a summary. */
+import { formatExchange, type RequestRunResult } from '../client/requestFileRunner';
+
+/** The run of one file. */
+export interface FileRun {
+	/** As given or found, relative to the working folder. */
+	path: string;
+	startedAt: string;
+	ms: number;
+	results: RequestRunResult[];
+	/** 1-based line of each entry, by entry index. */
+	lines: Record<number, number>;
+	/** Problems that stopped the whole file (unreadable). */
+	fileProblems: string[];
+	/** Warnings about the file's text (nothing stopped). */
+	warnings: string[];
+}
+
+const MARK: Record<RequestRunResult['status'], string> = {
+	passed: '✓',
+	failed: '✗',
+	errored: '!',
+	skipped: '-',
+};
+
+/** The lines printed for one file. */
+export function fileReport(file: FileRun, verbose: boolean): string {
+	const lines = [file.path];
+	for (const problem of file.fileProblems) lines.push(`  ! ${problem}`);
+	for (const warning of file.warnings) lines.push(`  warning: ${warning}`);
+	for (const result of file.results) {
+		const time = result.exchange ? ` (${Math.round(result.exchange.timeMs)} ms)` : '';
+		lines.push(`  ${MARK[result.status]} ${result.label}${time}${result.status === 'skipped' ? ' skipped' : ''}`);
+		if (result.status === 'passed' && !verbose) continue;
+		for (const outcome of result.outcomes) {
+			if (outcome.passed && !verbose) continue;
+			lines.push(`      ${outcome.passed ? 'ok' : 'failed'} expect: ${outcome.text}`);
+			if (!outcome.passed) {
+				lines.push(`        expected: ${outcome.expected}`, `        actual:   ${outcome.actual}`);
+			}
+		}
+		for (const problem of result.problems) lines.push(`      ${problem}`);
+		if (result.exchange && (result.status !== 'passed' || verbose)) {
+			lines.push(...indent(formatExchange(result.exchange, 1500), '      | '));
+		}
+	}
+	return lines.join('\n');
+}
+
+function indent(text: string, prefix: string): string[] {
+	return text.split('\n').map((line) => `${prefix}${line}`);
+}
+
+/** Totals by status. */
+export function totals(files: readonly FileRun[]): Record<RequestRunResult['status'] | 'fileErrors', number> {
+	const counts = { passed: 0, failed: 0, errored: 0, skipped: 0, fileErrors: 0 };
+	for (const file of files) {
+		counts.fileErrors += file.fileProblems.length;
+		for (const result of file.results) counts[result.status] += 1;
+	}
+	return counts;
+}
+
+/**
+ * The closing line, `N passed, N failed` (errors and unreadable files count as failed), followed
+ * by the skipped count: the plain form CI tools recognise.
+ */
+export function summaryLine(files: readonly FileRun[]): string {
+	const counts = totals(files);
+	return `${counts.passed} passed, ${counts.failed + counts.errored + counts.fileErrors} failed, ${counts.skipped} skipped`;
+}

@@ -1,0 +1,109 @@
+/**
+ * Placeholders in request files: `{{connection.*}}` (values of the active connection, substituted at
+ * send time only) and `{{name}}` (values captured from earlier responses of the same file). Pure.
+ */
+import type { ParamRole } from '../catalogue';
+
+/** The placeholder of each connection value; substituted by the host at send time only. */
+export const CONNECTION_PLACEHOLDERS: Readonly<Record<ParamRole, string>> = Object.freeze({
+	apiKey: '{{connection.apiKey}}',
+	username: '{{connection.username}}',
+	password: '{{connection.password}}',
+	culture: '{{connection.culture}}',
+});
+
+/** Roles whose values are secrets: always written as placeholders. */
+export const SECRET_ROLES: readonly ParamRole[] = ['apiKey', 'password'];
+
+const PLACEHOLDER_PATTERN = /\{\{connection\.(apiKey|username|password|culture)\}\}/g;
+
+/** A `{{name}}` reference to a captured value (names: letters, digits, `_`; not `connection.*`). */
+export const VARIABLE_PATTERN = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
+/** A valid capture name. */
+export const CAPTURE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Values of the connection, by placeholder role. */
+export type ConnectionValues = Partial<Record<ParamRole, string>>;
+
+/** Captured values by name. */
+export type CapturedValues = Readonly<Record<string, string>>;
+
+/** Replaces every `{{connection.*}}` placeholder; unknown values become ''. `encode` escapes per context. */
+export function substitutePlaceholders(
+	text: string,
+	values: ConnectionValues,
+	encode: (value: string) => string = (value) => value,
+): string {
+	return text.replace(PLACEHOLDER_PATTERN, (_match, role: ParamRole) => encode(values[role] ?? ''));
+}
+
+/** True when the text contains a `{{connection.*}}` placeholder. */
+export function hasPlaceholder(text: string): boolean {
+	return new RegExp(PLACEHOLDER_PATTERN.source).test(text);
+}
+
+/** The names of the `{{name}}` variables a text refers to, in order of appearance, without repeats. */
+export function variablesIn(text: string): string[] {
+	const names: string[] = [];
+	for (const match of text.matchAll(new RegExp(VARIABLE_PATTERN.source, 'g'))) {
+		if (!names.includes(match[1])) names.push(match[1]);
+	}
+	return names;
+}
+
+/** True when the text refers to a captured variable. */
+export function hasVariable(text: string): boolean {
+	return new RegExp(VARIABLE_PATTERN.source).test(text);
+}
+
+/**
+ * Replaces `{{name}}` variables by captured values (encoded by `encode`); returns the names that
+ * had no value, which are left as they are.
+ */
+export function substituteVariables(
+	text: string,
+	values: CapturedValues,
+	encode: (value: string) => string = (value) => value,
+): { text: string; missing: string[] } {
+	const missing: string[] = [];
+	const result = text.replace(new RegExp(VARIABLE_PATTERN.source, 'g'), (match, name: string) => {
+		if (Object.prototype.hasOwnProperty.call(values, name)) return encode(values[name]);
+		if (!missing.includes(name)) missing.push(name);
+		return match;
+	});
+	return { text: result, missing };
+}
+
+/**
+ * Replaces every occurrence of a secret value (raw, URL-encoded or XML-escaped) by its placeholder,
+ * so text built with real credentials can be saved or shown. Longest secrets first.
+ */
+export function replaceSecretsWithPlaceholders(text: string, secrets: ConnectionValues): string {
+	const pairs: [string, string][] = [];
+	for (const role of SECRET_ROLES) {
+		const secret = secrets[role];
+		if (!secret) continue;
+		const forms = new Set([
+			secret,
+			encodeURIComponent(secret),
+			new URLSearchParams({ v: secret }).toString().slice(2),
+			escapeXml(secret),
+		]);
+		for (const form of forms) pairs.push([form, CONNECTION_PLACEHOLDERS[role]]);
+	}
+	pairs.sort((a, b) => b[0].length - a[0].length);
+	let result = text;
+	for (const [form, placeholder] of pairs) result = result.split(form).join(placeholder);
+	return result;
+}
+
+/** XML text escaping, for placeholders substituted into XML bodies. */
+export function escapeXml(text: string): string {
+	return text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&apos;');
+}
