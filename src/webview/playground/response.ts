@@ -113,6 +113,20 @@ export function statusLine(doc: Document, response: ResponseView): HTMLElement {
 	);
 }
 
+/** The header a loose-mode sandbox adds once per leniency it applied (see src/emulator/README.md). */
+const SANDBOX_WARNING_HEADER = 'x-sandbox-warning';
+/** The start of each warning; several headers of one name may arrive joined with commas. */
+const SANDBOX_WARNING_START = /,\s*(?=production would refuse this request: )/;
+
+/** The leniency warnings of a loose-mode sandbox, one per applied leniency, in the order received. */
+export function sandboxWarnings(response: ResponseView): string[] {
+	return response.headers
+		.filter(([name]) => name.toLowerCase() === SANDBOX_WARNING_HEADER)
+		.flatMap(([, value]) => value.split(SANDBOX_WARNING_START))
+		.map((warning) => warning.trim())
+		.filter((warning) => warning.length > 0);
+}
+
 /** The response view of one exchange. */
 export function renderResponse(ctx: ResponseContext, response: ResponseView): HTMLElement {
 	const { doc } = ctx;
@@ -144,6 +158,22 @@ export function renderResponse(ctx: ResponseContext, response: ResponseView): HT
 	]);
 	if (response.error !== undefined) {
 		wrap.append(el(doc, 'p', { className: 'pg-error', text: response.error, attrs: { role: 'alert' } }));
+	}
+	const warnings = sandboxWarnings(response);
+	if (warnings.length > 0) {
+		wrap.append(
+			el(doc, 'div', { className: 'pg-warning', attrs: { role: 'status', id: 'sandbox-warnings' } }, [
+				el(doc, 'strong', {
+					text: 'The sandbox accepted this request in loose mode; the production service would refuse it:',
+				}),
+				el(
+					doc,
+					'ul',
+					{},
+					warnings.map((warning) => el(doc, 'li', { text: warning })),
+				),
+			]),
+		);
 	}
 	if (response.httpError) {
 		const error = response.httpError;

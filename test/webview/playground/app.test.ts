@@ -242,6 +242,29 @@ describe('playground page', function () {
 		assert.ok((page.$('#response').textContent ?? '').includes(hostile));
 	});
 
+	it('shows the leniency warnings of a loose-mode sandbox, one per X-Sandbox-Warning, as text', function () {
+		const page = openPage();
+		page.receive({ type: 'response', response: response() });
+		assert.equal(page.doc.querySelector('#sandbox-warnings'), null);
+		const first = 'production would refuse this request: parameter sCultureID is missing (taken as empty)';
+		const second = 'production would refuse this request: <b>unknown</b> parameter Extra ignored';
+		const third = 'production would refuse this request: element order differs';
+		page.receive({
+			type: 'response',
+			response: response({
+				headers: [
+					['content-type', 'text/xml'],
+					['X-Sandbox-Warning', first],
+					['x-sandbox-warning', `${second}, ${third}`],
+				],
+			}),
+		});
+		const items = [...page.doc.querySelectorAll('#sandbox-warnings li')].map((li) => li.textContent);
+		assert.deepEqual(items, [first, second, third]);
+		assert.equal(page.doc.querySelectorAll('#sandbox-warnings b').length, 0);
+		assert.match(page.$('#sandbox-warnings').textContent ?? '', /loose mode/);
+	});
+
 	it('opens the response in an editor, pretty when it is XML, at the parse error when it is not well-formed', function () {
 		const page = openPage();
 		page.receive({ type: 'response', response: response({ pretty: '<r>\n  <a/>\n</r>' }) });
