@@ -190,7 +190,12 @@ describe('request playground in real VS Code', function () {
 		assert.ok(!sent.includes('sandbox-api-key'), 'the sent request shows the key');
 		await frame.locator('#open-sent-request').click();
 		await editorTab(page, 'GetCurrency request (SOAP 1.1).xml').waitFor({ timeout: UI_TIMEOUT_MS });
-		const position = await cursorPosition(page);
+		// The selection is set just after the editor opens: wait for the status bar to leave Ln 1, Col 1.
+		let position = await cursorPosition(page);
+		for (const started = Date.now(); /^Ln 1, Col 1\b/.test(position) && Date.now() - started < UI_TIMEOUT_MS; ) {
+			await sleep(200);
+			position = await cursorPosition(page);
+		}
 		const [, line, column] = /^Ln (\d+), Col (\d+)/.exec(position) ?? [];
 		assert.equal(line, named[1]);
 		// The key is shown as ***, so the column moves with it (shorter than the real key by 12).
