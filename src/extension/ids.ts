@@ -48,6 +48,7 @@ export const COMMANDS = {
 	playgroundSendRequestFile: 'multiposting.playground.sendRequestFile',
 	playgroundOpenWsdl: 'multiposting.playground.openWsdl',
 	playgroundClearHistory: 'multiposting.playground.clearHistory',
+	playgroundOpenFor: 'multiposting.playground.openFor',
 	requestFileRunTest: 'multiposting.requestFile.runTest',
 	requestFileRunAll: 'multiposting.requestFile.runAll',
 	requestFileCopyAs: 'multiposting.requestFile.copyAs',
@@ -88,6 +89,7 @@ export const SETTINGS = {
 	requestTimeoutMs: 'requestTimeoutMs',
 	sandboxSeed: 'sandbox.seed',
 	sandboxPort: 'sandbox.port',
+	playgroundCurlSecrets: 'playground.curlSecrets',
 	sandboxLoose: 'sandbox.loose',
 } as const;
 

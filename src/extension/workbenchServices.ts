@@ -40,6 +40,8 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 	readonly onDidChangeData = this.dataEmitter.event as vscode.Event<DataChange>;
 	private readonly advertEmitter = new Emitter<Advert>();
 	readonly onDidSeeAdvert = this.advertEmitter.event as vscode.Event<Advert>;
+	private readonly connectionEmitter = new Emitter<void>();
+	readonly onDidChangeConnection = this.connectionEmitter.event as vscode.Event<void>;
 	private cached?: { key: string; client: Promise<MultipostingClient> };
 	private readonly subscriptions: Disposable[] = [];
 
@@ -50,8 +52,14 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 		this.adverts = new AdvertActionsImpl(this, options.ui);
 		// A changed connection or a restarted sandbox makes the cached client stale.
 		this.subscriptions.push(
-			options.store.onDidChange(() => this.dropClient()),
-			options.sandbox.onDidChangeState(() => this.dropClient()),
+			options.store.onDidChange(() => {
+				this.dropClient();
+				this.connectionEmitter.fire(undefined);
+			}),
+			options.sandbox.onDidChangeState(() => {
+				this.dropClient();
+				this.connectionEmitter.fire(undefined);
+			}),
 		);
 	}
 
@@ -110,6 +118,7 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 		this.dropClient();
 		this.dataEmitter.dispose();
 		this.advertEmitter.dispose();
+		this.connectionEmitter.dispose();
 		this.subscriptions.forEach((s) => s.dispose());
 	}
 
