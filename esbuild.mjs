@@ -1,13 +1,49 @@
 // Bundles the extension host code (Node, CJS), the sandbox's worker thread, the standalone sandbox and
 // test-runner CLIs and the webview scripts (browser, IIFE).
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+const { patchSource } = createRequire(import.meta.url)('./scripts/sqlite-vfs-patch.cjs');
+
+/** Bundles node-sqlite3-wasm with the project's fix of its file layer, even where `npm install` ran without scripts. */
+const sqliteVfsPatch = {
+	name: 'sqlite-vfs-patch',
+	setup(build) {
+		build.onLoad({ filter: /node-sqlite3-wasm[\\/]dist[\\/]node-sqlite3-wasm\.js$/ }, async (args) => ({
+			contents: patchSource(await readFile(args.path, 'utf8')).text,
+			loader: 'js',
+		}));
+	},
+};
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 const common = { bundle: true, minify: production, sourcemap: !production, sourcesContent: false, logLevel: 'warning' };
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
+/**
+ * libxml2-wasm is an ES module with top-level await, so it cannot be bundled into CJS: it is loaded at
+ * run time by import() from a copy next to the bundles (dist/vendor), which the .vsix carries.
+ */
+const libxml2External = {
+	name: 'libxml2-external',
+	setup(build) {
+		build.onResolve({ filter: /^libxml2-wasm$/ }, () => ({
+			path: './vendor/libxml2-wasm/lib/index.mjs',
+			external: true,
+		}));
+	},
+};
+
+const node = {
+	...common,
+	platform: 'node',
+	format: 'cjs',
+	target: 'node20',
+	external: ['vscode'],
+	plugins: [sqliteVfsPatch, libxml2External],
+};
 
 const webviewEntries = existsSync('src/webview')
 	? readdirSync('src/webview', { withFileTypes: true })
@@ -55,6 +91,14 @@ function copyWasm() {
 	mkdirSync('dist', { recursive: true });
 	copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist/node-sqlite3-wasm.wasm');
 	rmSync('dist/webview/pdf.worker.min.mjs', { force: true });
+	rmSync('dist/vendor', { recursive: true, force: true });
+	cpSync('node_modules/libxml2-wasm/lib', 'dist/vendor/libxml2-wasm/lib', {
+		recursive: true,
+		filter: (source) => !/\.(map|d\.mts)$/.test(source),
+	});
+	for (const file of ['package.json', 'LICENSE', 'LICENSE.libxml2']) {
+		copyFileSync(`node_modules/libxml2-wasm/${file}`, `dist/vendor/libxml2-wasm/${file}`);
+	}
 	// Source maps of a development build must not outlive it into a production one.
 	if (production) {
 		for (const file of readdirSync('dist', { recursive: true })) {

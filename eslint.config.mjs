@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 const vscodeOnlyInExtension = { name: 'vscode', message: 'The VS Code API may be imported only under src/extension/.' };
 
 export default tseslint.config(
-	{ ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'media/**', '**/*.mjs', '**/*.js'] },
+	{ ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'media/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
 	js.configs.recommended,
 	...tseslint.configs.recommended,
 	{

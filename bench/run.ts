@@ -2,12 +2,13 @@
  * `npm run bench`: every benchmark in one run on one machine, printed and written into
  * bench/RESULTS.md between the generated markers (the hand-written analysis around them is kept).
  *
- *   node out/bench/run.js [--only codec,server,scale,extension,stall] [--reps 5] [--seconds 5]
+ *   node out/bench/run.js [--only codec,client,server,scale,extension,stall] [--reps 5] [--seconds 5]
  *     [--bindings soap11,soap12,httpGet,httpPost] [--no-profile] [--size 1000000] [--keep] [--no-write]
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runClientBenchmarks } from './client';
 import { runCodecBenchmarks } from './codec';
 import { describeMachine, type Section } from './common';
 import { runExtensionBenchmarks } from './extension';
@@ -18,7 +19,7 @@ import { BINDING_NAMES, type BindingName } from '../src/protocol/bindings';
 
 const BEGIN = '<!-- BEGIN GENERATED RESULTS -->';
 const END = '<!-- END GENERATED RESULTS -->';
-const ALL = ['codec', 'server', 'scale', 'extension', 'stall'] as const;
+const ALL = ['codec', 'client', 'server', 'scale', 'extension', 'stall'] as const;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
 	const started = Date.now();
 	const sections: Section[] = [];
 	if (only.has('codec')) sections.push(...(await runCodecBenchmarks(reps, log)));
+	if (only.has('client')) sections.push(...(await runClientBenchmarks(reps, log)));
 	if (only.has('server')) {
 		const bindings = values.bindings
 			?.split(',')

@@ -112,14 +112,16 @@ function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void>
 }
 
 /** A peer in its own process (bench/serverChild.ts). */
-interface Peer {
+export interface Peer {
 	url: string;
 	process: ChildProcess;
 	setCanned(entries: readonly CannedEntry[]): Promise<void>;
+	/** Answer every request with this file's bytes. */
+	setFixed(file: string, contentType: string): Promise<void>;
 	stop(): Promise<void>;
 }
 
-function startPeer(args: string[]): Promise<Peer> {
+export function startPeer(args: string[]): Promise<Peer> {
 	const child = fork(join(__dirname, 'serverChild.js'), args, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 	return new Promise((resolve, reject) => {
 		const timer = setTimeout(() => reject(new Error(`${args[0]} did not start within 60 s`)), 60_000);
@@ -134,6 +136,11 @@ function startPeer(args: string[]): Promise<Peer> {
 					new Promise((done) => {
 						child.once('message', () => done());
 						child.send({ type: 'canned', entries });
+					}),
+				setFixed: (file, contentType) =>
+					new Promise((done) => {
+						child.once('message', () => done());
+						child.send({ type: 'fixed', file, contentType });
 					}),
 				stop: () =>
 					new Promise((done) => {

@@ -2,7 +2,9 @@
  * A peer server under load, in its own process so that the load generator does not share its event
  * loop (the sandbox itself runs as its CLI, dist/sandbox.js):
  *
- *   node serverChild.js bare          answers canned responses by exact request (the ceiling for Node)
+ *   node serverChild.js bare          answers canned responses by exact request (the ceiling for Node);
+ *                                     `{ type: 'fixed', file, contentType }` makes it answer every request
+ *                                     with that file's bytes (the client benchmark)
  *   node serverChild.js node-soap <results JSON file>   node-soap from the WSDL, fixed results
  *
  * Sends `{ type: 'ready', url }` to the parent once listening; `{ type: 'canned', entries }` replaces
@@ -43,11 +45,17 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 async function main(): Promise<void> {
 	const kind = process.argv[2];
-	const server = createServer();
+	// Connections stay open between the benchmark's rounds (Node's default closes them after 5 s idle).
+	const server = createServer({ keepAliveTimeout: 120_000 });
 	let table = new Map<string, { status: number; headers: Record<string, string | number>; body: Buffer }>();
+	let fixedAnswer: { headers: Record<string, string | number>; body: Buffer } | undefined;
 	if (kind === 'bare') {
 		server.on('request', (request, response) => {
 			void readBody(request).then((body) => {
+				if (fixedAnswer) {
+					response.writeHead(200, fixedAnswer.headers).end(fixedAnswer.body);
+					return;
+				}
 				const canned = table.get(`${request.method} ${request.url}\n${body}`);
 				if (!canned) {
 					response.writeHead(404, { 'content-type': 'text/plain' }).end('no canned response');
@@ -84,8 +92,17 @@ async function main(): Promise<void> {
 		);
 		soapServer.log = () => undefined;
 	}
-	process.on('message', (message: { type: string; entries?: CannedEntry[] }) => {
+	process.on('message', (message: { type: string; entries?: CannedEntry[]; file?: string; contentType?: string }) => {
+		if (message.type === 'fixed') {
+			const body = readFileSync(message.file ?? '');
+			fixedAnswer = {
+				headers: { 'content-type': message.contentType ?? 'text/xml', 'content-length': body.length },
+				body,
+			};
+			process.send?.({ type: 'canned-set' });
+		}
 		if (message.type === 'canned') {
+			fixedAnswer = undefined;
 			table = new Map(
 				(message.entries ?? []).map((entry) => {
 					const body = Buffer.from(entry.response, 'base64');

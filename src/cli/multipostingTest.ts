@@ -12,6 +12,8 @@ import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../protocol/catalogue'
 import { parseRequestFileEntries, REQUEST_FILE_EXTENSION } from '../protocol/requestFile';
 import type { ConnectionValues } from '../protocol/requestFiles/placeholders';
 import type { RequestTarget } from '../protocol/requestFiles/prepare';
+import { wsdlSchemaValidator } from '../client/requestFileSchema';
+import { loadLibxml2Validator } from '../client/xsd/libxml2Validator';
 import { junitReport } from './junit';
 import { fileReport, summaryLine, totals, type FileRun } from './report';
 
@@ -168,6 +170,7 @@ interface Session {
 	target: RequestTarget;
 	connection: ConnectionValues;
 	description: string;
+	validateSchema: SchemaValidator;
 	close(): Promise<void>;
 }
 
@@ -181,8 +184,9 @@ async function openSession(
 		if (!env[CREDENTIAL_ENV.apiKey]) {
 			stderr(`multiposting-test: ${CREDENTIAL_ENV.apiKey} is not set; calls will carry no API key.\n`);
 		}
+		const target = { baseUrl: command.url, namespace: command.namespace ?? defaultNamespace(command.url), paths };
 		return {
-			target: { baseUrl: command.url, namespace: command.namespace ?? defaultNamespace(command.url), paths },
+			target,
 			connection: {
 				apiKey: env[CREDENTIAL_ENV.apiKey] ?? '',
 				username: env[CREDENTIAL_ENV.username] ?? '',
@@ -190,6 +194,7 @@ async function openSession(
 				culture: env[CREDENTIAL_ENV.culture] ?? 'en-GB',
 			},
 			description: command.url,
+			validateSchema: schemaValidator(target),
 			close: async () => undefined,
 		};
 	}
@@ -209,8 +214,9 @@ async function openSession(
 		rmSync(dataDir, { recursive: true, force: true });
 		throw error;
 	}
+	const target = { baseUrl: emulator.baseUrl, namespace: emulator.namespace, paths };
 	return {
-		target: { baseUrl: emulator.baseUrl, namespace: emulator.namespace, paths },
+		target,
 		connection: {
 			apiKey: emulator.demo.apiKey,
 			username: emulator.demo.username,
@@ -218,11 +224,17 @@ async function openSession(
 			culture: 'en-GB',
 		},
 		description: `a sandbox at ${emulator.baseUrl} (temporary database)`,
+		validateSchema: schemaValidator(target),
 		close: async () => {
 			await emulator.stop();
 			rmSync(dataDir, { recursive: true, force: true });
 		},
 	};
+}
+
+/** `valid against wsdl` with libxml2, loaded only when a file asks for it. */
+function schemaValidator(target: RequestTarget): SchemaValidator {
+	return wsdlSchemaValidator(target, loadLibxml2Validator);
 }
 
 /** Output streams and environment, injectable for tests. */
@@ -310,7 +322,7 @@ async function runFile(file: string, command: TestCommand, session: Session, io:
 			target: session.target,
 			connection: session.connection,
 			timeoutMs: command.timeoutMs,
-			validateSchema: io.validateSchema,
+			validateSchema: io.validateSchema ?? session.validateSchema,
 		},
 		selected,
 	);

@@ -17,6 +17,8 @@ import {
 	type AnyParams,
 	type Endpoint,
 	type OperationName,
+	type PagedListName,
+	type PagedOperationName,
 	type ParamRole,
 	type ParamsOf,
 	type ResultOf,
@@ -127,14 +129,13 @@ export type OperationMethods = {
 	[O in OperationName as Uncapitalize<O>]: (...args: MethodArgs<O>) => Promise<ResultOf<O>>;
 };
 
-/** The operations the pager supports. */
-export type PagedOperationName = 'GetAdvertPaged' | 'GetAdvertWithValuesPaged' | 'GetApplicationsPaged';
+/** The operations the pager supports (derived from the catalogue). */
+export type { PagedOperationName };
 /** Parameters of a paged search without the paging parameters, which the pager sets. */
 export type PageParams<O extends PagedOperationName> = Omit<CallParams<O>, 'CurrentPage' | 'RowsPerPage'>;
-type PagedListName<O extends PagedOperationName> = AllOperations[O]['pagedList'] & keyof ResultOf<O>;
 /** One item of a paged operation's list (Advert, APIAdvertWithValues, APIApplication). */
 export type PageItem<O extends PagedOperationName> =
-	NonNullable<ResultOf<O>[PagedListName<O>]> extends readonly (infer I)[] ? I : never;
+	NonNullable<ResultOf<O>[PagedListName<O> & keyof ResultOf<O>]> extends readonly (infer I)[] ? I : never;
 
 /** Options of pages() and items(). */
 export interface PageOptions {
@@ -262,7 +263,13 @@ export class MultipostingClientBase {
 		params: CallParams<O>,
 		options: CallOptions = {},
 	): Promise<ResultOf<O>> {
-		const outcome = await this.execute(operation, params as AnyParams, options, options.captureExchange !== false);
+		const outcome = await this.execute(
+			operation,
+			params as AnyParams,
+			options,
+			options.captureExchange !== false,
+			false,
+		);
 		if (outcome.error) {
 			outcome.error.exchange = outcome.exchange?.redacted;
 			throw outcome.error;
@@ -279,7 +286,7 @@ export class MultipostingClientBase {
 		params: CallParams<O>,
 		options: CallWithExchangeOptions = {},
 	): Promise<ResultWithExchange<O>> {
-		const outcome = await this.execute(operation, params as AnyParams, options, true);
+		const outcome = await this.execute(operation, params as AnyParams, options, true, true);
 		const exchange = options.redact === false ? outcome.exchange?.raw : outcome.exchange?.redacted;
 		if (outcome.error) {
 			if (exchange) {
@@ -383,6 +390,7 @@ export class MultipostingClientBase {
 		params: AnyParams,
 		options: CallOptions,
 		capture: boolean,
+		returnsExchange: boolean,
 	): Promise<CallOutcome> {
 		if (!isOperationName(operation)) {
 			throw new InvalidArgumentError(`${String(operation)} is not an operation of the service.`);
@@ -446,8 +454,9 @@ export class MultipostingClientBase {
 			outcome.exchange = { raw: exchange, redacted };
 			if (this.onExchange) {
 				try {
-					// A copy, so a listener cannot alter what the caller gets.
-					this.onExchange(copyExchange(redacted));
+					// A copy when the caller gets the exchange too (with the result or on the error), so a
+					// listener cannot alter it; otherwise nobody else holds it, and megabytes are not copied.
+					this.onExchange(returnsExchange || outcome.error ? copyExchange(redacted) : redacted);
 				} catch {
 					// A faulty listener must not break the call.
 				}

@@ -76,14 +76,17 @@ export function redactExchange(exchange: Exchange, secrets: readonly string[] | 
 	return redacted;
 }
 
-/** A deep copy of an exchange (bodies included), so its receiver cannot alter the original. */
+/**
+ * A deep copy of an exchange (bodies included), so its receiver cannot alter the original. (The
+ * Uint8Array constructor copies; Buffer's slice() would not.)
+ */
 export function copyExchange(exchange: Exchange): Exchange {
 	const copy: Exchange = {
 		...exchange,
 		request: {
 			...exchange.request,
 			headers: { ...exchange.request.headers },
-			body: exchange.request.body.slice(),
+			body: new Uint8Array(exchange.request.body),
 		},
 		timings: { ...exchange.timings },
 	};
@@ -91,7 +94,7 @@ export function copyExchange(exchange: Exchange): Exchange {
 		copy.response = {
 			status: exchange.response.status,
 			headers: { ...exchange.response.headers },
-			body: exchange.response.body.slice(),
+			body: new Uint8Array(exchange.response.body),
 		};
 	}
 	return copy;
@@ -160,10 +163,10 @@ export function createRedactor(secrets: readonly string[]): Redactor {
 	const text = (value: string): string => fromLatin1(redactLatin1(toLatin1(value)));
 	const redactBytes = (value: Uint8Array): Uint8Array => {
 		const buffer = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-		// latin1 is a byte-for-byte view, cheap even for megabytes (unlike UTF-8 decoding).
+		// Native searches rule out most bodies before any string is made or rewritten.
+		if (!anchors.some((anchor) => buffer.includes(anchor)) && !mentionsName(buffer, anyName)) return value;
+		// latin1 maps every byte to one character and back unchanged.
 		const latin1 = buffer.toString('latin1');
-		// Native searches rule out most bodies before any string is rewritten.
-		if (!anchors.some((anchor) => buffer.includes(anchor)) && !anyName.test(latin1)) return value;
 		const redacted = redactLatin1(latin1);
 		return redacted === latin1 ? value : new Uint8Array(Buffer.from(redacted, 'latin1'));
 	};
@@ -191,6 +194,25 @@ export function createRedactor(secrets: readonly string[]): Redactor {
 				: cut;
 		},
 	};
+}
+
+/** Bytes tested at a time by mentionsName: small strings, which the young generation collects cheaply. */
+const NAME_SCAN_CHUNK = 64 * 1024;
+/** Longest credential field name, less one: the overlap that keeps a name split by a chunk's end found. */
+const NAME_OVERLAP = Math.max(...SECRET_FIELD_NAMES.map((name) => name.length)) - 1;
+
+/**
+ * True when the bytes contain a credential field name in any letter case. Tested in latin1 chunks: a
+ * string of megabytes is external memory to V8, and making one per call brings on full collections.
+ */
+function mentionsName(buffer: Buffer, anyName: RegExp): boolean {
+	for (let start = 0; start < buffer.length; start += NAME_SCAN_CHUNK) {
+		const from = Math.max(0, start - NAME_OVERLAP);
+		if (anyName.test(buffer.toString('latin1', from, Math.min(buffer.length, start + NAME_SCAN_CHUNK)))) {
+			return true;
+		}
+	}
+	return false;
 }
 
 /** Masks the end of a cut text when it is the beginning of a secret or the content of an open credential element. */

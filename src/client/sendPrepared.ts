@@ -23,7 +23,7 @@ export interface SendOptions {
 	maxBodyBytes?: number;
 }
 
-/** Sends the request exactly as prepared; never throws: failures end up in `error`. */
+/** Sends the request exactly as prepared (the client's transport); never throws: failures end up in `error`. */
 export async function sendPrepared(prepared: PreparedHttpRequest, options: SendOptions): Promise<Captured> {
 	const limit = options.maxBodyBytes ?? 32 * 1024 * 1024;
 	const sent = await sendRequest(prepared, {

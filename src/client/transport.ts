@@ -146,7 +146,8 @@ export async function sendRequest(outgoing: OutgoingRequest, options: TransportO
  */
 function joinChunks(chunks: readonly Uint8Array[], length: number): Uint8Array {
 	if (length === 0) return new Uint8Array(0);
-	const body = new Uint8Array(length);
+	// Memory of its own (never the shared pool), left unfilled: every byte is written below.
+	const body = Buffer.allocUnsafeSlow(length);
 	let offset = 0;
 	for (const chunk of chunks) {
 		body.set(chunk, offset);

@@ -182,6 +182,7 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 	try {
 		emulator = await startEmulator({
 			...command.options,
+			owner: 'the multiposting-sandbox command',
 			logger: (entry) => process.stderr.write(`${formatAccessLog(entry)}\n`),
 			onEvent: (event) => process.stderr.write(`${formatEvent(event)}\n`),
 		});
@@ -205,15 +206,16 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 		username: emulator.demo.username,
 		password: emulator.demo.password,
 	};
-	process.stdout.write(`${JSON.stringify(ready)}\n`);
 	const shutdown = (): void => {
 		emulator.stop().then(
 			() => process.exit(0),
 			() => process.exit(1),
 		);
 	};
+	// Before the ready line: whoever reads it may stop the sandbox at once.
 	process.once('SIGINT', shutdown);
 	process.once('SIGTERM', shutdown);
+	process.stdout.write(`${JSON.stringify(ready)}\n`);
 	return undefined;
 }
 

@@ -22,6 +22,8 @@ export function formatEvent(event: EmulatorEvent): string {
 			return `application ${event.advertCandidateId} advert=${event.advertId} feed=${event.feedId}`;
 		case 'callback':
 			return `callback ${event.outcome} ${event.target} application=${event.advertCandidateId} attempt=${event.attempt}${event.status !== undefined ? ` status=${event.status}` : ''}${event.error ? ` error=${event.error}` : ''}`;
+		case 'storage':
+			return `storage ${event.message}`;
 		case 'error': {
 			const detail =
 				event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error);
@@ -38,6 +40,10 @@ export function accessLogLine(entry: AccessLogEntry): LogLine {
 
 export function eventLogLine(event: EmulatorEvent): LogLine {
 	const level =
-		event.kind === 'error' ? 'error' : event.kind === 'callback' && event.outcome !== 'delivered' ? 'warn' : 'info';
+		event.kind === 'error'
+			? 'error'
+			: event.kind === 'storage' || (event.kind === 'callback' && event.outcome !== 'delivered')
+				? 'warn'
+				: 'info';
 	return { level, text: formatEvent(event) };
 }

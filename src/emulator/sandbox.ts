@@ -1,8 +1,21 @@
-/** The sandbox: a seeded SQLite store and the operation handlers over it. */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+/** The sandbox: a seeded SQLite store and the operation handlers over it, owned by one process at a time. */
+import {
+	closeSync,
+	existsSync,
+	fsyncSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { createOperationHandlers, type OperationHandlers, type OperationOptions } from './domain/handlers';
-import { DEMO_CREDENTIALS, seedDemoData } from './domain/seed';
+import { DEMO_CREDENTIALS, seedSandbox, type SeedOptions } from './domain/seed';
+import { StorageError, storageError } from './store/database';
+import { acquireOwnerLock, type OwnerLock } from './store/ownerLock';
 import { Store } from './store/store';
 
 /** Sandbox-only demo login: API key, username and password of the demo administrator. */
@@ -16,8 +29,11 @@ export interface Sandbox {
 	store: Store;
 	handlers: OperationHandlers;
 	demo: DemoCredentials;
+	/** What opening found and did that a person should know (a crash recovered, an unfinished seeding redone). */
+	notices: readonly string[];
 	/** Deletes all data and seeds the demo data again (same seed and size; `now` is the current time). */
 	reseed(): void;
+	/** Closes the database and gives the data folder up. */
 	close(): void;
 }
 
@@ -34,38 +50,47 @@ export interface SandboxOptions extends OperationOptions {
 	demoSize?: { adverts?: number; applications?: number };
 	/** scrypt cost of the seeded password hash (default 16384); tests lower it to run faster. */
 	passwordCost?: number;
+	/** What this process is, shown to a second sandbox refused on the same folder (default: guessed). */
+	owner?: string;
 }
 
 /** File name of the sandbox database inside dataDir. */
 export const SANDBOX_FILE_NAME = 'sandbox.sqlite';
+/** Suffix of the file a new database is seeded into before it takes the database's name. */
+const SEEDING_SUFFIX = '.seeding';
 
 /**
  * Opens (creating, migrating and seeding on first use) the sandbox database at
- * <dataDir>/sandbox.sqlite, or in memory when dataDir is ':memory:'.
+ * <dataDir>/sandbox.sqlite, or in memory when dataDir is ':memory:'. A data folder has one owner at a
+ * time: a second sandbox on it is refused (StorageError 'in-use') until the first closes or dies.
  */
 export function openSandbox(options: SandboxOptions): Sandbox {
-	let path: string | ':memory:' = ':memory:';
-	if (options.dataDir !== ':memory:') {
+	const seedOptions = (now: Date): SeedOptions => ({
+		seed: options.seed ?? 1,
+		now,
+		passwordCost: options.passwordCost,
+		...options.demoSize,
+	});
+	const notices: string[] = [];
+	let store: Store;
+	let lock: OwnerLock | undefined;
+	if (options.dataDir === ':memory:') {
+		store = Store.open(':memory:');
+		seedSandbox(store, seedOptions(options.now ?? new Date()));
+	} else {
 		mkdirSync(options.dataDir, { recursive: true });
-		path = join(options.dataDir, SANDBOX_FILE_NAME);
-		if (options.reset) {
-			rmSync(path, { force: true });
-			rmSync(`${path}-journal`, { force: true });
+		lock = acquireOwnerLock(options.dataDir, options.owner ?? describeThisProcess());
+		try {
+			store = openOwned(options.dataDir, lock, options.reset === true, notices, () =>
+				seedOptions(options.now ?? new Date()),
+			);
+		} catch (error) {
+			removeLegacyOwner(join(options.dataDir, SANDBOX_FILE_NAME));
+			lock.release();
+			throw error;
 		}
-		releaseStaleLock(path);
-		writeFileSync(ownerFile(path), String(process.pid));
 	}
-	const store = Store.open(path);
-	const seed = (now: Date): void => {
-		seedDemoData(store, { seed: options.seed ?? 1, now, passwordCost: options.passwordCost, ...options.demoSize });
-		store.analyze();
-	};
-	try {
-		if (store.isEmpty()) seed(options.now ?? new Date());
-	} catch (error) {
-		store.close();
-		throw error;
-	}
+	const databasePath = options.dataDir === ':memory:' ? undefined : join(options.dataDir, SANDBOX_FILE_NAME);
 	return {
 		store,
 		handlers: createOperationHandlers(store, {
@@ -73,19 +98,152 @@ export function openSandbox(options: SandboxOptions): Sandbox {
 			loginUrlTtlMs: options.loginUrlTtlMs,
 		}),
 		demo: { ...DEMO_CREDENTIALS },
+		notices,
 		reseed: () => {
+			// The marker goes first and comes back last: a reset cut short is seeded again at the next start.
 			store.clearAll();
-			seed(new Date());
+			seedSandbox(store, seedOptions(new Date()));
 		},
-		close: () => store.close(),
+		close: () => {
+			try {
+				store.close();
+			} finally {
+				if (databasePath !== undefined) removeLegacyOwner(databasePath);
+				lock?.release();
+			}
+		},
 	};
 }
 
-function ownerFile(databasePath: string): string {
-	return `${databasePath}.owner`;
+/** Opens the database of a data folder this process owns, recovering, checking and seeding as needed. */
+function openOwned(
+	dataDir: string,
+	lock: OwnerLock,
+	reset: boolean,
+	notices: string[],
+	seedOptions: () => SeedOptions,
+): Store {
+	const path = join(dataDir, SANDBOX_FILE_NAME);
+	clearLegacyLock(path, lock);
+	if (lock.tookOverFrom !== undefined) {
+		notices.push(
+			`The previous sandbox on this folder (process ${lock.tookOverFrom.pid}, ${lock.tookOverFrom.description}) ` +
+				'ended without closing; its last committed state is kept.',
+		);
+	}
+	// A seeding cut short leaves only its scratch file behind: nothing of it is ever used.
+	for (const name of readdirSync(dataDir)) {
+		if (name.startsWith(`${SANDBOX_FILE_NAME}${SEEDING_SUFFIX}`)) {
+			rmSync(join(dataDir, name), { recursive: true, force: true });
+		}
+	}
+	if (reset) removeDatabaseFiles(path);
+	if (existsSync(path)) {
+		const store = Store.open(path);
+		if (store.seedingRecord() !== undefined) return store;
+		store.close();
+		notices.push(
+			`The sandbox database ${path} was never completely seeded (seeding was interrupted); seeding it again.`,
+		);
+		removeDatabaseFiles(path);
+	}
+	seedNewFile(path, seedOptions());
+	return Store.open(path);
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * Seeds a new database into a scratch file (no journal, no fsync: it is thrown away unless seeding
+ * finishes), makes it durable and only then gives it the database's name: all or nothing.
+ */
+function seedNewFile(path: string, options: SeedOptions): void {
+	const scratch = `${path}${SEEDING_SUFFIX}`;
+	removeDatabaseFiles(scratch);
+	try {
+		const store = Store.open(scratch, { purpose: 'seed' });
+		try {
+			seedSandbox(store, options, { newFile: true });
+		} catch (error) {
+			try {
+				store.close();
+			} catch {
+				// The seeding error says what happened; the scratch file is removed below.
+			}
+			throw error;
+		}
+		store.close();
+		fsyncPath(scratch);
+		renameSync(scratch, path);
+		fsyncPath(dirname(path));
+	} catch (error) {
+		removeDatabaseFiles(scratch);
+		throw storageError(error, path);
+	}
+}
+
+/** The database file and the files SQLite keeps beside it. */
+function removeDatabaseFiles(path: string): void {
+	for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+	rmSync(`${path}.lock`, { recursive: true, force: true });
+}
+
+function fsyncPath(path: string): void {
+	let fd: number;
+	try {
+		fd = openSync(path, 'r');
+	} catch {
+		return;
+	}
+	try {
+		fsyncSync(fd);
+	} catch (error) {
+		// Some systems cannot fsync a directory (EISDIR/EINVAL/EPERM); a file must be synced.
+		if (!['EISDIR', 'EINVAL', 'EPERM', 'EBADF'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+	} finally {
+		closeSync(fd);
+	}
+}
+
+/**
+ * Earlier versions (before the owner lock) locked with `<file>.lock` around each transaction and wrote
+ * their pid in `<file>.owner`. A lock folder left beside the database is stale once we own the data
+ * folder, unless an earlier version that does not know the owner lock still runs on it; and SQLite's
+ * own `<file>.lock` left by a killed process is removed the same way. `<file>.owner` then names us, so
+ * an earlier version started later refuses the folder.
+ */
+function clearLegacyLock(path: string, lock: OwnerLock): void {
+	const lockFolder = `${path}.lock`;
+	if (existsSync(lockFolder)) {
+		const legacyOwner = readLegacyOwner(path);
+		if (
+			legacyOwner !== undefined &&
+			legacyOwner !== process.pid &&
+			legacyOwner !== lock.tookOverFrom?.pid &&
+			pidAnswers(legacyOwner)
+		) {
+			throw new StorageError(
+				'in-use',
+				`The sandbox database ${path} is in use by process ${legacyOwner} (an earlier version of the sandbox). Stop that sandbox first.`,
+			);
+		}
+		rmSync(lockFolder, { recursive: true, force: true });
+	}
+	writeFileSync(`${path}.owner`, String(process.pid));
+}
+
+function readLegacyOwner(path: string): number | undefined {
+	try {
+		const pid = Number(readFileSync(`${path}.owner`, 'utf8').trim());
+		return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function removeLegacyOwner(path: string): void {
+	if (readLegacyOwner(path) === process.pid) rmSync(`${path}.owner`, { force: true });
+}
+
+function pidAnswers(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
 		return true;
@@ -94,23 +252,15 @@ function isAlive(pid: number): boolean {
 	}
 }
 
-/**
- * node-sqlite3-wasm locks with a `<file>.lock` folder held during a transaction. A process killed
- * mid-write leaves it behind, and every later open would fail with SQLITE_BUSY; the rollback journal
- * then restores the last committed state once the stale lock is gone. The lock is stale when the
- * process recorded in `<file>.owner` no longer runs.
- */
-function releaseStaleLock(databasePath: string): void {
-	const lock = `${databasePath}.lock`;
-	if (!existsSync(lock)) return;
-	let owner = NaN;
-	try {
-		owner = Number(readFileSync(ownerFile(databasePath), 'utf8').trim());
-	} catch {
-		// No owner recorded: the lock predates owner files or the owner file was removed with the process.
+/** A guess at what this process is, for the owner lock (callers that know say it with `owner`). */
+function describeThisProcess(): string {
+	if (
+		process.env.VSCODE_PID !== undefined ||
+		process.env.VSCODE_IPC_HOOK !== undefined ||
+		process.versions.electron
+	) {
+		return 'VS Code (the Multiposting Workbench extension)';
 	}
-	if (Number.isInteger(owner) && owner !== process.pid && isAlive(owner)) {
-		throw new Error(`The sandbox database ${databasePath} is in use by process ${owner}. Stop that sandbox first.`);
-	}
-	rmSync(lock, { recursive: true, force: true });
+	const script = process.argv[1] ? basename(process.argv[1]) : 'node';
+	return `node ${script}`;
 }

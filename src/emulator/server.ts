@@ -33,7 +33,9 @@ export type EmulatorEvent =
 	| ({ kind: 'delivery' } & DeliveryEvent)
 	| ({ kind: 'application' } & Omit<ArrivedApplication, 'callbackUrl'>)
 	| CallbackEvent
-	| { kind: 'error'; message: string; error: unknown };
+	| { kind: 'error'; message: string; error: unknown }
+	/** What opening the database found and did (a crash recovered, an unfinished seeding redone). */
+	| { kind: 'storage'; message: string };
 
 /** Default cap of a request body: 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -53,6 +55,8 @@ export interface EmulatorOptions {
 	seed?: number;
 	/** Start from fresh demo data. */
 	reset?: boolean;
+	/** What this process is, named to a second sandbox refused on the same data folder (default: guessed). */
+	owner?: string;
 	/** The XML namespace: default SANDBOX_NAMESPACE (fixed); NAMESPACE_FROM_BASE_URL for the spec's rule (base URL + '/'). */
 	namespace?: string;
 	/** Path of the posting endpoint; default DEFAULT_ENDPOINT_PATHS.posting. */
@@ -245,6 +249,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 					maxPageSize: options.maxPageSize,
 					demoSize: resolveSize(options.size),
 					passwordCost: options.passwordCost,
+					owner: options.owner,
 				});
 	} catch (error) {
 		await closeServer();
@@ -259,6 +264,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			// A failing log must not stop the sandbox.
 		}
 	};
+	for (const message of sandbox?.notices ?? []) emit({ kind: 'storage', message });
 	const clock = createClock({
 		mode: options.clock ?? 'real',
 		speed: options.clockSpeed,
@@ -295,6 +301,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			administration: generateWsdl('administration', { namespace, location: baseUrl + paths.administration }),
 		},
 		loose: options.loose ?? false,
+		maxPageSize: options.maxPageSize,
 	};
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;

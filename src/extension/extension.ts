@@ -30,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): void {
 			const seed = settings.get<number | null>(SETTINGS.sandboxSeed, null);
 			return typeof seed === 'number' && Number.isSafeInteger(seed) ? seed : undefined;
 		},
+		loose: () => settings.get<boolean>(SETTINGS.sandboxLoose, false) === true,
 		port: () => sandboxPortSetting(settings.get<unknown>(SETTINGS.sandboxPort, undefined)),
 		log,
 	});

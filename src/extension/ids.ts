@@ -54,6 +54,7 @@ export const SETTINGS = {
 	requestTimeoutMs: 'requestTimeoutMs',
 	sandboxSeed: 'sandbox.seed',
 	sandboxPort: 'sandbox.port',
+	sandboxLoose: 'sandbox.loose',
 } as const;
 
 /** Name of the output channel that logs every exchange. */

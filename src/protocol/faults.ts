@@ -27,6 +27,8 @@ export const FAULT_SUBCODES = [
 	'AccessDenied',
 	'NotFound',
 	'Duplicate',
+	/** A posting would spend more than the feed's quota. */
+	'QuotaExceeded',
 	'UnknownOperation',
 	'MalformedRequest',
 	'RequestTooLarge',

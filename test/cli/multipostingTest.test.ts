@@ -147,11 +147,14 @@ expect: result.length >= 1
 				MP_USERNAME: emulator.demo.username,
 				MP_PASSWORD: emulator.demo.password,
 			};
-			const code = await main(['url.mpreq', '--url', emulator.baseUrl], io);
+			const code = await main(['url.mpreq', '--url', emulator.baseUrl, '--namespace', emulator.namespace], io);
 			assert.equal(code, 0, io.out.join(''));
 			assert.match(io.out.join(''), /^1 passed, 0 failed, 0 skipped$/m);
 			io.env = { MP_API_KEY: 'wrong' };
-			assert.equal(await main(['url.mpreq', '--url', emulator.baseUrl], io), 1);
+			assert.equal(
+				await main(['url.mpreq', '--url', emulator.baseUrl, '--namespace', emulator.namespace], io),
+				1,
+			);
 		} finally {
 			await emulator.stop();
 		}

@@ -55,12 +55,24 @@ function paramsFor(operation: OperationName): AnyParams {
 			params[param.name] = true;
 		} else if (param.type === 'string[]') {
 			params[param.name] = ['108', 'Totaljobs'];
-		} else if (param.format === 'numeric' || param.format === 'numericCsv') {
+		} else if (set?.closed && param.format === 'integer') {
+			params[param.name] = set.values[0].value;
+		} else if (param.format === 'integer' || param.format === 'id' || param.format === 'integerCsv') {
 			params[param.name] = '12';
+		} else if (param.format === 'decimal') {
+			params[param.name] = '12.5';
 		} else if (param.format === 'boolean') {
 			params[param.name] = 'true';
 		} else if (param.format === 'dateTime') {
 			params[param.name] = '2024-05-06 07:08:09';
+		} else if (param.format === 'currency') {
+			params[param.name] = 'GBP';
+		} else if (param.format === 'email') {
+			params[param.name] = 'jane@example.com';
+		} else if (param.format === 'url') {
+			params[param.name] = 'https://example.com/apply?a=1&b=<2>';
+		} else if (param.format === 'localPath') {
+			params[param.name] = '/web/adverts';
 		} else if (set?.closed) {
 			params[param.name] = set.values[0].value;
 		} else {

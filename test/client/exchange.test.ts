@@ -122,6 +122,11 @@ describe('redactExchange', () => {
 				assert.ok(out.includes('[***]'), `${JSON.stringify(form)} of ${JSON.stringify(secret)}`);
 			}
 		}
+		// A name across the boundary of the chunks the field names are looked for in (64 KiB).
+		for (let shift = 1; shift < 10; shift++) {
+			const out = text(redactor.bytes(Buffer.from(`${'x'.repeat(65_536 - shift)}<sPassword>v</sPassword>`)));
+			assert.ok(out.endsWith('<sPassword>***</sPassword>'), `name split ${shift} bytes before the boundary`);
+		}
 		for (const field of ['<PASSWORD>v</PASSWORD>', '<x:SapiKey a="1">v</x:SapiKey>', '?spassWORD=v']) {
 			const out = text(redactor.bytes(Buffer.from(`${filler}${field}${filler}`)));
 			assert.ok(!out.includes('>v<') && !out.includes('=v'), field);

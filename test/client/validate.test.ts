@@ -26,7 +26,12 @@ describe('validateParams', () => {
 
 	it('checks the minLength rule of QueryJobTitle, also when q is missing', () => {
 		assert.deepEqual(validateParams('QueryJobTitle', { q: 'a' }), [
-			{ param: 'q', rule: 'minLength', message: 'q must have at least 2 characters.' },
+			{
+				param: 'q',
+				rule: 'minLength',
+				subcode: 'InvalidParameter',
+				message: 'q must have at least 2 characters.',
+			},
 		]);
 		assert.equal(validateParams('QueryJobTitle', {})[0]?.param, 'q');
 		assert.equal(validateParams('QueryJobTitle', { q: ' a ' })[0]?.rule, 'minLength');
@@ -37,8 +42,8 @@ describe('validateParams', () => {
 		assert.deepEqual(
 			issues.map((issue) => [issue.param, issue.rule]),
 			[
+				// One issue per rule, naming the first missing parameter.
 				['CurrentPage', 'required'],
-				['RowsPerPage', 'required'],
 				['sAdvertIdentifier', 'anyOf'],
 			],
 		);
@@ -59,12 +64,20 @@ describe('validateParams', () => {
 				['RowsPerPage', 'range'],
 			],
 		);
-		assert.equal(validateParams('GetAdvertPaged', { CurrentPage: '1', RowsPerPage: 1 })[0]?.rule, 'type');
-		assert.deepEqual(validateParams('GetAdvertPaged', { CurrentPage: -2147483648, RowsPerPage: 2147483647 }), []);
+		// Text of a whole number is read as GET/POST send it; CurrentPage from 0, RowsPerPage 1..500.
+		assert.deepEqual(validateParams('GetAdvertPaged', { CurrentPage: '1', RowsPerPage: 1 }), []);
+		assert.deepEqual(
+			validateParams('GetAdvertPaged', { CurrentPage: -1, RowsPerPage: 501 }).map((issue) => issue.message),
+			[
+				'CurrentPage must be at least 0; got -1.',
+				'RowsPerPage must be between 1 and 500 (the maximum page size); got 501.',
+			],
+		);
+		assert.deepEqual(validateParams('GetAdvertPaged', { CurrentPage: 0, RowsPerPage: 500 }), []);
 	});
 
 	it('checks booleans, lists and text', () => {
-		assert.equal(validateParams('ApplicationScore', { sScoreAsJobOwner: 'true' })[0]?.param, 'sScoreAsJobOwner');
+		assert.equal(validateParams('ApplicationScore', { sScoreAsJobOwner: 'maybe' })[0]?.param, 'sScoreAsJobOwner');
 		assert.equal(
 			validateParams('UserFeedsAndQuotaWithDestinations', { Destinations: ['1', 2] })[0]?.param,
 			'Destinations',
@@ -103,13 +116,41 @@ describe('validateParams', () => {
 			})[0]?.rule,
 			'format',
 		);
-		// Open sets (sJobType) only suggest values.
-		assert.deepEqual(validateParams('AddAdvert', { sJobType: 'Freelance' }), []);
+		// Open sets (sCultureID) only suggest values.
+		assert.deepEqual(validateParams('GetCurrency', { sCultureID: 'fr-CA' }), []);
+	});
+
+	it('agrees with the sandbox where the two copies used to disagree (issue 14)', () => {
+		// sJobType: the sandbox refused X while the client let it through; now both refuse it.
+		assert.deepEqual(validateParams('AddAdvert', { sJobType: 'Freelance' }), [
+			{
+				param: 'sJobType',
+				rule: 'valueSet',
+				subcode: 'InvalidParameter',
+				message: "sJobType must be one of P, C, T; got 'Freelance'.",
+			},
+		]);
+		// The client refused these, which the sandbox accepts: letters and tags in any case, 1/0 booleans.
+		const application = { sAdvertID: '1', sAdvertCandidateID: '2' };
+		assert.deepEqual(validateParams('ApplicationScore', { ...application, sScore: 's' }), []);
+		assert.deepEqual(
+			validateParams('CandidateTagPartner', { sCandidateEmail: 'a@b.co', PartnerTag: 'partneraccepted' }),
+			[],
+		);
+		assert.deepEqual(
+			validateParams('ApplicationProgress', { ...application, sProgressID: '2', sProgressAsJobOwner: '1' }),
+			[],
+		);
 	});
 
 	it('reports unknown parameters and operations', () => {
 		assert.deepEqual(validateParams('GetCurrency', { sApiKey: 'typo' }), [
-			{ param: 'sApiKey', rule: 'unknown', message: 'sApiKey is not a parameter of GetCurrency.' },
+			{
+				param: 'sApiKey',
+				rule: 'unknown',
+				subcode: 'InvalidParameter',
+				message: 'sApiKey is not a parameter of GetCurrency.',
+			},
 		]);
 		assert.equal(validateParams('NoSuchOperation' as 'GetCurrency', {})[0]?.rule, 'unknown');
 	});

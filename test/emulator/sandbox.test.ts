@@ -26,7 +26,6 @@ describe('sandbox database file', () => {
 		writeFileSync(`${file}.owner`, String(deadPid()));
 		const sandbox = openSandbox({ dataDir: dir, ...small });
 		try {
-			assert.equal(existsSync(`${file}.lock`), false);
 			assert.equal(
 				sandbox.handlers.GetCurrency(
 					{ sAPIKey: sandbox.demo.apiKey },
@@ -37,6 +36,20 @@ describe('sandbox database file', () => {
 		} finally {
 			sandbox.close();
 		}
+	});
+
+	it('has one owner: a second sandbox on the folder is refused, naming the first, until the first closes', () => {
+		const first = openSandbox({ dataDir: dir, ...small, owner: 'the first sandbox' });
+		try {
+			assert.throws(
+				() => openSandbox({ dataDir: dir, ...small }),
+				/The sandbox data folder .* is in use by this process \(the first sandbox, since /,
+			);
+			assert.ok(first.store.isOpen, 'the first keeps working');
+		} finally {
+			first.close();
+		}
+		openSandbox({ dataDir: dir, ...small }).close();
 	});
 
 	it('refuses to open a database whose lock is held by a running process', () => {

@@ -1,15 +1,15 @@
 /**
- * Durability: the standalone sandbox CLI is killed with SIGKILL in the middle of a stream of writes;
- * after a restart on the same data folder every acknowledged write is there and the database file
- * passes PRAGMA integrity_check.
+ * Durability: the standalone sandbox CLI is killed with SIGKILL in the middle of a stream of writes,
+ * restarted on the same data folder and killed again, several times; every acknowledged write is
+ * there after each restart and the database file passes PRAGMA integrity_check.
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from 'node-sqlite3-wasm';
 import { MultipostingClient } from '../../src/client';
+import { openSandbox } from '../../src/emulator/sandbox';
 import { delay } from '../integration/support';
 
 interface Ready {
@@ -23,6 +23,8 @@ interface Ready {
 const CLI = join(__dirname, '../../src/emulator/cli.js');
 const STREAM_MS = 3_000;
 const MAX_WRITES = 2_000;
+/** Kills in a row, each followed by a restart on the same folder. */
+const ROUNDS = 3;
 
 /** Starts the CLI and resolves with its ready line (bounded wait). */
 async function startCli(dataDir: string): Promise<{ child: ChildProcess; ready: Ready }> {
@@ -45,7 +47,7 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 describe('hardening: durability across SIGKILL', function () {
-	this.timeout(120_000);
+	this.timeout(300_000);
 	let dataDir: string;
 	const children: ChildProcess[] = [];
 
@@ -63,9 +65,7 @@ describe('hardening: durability across SIGKILL', function () {
 		rmSync(dataDir, { recursive: true, force: true });
 	});
 
-	it('keeps every acknowledged write and an intact database', async () => {
-		const first = await startCli(dataDir);
-		children.push(first.child);
+	it('keeps every acknowledged write and an intact database, kill after kill', async () => {
 		const clientOf = (ready: Ready): MultipostingClient =>
 			new MultipostingClient({
 				baseUrl: ready.baseUrl,
@@ -73,72 +73,94 @@ describe('hardening: durability across SIGKILL', function () {
 				timeoutMs: 10_000,
 				credentials: { apiKey: ready.apiKey, username: ready.username, password: ready.password },
 			});
-		let client = clientOf(first.ready);
-		const adverts = await client.getAdvertPaged({ sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 50 });
-		const advert = adverts.Adverts!.find((a) => (a.Applications ?? 0) > 0)!;
-		const applications = await client.getApplicationsPaged({
-			sAdvertID: String(advert.AdvertID),
-			CurrentPage: 1,
-			RowsPerPage: 1,
-		});
-		const application = applications.Applications![0];
-
 		const acknowledgedAdverts: { identifier: string; id: number }[] = [];
 		const acknowledgedNotes: number[] = [];
+		let target: { advertId: string; applicationId: string } | undefined;
 		const started = Date.now();
-		let killed = false;
-		// Four writers in parallel; the kill lands while some writes are in flight.
-		const writer = async (w: number): Promise<void> => {
-			for (let i = 0; i < MAX_WRITES / 4 && !killed; i++) {
-				try {
-					if (i % 2 === 0) {
-						const identifier = `DUR-${w}-${i}`;
-						const created = await client.addAdvert({
-							sAdvertIdentifier: identifier,
-							sJobTitle: `Durable ${w}/${i}`,
-						});
-						acknowledgedAdverts.push({ identifier, id: created.AdvertID! });
-					} else {
-						const note = await client.addAdvertCandidateNote({
-							sAdvertID: String(advert.AdvertID),
-							sAdvertCandidateID: String(application.AdvertCandidateID),
-							sBody: `durable ${w}/${i}`,
-						});
-						acknowledgedNotes.push(note.AdvertCandidateNoteID!);
-					}
-				} catch {
-					// Calls cut off by the kill are not acknowledged; nothing is expected of them.
-				}
-			}
-		};
-		const writers = Promise.all([0, 1, 2, 3].map(writer));
-		while (Date.now() - started < STREAM_MS) await delay(50);
-		first.child.kill('SIGKILL');
-		killed = true;
-		await exited(first.child);
-		await writers;
-		await client.close();
-		assert.ok(
-			acknowledgedAdverts.length >= 5 && acknowledgedNotes.length >= 5,
-			`writes acknowledged before the kill: ${acknowledgedAdverts.length} adverts, ${acknowledgedNotes.length} notes`,
-		);
 
-		const second = await startCli(dataDir);
-		children.push(second.child);
-		client = clientOf(second.ready);
+		for (let round = 0; round < ROUNDS; round++) {
+			const running = await startCli(dataDir);
+			children.push(running.child);
+			const client = clientOf(running.ready);
+			if (target === undefined) {
+				const adverts = await client.getAdvertPaged({ sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 50 });
+				const advert = adverts.Adverts!.find((a) => (a.Applications ?? 0) > 0)!;
+				const applications = await client.getApplicationsPaged({
+					sAdvertID: String(advert.AdvertID),
+					CurrentPage: 1,
+					RowsPerPage: 1,
+				});
+				target = {
+					advertId: String(advert.AdvertID),
+					applicationId: String(applications.Applications![0].AdvertCandidateID),
+				};
+			}
+			const { advertId, applicationId } = target;
+			// What the previous rounds acknowledged is all there after the restart.
+			if (round > 0) {
+				const found = new Map<string, number>();
+				for await (const item of client.items('GetAdvertPaged', { sSearchDays: '-1' }, { rowsPerPage: 500 })) {
+					if (item.AdvertIdentifier?.startsWith('DUR-')) found.set(item.AdvertIdentifier, item.AdvertID!);
+				}
+				const lost = acknowledgedAdverts.filter((write) => found.get(write.identifier) !== write.id);
+				assert.deepEqual(lost, [], `every acknowledged AddAdvert survived kill ${round}`);
+			}
+
+			let killed = false;
+			const before = { adverts: acknowledgedAdverts.length, notes: acknowledgedNotes.length };
+			// Four writers in parallel; the kill lands while some writes are in flight.
+			const writer = async (w: number): Promise<void> => {
+				for (let i = 0; i < MAX_WRITES / 4 && !killed; i++) {
+					try {
+						if (i % 2 === 0) {
+							const identifier = `DUR-${round}-${w}-${i}`;
+							const created = await client.addAdvert({
+								sAdvertIdentifier: identifier,
+								sJobTitle: `Durable ${round}/${w}/${i}`,
+							});
+							acknowledgedAdverts.push({ identifier, id: created.AdvertID! });
+						} else {
+							const note = await client.addAdvertCandidateNote({
+								sAdvertID: advertId,
+								sAdvertCandidateID: applicationId,
+								sBody: `durable ${round}/${w}/${i}`,
+							});
+							acknowledgedNotes.push(note.AdvertCandidateNoteID!);
+						}
+					} catch {
+						// Calls cut off by the kill are not acknowledged; nothing is expected of them.
+					}
+				}
+			};
+			const writers = Promise.all([0, 1, 2, 3].map(writer));
+			const streamStart = Date.now();
+			// A different moment in each round.
+			while (Date.now() - streamStart < STREAM_MS + round * 350) await delay(20);
+			running.child.kill('SIGKILL');
+			killed = true;
+			await exited(running.child);
+			await writers;
+			await client.close();
+			assert.ok(
+				acknowledgedAdverts.length - before.adverts >= 5 && acknowledgedNotes.length - before.notes >= 5,
+				`writes acknowledged before kill ${round + 1}: ${acknowledgedAdverts.length - before.adverts} adverts, ${acknowledgedNotes.length - before.notes} notes`,
+			);
+		}
+
+		const last = await startCli(dataDir);
+		children.push(last.child);
+		const client = clientOf(last.ready);
 		try {
 			const found = new Map<string, number>();
 			for await (const item of client.items('GetAdvertPaged', { sSearchDays: '-1' }, { rowsPerPage: 500 })) {
 				if (item.AdvertIdentifier?.startsWith('DUR-')) found.set(item.AdvertIdentifier, item.AdvertID!);
 			}
-			const lost = acknowledgedAdverts.filter(
-				(advertWrite) => found.get(advertWrite.identifier) !== advertWrite.id,
-			);
+			const lost = acknowledgedAdverts.filter((write) => found.get(write.identifier) !== write.id);
 			assert.deepEqual(lost, [], 'every acknowledged AddAdvert survived');
 			// A new note after the restart gets an id above every acknowledged one: none was rolled back.
 			const after = await client.addAdvertCandidateNote({
-				sAdvertID: String(advert.AdvertID),
-				sAdvertCandidateID: String(application.AdvertCandidateID),
+				sAdvertID: target!.advertId,
+				sAdvertCandidateID: target!.applicationId,
 				sBody: 'after restart',
 			});
 			assert.ok(
@@ -146,8 +168,8 @@ describe('hardening: durability across SIGKILL', function () {
 				'acknowledged notes are still there',
 			);
 			const reread = await client.getApplicationsPaged({
-				sAdvertID: String(advert.AdvertID),
-				AdvertCandidateIDAsCSV: String(application.AdvertCandidateID),
+				sAdvertID: target!.advertId,
+				AdvertCandidateIDAsCSV: target!.applicationId,
 				CurrentPage: 1,
 				RowsPerPage: 1,
 			});
@@ -157,21 +179,23 @@ describe('hardening: durability across SIGKILL', function () {
 			);
 		} finally {
 			await client.close();
-			second.child.kill('SIGTERM');
-			await exited(second.child);
+			last.child.kill('SIGTERM');
+			await exited(last.child);
 		}
 
-		const db = new Database(join(dataDir, 'sandbox.sqlite'), { readOnly: true });
+		// The file itself, opened the way the product opens it.
+		const sandbox = openSandbox({ dataDir, passwordCost: 1024 });
 		try {
-			const row = db.get('PRAGMA integrity_check') as Record<string, unknown>;
-			assert.equal(Object.values(row)[0], 'ok');
-			const notes = db.get(
-				'SELECT count(*) AS n FROM note WHERE id IN (' + acknowledgedNotes.map(() => '?').join(',') + ')',
-				acknowledgedNotes,
-			) as { n: number };
-			assert.equal(notes.n, acknowledgedNotes.length, 'every acknowledged note row is in the file');
+			sandbox.store.bulkLoad((_prepare, query) => {
+				assert.deepEqual(query('PRAGMA integrity_check'), [{ integrity_check: 'ok' }]);
+				const notes = query(
+					`SELECT count(*) AS n FROM note WHERE id IN (${acknowledgedNotes.map(() => '?').join(',')})`,
+					acknowledgedNotes,
+				)[0] as { n: number };
+				assert.equal(notes.n, acknowledgedNotes.length, 'every acknowledged note row is in the file');
+			});
 		} finally {
-			db.close();
+			sandbox.close();
 		}
 	});
 });

@@ -11,6 +11,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { DEFAULT_ENDPOINT_PATHS } from '../../src/protocol/catalogue';
 import { API_KEY, fakeHandlers } from '../emulator/server/helpers';
 import { delay } from '../integration/support';
+import { asmxQuery } from '../emulator/web/helpers';
 
 const ATTACKERS = 60;
 const ROWS = 500;
@@ -41,7 +42,12 @@ function bigPage(): unknown {
 }
 
 function pageTarget(): string {
-	const query = new URLSearchParams({ sAPIKey: API_KEY, CurrentPage: '1', RowsPerPage: String(ROWS) });
+	const query = asmxQuery('GetApplicationsPaged', {
+		sAPIKey: API_KEY,
+		sApplicationStartDateTime: '2020-01-01T00:00:00',
+		CurrentPage: '1',
+		RowsPerPage: String(ROWS),
+	});
 	return `${DEFAULT_ENDPOINT_PATHS.posting}/GetApplicationsPaged?${query}`;
 }
 
@@ -60,7 +66,7 @@ function stalledReader(port: number): Promise<{ socket: Socket }> {
 /** One GetCurrency over HTTP GET; resolves with its status and time, rejects after `limitMs` (a hang). */
 function healthCheck(port: number, limitMs: number): Promise<{ status: number; ms: number }> {
 	const started = performance.now();
-	const query = new URLSearchParams({ sAPIKey: API_KEY });
+	const query = asmxQuery('GetCurrency', { sAPIKey: API_KEY });
 	return new Promise((resolve, reject) => {
 		const req = request(
 			{ host: '127.0.0.1', port, path: `${DEFAULT_ENDPOINT_PATHS.posting}/GetCurrency?${query}`, agent: false },

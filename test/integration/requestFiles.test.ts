@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { entriesToRun, runRequestEntries, type RunOptions } from '../../src/client/requestFileRunner';
+import { wsdlSchemaValidator } from '../../src/client/requestFileSchema';
+import { loadLibxml2Validator } from '../../src/client/xsd/libxml2Validator';
 import type { RunningEmulator } from '../../src/emulator';
 import { DEFAULT_ENDPOINT_PATHS } from '../../src/protocol/catalogue';
 import { parseRequestFileEntries } from '../../src/protocol/requestFile';
@@ -165,6 +167,44 @@ GET ${DEFAULT_ENDPOINT_PATHS.posting}?WSDL HTTP/1.1
 				['skipped', ['Cancelled.']],
 				['skipped', ['Cancelled.']],
 			],
+		);
+	});
+
+	it('checks "valid against wsdl" with libxml2 against the endpoint\'s own WSDL', async () => {
+		const text = `### Valid
+operation: GetWeeksToAdvertise
+binding: soap12
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+expect: valid against wsdl
+
+### A fault is not what the WSDL describes
+operation: GetCurrency
+binding: httpGet
+param.sCultureID: en-GB
+param.sAPIKey: wrong
+expect: valid against wsdl
+`;
+		const { entries } = parseRequestFileEntries(text);
+		const results = await runRequestEntries(entries, {
+			...options,
+			validateSchema: wsdlSchemaValidator(options.target, loadLibxml2Validator),
+		});
+		assert.deepEqual(
+			results.map((result) => [result.status, result.outcomes[0].actual.slice(0, 30)]),
+			[
+				['passed', 'valid'],
+				['failed', results[1].outcomes[0].actual.slice(0, 30)],
+			],
+		);
+		assert.notEqual(results[1].outcomes[0].actual, 'valid');
+		const unavailable = await runRequestEntries(entries.slice(0, 1), {
+			...options,
+			validateSchema: wsdlSchemaValidator(options.target, () => Promise.reject(new Error('no wasm here'))),
+		});
+		assert.equal(
+			unavailable[0].outcomes[0].actual,
+			'not checked: no XSD validator could be loaded (no wasm here).',
 		);
 	});
 });

@@ -4,6 +4,7 @@
  */
 import type { AnyParams, OperationRule } from '../../protocol/catalogue';
 import { parseLooseDateTime } from '../../protocol/codecs/scalars';
+import { checkRules as checkCatalogueRules } from '../../protocol/rules';
 import { FaultError } from '../../protocol/faults';
 import { toStoredDate } from '../store/time';
 
@@ -129,29 +130,10 @@ export function dateTime(params: AnyParams, name: string): string | undefined {
 	return toStoredDate(date);
 }
 
-/** Checks the catalogue's machine-readable rules of an operation. */
+/** Checks the catalogue's machine-readable rules of an operation, as the client does (src/protocol/rules). */
 export function checkRules(rules: readonly OperationRule[] | undefined, params: AnyParams): void {
-	for (const rule of rules ?? []) {
-		switch (rule.kind) {
-			case 'required': {
-				const missing = rule.params.filter((name) => !isGiven(params, name));
-				if (missing.length > 0) {
-					throw FaultError.client('MissingParameter', `${rule.message} Missing: ${missing.join(', ')}.`);
-				}
-				break;
-			}
-			case 'anyOf':
-				if (!rule.params.some((name) => isGiven(params, name))) {
-					throw FaultError.client('MissingFilter', rule.message);
-				}
-				break;
-			case 'minLength': {
-				const value = text(params, rule.param) ?? '';
-				if (value.length < rule.min) throw FaultError.client('InvalidParameter', rule.message);
-				break;
-			}
-		}
-	}
+	const problem = checkCatalogueRules(rules, params);
+	if (problem) throw FaultError.client(problem.subcode, problem.message);
 }
 
 /** Paging: CurrentPage is 1-based (0 is read as 1); RowsPerPage 1..max. */

@@ -23,6 +23,7 @@ import {
 import { createApplicationDocuments, createMimeEmail, cvBaseName, type ResumeFacts } from '../documents';
 import { KNOWN_LOCATIONS } from './advertFields';
 import { hashPassword } from './passwords';
+import { seedBulk } from './bulkSeed';
 
 /** Sandbox-only credentials of the demo administrator. Never use them for a real service. */
 export const DEMO_CREDENTIALS = {
@@ -281,6 +282,12 @@ const SEED_BATCH = 10_000;
 const CANDIDATE_POOL = 20_000;
 /** Applications with generated documents (email body, CV, HR-XML, email); later ones have none. */
 export const DOCUMENTED_APPLICATIONS = 5_000;
+/**
+ * Adverts and applications made one by one, in JavaScript, with every detail (documents included);
+ * a larger account gets the rest from the set-based generator (bulkSeed.ts), so `--size large`
+ * holds the default account as its first adverts and applications.
+ */
+export const DETAILED_ADVERTS = 200;
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -291,6 +298,54 @@ export interface SeedSummary {
 	feeds: number;
 	adverts: number;
 	applications: number;
+}
+
+/**
+ * Seeds an empty store completely: the demo data, the planner's statistics, and last, in its own
+ * transaction, the marker that says seeding finished (a store without it is seeded again).
+ */
+export function seedSandbox(store: Store, options: SeedOptions, how: { newFile?: boolean } = {}): SeedSummary {
+	const adverts = options.adverts ?? 200;
+	const applications = options.applications ?? 5000;
+	let summary: SeedSummary | undefined;
+	// A new file is thrown away if seeding fails, so its indexes can be built once at the end.
+	const fill = () => (summary = fillSandbox(store, options, adverts, applications));
+	if (how.newFile === true) store.withoutSecondaryIndexes(fill);
+	else fill();
+	const seeded = summary as SeedSummary;
+	store.analyze();
+	store.transaction(() =>
+		store.markSeeded({
+			seed: options.seed,
+			now: options.now.toISOString(),
+			adverts: seeded.adverts,
+			applications: seeded.applications,
+			at: new Date().toISOString(),
+		}),
+	);
+	return seeded;
+}
+
+function fillSandbox(store: Store, options: SeedOptions, adverts: number, applications: number): SeedSummary {
+	const summary = seedDemoData(store, {
+		...options,
+		adverts: Math.min(adverts, DETAILED_ADVERTS),
+		applications: Math.min(applications, DOCUMENTED_APPLICATIONS),
+	});
+	if (adverts > DETAILED_ADVERTS || applications > DOCUMENTED_APPLICATIONS) {
+		const added = seedBulk(store, {
+			seed: options.seed,
+			now: options.now,
+			adverts,
+			applications,
+			users: USERS,
+			groupFeeds: [ORGANISATION_FEEDS[1], ORGANISATION_FEEDS[8]],
+			candidatePool: CANDIDATE_POOL,
+		});
+		summary.adverts += added.adverts;
+		summary.applications += added.applications;
+	}
+	return summary;
 }
 
 /** Fills an empty store with the demo data, in one transaction with prepared statements. */

@@ -41,6 +41,8 @@ export interface PipelineConfig {
 	wsdl: Readonly<Record<Endpoint, string>>;
 	/** Accept what ASMX refuses or ignores, reporting each leniency (X-Sandbox-Warning and the log). */
 	loose: boolean;
+	/** Largest RowsPerPage, for the parameter rules (default 500). */
+	maxPageSize?: number;
 	/** Write deadlines, held-memory budget and heavy-query slots (resources/limits.ts). */
 	limits?: ResourceLimits;
 }

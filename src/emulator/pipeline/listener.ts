@@ -22,7 +22,8 @@ import type {
 	ReceivedRequest,
 } from '../../protocol/bindings/types';
 import { OPERATIONS, type Endpoint } from '../../protocol/catalogue';
-import type { Fault } from '../../protocol/faults';
+import { FaultError, type Fault } from '../../protocol/faults';
+import { checkParams } from '../../protocol/rules';
 import { createNonce, pageCsp } from '../pages/html';
 import { serviceNameOf } from '../../protocol/wsdl';
 import {
@@ -181,6 +182,12 @@ async function serveCall(
 		config.loose,
 	);
 	if (decoded.leniencies.length > 0) state.warnings = decoded.leniencies;
+	// The catalogue's parameter rules, as the client checks them: the same message, as a Client fault.
+	const problem = checkParams(decoded.operation, decoded.params, { maxPageSize: config.maxPageSize })[0];
+	if (problem) {
+		state.operation = decoded.operation;
+		throw FaultError.client(problem.subcode, problem.message);
+	}
 	// 5. check.
 	if (OPERATIONS[decoded.operation].endpoint !== endpoint) {
 		throw unknownOperation(decoded.operation, ctx.endpointPath);

@@ -259,9 +259,17 @@ export class AdvertRepository {
 		);
 	}
 
-	/** Marks the advert's posting as completed (the completion page was submitted). */
-	markCompleted(advertId: number, at: string): void {
-		this.sql.run('UPDATE advert SET completed_at = ?, last_delivery_status_id = 1 WHERE id = ?', [at, advertId]);
+	/**
+	 * Marks the advert's posting as completed (the completion page was submitted), only if it is not
+	 * completed yet. Returns whether this call completed it.
+	 */
+	markCompleted(advertId: number, at: string): boolean {
+		return (
+			this.sql.run(
+				'UPDATE advert SET completed_at = ?, last_delivery_status_id = 1 WHERE id = ? AND completed_at IS NULL',
+				[at, advertId],
+			).changes === 1
+		);
 	}
 
 	/** When the advert's posting was completed, or undefined. */

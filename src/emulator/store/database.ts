@@ -1,28 +1,104 @@
-/** Opening, migrating and transactions of the SQLite database (node-sqlite3-wasm, synchronous). */
+/**
+ * Opening, checking, migrating and transactions of the SQLite database (node-sqlite3-wasm, synchronous).
+ *
+ * A database file is opened in exclusive locking mode with a write-ahead log: one process owns the
+ * file for as long as it is open (the sandbox's owner lock makes sure of that), so SQLite keeps its
+ * page cache across transactions, takes its file lock once instead of around every statement, and
+ * keeps the WAL index in memory (the wasm file layer has no shared memory; SQLite supports WAL without
+ * it in exclusive mode). With synchronous=NORMAL a commit is a write into the log, without fsync: a
+ * killed process loses nothing it committed; a power cut can lose the last commits before the next
+ * checkpoint, never consistency.
+ */
+import { dirname } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
-import { MIGRATIONS } from './schema';
+import { assertEngineReady } from './engine';
+import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './schema';
+import { StorageError } from './storageError';
+
+export { StorageError, type StorageProblem } from './storageError';
 
 /** The values a statement can bind. */
 export type SqlValue = number | string | Uint8Array | null;
 export type SqlRow = Record<string, SqlValue | bigint>;
 
+export interface OpenOptions {
+	/**
+	 * `serve` (default): exclusive lock, WAL, synchronous=NORMAL, checked with quick_check.
+	 * `seed`: a new file being filled by seeding, without journal or fsync; the caller throws the file
+	 * away unless seeding finishes, then makes it durable (see sandbox.ts).
+	 */
+	purpose?: 'serve' | 'seed';
+}
+
+/** Largest write-ahead log kept after a checkpoint (it is truncated to this size). */
+const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
+
 /**
- * Opens a database file (created when missing) or an in-memory database, turns foreign keys on and
- * applies every migration newer than the stored schema_version, each in its own transaction.
+ * Opens a database file (created when missing) or an in-memory database, checks it (integrity,
+ * schema version), turns foreign keys on and applies every migration newer than the stored
+ * schema_version, each in its own transaction. A hot journal or log left by a crash is rolled back
+ * or recovered by SQLite on the first read.
  */
-export function openDatabase(path: string | ':memory:'): Database {
-	const db = new Database(path);
+export function openDatabase(path: string | ':memory:', options: OpenOptions = {}): Database {
+	const purpose = options.purpose ?? 'serve';
+	const file = path !== ':memory:';
+	if (file) assertEngineReady();
+	let db: Database;
 	try {
+		db = new Database(path);
+	} catch (error) {
+		throw storageError(error, path);
+	}
+	try {
+		if (file) {
+			// Must come before the first read: it decides how the WAL index is kept (in heap memory).
+			db.exec('PRAGMA locking_mode = EXCLUSIVE');
+			if (purpose === 'seed') {
+				db.exec('PRAGMA journal_mode = OFF');
+				db.exec('PRAGMA synchronous = OFF');
+			} else {
+				const mode = (db.get('PRAGMA journal_mode = WAL') as { journal_mode: string }).journal_mode;
+				if (mode !== 'wal') throw new Error(`SQLite refused the write-ahead log (journal mode ${mode})`);
+				db.exec('PRAGMA synchronous = NORMAL');
+				db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
+			}
+		}
 		db.exec('PRAGMA foreign_keys = ON');
-		// The wasm VFS has no shared memory, so WAL is unavailable; keep the rollback journal.
-		db.exec('PRAGMA journal_mode = DELETE');
-		// A 64 MB page cache keeps seeding (one large transaction) from spilling pages early.
+		// A 64 MB page cache keeps large transactions (seeding) from spilling pages early.
 		db.exec('PRAGMA cache_size = -65536');
+		if (file && purpose === 'serve') quickCheck(db, path);
+		refuseNewerSchema(db, path);
 		migrate(db);
 		return db;
 	} catch (error) {
-		db.close();
-		throw error;
+		if (db.isOpen) closeQuietly(db);
+		throw storageError(error, path);
+	}
+}
+
+/** PRAGMA quick_check (the b-trees, their order and their pages; not the index contents): a damaged file is refused. */
+function quickCheck(db: Database, path: string): void {
+	const rows = db.all('PRAGMA quick_check(5)') as { quick_check: string }[];
+	const problems = rows.map((row) => row.quick_check).filter((text) => text !== 'ok');
+	if (problems.length > 0) {
+		throw new StorageError(
+			'damaged',
+			`The sandbox database ${path} is damaged (${problems.join('; ')}). ` +
+				'Reset the sandbox (--reset, or "Reset Sandbox" in VS Code) to start again with fresh demo data; this deletes its data.',
+		);
+	}
+}
+
+function refuseNewerSchema(db: Database, path: string): void {
+	const version = schemaVersion(db);
+	if (version > LATEST_SCHEMA_VERSION) {
+		throw new StorageError(
+			'newer-version',
+			`The sandbox database ${path} was written by a newer version of Multiposting Workbench ` +
+				`(schema ${version}; this version knows up to ${LATEST_SCHEMA_VERSION}). ` +
+				'Update the extension (or the multiposting-sandbox command), or use another data folder; ' +
+				'resetting the sandbox also works but deletes its data.',
+		);
 	}
 }
 
@@ -41,12 +117,57 @@ function migrate(db: Database): void {
 		if (migration.version <= current) continue;
 		inTransaction(db, () => {
 			db.exec(migration.sql);
+			migration.after?.(db, current);
 			db.run('INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)', [
 				migration.version,
 				migration.description,
 				new Date().toISOString(),
 			]);
 		});
+	}
+}
+
+/**
+ * The error to show for a failure of the storage: a full disk says so (SQLite's code is SQLITE_FULL
+ * with the corrected file layer), a damaged file says how to start again; others pass unchanged.
+ */
+export function storageError(error: unknown, path: string): unknown {
+	if (error instanceof StorageError || !(error instanceof Error)) return error;
+	if (isDiskFull(error)) {
+		return new StorageError(
+			'disk-full',
+			`The disk is full: the sandbox could not write its database in ${dirname(path)}. Free some space and start it again.`,
+			{ cause: error },
+		);
+	}
+	if (/file is not a database|database disk image is malformed/.test(error.message)) {
+		return new StorageError(
+			'damaged',
+			`The sandbox database ${path} is damaged or is not a sandbox database (${error.message}). ` +
+				'Reset the sandbox (--reset, or "Reset Sandbox" in VS Code) to start again with fresh demo data; this deletes its data.',
+			{ cause: error },
+		);
+	}
+	if (/database is locked/.test(error.message)) {
+		return new StorageError(
+			'in-use',
+			`The sandbox database ${path} is in use by another program (${error.message}). Close it and start the sandbox again.`,
+			{ cause: error },
+		);
+	}
+	return error;
+}
+
+/** SQLite's message for SQLITE_FULL. */
+export function isDiskFull(error: unknown): boolean {
+	return error instanceof Error && /database or disk is full/.test(error.message);
+}
+
+function closeQuietly(db: Database): void {
+	try {
+		db.close();
+	} catch {
+		// Closing after a failed open reports the same failure again; the handle is released regardless.
 	}
 }
 

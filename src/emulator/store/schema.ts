@@ -3,11 +3,18 @@
  * changes go into a new migration so that existing sandbox files upgrade in place.
  */
 
+import type { Database } from 'node-sqlite3-wasm';
+
 export interface Migration {
 	readonly version: number;
 	readonly description: string;
 	readonly sql: string;
+	/** Work after the SQL, in the same transaction; `from` is the version the database had before migrating. */
+	readonly after?: (db: Database, from: number) => void;
 }
+
+/** Key of the row of `sandbox_meta` that seeding writes in its last transaction. */
+export const SEEDED_KEY = 'seeded';
 
 export const MIGRATIONS: readonly Migration[] = [
 	{
@@ -335,6 +342,35 @@ CREATE INDEX advert_user_search_date ON advert(user_id, coalesce(last_post_date,
 -- An existing database gets statistics for the new index at once (seeding analyzes everything).
 ANALYZE advert;
 `,
+	},
+	{
+		version: 4,
+		description: 'Seeding marker (sandbox_meta)',
+		sql: `
+-- Facts about the database itself. 'seeded' is written in the last transaction of seeding: a database
+-- without it was not seeded completely and is seeded again.
+CREATE TABLE sandbox_meta (
+	key TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+`,
+		after: (db, from) => {
+			// Earlier versions ended seeding with a full ANALYZE, the only one that gives the organisation table
+			// statistics (migration 3 analyzes adverts only): that is how a database they seeded completely is told apart.
+			if (from === 0) return;
+			const analyzed = db.get(
+				"SELECT 1 AS yes FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'",
+			) as { yes: number } | null;
+			if (analyzed === null) return;
+			const seeded = db.get("SELECT 1 AS yes FROM sqlite_stat1 WHERE tbl = 'organisation' LIMIT 1") as {
+				yes: number;
+			} | null;
+			if (seeded === null) return;
+			db.run('INSERT INTO sandbox_meta (key, value) VALUES (?, ?)', [
+				SEEDED_KEY,
+				JSON.stringify({ by: 'an earlier version', at: new Date().toISOString() }),
+			]);
+		},
 	},
 ];
 

@@ -8,15 +8,18 @@ import { AccountRepository, IDENTITY_TABLES } from './accounts';
 import { AdvertRepository } from './adverts';
 import { ApplicationRepository } from './applications';
 import { CandidateRepository } from './candidates';
-import { openDatabase, schemaVersion, type SqlValue } from './database';
+import { isDiskFull, openDatabase, schemaVersion, storageError, type OpenOptions, type SqlValue } from './database';
 import { FeedRepository } from './feeds';
 import { LoginTokenRepository } from './loginTokens';
 import { LookupRepository } from './lookups';
 import { PostingRepository } from './postings';
+import { SEEDED_KEY } from './schema';
 import { StatementCache } from './statements';
 
 /** Every table, children before parents (the order clearAll deletes in). */
 const TABLES = [
+	// First: a reset that does not finish leaves a database that is seeded again at the next start.
+	'sandbox_meta',
 	'login_token',
 	'candidate_tag',
 	'note',
@@ -76,7 +79,10 @@ export class Store {
 	/** One-time login tokens of GetLoginURL. */
 	readonly loginTokens: LoginTokenRepository;
 
-	private constructor(private readonly db: Database) {
+	private constructor(
+		private readonly db: Database,
+		private readonly path: string,
+	) {
 		this.sql = new StatementCache(db, undefined, IDENTITY_TABLES);
 		const transaction = <T>(work: () => T): T => this.transaction(work);
 		this.accounts = new AccountRepository(this.sql);
@@ -89,9 +95,9 @@ export class Store {
 		this.loginTokens = new LoginTokenRepository(this.sql, transaction);
 	}
 
-	/** Opens (creating and migrating) a database file, or an in-memory database for ':memory:'. */
-	static open(path: string | ':memory:'): Store {
-		return new Store(openDatabase(path));
+	/** Opens (creating, checking and migrating) a database file, or an in-memory database for ':memory:'. */
+	static open(path: string | ':memory:', options?: OpenOptions): Store {
+		return new Store(openDatabase(path, options), path);
 	}
 
 	close(): void {
@@ -124,30 +130,78 @@ export class Store {
 			// A read after a write inside the transaction may have kept rows that the rollback undoes.
 			if (this.sql.writes !== writesBefore) this.sql.invalidate();
 			if (this.db.inTransaction) this.sql.control('ROLLBACK');
-			throw error;
+			// A full disk says so (in the log and at start-up), not as a generic SQLite error.
+			throw isDiskFull(error) ? storageError(error, this.path) : error;
 		}
 	}
 
 	/**
 	 * Bulk loading with prepared statements (seeding). The callback gets a factory of statements that
-	 * are finalized afterwards; everything runs in one transaction.
+	 * are finalized afterwards, and a query function; everything runs in one transaction.
 	 */
-	bulkLoad(work: (prepare: (sql: string) => (values: readonly SqlValue[]) => number) => void): void {
+	bulkLoad(
+		work: (
+			prepare: (sql: string) => (values: readonly SqlValue[]) => number,
+			query: (sql: string, values?: readonly SqlValue[]) => Record<string, unknown>[],
+		) => void,
+	): void {
 		const statements: ReturnType<Database['prepare']>[] = [];
 		try {
 			this.transaction(() =>
-				work((sql) => {
-					const statement = this.db.prepare(sql);
-					statements.push(statement);
-					return (values) => Number(statement.run(values as SqlValue[]).lastInsertRowid);
-				}),
+				work(
+					(sql) => {
+						const statement = this.db.prepare(sql);
+						statements.push(statement);
+						return (values) => Number(statement.run(values as SqlValue[]).lastInsertRowid);
+					},
+					(sql, values) => this.db.all(sql, values as SqlValue[]) as Record<string, unknown>[],
+				),
 			);
 		} finally {
-			for (const statement of statements) statement.finalize();
+			for (const statement of statements) {
+				try {
+					statement.finalize();
+				} catch {
+					// finalize repeats the statement's last error, which the transaction has already thrown.
+				}
+			}
 			// Seeding writes around the statement cache: forget what was derived before.
 			this.accounts.forget();
 			this.sql.invalidate();
 		}
+	}
+
+	/**
+	 * Runs work with the non-unique indexes dropped, then builds them again: filling a new database
+	 * (seeding into a scratch file) is several times faster that way than keeping every index up to
+	 * date row by row. Unique indexes stay, so constraints hold throughout.
+	 */
+	withoutSecondaryIndexes(work: () => void): void {
+		const indexes = this.db.all(
+			"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY name",
+		) as { name: string; sql: string }[];
+		this.transaction(() => {
+			for (const index of indexes) this.db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`);
+		});
+		work();
+		this.transaction(() => {
+			for (const index of indexes) this.db.exec(index.sql);
+		});
+		this.sql.invalidate();
+	}
+
+	/** What seeding recorded in its last transaction, or undefined when seeding never finished. */
+	seedingRecord(): Record<string, unknown> | undefined {
+		const row = this.sql.one<{ value: string }>('SELECT value FROM sandbox_meta WHERE key = ?', [SEEDED_KEY]);
+		return row === undefined ? undefined : (JSON.parse(row.value) as Record<string, unknown>);
+	}
+
+	/** Records that seeding finished; call it in seeding's last transaction. */
+	markSeeded(record: Record<string, unknown>): void {
+		this.sql.run('INSERT OR REPLACE INTO sandbox_meta (key, value) VALUES (?, ?)', [
+			SEEDED_KEY,
+			JSON.stringify(record),
+		]);
 	}
 
 	isEmpty(): boolean {

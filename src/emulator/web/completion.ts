@@ -1,10 +1,12 @@
 /**
  * The posting completion page behind AddAdvert's RedirectUrl (`/complete-posting/<token>`): the
  * advert, the owner's feeds with quota, cost and description limits, the feed choice and confirm.
- * Completing creates the postings in one transaction (all or nothing) and queues their delivery;
- * a future post date schedules them instead.
+ * Completing is exactly-once: after the form is read, one transaction checks that the posting is not
+ * completed yet, re-reads the quota, validates, claims the completion with a conditional update and
+ * creates the postings (all or nothing), queueing their delivery; a future post date schedules them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { feedAllowances } from '../domain/quota';
 import type { FeedQuotaRow, AdvertRow } from '../store/types';
 import { toDisplayDate, toStoredDate } from '../store/time';
 import { csrfToken, isValidCsrf, readForm, type WebContext } from './context';
@@ -26,18 +28,17 @@ export function descriptionLength(description: string, htmlSupport: string): num
 	return [...text].length;
 }
 
+/** The owner's feeds as the page offers them, with quota use read now (inside the completing transaction). */
 function offeredFeeds(context: WebContext, advert: AdvertRow): OfferedFeed[] | undefined {
 	const user = context.store.accounts.userById(advert.userId);
 	if (!user) return undefined;
-	const used = context.store.postings.usedByUser(user.id);
 	const destinations = new Set(context.store.adverts.destinations(advert.id));
-	return context.store.feeds
-		.userQuotas(user)
-		.filter((feed) => feed.restricted !== 1)
-		.map((feed) => ({
+	return feedAllowances(context.store, user)
+		.filter(({ feed }) => feed.restricted !== 1)
+		.map(({ feed, used, quota }) => ({
 			feed,
-			used: used.get(feed.id) ?? 0,
-			quota: Number(feed.effectiveQuota) || 0,
+			used,
+			quota,
 			forced: feed.forceSelected === 1,
 			preselected:
 				feed.forceSelected === 1 ||
@@ -191,8 +192,8 @@ export async function handleCompletion(
 	}
 	const offers = offeredFeeds(context, advert);
 	if (!offers) return sendMessage(res, 404, 'Posting not found', 'The owner of this advert no longer exists.');
-	const completedAt = context.store.adverts.completedAt(advert.id);
 	if (req.method === 'GET' || req.method === 'HEAD') {
+		const completedAt = context.store.adverts.completedAt(advert.id);
 		if (completedAt) return renderCompleted(res, context, advert, completedAt);
 		return renderForm(res, context, advert, offers, 200, []);
 	}
@@ -209,32 +210,64 @@ export async function handleCompletion(
 			'This form was not issued for this posting. Open the completion link again.',
 		);
 	}
-	if (completedAt) {
-		return sendMessage(
-			res,
-			409,
-			'Already completed',
-			`This posting was completed at ${completedAt} UTC; it cannot be completed twice.`,
-		);
-	}
+	// Nothing read before the body arrived is trusted: other submissions may have completed meanwhile.
 	const submitted = new Set(form.getAll('feed').map(Number).filter(Number.isInteger));
+	const outcome = context.store.transaction(() => completePosting(context, advert.id, submitted));
+	switch (outcome.kind) {
+		case 'completed':
+			return redirect(res, `/complete-posting/${encodeURIComponent(advert.completionToken)}`);
+		case 'already':
+			return sendMessage(
+				res,
+				409,
+				'Already completed',
+				`This posting was completed at ${outcome.completedAt} UTC; it cannot be completed twice.`,
+			);
+		case 'gone':
+			return sendMessage(res, 404, 'Posting not found', 'This advert or its owner no longer exists.');
+		case 'invalid':
+			return renderForm(res, context, outcome.advert, outcome.offers, 422, outcome.problems, submitted);
+	}
+}
+
+type CompletionOutcome =
+	| { kind: 'completed' }
+	| { kind: 'already'; completedAt: string }
+	| { kind: 'gone' }
+	| {
+			kind: 'invalid';
+			advert: AdvertRow;
+			offers: OfferedFeed[];
+			problems: { feedId?: number; message: string }[];
+	  };
+
+/**
+ * Completes a posting inside the caller's transaction: checks it is not completed, validates the choice
+ * against the quota as it is now, claims the completion (a conditional update) and creates the postings.
+ */
+function completePosting(context: WebContext, advertId: number, submitted: ReadonlySet<number>): CompletionOutcome {
+	const completedAt = context.store.adverts.completedAt(advertId);
+	if (completedAt) return { kind: 'already', completedAt };
+	const advert = context.store.adverts.byId(advertId);
+	const offers = advert && offeredFeeds(context, advert);
+	if (!advert || !offers) return { kind: 'gone' };
 	const chosen = offers.filter((offer) => offer.forced || submitted.has(offer.feed.id));
 	const unknown = [...submitted].filter((feedId) => !offers.some((offer) => offer.feed.id === feedId));
 	const problems = [
 		...unknown.map((feedId) => ({ message: `Job board ${feedId} is not available to this user.` })),
 		...validateChoice(advert, chosen),
 	];
-	if (problems.length > 0) return renderForm(res, context, advert, offers, 422, problems, submitted);
+	if (problems.length > 0) return { kind: 'invalid', advert, offers, problems };
 	const now = context.clock.now();
+	if (!context.store.adverts.markCompleted(advert.id, toStoredDate(now))) {
+		return { kind: 'already', completedAt: context.store.adverts.completedAt(advert.id) ?? toStoredDate(now) };
+	}
 	const postAt = advert.scheduledPostAt ? new Date(advert.scheduledPostAt) : now;
-	context.store.transaction(() => {
-		context.scheduler.enqueue(
-			advert.id,
-			advert.userId,
-			chosen.map((offer) => offer.feed.id),
-			postAt,
-		);
-		context.store.adverts.markCompleted(advert.id, toStoredDate(now));
-	});
-	redirect(res, `/complete-posting/${encodeURIComponent(advert.completionToken)}`);
+	context.scheduler.enqueue(
+		advert.id,
+		advert.userId,
+		chosen.map((offer) => offer.feed.id),
+		postAt,
+	);
+	return { kind: 'completed' };
 }

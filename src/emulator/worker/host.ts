@@ -3,10 +3,11 @@
  * its HTTP traffic never block the caller's event loop (the VS Code extension host). A worker rather
  * than a child process: it ends with the process that started it (no orphan holding the port and the
  * database), needs no Node executable (VS Code's is Electron), and starts in milliseconds. This module
- * imports no emulator code at run time, so the caller's bundle stays small.
+ * imports no emulator code at run time but the owner lock's release (no SQLite), so the caller's bundle stays small.
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { releaseAbandonedLock } from '../store/ownerLock';
 import { deserializeError } from './errors';
 import type {
 	FromWorker,
@@ -57,6 +58,8 @@ export function startEmulatorInWorker(options: WorkerStartOptions = {}): Promise
 	});
 	// The thread never keeps the caller's process alive: it ends with it.
 	worker.unref();
+	// Read now: after the thread ends, worker.threadId is -1.
+	const threadId = worker.threadId;
 	const calls = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 	let nextId = 1;
 	let stopped = false;
@@ -74,7 +77,12 @@ export function startEmulatorInWorker(options: WorkerStartOptions = {}): Promise
 			else if (!stopped) exitListener?.(error);
 		};
 		worker.on('error', (error) => fail(error instanceof Error ? error : new Error(String(error))));
-		worker.on('exit', (code) => fail(new Error(`The sandbox thread ended unexpectedly (exit code ${code}).`)));
+		worker.on('exit', (code) => {
+			// A thread ended the hard way (terminate, crash) could not give its data folder up: do it for it.
+			const dataDir = sandboxOptions.dataDir;
+			if (dataDir !== undefined && dataDir !== ':memory:') releaseAbandonedLock(dataDir, threadId);
+			fail(new Error(`The sandbox thread ended unexpectedly (exit code ${code}).`));
+		});
 		worker.on('message', (message: FromWorker) => {
 			switch (message.type) {
 				case 'log':
@@ -132,7 +140,7 @@ export function startEmulatorInWorker(options: WorkerStartOptions = {}): Promise
 
 		const handle = (info: SandboxInfo): WorkerEmulator => ({
 			...info,
-			threadId: worker.threadId,
+			threadId,
 			stop,
 			reset: () => call('reset'),
 			advance: (ms) => call('advance', ms),

@@ -1,4 +1,5 @@
 /** Guided flows over adverts and the account: create an advert, the delivery log, feeds and quota. */
+import { checkValue } from '../../protocol/rules';
 import {
 	OPERATIONS,
 	VALUE_SETS,
@@ -31,25 +32,14 @@ const CREATE_STEPS = [
 
 export type CreateAdvertAnswers = Partial<Record<(typeof CREATE_STEPS)[number]['param'], string>>;
 
-/** Checks one answer against the parameter's format in the catalogue. */
+/** Checks one answer with the catalogue's rules (src/protocol/rules, as the client and the sandbox do). */
 export function checkAnswer(param: string, text: string, required = false): string | undefined {
 	const value = text.trim();
 	if (value === '') {
 		return required ? 'This field is required' : undefined;
 	}
 	const spec = OPERATIONS.AddAdvert.params.find((p) => p.name === param);
-	switch (spec?.format) {
-		case 'numeric':
-			return /^-?\d+(\.\d+)?$/.test(value) ? undefined : 'Enter a number';
-		case 'email':
-			return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value) ? undefined : 'Enter an email address';
-		case 'dateTime':
-			return /^\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2})?)?Z?$/.test(value)
-				? undefined
-				: 'Use yyyy-MM-dd HH:mm:ss (UTC)';
-		default:
-			return undefined;
-	}
+	return spec ? checkValue(spec, value)?.message : undefined;
 }
 
 /** Asks for each field of a new advert, calls AddAdvert and offers to open the returned address. */

@@ -4,6 +4,7 @@
  * exchange itself (the client's transport) and the response as the webview shows it.
  */
 import { createRedactor, validateParams, type Redactor } from '../../client';
+import { checkValue, parseBoolean, parseInteger } from '../../protocol/rules';
 import { getBinding } from '../../protocol/bindings';
 import type { BindingName, CodecContext } from '../../protocol/bindings/types';
 import {
@@ -74,18 +75,15 @@ export function formToParams(
 		}
 		const text = Array.isArray(value) ? value.join(',') : value;
 		if (text.trim().length === 0) continue;
-		if (param.type === 'int') {
-			if (!/^\s*-?\d+\s*$/.test(text)) {
-				issues.push({ param: param.name, message: `${param.name} must be a whole number, got "${text}".` });
+		if (param.type === 'int' || param.type === 'boolean') {
+			// Parsed and worded by the catalogue's rules, as the client and the sandbox do.
+			const value = param.type === 'int' ? parseInteger(text) : parseBoolean(text);
+			if (value === undefined) {
+				const problem = checkValue(param, text);
+				issues.push({ param: param.name, message: problem?.message ?? `${param.name} is not valid.` });
 				continue;
 			}
-			params[param.name] = Number(text);
-		} else if (param.type === 'boolean') {
-			if (text !== 'true' && text !== 'false') {
-				issues.push({ param: param.name, message: `${param.name} must be true or false, got "${text}".` });
-				continue;
-			}
-			params[param.name] = text === 'true';
+			params[param.name] = value;
 		} else {
 			params[param.name] = text;
 		}

@@ -3,6 +3,8 @@
  * connection values, secrets) and the texts shown for a run. Free of the VS Code API.
  */
 import { formatExchange, type RequestRunResult, type RunOptions } from '../../client/requestFileRunner';
+import { wsdlSchemaValidator } from '../../client/requestFileSchema';
+import { loadLibxml2Validator } from '../../client/xsd/libxml2Validator';
 import type { WorkbenchServices } from '../services';
 import { secretValues, secretsToHide, targetOfClient } from '../playground/connection';
 
@@ -11,7 +13,14 @@ export async function runOptionsFor(services: WorkbenchServices, timeoutMs: numb
 	const client = await services.activeClient();
 	const connection = await secretValues(services);
 	const secrets = await secretsToHide(services, connection);
-	return { target: targetOfClient(client), connection, secrets, timeoutMs };
+	const target = targetOfClient(client);
+	return {
+		target,
+		connection,
+		secrets,
+		timeoutMs,
+		validateSchema: wsdlSchemaValidator(target, loadLibxml2Validator, timeoutMs),
+	};
 }
 
 /** One line for a notification: `GetCurrency (soap12): HTTP 200 · 2 of 2 expectations passed`. */

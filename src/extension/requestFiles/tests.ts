@@ -204,7 +204,8 @@ function report(
 				if (outcome.passed) return;
 				const message = vscode.TestMessage.diff(
 					`expect: ${outcome.text}\nexpected: ${outcome.expected}\nactual:   ${outcome.actual}${exchange}`,
-					outcome.expected,
+					// The diff compares values: "== 2" expects 2.
+					outcome.expected.replace(/^== /, ''),
 					outcome.actual,
 				);
 				const line = entry.location.expectationLines[index];

@@ -4,7 +4,6 @@
  * src/emulator/worker/host.ts): seeding and every query happen off the extension host's event loop,
  * and its access log and background events arrive here for the output channel.
  */
-import { rm } from 'node:fs/promises';
 import type { LogLine, SandboxInfo } from '../../emulator/worker/protocol';
 import { Emitter, type Disposable, type Event } from '../util/emitter';
 import type { LogPort } from '../ui/port';
@@ -24,6 +23,10 @@ export interface SandboxLaunchOptions {
 	dataDir: string;
 	seed?: number;
 	reset: boolean;
+	/** Accept what production refuses, with a warning per leniency (setting multiposting.sandbox.loose). */
+	loose?: boolean;
+	/** What owns the data folder, named to a second sandbox refused on it. */
+	owner: string;
 	/** The sandbox's access log and background events. */
 	onLog: (line: LogLine) => void;
 }
@@ -45,6 +48,8 @@ export interface SandboxManagerOptions {
 	seed: () => number | undefined;
 	/** Port to listen on (setting multiposting.sandbox.port; 0 = any free port). */
 	port: () => number;
+	/** Loose mode (setting multiposting.sandbox.loose); strict like production when absent. */
+	loose?: () => boolean;
 	log: LogPort;
 }
 
@@ -110,12 +115,13 @@ export class SandboxManager implements Disposable {
 		await this.ensureRunning();
 	}
 
-	/** Stops the sandbox, deletes its database and starts it again with fresh demo data. */
+	/**
+	 * Stops the sandbox and starts it again with fresh demo data. The sandbox deletes its database
+	 * itself, once it owns the data folder: deleting the folder here could take it from under another
+	 * window's running sandbox.
+	 */
 	async reset(): Promise<SandboxInfo> {
 		await this.stop();
-		if (this.options.dataDir !== ':memory:') {
-			await rm(this.options.dataDir, { recursive: true, force: true });
-		}
 		this.starting = this.startOnce(true).finally(() => {
 			this.starting = undefined;
 		});
@@ -138,6 +144,8 @@ export class SandboxManager implements Disposable {
 				dataDir: this.options.dataDir,
 				seed: this.options.seed(),
 				reset,
+				loose: this.options.loose?.() ?? false,
+				owner: 'VS Code (the Multiposting Workbench extension)',
 				onLog: (line) => this.forward(line),
 			});
 			sandbox.onUnexpectedExit?.((error) => this.crashed(sandbox, error));

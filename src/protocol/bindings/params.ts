@@ -3,7 +3,8 @@
  * fields (transport rules 3 and 5). Decoding turns both back into typed values by the catalogue.
  */
 import { OPERATIONS, type AnyParams, type OperationName, type ParamSpec, type ParamValue } from '../catalogue';
-import { decodeScalar, encodeScalar } from '../codecs/scalars';
+import { encodeScalar } from '../codecs/scalars';
+import { checkValue, parseBoolean, parseInteger } from '../rules';
 import { XmlOut, isNil } from '../codecs/records';
 import type { XmlElement } from '../codecs/xml';
 import { FaultError } from '../faults';
@@ -63,25 +64,19 @@ export function paramFields(operation: OperationName, params: AnyParams): [strin
 	return fields;
 }
 
-function invalid(param: ParamSpec, text: string, error: unknown): FaultError {
-	const reason = error instanceof Error ? error.message : String(error);
-	return FaultError.client(
-		'InvalidParameter',
-		`Parameter ${param.name} has an invalid value: ${reason}.`,
-		`value: ${text.slice(0, 100)}`,
-	);
-}
-
-/** Converts received text to the parameter's type; empty text means "not given". */
+/**
+ * Converts received text to the parameter's type; empty text means "not given". A value that is not
+ * of the type is an InvalidParameter fault worded as the parameter rules word it (src/protocol/rules).
+ */
 function decodeParamText(param: ParamSpec, text: string): ParamValue | undefined {
 	if (text === '') return undefined;
-	try {
-		if (param.type === 'int') return decodeScalar('int', text.trim()) as number;
-		if (param.type === 'boolean') return decodeScalar('boolean', text.trim()) as boolean;
-	} catch (error) {
-		throw invalid(param, text, error);
+	if (param.type !== 'int' && param.type !== 'boolean') return text;
+	const value = param.type === 'int' ? parseInteger(text) : parseBoolean(text);
+	if (value === undefined) {
+		const problem = checkValue(param, text);
+		throw FaultError.client('InvalidParameter', problem?.message ?? `${param.name} has an invalid value.`);
 	}
-	return text;
+	return value;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The 4 operations of the administration endpoint. */
 import * as p from './params';
-import type { OperationSpec } from './types';
+import type { OperationDeclaration } from './transportNames';
 
 export const ADMINISTRATION_OPERATIONS = {
 	UserList: {
@@ -8,24 +8,18 @@ export const ADMINISTRATION_OPERATIONS = {
 		doc: 'Users visible to an administrator, or one active user when sUserIdentifier is given.',
 		params: [...p.login, p.sStartOrganisation, p.sUserIdentifier],
 		result: { kind: 'list', record: 'CUser' },
-		soapResult: 'UserListResult',
-		httpRoot: 'ArrayOfCUser',
 	},
 	FeedQuotaList: {
 		endpoint: 'administration',
 		doc: 'Feed credentials and quota of an organisation or user.',
 		params: [...p.login, p.sOrganisationIdentifier, p.sUserIdentifier, p.DestinationsAsCSV],
 		result: { kind: 'list', record: 'CFeedQuotaWithFeedList' },
-		soapResult: 'FeedQuotaListResult',
-		httpRoot: 'ArrayOfCFeedQuotaWithFeedList',
 	},
 	GetWeeksToAdvertise: {
 		endpoint: 'administration',
 		doc: 'Valid schedule triggers (weeks to advertise).',
 		params: [p.sCultureID, p.sAPIKey],
 		result: { kind: 'list', record: 'GetValue' },
-		soapResult: 'GetWeeksToAdvertiseResult',
-		httpRoot: 'ArrayOfGetValue',
 	},
 	FeedList: {
 		endpoint: 'administration',
@@ -37,7 +31,5 @@ export const ADMINISTRATION_OPERATIONS = {
 			{ name: 'sFeedNameSearch', type: 'string', doc: 'Part of a feed name.' },
 		],
 		result: { kind: 'list', record: 'CFeed' },
-		soapResult: 'FeedListResult',
-		httpRoot: 'ArrayOfCFeed',
 	},
-} as const satisfies Record<string, OperationSpec>;
+} as const satisfies Record<string, OperationDeclaration>;

@@ -3,18 +3,26 @@ import { ADMINISTRATION_OPERATIONS } from './administration';
 import type { OperationName } from './model';
 import { POSTING_OPERATIONS } from './posting';
 import { RECORDS, type RecordName } from './records';
+import { withTransportNames, type OperationDeclaration } from './transportNames';
 import type { Endpoint, OperationSpec, RecordSpec } from './types';
 
 export * from './types';
 export * from './model';
 export * from './valueSets';
 export { RECORDS, type RecordName } from './records';
+export { pagedListOf, type OperationDeclaration, type PagedListOf, type PagedRecordName } from './transportNames';
 
-/** All 20 operations, keyed by name. */
-export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = Object.freeze({
+const DECLARED: Readonly<Record<OperationName, OperationDeclaration>> = {
 	...POSTING_OPERATIONS,
 	...ADMINISTRATION_OPERATIONS,
-});
+};
+
+/** All 20 operations, keyed by name, with the element names the transport rules give them. */
+export const OPERATIONS: Readonly<Record<OperationName, OperationSpec>> = Object.freeze(
+	Object.fromEntries(
+		Object.entries(DECLARED).map(([name, declaration]) => [name, withTransportNames(name, declaration, RECORDS)]),
+	) as Record<OperationName, OperationSpec>,
+);
 
 export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 

@@ -5,6 +5,7 @@
 import type { ADMINISTRATION_OPERATIONS } from './administration';
 import type { POSTING_OPERATIONS } from './posting';
 import type { RecordName, RECORDS } from './records';
+import type { PagedListOf, PagedRecordName } from './transportNames';
 import type { ScalarType } from './types';
 
 /** The TypeScript value of each XML Schema scalar. decimal stays a string: no float rounding. */
@@ -70,6 +71,23 @@ export type ParamsOf<O extends OperationName> = {
 } & {
 	-readonly [P in ParamsList<O> as IsRequired<P> extends true ? never : P['name']]?: ParamValueMap[P['type']];
 };
+
+/** Operations whose result is a paged wrapper (walked by the client's pager). */
+export type PagedOperationName = {
+	[O in OperationName]: AllOperations[O]['result'] extends {
+		readonly kind: 'record';
+		readonly record: PagedRecordName;
+	}
+		? O
+		: never;
+}[OperationName];
+
+/** The list field of a paged operation's wrapper. */
+export type PagedListName<O extends PagedOperationName> = AllOperations[O]['result']['record'] extends infer R
+	? R extends PagedRecordName
+		? PagedListOf<R>
+		: never
+	: never;
 
 /** The decoded result of an operation. */
 export type ResultOf<O extends OperationName> = AllOperations[O]['result'] extends {

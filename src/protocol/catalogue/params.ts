@@ -64,13 +64,14 @@ export const sAdvertReference = {
 export const sAdvertID = {
 	name: 'sAdvertID',
 	type: 'string',
-	format: 'numeric',
+	format: 'id',
 	doc: 'AdvertID.',
 } as const satisfies ParamSpec;
 export const sSearchDays = {
 	name: 'sSearchDays',
 	type: 'string',
-	format: 'numeric',
+	format: 'integer',
+	range: { min: -1, max: 36_500 },
 	valueSet: 'searchDays',
 	doc: 'Search window in days; -1 for all time (default 30).',
 } as const satisfies ParamSpec;
@@ -95,7 +96,7 @@ export const Destinations = {
 export const sAdvertStatusIDs = {
 	name: 'sAdvertStatusIDs',
 	type: 'string',
-	format: 'numericCsv',
+	format: 'integerCsv',
 	valueSet: 'advertStatus',
 	doc: 'Advert status ids, comma-separated.',
 } as const satisfies ParamSpec;
@@ -121,9 +122,15 @@ export const sLastProgressDate = {
 export const CurrentPage = {
 	name: 'CurrentPage',
 	type: 'int',
+	range: { min: 0 },
 	doc: 'Page number (1-based; 0 is read as 1).',
 } as const satisfies ParamSpec;
-export const RowsPerPage = { name: 'RowsPerPage', type: 'int', doc: 'Page size.' } as const satisfies ParamSpec;
+export const RowsPerPage = {
+	name: 'RowsPerPage',
+	type: 'int',
+	pageSize: true,
+	doc: 'Page size (1 to the maximum, 500 in the sandbox).',
+} as const satisfies ParamSpec;
 export const OrderBy = {
 	name: 'OrderBy',
 	type: 'string',
@@ -132,7 +139,7 @@ export const OrderBy = {
 export const sAdvertCandidateID = {
 	name: 'sAdvertCandidateID',
 	type: 'string',
-	format: 'numeric',
+	format: 'id',
 	doc: 'Application identifier (AdvertCandidateID).',
 } as const satisfies ParamSpec;
 export const sRedirectDomain = {

@@ -1,6 +1,6 @@
 /** The 16 operations of the posting endpoint, in the spec's order, parameters in the spec's order. */
 import * as p from './params';
-import type { OperationSpec } from './types';
+import type { OperationDeclaration } from './transportNames';
 
 const advertSearch = [...p.searchScope, p.sAdvertIdentifier, p.sAdvertReference, p.sAdvertID, p.sSearchDays] as const;
 const advertFilters = [p.sAdvertStatusIDs, p.sHideFutureJobs, p.sLastScoreDate, p.sLastProgressDate] as const;
@@ -13,17 +13,12 @@ export const POSTING_OPERATIONS = {
 		doc: 'Feeds and quota configured for a user.',
 		params: [...p.login, p.Destinations],
 		result: { kind: 'list', record: 'CPostFeed' },
-		soapResult: 'UserFeedsAndQuotaWithDestinationsResult',
-		httpRoot: 'ArrayOfCPostFeed',
 	},
 	GetAdvertWithValuesPaged: {
 		endpoint: 'posting',
 		doc: 'Paged search of adverts with their extra field values.',
 		params: [...advertSearch, p.FieldIDsAsCSV, p.DestinationsAsCSV, ...advertFilters, ...paging],
 		result: { kind: 'record', record: 'AdvertWithValuesPaged' },
-		soapResult: 'AdvertWithValuesPaged',
-		httpRoot: 'AdvertWithValuesPaged',
-		pagedList: 'AdvertWithValues',
 		rules: [
 			{
 				kind: 'required',
@@ -37,17 +32,12 @@ export const POSTING_OPERATIONS = {
 		doc: 'Search of adverts with their extra field values (unpaged).',
 		params: [...advertSearch, p.FieldIDsAsCSV, p.DestinationsAsCSV, ...advertFilters],
 		result: { kind: 'list', record: 'APIAdvertWithValues' },
-		soapResult: 'GetAdvertWithValuesResult',
-		httpRoot: 'ArrayOfAPIAdvertWithValues',
 	},
 	GetAdvertPaged: {
 		endpoint: 'posting',
 		doc: 'Paged search of adverts (all instances of an advert) with basic information.',
 		params: [...advertSearch, ...advertFilters, ...paging],
 		result: { kind: 'record', record: 'AdvertPaged' },
-		soapResult: 'AdvertPaged',
-		httpRoot: 'AdvertPaged',
-		pagedList: 'Adverts',
 		rules: [
 			{
 				kind: 'required',
@@ -61,8 +51,14 @@ export const POSTING_OPERATIONS = {
 		doc: 'Delivers an advert again, unaltered, to job boards it was posted to before.',
 		params: [...advertSearch, p.DestinationsAsCSV],
 		result: { kind: 'record', record: 'APIAdvertWithPostings' },
-		soapResult: 'ExpressPostAdvertResult',
-		httpRoot: 'APIAdvertWithPostings',
+		rules: [
+			{
+				kind: 'anyOf',
+				params: ['sAdvertID', 'sAdvertIdentifier', 'sAdvertReference'],
+				subcode: 'MissingParameter',
+				message: 'Give sAdvertID, sAdvertIdentifier or sAdvertReference to choose the advert to post again.',
+			},
+		],
 	},
 	AddAdvert: {
 		endpoint: 'posting',
@@ -83,9 +79,15 @@ export const POSTING_OPERATIONS = {
 			{ name: 'sJobHours', type: 'string', valueSet: 'jobHours', doc: 'F or P.' },
 			{ name: 'sPrimaryLocation', type: 'string', doc: 'Main location.' },
 			{ name: 'sIndustry', type: 'string', doc: 'Industry.' },
-			{ name: 'sSalaryFrom', type: 'string', format: 'numeric', doc: 'Lowest salary (numeric).' },
-			{ name: 'sSalaryTo', type: 'string', format: 'numeric', doc: 'Highest salary (numeric).' },
-			{ name: 'sSalaryCurrency', type: 'string', valueSet: 'currency', doc: 'ISO 4217 code.' },
+			{ name: 'sSalaryFrom', type: 'string', format: 'decimal', doc: 'Lowest salary (numeric).' },
+			{ name: 'sSalaryTo', type: 'string', format: 'decimal', doc: 'Highest salary (numeric).' },
+			{
+				name: 'sSalaryCurrency',
+				type: 'string',
+				format: 'currency',
+				valueSet: 'currency',
+				doc: 'ISO 4217 code.',
+			},
 			{ name: 'sSalaryPer', type: 'string', valueSet: 'salaryPer', doc: 'H, D, W, M or Y.' },
 			{ name: 'sSalaryBenefits', type: 'string', doc: 'Benefits.' },
 			{ name: 'sContactName', type: 'string', doc: 'Contact name.' },
@@ -103,11 +105,11 @@ export const POSTING_OPERATIONS = {
 			{
 				name: 'sAdvertStatusID',
 				type: 'string',
-				format: 'numeric',
+				format: 'integer',
 				valueSet: 'advertStatus',
 				doc: 'Initial AdvertStatusID (default 0).',
 			},
-			{ name: 'sAdvertID', type: 'string', format: 'numeric', doc: 'Existing AdvertID to update.' },
+			{ name: 'sAdvertID', type: 'string', format: 'id', doc: 'Existing AdvertID to update.' },
 			{
 				name: 'sApplicationCallbackURL',
 				type: 'string',
@@ -123,8 +125,14 @@ export const POSTING_OPERATIONS = {
 			},
 		],
 		result: { kind: 'record', record: 'AddAdvertResult' },
-		soapResult: 'AddAdvertResult',
-		httpRoot: 'AddAdvertResult',
+		rules: [
+			{
+				kind: 'order',
+				first: 'sSalaryFrom',
+				second: 'sSalaryTo',
+				message: 'sSalaryFrom is higher than sSalaryTo.',
+			},
+		],
 	},
 	AdvertTrackingResponseLog: {
 		endpoint: 'posting',
@@ -132,12 +140,17 @@ export const POSTING_OPERATIONS = {
 		params: [
 			...p.searchScope,
 			p.sAdvertID,
-			{ name: 'sPostingID', type: 'string', format: 'numeric', doc: 'Limit to one posting.' },
+			{ name: 'sPostingID', type: 'string', format: 'id', doc: 'Limit to one posting.' },
 			p.Destinations,
 		],
 		result: { kind: 'list', record: 'AdvertTrackingLog' },
-		soapResult: 'AdvertTrackingResponseLogResult',
-		httpRoot: 'ArrayOfAdvertTrackingLog',
+		rules: [
+			{
+				kind: 'required',
+				params: ['sAdvertID'],
+				message: 'Give the numeric AdvertID whose delivery logs you want.',
+			},
+		],
 	},
 	CandidateTagPartner: {
 		endpoint: 'posting',
@@ -148,8 +161,13 @@ export const POSTING_OPERATIONS = {
 			{ name: 'PartnerTag', type: 'string', valueSet: 'partnerTag', doc: 'One of the five partner tags.' },
 		],
 		result: { kind: 'record', record: 'CandidateTagResult' },
-		soapResult: 'CandidateTagPartnerResult',
-		httpRoot: 'CandidateTagResult',
+		rules: [
+			{
+				kind: 'required',
+				params: ['sCandidateEmail', 'PartnerTag'],
+				message: "Give the candidate's email address and one of the five partner tags.",
+			},
+		],
 	},
 	CandidateTag: {
 		endpoint: 'posting',
@@ -157,11 +175,16 @@ export const POSTING_OPERATIONS = {
 		params: [
 			p.sAPIKey,
 			...p.candidateParams,
-			{ name: 'Tag', type: 'string', doc: 'A short phrase, e.g. Reviewed.' },
+			{ name: 'Tag', type: 'string', maxLength: 50, doc: 'A short phrase, e.g. Reviewed.' },
 		],
 		result: { kind: 'record', record: 'CandidateTagResult' },
-		soapResult: 'CandidateTagResult',
-		httpRoot: 'CandidateTagResult',
+		rules: [
+			{
+				kind: 'required',
+				params: ['sCandidateEmail', 'Tag'],
+				message: "Give the candidate's email address and a short phrase such as Reviewed.",
+			},
+		],
 	},
 	QueryJobTitle: {
 		endpoint: 'posting',
@@ -173,8 +196,6 @@ export const POSTING_OPERATIONS = {
 			{ name: 'Industry', type: 'string', doc: 'Limit to an industry.' },
 		],
 		result: { kind: 'list', record: 'CQueryJobTitle' },
-		soapResult: 'QueryJobTitleResult',
-		httpRoot: 'ArrayOfCQueryJobTitle',
 		rules: [{ kind: 'minLength', param: 'q', min: 2, message: 'q must have at least 2 characters.' }],
 	},
 	GetLoginURL: {
@@ -183,19 +204,20 @@ export const POSTING_OPERATIONS = {
 		params: [
 			...p.login,
 			p.sRedirectDomain,
-			{ name: 'returnUrl', type: 'string', doc: 'Page to land on after login.' },
+			{
+				name: 'returnUrl',
+				type: 'string',
+				format: 'localPath',
+				doc: 'Page to land on after login, e.g. /web/adverts.',
+			},
 		],
 		result: { kind: 'record', record: 'GetLoginURLResult' },
-		soapResult: 'GetLoginURLResult',
-		httpRoot: 'GetLoginURLResult',
 	},
 	GetCurrency: {
 		endpoint: 'posting',
 		doc: 'Currency lookup rows.',
 		params: [p.sCultureID, p.sAPIKey],
 		result: { kind: 'list', record: 'GetValue' },
-		soapResult: 'GetCurrencyResult',
-		httpRoot: 'ArrayOfGetValue',
 	},
 	ApplicationScore: {
 		endpoint: 'posting',
@@ -206,27 +228,37 @@ export const POSTING_OPERATIONS = {
 			{ name: 'sScoreAsJobOwner', type: 'boolean', default: false, doc: 'Act as the job owner.' },
 		],
 		result: { kind: 'record', record: 'ApplicationScoreResult' },
-		soapResult: 'ApplicationScoreResult',
-		httpRoot: 'ApplicationScoreResult',
+		rules: [
+			{
+				kind: 'required',
+				params: ['sAdvertID', 'sAdvertCandidateID', 'sScore'],
+				message: 'Give the application (sAdvertID and sAdvertCandidateID) and the score letter.',
+			},
+		],
 	},
 	AddAdvertCandidateNote: {
 		endpoint: 'posting',
 		doc: 'Attaches a note to an application.',
 		params: [
 			...applicationAction,
-			{ name: 'sSubject', type: 'string', doc: 'Subject.' },
-			{ name: 'sBody', type: 'string', doc: 'Text of the note.' },
+			{ name: 'sSubject', type: 'string', maxLength: 200, doc: 'Subject.' },
+			{ name: 'sBody', type: 'string', maxLength: 10_000, doc: 'Text of the note.' },
 		],
 		result: { kind: 'record', record: 'AddAdvertCandidateNoteResult' },
-		soapResult: 'AddAdvertCandidateNoteResult',
-		httpRoot: 'AddAdvertCandidateNoteResult',
+		rules: [
+			{
+				kind: 'required',
+				params: ['sAdvertID', 'sAdvertCandidateID', 'sBody'],
+				message: 'Give the application (sAdvertID and sAdvertCandidateID) and the text of the note.',
+			},
+		],
 	},
 	ApplicationProgress: {
 		endpoint: 'posting',
 		doc: 'Progresses an application on behalf of a recruitment system.',
 		params: [
 			...applicationAction,
-			{ name: 'sProgressID', type: 'string', format: 'numeric', valueSet: 'progress', doc: 'ProgressID.' },
+			{ name: 'sProgressID', type: 'string', format: 'integer', valueSet: 'progress', doc: 'ProgressID.' },
 			// Not typed in the spec, so a string (rule 7) holding true or false.
 			{
 				name: 'sProgressAsJobOwner',
@@ -237,8 +269,13 @@ export const POSTING_OPERATIONS = {
 			},
 		],
 		result: { kind: 'record', record: 'ApplicationProgressResult' },
-		soapResult: 'ApplicationProgressResult',
-		httpRoot: 'ApplicationProgressResult',
+		rules: [
+			{
+				kind: 'required',
+				params: ['sAdvertID', 'sAdvertCandidateID', 'sProgressID'],
+				message: 'Give the application (sAdvertID and sAdvertCandidateID) and the ProgressID.',
+			},
+		],
 	},
 	GetApplicationsPaged: {
 		endpoint: 'posting',
@@ -271,11 +308,11 @@ export const POSTING_OPERATIONS = {
 			{
 				name: 'ProgressIDAsCSV',
 				type: 'string',
-				format: 'numericCsv',
+				format: 'integerCsv',
 				valueSet: 'progress',
 				doc: 'ProgressIDs.',
 			},
-			{ name: 'AdvertCandidateIDAsCSV', type: 'string', format: 'numericCsv', doc: 'Exact applications.' },
+			{ name: 'AdvertCandidateIDAsCSV', type: 'string', format: 'integerCsv', doc: 'Exact applications.' },
 			{
 				name: 'boolIncludeEmailBody',
 				type: 'string',
@@ -309,14 +346,17 @@ export const POSTING_OPERATIONS = {
 			...paging,
 		],
 		result: { kind: 'record', record: 'ApplicationPaged' },
-		soapResult: 'ApplicationPaged',
-		httpRoot: 'ApplicationPaged',
-		pagedList: 'Applications',
 		rules: [
 			{
 				kind: 'required',
 				params: ['CurrentPage', 'RowsPerPage'],
 				message: 'CurrentPage and RowsPerPage must always be supplied.',
+			},
+			{
+				kind: 'order',
+				first: 'sApplicationStartDateTime',
+				second: 'sApplicationEndDateTime',
+				message: 'sApplicationStartDateTime is after sApplicationEndDateTime; give the earlier date first.',
 			},
 			{
 				kind: 'anyOf',
@@ -333,4 +373,4 @@ export const POSTING_OPERATIONS = {
 			},
 		],
 	},
-} as const satisfies Record<string, OperationSpec>;
+} as const satisfies Record<string, OperationDeclaration>;

@@ -20,15 +20,33 @@ export type ScalarType =
 /** Parameter types: spec transport rules 3, 5 and 7 (everything is a string unless stated). */
 export type ParamType = 'string' | 'int' | 'boolean' | 'string[]';
 
-/** Hints about the text inside a string parameter, used for validation and forms. */
+/**
+ * The text a string parameter holds, parsed and checked by src/protocol/rules (the one interpretation
+ * used by the client, the sandbox and the playground).
+ */
 export type ParamFormat =
-	| 'numeric'
+	/** A whole number (32-bit), within the parameter's `range`. */
+	| 'integer'
+	/** A positive 32-bit id (AdvertID, AdvertCandidateID, PostingID). */
+	| 'id'
+	/** A non-negative decimal, at most 12 digits and 4 decimals (salaries). */
+	| 'decimal'
+	/** true, false, 1 or 0 (any case). */
 	| 'boolean'
+	/** A date and time: yyyy-MM-d HH:mm:ss, ISO 8601 or dd/MM/yyyy (UTC). */
 	| 'dateTime'
+	/** Comma-separated values; with a closed value set, each one of it (names or codes). */
 	| 'csv'
-	| 'numericCsv'
+	/** Comma-separated whole numbers. */
+	| 'integerCsv'
+	/** An absolute http or https URL. */
 	| 'url'
 	| 'email'
+	/** A 3-letter ISO 4217 code (any case). */
+	| 'currency'
+	/** A path on the service: starts with one '/'. */
+	| 'localPath'
+	/** A numeric id or a string identifier (anything non-blank). */
 	| 'idOrIdentifier';
 
 /** Parameters the client fills from the connection's credentials and preferences. */
@@ -46,6 +64,12 @@ export interface ParamSpec {
 	readonly default?: string | number | boolean;
 	/** For SOAP, the element name of the items of a list parameter (rule 3: `string`). */
 	readonly itemElement?: string;
+	/** Bounds of an int or integer parameter. */
+	readonly range?: { readonly min?: number; readonly max?: number };
+	/** RowsPerPage: at most the service's page size limit (500 by default). */
+	readonly pageSize?: boolean;
+	/** Most characters the text may have. */
+	readonly maxLength?: number;
 }
 
 /** How a field's value is written. */
@@ -97,4 +121,12 @@ export interface OperationSpec {
 export type OperationRule =
 	| { readonly kind: 'minLength'; readonly param: string; readonly min: number; readonly message: string }
 	| { readonly kind: 'required'; readonly params: readonly string[]; readonly message: string }
-	| { readonly kind: 'anyOf'; readonly params: readonly string[]; readonly message: string };
+	/** One of the parameters must be given; `subcode` of the fault, MissingFilter by default. */
+	| {
+			readonly kind: 'anyOf';
+			readonly params: readonly string[];
+			readonly message: string;
+			readonly subcode?: 'MissingFilter' | 'MissingParameter';
+	  }
+	/** When both are given, `first` must not be greater than `second` (numbers or dates). */
+	| { readonly kind: 'order'; readonly first: string; readonly second: string; readonly message: string };

@@ -91,7 +91,7 @@ export const VALUE_SETS = {
 	},
 	advertStatus: {
 		doc: 'AdvertStatusID.',
-		closed: false,
+		closed: true,
 		values: Object.entries(ADVERT_STATUS).map(([label, code]) => ({ value: String(code), label, code })),
 	},
 	onDuplicate: {
@@ -106,7 +106,7 @@ export const VALUE_SETS = {
 	},
 	jobType: {
 		doc: 'sJobType.',
-		closed: false,
+		closed: true,
 		values: [
 			{ value: 'P', label: 'Permanent' },
 			{ value: 'C', label: 'Contract' },
@@ -115,7 +115,7 @@ export const VALUE_SETS = {
 	},
 	jobHours: {
 		doc: 'sJobHours.',
-		closed: false,
+		closed: true,
 		values: [
 			{ value: 'F', label: 'Full time' },
 			{ value: 'P', label: 'Part time' },
@@ -123,7 +123,7 @@ export const VALUE_SETS = {
 	},
 	salaryPer: {
 		doc: 'sSalaryPer.',
-		closed: false,
+		closed: true,
 		values: [
 			{ value: 'H', label: 'Hour' },
 			{ value: 'D', label: 'Day' },

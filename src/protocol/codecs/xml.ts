@@ -878,6 +878,11 @@ class Parser {
 			if (nameEnd - p - 2 > this.lim.maxNameLength) {
 				this.fail('XML_LIMIT', `name longer than ${this.lim.maxNameLength} characters`, p);
 			}
+			// Namespaces in XML 1.0 §7: PI targets contain no colon.
+			const colon = s.indexOf(':', p + 2);
+			if (colon >= 0 && colon < nameEnd) {
+				this.fail('XML_MALFORMED', 'a processing instruction target must not contain a colon', colon);
+			}
 			if (nameEnd - p - 2 === 3 && s.slice(p + 2, nameEnd).toLowerCase() === 'xml') {
 				this.fail('XML_MALFORMED', 'the XML declaration is allowed only at the very start of the document', p);
 			}

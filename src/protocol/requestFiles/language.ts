@@ -159,7 +159,9 @@ function checkEntry(entry: ParsedEntry, lines: readonly string[], captured: Read
 						(given.get(rule.param) ?? '').trim().length < rule.min
 					: rule.kind === 'required'
 						? rule.params.some((name) => !isGiven(name))
-						: !rule.params.some(isGiven);
+						: rule.kind === 'anyOf'
+							? !rule.params.some(isGiven)
+							: false; // 'order' rules need parsed values: left to src/protocol/rules at send time.
 			if (broken) {
 				diagnostics.push({
 					line: firstLine,

@@ -135,7 +135,7 @@ describe('emulator server: pipeline', () => {
 				version,
 				'ApplicationScore',
 				ns,
-				`<sAPIKey>${API_KEY}</sAPIKey><sUsername>demo</sUsername><sPassword>secret-pw</sPassword><sScore>S</sScore>`,
+				`<sAPIKey>${API_KEY}</sAPIKey><sUsername>demo</sUsername><sPassword>secret-pw</sPassword><sAdvertID>1</sAdvertID><sAdvertCandidateID>2</sAdvertCandidateID><sScore>S</sScore>`,
 			);
 
 		it('writes a SOAP 1.1 answer with exactly these headers and bytes', async () => {
@@ -225,9 +225,9 @@ describe('emulator server: pipeline', () => {
 				req.write(body.subarray(0, split));
 				setTimeout(() => req.end(body.subarray(split)), 10);
 			});
-			assert.match(answer, /sScore must be S, M, U, F or N\./);
+			// Refused by the catalogue's rules, with the character read whole from the two pieces.
+			assert.match(answer, /sScore must be one of S, M, U, F, N; got 'é'\./);
 			// The handler got the whole character, not two halves decoded apart.
-			assert.equal(calls.at(-1)?.params['sScore'], 'é');
 			const plain = await send(emulator.postingUrl, {
 				method: 'POST',
 				headers: { 'content-type': 'text/xml; charset=utf-8' },

@@ -1,18 +1,36 @@
 /** Helpers of the emulator's web and background tests: calls over HTTP GET and a headless browser. */
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { OPERATIONS, type OperationName } from '../../../src/protocol/catalogue';
 import { parseXml, type XmlElement } from '../../../src/protocol/codecs/xml';
 import type { RunningEmulator } from '../../../src/emulator';
 
-/** Calls an operation with the HTTP GET binding and returns the parsed result element. */
+/**
+ * Calls an operation with the HTTP GET binding and returns the parsed result element. Like an
+ * ASMX-generated proxy, it sends every parameter of the operation, empty where not given (the
+ * sandbox, as ASMX, refuses a missing one).
+ */
+/**
+ * The query string an ASMX proxy sends: every parameter of the operation, in catalogue order, empty
+ * when not given (strict mode refuses a missing one). A name the operation does not have is a test bug.
+ */
+export function asmxQuery(operation: OperationName, params: Record<string, string>): string {
+	const names = OPERATIONS[operation].params.map((param) => param.name);
+	const unknown = Object.keys(params).filter((name) => !names.includes(name));
+	if (unknown.length) throw new Error(`${operation} has no parameter ${unknown.join(', ')}`);
+	const query = new URLSearchParams();
+	for (const name of names) query.append(name, params[name] ?? '');
+	return query.toString();
+}
+
 export async function callGet(
 	emulator: RunningEmulator,
 	endpoint: 'posting' | 'administration',
-	operation: string,
+	operation: OperationName,
 	params: Record<string, string>,
 ): Promise<XmlElement> {
 	const base = endpoint === 'posting' ? emulator.postingUrl : emulator.adminUrl;
-	const response = await fetch(`${base}/${operation}?${new URLSearchParams(params).toString()}`);
+	const response = await fetch(`${base}/${operation}?${asmxQuery(operation, params)}`);
 	const text = await response.text();
 	if (response.status !== 200) throw new Error(`${operation}: HTTP ${response.status}: ${text}`);
 	return parseXml(text);

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MultipostingClient } from '../../../src/client';
+import { acquireOwnerLock, OWNER_LOCK_NAME } from '../../../src/emulator/store/ownerLock';
 import { startEmulatorInWorker, type LogLine, type WorkerEmulator } from '../../../src/emulator/worker/host';
 
 describe('the sandbox on a worker thread', function () {
@@ -94,6 +95,27 @@ describe('the sandbox on a worker thread', function () {
 				assert.match(error.message, /EEXIST|ENOTDIR|not a directory|already exists/i);
 				return true;
 			});
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it('gives the data folder up for a thread that ended without closing its sandbox', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'mp-worker-'));
+		try {
+			// A worker that takes the folder and dies at once, as a crashed or terminated sandbox would.
+			const workerFile = join(dir, 'dyingWorker.js');
+			writeFileSync(
+				workerFile,
+				`const { acquireOwnerLock } = require(${JSON.stringify(require.resolve('../../../src/emulator/store/ownerLock'))});
+				acquireOwnerLock(require('node:worker_threads').workerData.sandboxOptions.dataDir, 'a dying worker');
+				process.exit(3);`,
+			);
+			const dataDir = join(dir, 'data');
+			mkdirSync(dataDir);
+			await assert.rejects(startEmulatorInWorker({ dataDir, workerFile }), /ended unexpectedly \(exit code 3\)/);
+			assert.equal(existsSync(join(dataDir, OWNER_LOCK_NAME)), false, 'the lock of the dead thread is gone');
+			acquireOwnerLock(dataDir, 'the next sandbox').release();
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}

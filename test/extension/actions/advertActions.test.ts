@@ -33,7 +33,8 @@ describe('advert actions and flows (real emulator)', function () {
 			CurrentPage: 1,
 			RowsPerPage: 50,
 		});
-		const advert = page.Adverts!.find((a) => a.LastPostDate);
+		// LastPostDate is always written (the creation date until posted); NotDelivered (0) means never posted.
+		const advert = page.Adverts!.find((a) => (a.LastDeliveryStatusID ?? 0) !== 0);
 		assert.ok(advert, 'the demo data has a posted advert');
 		return advert;
 	}
@@ -123,12 +124,16 @@ describe('advert actions and flows (real emulator)', function () {
 		assert.match(wb.ui.messages('info').at(-1)!, /^Advert \d+ "Workbench test engineer" was created\./);
 	});
 
-	it('validates the answers against the catalogue formats', function () {
-		assert.equal(checkAnswer('sSalaryFrom', 'lots'), 'Enter a number');
+	it('validates the answers with the catalogue rules the client and the sandbox use', function () {
+		assert.equal(
+			checkAnswer('sSalaryFrom', 'lots'),
+			"sSalaryFrom must be numeric, e.g. 35000 or 12.50; got 'lots'.",
+		);
 		assert.equal(checkAnswer('sSalaryFrom', '25000.50'), undefined);
-		assert.equal(checkAnswer('sContactEmail', 'nobody'), 'Enter an email address');
+		assert.equal(checkAnswer('sContactEmail', 'nobody'), "sContactEmail is not an email address: 'nobody'.");
 		assert.equal(checkAnswer('sFuturePostDateTimeInUtc', '2026-12-1 09:00:00'), undefined);
-		assert.equal(checkAnswer('sFuturePostDateTimeInUtc', 'tomorrow'), 'Use yyyy-MM-dd HH:mm:ss (UTC)');
+		assert.match(checkAnswer('sFuturePostDateTimeInUtc', 'tomorrow')!, /is not a date and time: 'tomorrow'/);
+		assert.match(checkAnswer('sJobType', 'X')!, /^sJobType must be one of P, C, T; got 'X'\.$/);
 		assert.equal(checkAnswer('sJobTitle', ' ', true), 'This field is required');
 	});
 

@@ -65,7 +65,7 @@ describe('playground requests', () => {
 				messages.join('\n'),
 			);
 			assert.ok(
-				messages.some((m) => /^RowsPerPage: .*32-bit/.test(m)),
+				messages.some((m) => /^RowsPerPage: .*whole number/.test(m)),
 				messages.join('\n'),
 			);
 			assert.ok(

@@ -88,6 +88,38 @@ describe('sandbox manager (the sandbox on a worker thread)', function () {
 		assert.match(log.text(), /Sandbox running at http:\/\/127\.0\.0\.1:\d+ \(XML namespace http:\/\/sandbox/);
 	});
 
+	it('starts the sandbox loose when the setting says so, and logs each leniency as a warning', async function () {
+		const { manager: sandbox, log } = manager({ loose: () => true });
+		try {
+			const info = await sandbox.ensureRunning();
+			// A GET without sCultureID: production answers 500; the loose sandbox answers and warns.
+			const res = await fetch(`${info.postingUrl}/GetCurrency?sAPIKey=${encodeURIComponent(info.demo.apiKey)}`);
+			assert.equal(res.status, 200);
+			assert.equal(
+				res.headers.get('x-sandbox-warning'),
+				'production would refuse this request: missing parameter sCultureID',
+			);
+			for (let i = 0; i < 50 && !/warning: production would refuse/.test(log.text()); i++) {
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			}
+			assert.match(log.text(), /warning: production would refuse this request: missing parameter sCultureID/);
+		} finally {
+			await sandbox.stop();
+		}
+	});
+
+	it('starts the sandbox strict by default', async function () {
+		const { manager: sandbox } = manager();
+		try {
+			const info = await sandbox.ensureRunning();
+			const res = await fetch(`${info.postingUrl}/GetCurrency?sAPIKey=${encodeURIComponent(info.demo.apiKey)}`);
+			assert.equal(res.status, 500);
+			assert.equal(await res.text(), 'System.InvalidOperationException: Missing parameter: sCultureID.');
+		} finally {
+			await sandbox.stop();
+		}
+	});
+
 	it('reports a failed start once, with its error, and can start again', async function () {
 		let attempt = 0;
 		const failures: Error[] = [];

@@ -4,6 +4,7 @@ import type { APIPosting } from '../../../protocol/catalogue';
 import { DELIVERY_STATUS, VALUE_SETS } from '../../../protocol/catalogue';
 import { renderDateText } from '../../../protocol/codecs/scalars';
 import { FaultError } from '../../../protocol/faults';
+import type { Store } from '../../store/store';
 import { daysBefore, toStoredDate } from '../../store/time';
 import type { AdvertRow } from '../../store/types';
 import { authenticateUser, searchScope, userSeesAdvert, type KeyScope } from '../access';
@@ -12,6 +13,7 @@ import { advertOrder, advertSearch, filteredAdvertSearch, searchSince } from '..
 import type { RequestContext } from '../context';
 import { resolveFeeds } from '../feedLookup';
 import { pageInfo } from '../paging';
+import { feedAllowances, isUsedUp } from '../quota';
 import { pageOf, type OperationParams } from '../paramReader';
 import { trackingLogRecord } from '../records';
 import { guarded, type HandlerDeps, type HandlersFor } from './handler';
@@ -125,6 +127,8 @@ function expressPostAdvert(
 	const now = toStoredDate(ctx.now);
 	const expires = toStoredDate(daysBefore(ctx.now, -POSTING_LIFETIME_DAYS));
 	const postings: APIPosting[] = store.transaction(() => {
+		// Quota is checked and charged in this transaction, against the advert owner's feeds as they are now.
+		assertQuotaLeft(store, advert.userId, feedIds);
 		const created = feedIds.map((feedId) => {
 			const postingId = store.postings.insert({
 				advertId: advert.id,
@@ -148,6 +152,23 @@ function expressPostAdvert(
 	});
 	const updated = store.adverts.byId(advert.id) ?? advert;
 	return { Advert: advertRecords.of([updated])[0], Postings: postings };
+}
+
+/** Refuses (QuotaExceeded) when one more posting to any of the feeds would spend more than the owner's quota. */
+function assertQuotaLeft(store: Store, ownerId: number, feedIds: readonly number[]): void {
+	const owner = store.accounts.userById(ownerId);
+	const allowances = owner ? feedAllowances(store, owner) : [];
+	const exhausted = feedIds.flatMap((feedId) => {
+		const allowance = allowances.find(({ feed }) => feed.id === feedId);
+		if (!allowance) return [`feed ${feedId} (no longer configured for the owner)`];
+		return isUsedUp(allowance) ? [`${allowance.feed.name} (${allowance.used} of ${allowance.quota} used)`] : [];
+	});
+	if (exhausted.length > 0) {
+		throw FaultError.client(
+			'QuotaExceeded',
+			`The posting quota of the advert's owner is used up for ${exhausted.join(', ')}; nothing was posted. Raise the quota or choose other feeds with DestinationsAsCSV.`,
+		);
+	}
 }
 
 /** Creates an advert (or updates one: sAdvertID, sOnDuplicate) and returns its completion link. */

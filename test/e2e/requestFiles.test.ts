@@ -1,0 +1,190 @@
+// End-to-end tests of request files in a real VS Code (code-server) against the built-in sandbox, in
+// the shared window of test/e2e/session.ts: the language features, the CodeLenses and the Test Explorer.
+
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { QUICK_INPUT, QUICK_INPUT_BOX, runCommand, screenshot } from './harness';
+import { e2eSession } from './session';
+import { notification, sleep, UI_WAIT } from './ui';
+
+/** Writes a file into the workspace and opens it with Quick Open (retried while the file index catches up). */
+async function openFile(page: Page, workspaceDir: string, name: string, text: string): Promise<void> {
+	fs.writeFileSync(path.join(workspaceDir, name), text);
+	const deadline = Date.now() + UI_WAIT;
+	for (;;) {
+		await page.keyboard.press('Control+P');
+		await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout: UI_WAIT });
+		await page.locator(QUICK_INPUT_BOX).fill(name);
+		const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first();
+		try {
+			await row.waitFor({ timeout: 3000 });
+			break;
+		} catch (error) {
+			await page.keyboard.press('Escape');
+			if (Date.now() > deadline) throw error;
+		}
+	}
+	await page.keyboard.press('Enter');
+	await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_WAIT });
+	await page
+		.locator('.editor-group-container.active .monaco-editor .view-lines')
+		.waitFor({ state: 'visible', timeout: UI_WAIT });
+}
+
+/** Puts the cursor at a 1-based line and column with Go to Line. */
+async function goTo(page: Page, line: number, column: number): Promise<void> {
+	await page.keyboard.press('Control+G');
+	await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout: UI_WAIT });
+	await page.keyboard.type(`${line}:${column}`);
+	await page.keyboard.press('Enter');
+}
+
+/** The text of the active editor (what the view renders). */
+async function editorText(page: Page): Promise<string> {
+	return (await page.locator('.editor-group-container.active .monaco-editor .view-lines').innerText()).replace(
+		/\u00a0/g,
+		' ',
+	);
+}
+
+describe('request files in real VS Code', function () {
+	this.timeout(300_000);
+	let page: Page;
+	let workspaceDir: string;
+
+	before(async function () {
+		this.timeout(180_000);
+		const session = await e2eSession();
+		page = session.page;
+		workspaceDir = session.server.workspaceDir;
+	});
+
+	it('highlights, diagnoses, fixes and completes a request file', async () => {
+		await openFile(
+			page,
+			workspaceDir,
+			'language.mpreq',
+			[
+				'# Multiposting request',
+				'',
+				'### Currencies',
+				'operation: GetCurency',
+				'param.sAPIKey: {{connection.apiKey}}',
+				'expect: result[0].Valeu exists',
+				'',
+			].join('\n'),
+		);
+		// The grammar colours keys and operations: several token colours on the key lines.
+		const tokens = page.locator('.editor-group-container.active .view-line span[class*="mtk"]');
+		const colours = async (): Promise<Set<string>> =>
+			new Set(await tokens.evaluateAll((spans) => spans.map((span) => span.className)));
+		const shown = Date.now();
+		while ((await colours()).size < 4 && Date.now() - shown < UI_WAIT) await sleep(250);
+		assert.ok(
+			(await colours()).size >= 4,
+			`expected several token colours, got ${[...(await colours())].join(' ')}`,
+		);
+		// Problems appear as you type: the unknown operation is squiggled.
+		await page.locator('.editor-group-container.active .squiggly-error').first().waitFor({ timeout: UI_WAIT });
+		await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
+		const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'unknown operation "GetCurency"' });
+		await problem.first().waitFor({ timeout: UI_WAIT });
+		await screenshot(page, 'request-file-problems');
+
+		// The quick fix turns GetCurency into GetCurrency; then the result path is checked against GetValue.
+		await page.locator('.editor-group-container.active .view-lines').click();
+		await goTo(page, 4, 14);
+		await runCommand(page, 'Auto Fix...');
+		const started = Date.now();
+		while (!(await editorText(page)).includes('operation: GetCurrency') && Date.now() - started < UI_WAIT) {
+			await sleep(200);
+		}
+		assert.match(await editorText(page), /operation: GetCurrency\n/);
+		await page
+			.locator('.markers-panel .monaco-list-row', { hasText: 'GetValue has no field Valeu' })
+			.first()
+			.waitFor({ timeout: UI_WAIT });
+
+		// Completion offers the operation's parameters on a new line.
+		await goTo(page, 7, 1);
+		await page.keyboard.type('param.sC');
+		await page.keyboard.press('Control+Space');
+		const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: 'param.sCultureID' });
+		await suggestion.first().waitFor({ timeout: UI_WAIT });
+		await screenshot(page, 'request-file-completion');
+		await page.keyboard.press('Escape');
+
+		// Hover documents the operation from the catalogue.
+		await page
+			.locator('.editor-group-container.active .view-line span', { hasText: 'GetCurrency' })
+			.first()
+			.hover();
+		await page
+			.locator('.monaco-hover-content', { hasText: 'Currency lookup rows' })
+			.first()
+			.waitFor({ timeout: UI_WAIT });
+		await screenshot(page, 'request-file-hover');
+		await runCommand(page, 'File: Revert File');
+	});
+
+	it('runs the tests of a file from a CodeLens and shows the failure with the exchange', async () => {
+		await openFile(
+			page,
+			workspaceDir,
+			'scenario.mpreq',
+			[
+				'# Multiposting request',
+				'',
+				'### Feeds of the user',
+				'operation: UserFeedsAndQuotaWithDestinations',
+				'param.sCultureID: en-GB',
+				'param.sAPIKey: {{connection.apiKey}}',
+				'param.sUsername: {{connection.username}}',
+				'param.sPassword: {{connection.password}}',
+				'expect: no fault',
+				'capture: feedId = result[0].FeedID',
+				'',
+				'### Only that feed',
+				'operation: UserFeedsAndQuotaWithDestinations',
+				'binding: soap12',
+				'param.sCultureID: en-GB',
+				'param.sAPIKey: {{connection.apiKey}}',
+				'param.sUsername: {{connection.username}}',
+				'param.sPassword: {{connection.password}}',
+				'param.Destinations: {{feedId}}',
+				'expect: result.length == 2',
+				'expect: result[0].FeedID == {{feedId}}',
+				'',
+			].join('\n'),
+		);
+		const lenses = page.locator('.editor-group-container.active .codelens-decoration a');
+		await lenses.filter({ hasText: 'Run all (2)' }).first().waitFor({ timeout: UI_WAIT });
+		const titles = await lenses.allInnerTexts();
+		assert.equal(titles.filter((title) => /Send/.test(title)).length, 2, titles.join(' | '));
+		assert.equal(titles.filter((title) => /Run test/.test(title)).length, 2, titles.join(' | '));
+		await screenshot(page, 'request-file-codelens');
+
+		// Run test on the second request: the first runs too, for the feedId it captures.
+		await lenses.filter({ hasText: 'Run test (2)' }).first().click();
+		// The failure is shown at the expectation's line (VS Code draws "1 != 2" there: see the screenshot).
+		// The Test Explorer lists the file with its failed test.
+		await runCommand(page, 'Testing: Focus on Test Explorer View');
+		const fileRow = page.locator('.test-explorer .monaco-list-row', { hasText: 'scenario.mpreq' }).first();
+		await fileRow.waitFor({ timeout: UI_WAIT });
+		await fileRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: UI_WAIT });
+		await fileRow.click();
+		await page.keyboard.press('ArrowRight');
+		const failed = page.locator('.test-explorer .monaco-list-row', { hasText: 'Only that feed' }).first();
+		await failed.waitFor({ timeout: UI_WAIT });
+		await failed.locator('.codicon-testing-failed-icon').waitFor({ timeout: UI_WAIT });
+		await screenshot(page, 'request-file-test-explorer');
+
+		// Send from the first request's CodeLens: the response and the expectations in a notification.
+		await page.locator('.editor-group-container.active .view-lines').click();
+		await lenses.filter({ hasText: 'Send' }).first().click();
+		await notification(page, /UserFeedsAndQuotaWithDestinations \(soap11\): HTTP 200 · 1 of 1 expectations passed/);
+		await screenshot(page, 'request-file-sent');
+	});
+});
