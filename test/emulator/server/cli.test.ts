@@ -155,6 +155,10 @@ describe('sandbox command line', () => {
 		const result = await run(['--help']).exit;
 		assert.equal(result.code, 0);
 		assert.match(result.stdout, /^Usage: multiposting-sandbox/);
+		// Every option the parser knows is listed.
+		for (const flag of ['--allow-remote', '--allowed-host N', '--allow-link-local-callbacks', '--loose']) {
+			assert.ok(result.stdout.includes(`  ${flag} `), flag);
+		}
 	});
 
 	describe('running', () => {
