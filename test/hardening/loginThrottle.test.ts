@@ -25,7 +25,14 @@ describe('hardening: failed-login throttling', function () {
 	const userList = (username: string, password: string) =>
 		rawRequest(
 			`${emulator.postingUrl.replace(DEFAULT_ENDPOINT_PATHS.posting, DEFAULT_ENDPOINT_PATHS.administration)}/UserList?${new URLSearchParams(
-				{ sAPIKey: emulator.demo.apiKey, sUsername: username, sPassword: password, sUserIdentifier: '' },
+				{
+					sAPIKey: emulator.demo.apiKey,
+					sUsername: username,
+					sPassword: password,
+					sCultureID: 'en-GB',
+					sStartOrganisation: '',
+					sUserIdentifier: '',
+				},
 			)}`,
 			{ method: 'GET', deadlineMs: 15_000 },
 		);
@@ -46,7 +53,7 @@ describe('hardening: failed-login throttling', function () {
 			while (Date.now() < stopAt) {
 				const started = performance.now();
 				const answer = await rawRequest(
-					`${emulator.postingUrl}/GetCurrency?${new URLSearchParams({ sAPIKey: emulator.demo.apiKey })}`,
+					`${emulator.postingUrl}/GetCurrency?${new URLSearchParams({ sCultureID: 'en-GB', sAPIKey: emulator.demo.apiKey })}`,
 					{ method: 'GET', deadlineMs: 15_000 },
 				);
 				assert.equal(answer.status, 200, answer.body);
