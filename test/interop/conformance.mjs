@@ -281,7 +281,7 @@ async function main() {
 				rows.push(score(stack, binding, plan, outcome));
 			}
 		}
-		print(rows, plan);
+		print(rows);
 		process.exitCode = rows.every((r) => r.failures.length === 0) ? 0 : 1;
 	} finally {
 		child.kill();

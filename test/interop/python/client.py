@@ -7,7 +7,6 @@ import base64
 import datetime
 import decimal
 import json
-import os
 import sys
 
 PORTS = {'soap11': 'Soap', 'soap12': 'Soap12', 'httpget': 'HttpGet', 'httppost': 'HttpPost'}
@@ -63,8 +62,6 @@ class Zeep:
         name = SERVICES[entry['service']]
         proxy = self.clients[entry['service']].bind(name, name + PORTS[self.binding])
         result = getattr(proxy, entry['op'])(**args_of(entry, self.binding))
-        if os.environ.get('ZEEP_DEBUG'):
-            print(entry['op'], repr(result), file=sys.stderr)
         return self.helpers.serialize_object(result, dict)
 
     @staticmethod
