@@ -462,7 +462,7 @@ export async function runServerBenchmarks(
 		// and WireMock a longer one first.
 		const warm = Math.max(1, Math.round(seconds / 3));
 		if (typeof wireMock !== 'string') {
-			const spec = requestFor(bindings[0], 'GetCurrency', loads[0].calls[0][1]);
+			const spec = requestFor(bindings[0], ...loads[0].calls[0]);
 			await wireMock.setStubs([canned.get(keyOf(spec))!]);
 			await load(wireMock.url, [spec], 16, Math.max(5, seconds));
 		}
