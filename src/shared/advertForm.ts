@@ -5,6 +5,7 @@
  * all run this one module.
  */
 import { OPERATIONS, VALUE_SETS, type ParamSpec, type ValueSetName } from '../protocol/catalogue';
+import { checkValue } from '../protocol/rules';
 
 export type FieldKind = 'text' | 'textarea' | 'choice' | 'number' | 'email' | 'url' | 'dateTime' | 'feeds';
 export type FieldSection = 'job' | 'salary' | 'contact' | 'boards' | 'identity' | 'delivery';
@@ -246,6 +247,15 @@ export function validateAdvertForm(
 			default:
 				break;
 		}
+	}
+	// The catalogue's rules (formats, closed sets, lengths) as the client and the sandbox apply them;
+	// the checks above only phrase the common mistakes for a form.
+	for (const field of fields) {
+		const text = value(field.name);
+		if (text === '' || problems[field.name]) continue;
+		const param = OPERATIONS.AddAdvert.params.find((p) => p.name === field.name);
+		const issue = param ? checkValue(param, text) : undefined;
+		if (issue) problems[field.name] = issue.message;
 	}
 	const from = value('sSalaryFrom');
 	const to = value('sSalaryTo');

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { OPERATIONS } from '../../src/protocol/catalogue';
+import { checkValue } from '../../src/protocol/rules';
 import {
 	advertFormFields,
 	costPreview,
@@ -82,6 +83,20 @@ describe('Create Advert form (shared rules)', function () {
 		assert.equal(fields.find((f) => f.name === 'sSalaryFrom')!.hint, 'Lowest salary (numeric).');
 		assert.equal(fields.find((f) => f.name === 'sJobType')!.hint, undefined, 'the choices show the codes');
 		assert.equal(fields.find((f) => f.name === 'sJobTitle')!.hint, undefined, 'no hint that repeats the label');
+	});
+
+	it('applies the catalogue rules as the client and the sandbox do (one interpretation)', function () {
+		const long = 'y'.repeat(300);
+		// The form's own pattern allows five digits; the catalogue's range is -1 to 36500.
+		const problems = validateAdvertForm(
+			{ sJobTitle: 'Nurse', sJobDescription: long, sSearchDays: '99999' },
+			fields,
+			[],
+			NOW,
+		);
+		const param = OPERATIONS.AddAdvert.params.find((p) => p.name === 'sSearchDays')!;
+		assert.equal(problems.sSearchDays, checkValue(param, '99999')?.message);
+		assert.ok(problems.sSearchDays);
 	});
 
 	it('refuses missing required answers, signs and words in salaries, and a "to" below "from"', function () {
