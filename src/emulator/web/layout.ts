@@ -3,9 +3,8 @@
  * with landmarks and a skip link, no external resources, and a strict CSP with a per-answer nonce.
  */
 import type { ServerResponse } from 'node:http';
-import { createNonce, escapeHtml } from '../pages/html';
-
-export { escapeHtml } from '../pages/html';
+import { escapeHtml } from '../../shared/html';
+import { createNonce } from '../pages/html';
 
 /** Options of one page. */
 export interface PageOptions {

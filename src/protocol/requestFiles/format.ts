@@ -45,13 +45,8 @@ import {
 	type Expectation,
 } from './expressions';
 import { RequestFileError, closestNames, type RequestFileIssue } from './issues';
-import {
-	CONNECTION_PLACEHOLDERS,
-	SECRET_ROLES,
-	hasVariable,
-	replaceSecretsWithPlaceholders,
-	type ConnectionValues,
-} from './placeholders';
+import { CONNECTION_PLACEHOLDERS, SECRET_ROLES, hasVariable, type ConnectionValues } from './placeholders';
+import { replaceSecretsWithPlaceholders } from './secrets';
 import { parseRawHttpRequest, truncate, type RawHttpRequest } from './rawHttp';
 
 /** The first line of every file written by the playground. */

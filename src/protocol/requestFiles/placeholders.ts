@@ -74,36 +74,3 @@ export function substituteVariables(
 	});
 	return { text: result, missing };
 }
-
-/**
- * Replaces every occurrence of a secret value (raw, URL-encoded or XML-escaped) by its placeholder,
- * so text built with real credentials can be saved or shown. Longest secrets first.
- */
-export function replaceSecretsWithPlaceholders(text: string, secrets: ConnectionValues): string {
-	const pairs: [string, string][] = [];
-	for (const role of SECRET_ROLES) {
-		const secret = secrets[role];
-		if (!secret) continue;
-		const forms = new Set([
-			secret,
-			encodeURIComponent(secret),
-			new URLSearchParams({ v: secret }).toString().slice(2),
-			escapeXml(secret),
-		]);
-		for (const form of forms) pairs.push([form, CONNECTION_PLACEHOLDERS[role]]);
-	}
-	pairs.sort((a, b) => b[0].length - a[0].length);
-	let result = text;
-	for (const [form, placeholder] of pairs) result = result.split(form).join(placeholder);
-	return result;
-}
-
-/** XML text escaping, for placeholders substituted into XML bodies. */
-export function escapeXml(text: string): string {
-	return text
-		.replace(/&/g, '&amp;')
-		.replace(/</g, '&lt;')
-		.replace(/>/g, '&gt;')
-		.replace(/"/g, '&quot;')
-		.replace(/'/g, '&apos;');
-}

@@ -10,13 +10,13 @@ import type { Capture, Expectation, Operand } from './expressions';
 import type { RequestEntry, RequestParamValue } from './format';
 import { typedValue } from './format';
 import {
-	escapeXml,
 	substitutePlaceholders,
 	substituteVariables,
 	variablesIn,
 	type CapturedValues,
 	type ConnectionValues,
 } from './placeholders';
+import { xmlBodyValue } from './secrets';
 import type { RawHttpRequest } from './rawHttp';
 
 /** Where requests go: the connection's address, namespace and endpoint paths. */
@@ -161,7 +161,7 @@ export function prepareRaw(
 	const bodyEncode = contentType.includes('x-www-form-urlencoded')
 		? (value: string) => new URLSearchParams({ v: value }).toString().slice(2)
 		: contentType.includes('xml') || raw.body.trimStart().startsWith('<')
-			? escapeXml
+			? xmlBodyValue
 			: (value: string) => value;
 	const fill = (text: string, encode: (value: string) => string): string =>
 		substitutePlaceholders(substituteVariables(text, variables, encode).text, connection, encode);
