@@ -34,7 +34,6 @@ export const COMMANDS = {
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
 
-export const VIEW_CONTAINER_ID = 'multiposting';
 export const ACCOUNT_VIEW_ID = 'multiposting.account';
 
 /** Context keys set with setContext, used by `when` clauses (viewsWelcome, menus). */

@@ -372,7 +372,3 @@ export function describeFilters(filters: TreeFilters, progress: readonly Progres
 	}
 	return parts.length > 0 ? `Filtered: ${parts.join(', ')}` : undefined;
 }
-
-export function hasFilters(filters: TreeFilters): boolean {
-	return describeFilters(filters) !== undefined;
-}

@@ -6,7 +6,7 @@
 import { getBinding } from '../bindings';
 import type { CodecContext } from '../bindings/types';
 import { OPERATIONS, type AnyParams, type Endpoint, type OperationName } from '../catalogue';
-import type { Capture, Expectation, Operand } from './expressions';
+import type { Expectation, Operand } from './expressions';
 import type { RequestEntry, RequestParamValue } from './format';
 import { typedValue } from './format';
 import {
@@ -71,11 +71,6 @@ function operandTextOf(operand: Operand): string {
 /** True when the request checks its response against the schema. */
 export function checksSchema(expectations: readonly Expectation[]): boolean {
 	return expectations.some((expectation) => expectation.kind === 'schemaValid');
-}
-
-/** The capture names an entry defines. */
-export function capturedNames(captures: readonly Capture[]): string[] {
-	return captures.map((capture) => capture.name);
 }
 
 /**
