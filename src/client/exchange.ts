@@ -3,6 +3,7 @@
  * and error reports can show what happened without ever showing a credential.
  */
 import type { BindingName } from '../protocol/bindings/types';
+import { secretForms } from '../protocol/secretForms';
 import type { OperationName } from '../protocol/catalogue';
 
 /** One request and its response as they travelled. */
@@ -241,26 +242,7 @@ function anchorsOf(secret: string): string[] {
 
 /** The forms in which a secret can appear on the wire, as latin1 strings of its UTF-8 bytes. */
 function encodedForms(secret: string): string[] {
-	const percent = encodeURIComponent(secret);
-	const form = new URLSearchParams({ v: secret }).toString().slice(2);
-	const xmlMinimal = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-	const xmlFull = xmlMinimal.replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-	const xmlNumeric = xmlMinimal.replace(/"/g, '&#34;').replace(/'/g, '&#39;');
-	const xmlHex = xmlMinimal.replace(/"/g, '&#x22;').replace(/'/g, '&#x27;');
-	const lowerHex = (encoded: string): string => encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-	const variants = [
-		secret,
-		percent,
-		form,
-		lowerHex(percent),
-		lowerHex(form),
-		form.replace(/\+/g, '%20'),
-		xmlMinimal,
-		xmlFull,
-		xmlNumeric,
-		xmlHex,
-	];
-	return variants.map((variant) => Buffer.from(variant, 'utf8').toString('latin1'));
+	return secretForms(secret).map((variant) => Buffer.from(variant, 'utf8').toString('latin1'));
 }
 
 function escapeRegExp(value: string): string {

@@ -53,6 +53,7 @@ export const SETTINGS = {
 	requestTimeoutMs: 'requestTimeoutMs',
 	sandboxSeed: 'sandbox.seed',
 	sandboxPort: 'sandbox.port',
+	playgroundCurlSecrets: 'playground.curlSecrets',
 	sandboxLoose: 'sandbox.loose',
 } as const;
 

@@ -59,6 +59,8 @@ export interface WorkbenchServices {
 	readonly log: vscode.LogOutputChannel;
 	/** The active connection (does not start the sandbox). */
 	activeConnection(): ConnectionInfo;
+	/** Fired when the active connection or what it points at changed (another connection, the sandbox started). */
+	readonly onDidChangeConnection: vscode.Event<void>;
 	/** A client for the active connection; starts the sandbox first when that is the connection. */
 	activeClient(): Promise<MultipostingClient>;
 	/** The active connection's credentials, for substitution at send time only (never shown or saved). */

@@ -35,6 +35,8 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 	readonly adverts: AdvertActions;
 	private readonly dataEmitter = new Emitter<DataChange>();
 	readonly onDidChangeData = this.dataEmitter.event as vscode.Event<DataChange>;
+	private readonly connectionEmitter = new Emitter<void>();
+	readonly onDidChangeConnection = this.connectionEmitter.event as vscode.Event<void>;
 	private cached?: { key: string; client: Promise<MultipostingClient> };
 	private readonly subscriptions: Disposable[] = [];
 
@@ -45,8 +47,14 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 		this.adverts = new AdvertActionsImpl(this, options.ui);
 		// A changed connection or a restarted sandbox makes the cached client stale.
 		this.subscriptions.push(
-			options.store.onDidChange(() => this.dropClient()),
-			options.sandbox.onDidChangeState(() => this.dropClient()),
+			options.store.onDidChange(() => {
+				this.dropClient();
+				this.connectionEmitter.fire(undefined);
+			}),
+			options.sandbox.onDidChangeState(() => {
+				this.dropClient();
+				this.connectionEmitter.fire(undefined);
+			}),
 		);
 	}
 
@@ -100,6 +108,7 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 	dispose(): void {
 		this.dropClient();
 		this.dataEmitter.dispose();
+		this.connectionEmitter.dispose();
 		this.subscriptions.forEach((s) => s.dispose());
 	}
 

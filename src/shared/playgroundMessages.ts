@@ -3,6 +3,7 @@
  * credential: credential parameters hold `{{connection.*}}` placeholders that the host resolves at
  * send time. The host validates every incoming message with parseWebviewMessage.
  */
+import { isRecord } from './webviewProtocol';
 
 export type PlaygroundBinding = 'soap11' | 'soap12' | 'httpGet' | 'httpPost';
 
@@ -47,6 +48,20 @@ export interface FaultView {
 	detail?: string;
 }
 
+/**
+ * An error answer of HTTP GET or HTTP POST: those bindings have no SOAP, so what came over the wire
+ * is shown as it is (status, content type, text), with an honest word on whose mistake it is.
+ */
+export interface HttpErrorView {
+	status: number;
+	contentType: string;
+	text: string;
+	/** 'service': the service's own failure; 'caller': the request is at fault; 'unknown': the answer does not say. */
+	verdict: 'caller' | 'service' | 'unknown';
+	/** One sentence saying why the verdict is what it is. */
+	explanation: string;
+}
+
 /** A response as the webview shows it; every text is redacted. */
 export interface ResponseView {
 	request: RequestView;
@@ -62,21 +77,53 @@ export interface ResponseView {
 	prettyError?: { message: string; line: number; column: number };
 	/** The decoded typed result (JSON-safe, bytes as base64:...). */
 	result?: unknown;
+	/** A SOAP fault (SOAP 1.1 and 1.2 only). */
 	fault?: FaultView;
+	/** An HTTP GET or POST error answer (HTTP 500 text/plain from an ASMX service). */
+	httpError?: HttpErrorView;
 	/** Why the body could not be decoded as the operation's result. */
 	decodeError?: string;
 	/** Transport failure (timeout, abort, network). */
 	error?: string;
+	/**
+	 * Where in the (redacted) sent request body the service's error points, when its message gives a
+	 * line and column ("Malformed XML at line 1, column 353").
+	 */
+	requestErrorPosition?: { line: number; column: number };
+}
+
+export interface DiffLine {
+	kind: 'same' | 'removed' | 'added';
+	text: string;
 }
 
 export interface ComparisonView {
 	operation: string;
 	/** Per binding: what came back. */
-	columns: { binding: PlaygroundBinding; label: string; status?: number; summary: string; pretty: string }[];
+	columns: {
+		binding: PlaygroundBinding;
+		label: string;
+		status?: number;
+		summary: string;
+		/** The whole body, pretty-printed when it is XML. */
+		pretty: string;
+		/** The payload: the result element (or the fault, or the error text), re-indented, whitespace-insensitive. */
+		payload: string;
+	}[];
 	/** Structural differences from the first binding (SOAP 1.1). */
 	results: { binding: PlaygroundBinding; equal: boolean; differences: string[] }[];
-	/** Line diffs of pretty-printed bodies against the first binding. */
-	bodies: { binding: PlaygroundBinding; lines: { kind: 'same' | 'removed' | 'added'; text: string }[] }[];
+	/** Line diffs of the payloads against the first binding. */
+	payloads: { binding: PlaygroundBinding; lines: DiffLine[] }[];
+}
+
+/** A text the host opens in a read-only editor. */
+export interface EditorText {
+	/** Names the tab, e.g. "GetCurrency response (SOAP 1.1)". */
+	title: string;
+	text: string;
+	language: 'xml' | 'plaintext';
+	/** 1-based place to put the cursor (a parse error). */
+	position?: { line: number; column: number };
 }
 
 export interface HistorySummary {
@@ -112,7 +159,13 @@ export type WebviewToHost =
 	| { type: 'openWsdl'; endpoint: 'posting' | 'administration' }
 	| { type: 'historySearch'; query: string }
 	| { type: 'historyOpen'; id: string }
-	| { type: 'historyClear' };
+	| { type: 'historyClear' }
+	/** Opens a text in a read-only editor. */
+	| { type: 'openDocument'; document: EditorText }
+	/** Opens two texts in VS Code's diff editor. */
+	| { type: 'openDiff'; left: EditorText; right: EditorText }
+	/** Puts a text the page built (a result as CSV or JSON) into the clipboard. */
+	| { type: 'copyText'; label: string; text: string };
 
 export type HostToWebview =
 	| { type: 'init'; connection: ConnectionView; form?: PlaygroundForm; placeholders: Record<string, string> }
@@ -130,10 +183,6 @@ export type HostToWebview =
 
 const BINDINGS: readonly string[] = ['soap11', 'soap12', 'httpGet', 'httpPost'];
 const MAX_TEXT = 16 * 1024 * 1024;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isText(value: unknown): value is string {
 	return typeof value === 'string' && value.length <= MAX_TEXT;
@@ -167,6 +216,30 @@ export function parseForm(value: unknown): PlaygroundForm | undefined {
 	};
 }
 
+const LANGUAGES: readonly string[] = ['xml', 'plaintext'];
+
+function isPosition(value: unknown): value is { line: number; column: number } {
+	return (
+		isRecord(value) &&
+		Number.isSafeInteger(value.line) &&
+		Number.isSafeInteger(value.column) &&
+		(value.line as number) >= 1 &&
+		(value.column as number) >= 1
+	);
+}
+
+/** The editor text in `value`, or undefined when it is not a well-formed EditorText. */
+export function parseEditorText(value: unknown): EditorText | undefined {
+	if (!isRecord(value)) return undefined;
+	const { title, text, language, position } = value;
+	if (typeof title !== 'string' || title.length === 0 || title.length > 200 || !isText(text)) return undefined;
+	if (typeof language !== 'string' || !LANGUAGES.includes(language)) return undefined;
+	if (position !== undefined && !isPosition(position)) return undefined;
+	const document: EditorText = { title, text, language: language as EditorText['language'] };
+	if (position) document.position = { line: position.line, column: position.column };
+	return document;
+}
+
 /** The message in `value` when it is a valid WebviewToHost message; undefined otherwise. */
 export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
 	if (!isRecord(value) || typeof value.type !== 'string') return undefined;
@@ -196,6 +269,19 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
 		case 'historyOpen':
 			return typeof value.id === 'string' && value.id.length <= 100
 				? { type: 'historyOpen', id: value.id }
+				: undefined;
+		case 'openDocument': {
+			const document = parseEditorText(value.document);
+			return document ? { type: 'openDocument', document } : undefined;
+		}
+		case 'openDiff': {
+			const left = parseEditorText(value.left);
+			const right = parseEditorText(value.right);
+			return left && right ? { type: 'openDiff', left, right } : undefined;
+		}
+		case 'copyText':
+			return typeof value.label === 'string' && value.label.length <= 100 && isText(value.text)
+				? { type: 'copyText', label: value.label, text: value.text }
 				: undefined;
 		default:
 			return undefined;

@@ -116,11 +116,10 @@ describe('request files in real VS Code', function () {
 		await screenshot(page, 'request-file-completion');
 		await page.keyboard.press('Escape');
 
-		// Hover documents the operation from the catalogue.
-		await page
-			.locator('.editor-group-container.active .view-line span', { hasText: 'GetCurrency' })
-			.first()
-			.hover();
+		// Hover documents the operation from the catalogue (shown from the keyboard, as a mouse hover
+		// depends on where the pointer rests).
+		await goTo(page, 4, 14);
+		await runCommand(page, 'Show or Focus Hover');
 		await page
 			.locator('.monaco-hover-content', { hasText: 'Currency lookup rows' })
 			.first()
@@ -168,7 +167,15 @@ describe('request files in real VS Code', function () {
 
 		// Run test on the second request: the first runs too, for the feedId it captures.
 		await lenses.filter({ hasText: 'Run test (2)' }).first().click();
-		// The failure is shown at the expectation's line (VS Code draws "1 != 2" there: see the screenshot).
+		// The failure is shown at the expectation's line (VS Code draws "1 != 2" there: see the screenshot)
+		// and its request is marked failed in the gutter. Wait for it: VS Code may reveal the Testing view
+		// when the run ends, which would close a command palette opened meanwhile.
+		await page
+			.locator(
+				'.editor-group-container.active .codicon-testing-failed-icon, .test-explorer .codicon-testing-failed-icon',
+			)
+			.first()
+			.waitFor({ timeout: UI_WAIT });
 		// The Test Explorer lists the file with its failed test.
 		await runCommand(page, 'Testing: Focus on Test Explorer View');
 		const fileRow = page.locator('.test-explorer .monaco-list-row', { hasText: 'scenario.mpreq' }).first();

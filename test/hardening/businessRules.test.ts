@@ -254,6 +254,8 @@ describe('hardening: business rules under roles', function () {
 			message: f.message.split(value).join('<value>'),
 		});
 
+		// Five operations in a row: the fourth and fifth are throttled for both usernames alike (a user of
+		// another tree counts as a failed login even with the right password).
 		it('answers a login of another tree exactly as an unknown login', async () => {
 			for (const operation of [
 				'UserFeedsAndQuotaWithDestinations',
@@ -298,8 +300,9 @@ describe('hardening: business rules under roles', function () {
 				...as('demo.admin'),
 				sAPIKey: OTHER_TREE_API_KEY,
 			});
+			// A username no other test used: failed logins are throttled per username.
 			const unknown = await call<LoginResult>('GetLoginURL', {
-				...as('nobody.here'),
+				...as('nobody.else'),
 				sAPIKey: OTHER_TREE_API_KEY,
 			});
 			assert.equal(foreign.LoginSuccess, false);

@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../src/emulator';
 import { DEFAULT_ENDPOINT_PATHS } from '../../src/protocol/catalogue';
 import { delay, rawRequest, SANDBOX_START_TIMEOUT_MS, startSandbox } from '../integration/support';
+import { asmxQuery } from '../emulator/web/helpers';
 
 const CLIENTS = 8;
 const ATTACK_MS = 6_000;
@@ -24,8 +25,13 @@ describe('hardening: failed-login throttling', function () {
 
 	const userList = (username: string, password: string) =>
 		rawRequest(
-			`${emulator.postingUrl.replace(DEFAULT_ENDPOINT_PATHS.posting, DEFAULT_ENDPOINT_PATHS.administration)}/UserList?${new URLSearchParams(
-				{ sAPIKey: emulator.demo.apiKey, sUsername: username, sPassword: password, sUserIdentifier: '' },
+			`${emulator.postingUrl.replace(DEFAULT_ENDPOINT_PATHS.posting, DEFAULT_ENDPOINT_PATHS.administration)}/UserList?${asmxQuery(
+				'UserList',
+				{
+					sAPIKey: emulator.demo.apiKey,
+					sUsername: username,
+					sPassword: password,
+				},
 			)}`,
 			{ method: 'GET', deadlineMs: 15_000 },
 		);
@@ -46,7 +52,7 @@ describe('hardening: failed-login throttling', function () {
 			while (Date.now() < stopAt) {
 				const started = performance.now();
 				const answer = await rawRequest(
-					`${emulator.postingUrl}/GetCurrency?${new URLSearchParams({ sAPIKey: emulator.demo.apiKey })}`,
+					`${emulator.postingUrl}/GetCurrency?${asmxQuery('GetCurrency', { sAPIKey: emulator.demo.apiKey })}`,
 					{ method: 'GET', deadlineMs: 15_000 },
 				);
 				assert.equal(answer.status, 200, answer.body);

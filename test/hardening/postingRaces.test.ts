@@ -80,6 +80,8 @@ describe('hardening: posting races and quota', function () {
 		await stopCli((await startCli(dataDir)).child);
 		const db = new Database(join(dataDir, 'sandbox.sqlite'));
 		try {
+			// The sandbox's file is in WAL mode without shared memory: only an exclusive connection opens it.
+			db.exec('PRAGMA locking_mode = EXCLUSIVE');
 			db.exec("UPDATE feed_quota SET effective_quota = '100000', force_selected = 0, restricted = 0");
 			db.exec('UPDATE feed SET description_min_length = 0, description_max_length = 100000');
 			// A user's own quota row for the feed (copied from the group's row) with `left` postings left.

@@ -55,12 +55,15 @@ export interface LoginAttempt {
 }
 
 /**
- * Checks sUsername + sPassword. After a few failures in a row for a username, further attempts are
- * refused for a short, growing wait without hashing (loginThrottle.ts); a password verified before
- * is always accepted at once. Unknown and known usernames behave alike.
+ * Checks sUsername + sPassword as a login of the key's tree. After a few failures in a row for a
+ * username, further attempts are refused for a short, growing wait without hashing (loginThrottle.ts);
+ * a password verified before is accepted at once. Unknown usernames, and users outside the key's tree
+ * even with their right password, count as failures alike: neither existence nor a password of another
+ * tree can be told from the answers.
  */
 export function attemptLogin(
 	store: Store,
+	key: KeyScope,
 	params: ParamReader<'sUsername' | 'sPassword'>,
 	now = Date.now(),
 ): LoginAttempt {
@@ -68,7 +71,8 @@ export function attemptLogin(
 	const raw = params.value('sPassword');
 	const password = typeof raw === 'string' ? raw : undefined;
 	if (username === undefined || password === undefined || password === '') return {};
-	const user = store.accounts.findUserByUsername(username);
+	const found = store.accounts.findUserByUsername(username);
+	const user = found && key.organisationIds.includes(found.organisationId) ? found : undefined;
 	const throttle = throttleOf(store);
 	if (user?.active === 1 && isKnownGood(password, user.passwordHash)) {
 		throttle.succeeded(username);
@@ -81,7 +85,7 @@ export function attemptLogin(
 		};
 	}
 	// Verify even for unknown users so timing does not reveal which usernames exist.
-	const valid = verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+	const valid = verifyPassword(password, found?.passwordHash ?? DUMMY_HASH);
 	if (user && valid && user.active === 1) {
 		throttle.succeeded(username);
 		return { user };
@@ -106,8 +110,8 @@ export function authenticateUser(store: Store, key: KeyScope, params: ParamReade
 	if (params.text('sPassword') === undefined) {
 		throw FaultError.client('MissingParameter', 'sPassword is required: give the password of sUsername.');
 	}
-	const { user, throttled } = attemptLogin(store, params);
-	if (!user || !key.organisationIds.includes(user.organisationId)) {
+	const { user, throttled } = attemptLogin(store, key, params);
+	if (!user) {
 		throw FaultError.client(
 			'AuthenticationFailed',
 			throttled ? `sUsername or sPassword is not valid. ${throttled}` : LOGIN_FAILED_MESSAGE,

@@ -4,7 +4,7 @@
  * extension's global storage in production, memory in tests).
  */
 import { createRedactor } from '../../client';
-import { replaceSecretsWithPlaceholders, type ConnectionValues } from '../../protocol/requestFile';
+import { createPlaceholderRedactor, type ConnectionValues } from '../../protocol/requestFile';
 import type { HistorySummary, PlaygroundForm, ResponseView } from '../../shared/playgroundMessages';
 
 /** Most entries kept. */
@@ -137,10 +137,13 @@ function secretList(secrets: ConnectionValues): string[] {
 
 /** The form with every secret replaced by its placeholder. */
 export function redactForm(form: PlaygroundForm, secrets: ConnectionValues): PlaygroundForm {
-	const scrub = (text: string): string => replaceSecretsWithPlaceholders(text, secrets);
+	const redactor = createPlaceholderRedactor(secrets);
+	const scrub = redactor.text;
 	const params: Record<string, string | string[]> = {};
 	for (const [name, value] of Object.entries(form.params)) {
-		params[name] = Array.isArray(value) ? value.map(scrub) : scrub(value);
+		params[name] = Array.isArray(value)
+			? value.map((item) => redactor.param(name, item))
+			: redactor.param(name, value);
 	}
 	return {
 		...form,

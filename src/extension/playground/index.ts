@@ -5,8 +5,10 @@
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../protocol/catalogue';
 import type { WorkbenchServices } from '../services';
+import { EditorTextStore, PLAYGROUND_SCHEME } from './editorTexts';
 import { PlaygroundHistory, type HistoryStorage } from './history';
-import { PlaygroundPanel, openWsdl } from './panel';
+import { formForNode } from './openFor';
+import { PlaygroundPanel, openWsdl, type PlaygroundDeps } from './panel';
 import { PlaygroundRunner } from './runner';
 
 /** Command ids of the playground (package.json contributes them under category Multiposting). */
@@ -14,12 +16,16 @@ export const PLAYGROUND_COMMANDS = {
 	open: 'multiposting.playground.open',
 	openWsdl: 'multiposting.playground.openWsdl',
 	clearHistory: 'multiposting.playground.clearHistory',
+	/** "Open in Playground" on an advert or application of the tree. */
+	openFor: 'multiposting.playground.openFor',
 } as const;
 
-/** Registers everything of the playground on the extension's context; returns its runner. */
-export function registerPlayground(context: vscode.ExtensionContext, services: WorkbenchServices): PlaygroundRunner {
+/** Registers everything of the playground on the extension's context; returns what its panel works with. */
+export function registerPlayground(context: vscode.ExtensionContext, services: WorkbenchServices): PlaygroundDeps {
 	const history = new PlaygroundHistory(fileStorage(context.globalStorageUri));
 	const runner = new PlaygroundRunner(services, history);
+	const texts = new EditorTextStore();
+	const deps: PlaygroundDeps = { services, runner, texts };
 	const report = (error: unknown): void => {
 		const message = error instanceof Error ? error.message : String(error);
 		services.log.error(`Playground: ${message}`);
@@ -32,8 +38,20 @@ export function registerPlayground(context: vscode.ExtensionContext, services: W
 		};
 
 	context.subscriptions.push(
+		vscode.workspace.registerTextDocumentContentProvider(PLAYGROUND_SCHEME, {
+			provideTextDocumentContent: (uri) =>
+				texts.get(uri.path) ?? 'This playground document is no longer kept: open it again from the playground.',
+		}),
 		vscode.commands.registerCommand(PLAYGROUND_COMMANDS.open, () => {
-			PlaygroundPanel.show(services, runner);
+			PlaygroundPanel.show(deps);
+		}),
+		vscode.commands.registerCommand(PLAYGROUND_COMMANDS.openFor, (node?: unknown) => {
+			const form = formForNode(node);
+			if (!form) {
+				void vscode.window.showInformationMessage('Open in Playground works on an advert or an application.');
+				return;
+			}
+			PlaygroundPanel.show(deps, form);
 		}),
 		vscode.commands.registerCommand(
 			PLAYGROUND_COMMANDS.openWsdl,
@@ -60,7 +78,7 @@ export function registerPlayground(context: vscode.ExtensionContext, services: W
 			}),
 		),
 	);
-	return runner;
+	return deps;
 }
 
 /** The history as a JSON file in the extension's global storage. */

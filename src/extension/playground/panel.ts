@@ -13,20 +13,32 @@ import {
 } from '../../protocol/requestFile';
 import {
 	parseWebviewMessage,
+	type EditorText,
 	type HostToWebview,
 	type PlaygroundForm,
 	type ResponseView,
 	type WebviewToHost,
 } from '../../shared/playgroundMessages';
+import { SETTINGS } from '../ids';
 import type { WorkbenchServices } from '../services';
 import { WebviewPanelBase, type Reply } from '../webviews/webviewPanel';
 import { connectionView, publicValues, secretValues, targetOfClient, targetOfConnection } from './connection';
+import { curlNotice, curlSecretsOf, type CurlSecrets } from './curlChoice';
 import { formToDocument } from './documents';
+import { PLAYGROUND_SCHEME, type EditorTextStore } from './editorTexts';
 import { formToDraft, formToParams, previewForm } from './request';
 import type { PlaygroundRunner } from './runner';
 import { clientCallSnippet, curlForForm, curlForRaw } from './snippets';
 
 export const PLAYGROUND_VIEW_TYPE = 'multiposting.playground';
+
+/** What the playground panel works with. */
+export interface PlaygroundDeps {
+	services: WorkbenchServices;
+	runner: PlaygroundRunner;
+	/** Texts opened in read-only editors (served by the multiposting-playground: provider). */
+	texts: EditorTextStore;
+}
 
 /** The playground panel (one at a time). */
 export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebview> {
@@ -35,14 +47,14 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 	private pendingForm: PlaygroundForm | undefined;
 
 	/** Shows the panel (creating it when needed) and, when given, loads a form into it. */
-	static show(services: WorkbenchServices, runner: PlaygroundRunner, form?: PlaygroundForm): PlaygroundPanel {
+	static show(deps: PlaygroundDeps, form?: PlaygroundForm): PlaygroundPanel {
 		const existing = PlaygroundPanel.current;
 		if (existing) {
 			existing.reveal(vscode.ViewColumn.Active);
 			if (form) existing.load(form);
 			return existing;
 		}
-		PlaygroundPanel.current = new PlaygroundPanel(services, runner, form);
+		PlaygroundPanel.current = new PlaygroundPanel(deps, form);
 		return PlaygroundPanel.current;
 	}
 
@@ -51,11 +63,14 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 		return PlaygroundPanel.current;
 	}
 
+	private readonly services: WorkbenchServices;
+	private readonly runner: PlaygroundRunner;
+
 	private constructor(
-		private readonly services: WorkbenchServices,
-		private readonly runner: PlaygroundRunner,
+		private readonly deps: PlaygroundDeps,
 		initialForm?: PlaygroundForm,
 	) {
+		const { services, runner } = deps;
 		super(
 			{ extensionUri: services.extensionUri, log: services.log },
 			{
@@ -70,7 +85,15 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 				runner.cancel();
 			},
 		);
+		this.services = services;
+		this.runner = runner;
 		this.pendingForm = initialForm;
+		// The header and the preview follow the active connection.
+		this.subscribe(
+			services.onDidChangeConnection(() => {
+				this.post({ type: 'connection', connection: connectionView(services.activeConnection()) });
+			}),
+		);
 	}
 
 	/** Loads a form into the webview. */
@@ -178,6 +201,16 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 				await this.runner.history.clear();
 				await this.sendHistory('', reply);
 				return;
+			case 'openDocument':
+				await this.openDocument(message.document);
+				return;
+			case 'openDiff':
+				await this.openDiff(message.left, message.right);
+				return;
+			case 'copyText':
+				await vscode.env.clipboard.writeText(message.text);
+				reply({ type: 'notice', level: 'info', message: `Copied ${message.label}.` });
+				return;
 		}
 	}
 
@@ -226,27 +259,30 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 	}
 
 	private async copyCurl(form: PlaygroundForm, reply: Reply<HostToWebview>): Promise<void> {
-		const withReferences = 'Copy with $MP_API_KEY / $MP_PASSWORD';
-		const withSecrets = 'Include secrets';
-		const choice = await vscode.window.showInformationMessage(
-			'Copy as curl',
-			{
-				modal: true,
-				detail: 'By default the API key and password are written as the shell variables $MP_API_KEY and $MP_PASSWORD. "Include secrets" puts the real values into the clipboard.',
-			},
-			withReferences,
-			withSecrets,
-		);
-		if (!choice) return;
+		const settings = vscode.workspace.getConfiguration(SETTINGS.section);
+		const choice = curlSecretsOf(settings.get<unknown>(SETTINGS.playgroundCurlSecrets));
+		await this.copyCurlAs(form, choice);
+		const notice = curlNotice(choice);
+		reply({ type: 'notice', level: 'info', message: notice.message });
+		const picked = await vscode.window.showInformationMessage(notice.message, notice.switchLabel);
+		if (picked !== notice.switchLabel) return;
+		await settings.update(SETTINGS.playgroundCurlSecrets, notice.switchTo, vscode.ConfigurationTarget.Global);
+		await this.copyCurlAs(form, notice.switchTo);
+		const switched = curlNotice(notice.switchTo);
+		this.post({ type: 'notice', level: 'info', message: switched.message });
+		void vscode.window.showInformationMessage(switched.message);
+	}
+
+	private async copyCurlAs(form: PlaygroundForm, choice: CurlSecrets): Promise<void> {
 		const client = await this.services.activeClient();
 		const target = targetOfClient(client);
 		const values = await secretValues(this.services);
-		const include = choice === withSecrets;
+		const include = choice === 'include';
 		let text: string;
 		if (form.mode === 'raw') {
 			text = curlForRaw(form.raw, target, values, include);
 		} else {
-			if (!isOperationName(form.operation)) return;
+			if (!isOperationName(form.operation)) throw new Error(`Unknown operation ${form.operation}.`);
 			text = curlForForm(
 				form.operation,
 				form.binding,
@@ -257,12 +293,31 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 			);
 		}
 		await vscode.env.clipboard.writeText(text);
-		reply({
-			type: 'notice',
-			level: 'info',
-			message: include
-				? 'Copied as curl, with the secrets.'
-				: 'Copied as curl; set MP_API_KEY and MP_PASSWORD before running it.',
+	}
+
+	/** Opens a text of the page in a read-only editor, the cursor on `position` when given. */
+	private async openDocument(document: EditorText): Promise<void> {
+		const uri = vscode.Uri.from({ scheme: PLAYGROUND_SCHEME, path: this.deps.texts.add(document) });
+		const opened = await vscode.workspace.openTextDocument(uri);
+		const editor = await vscode.window.showTextDocument(opened, {
+			viewColumn: vscode.ViewColumn.Beside,
+			preview: false,
+		});
+		if (document.position) {
+			const line = Math.min(document.position.line, opened.lineCount) - 1;
+			const column = Math.min(document.position.column - 1, opened.lineAt(line).text.length);
+			const at = new vscode.Position(line, column);
+			editor.selection = new vscode.Selection(at, at);
+			editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+		}
+	}
+
+	private async openDiff(left: EditorText, right: EditorText): Promise<void> {
+		const uri = (text: EditorText) =>
+			vscode.Uri.from({ scheme: PLAYGROUND_SCHEME, path: this.deps.texts.add(text) });
+		await vscode.commands.executeCommand('vscode.diff', uri(left), uri(right), `${left.title} ↔ ${right.title}`, {
+			viewColumn: vscode.ViewColumn.Beside,
+			preview: false,
 		});
 	}
 }

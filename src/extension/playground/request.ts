@@ -27,7 +27,14 @@ import {
 } from '../../protocol/requestFile';
 import type { PreparedHttpRequest } from '../../protocol/requestFiles/prepare';
 import type { Captured } from '../../client/sendPrepared';
-import type { IssueView, PlaygroundForm, RawDraft, RequestView, ResponseView } from '../../shared/playgroundMessages';
+import type {
+	HttpErrorView,
+	IssueView,
+	PlaygroundForm,
+	RawDraft,
+	RequestView,
+	ResponseView,
+} from '../../shared/playgroundMessages';
 
 /** Where requests go: the connection's address, namespace and endpoint paths. */
 export interface Target {
@@ -296,12 +303,113 @@ export function buildResponseView(captured: Captured, context: ViewContext): Res
 				codecContext(context.target, context.operation),
 			);
 			if (decoded.ok) view.result = normaliseResult(decoded.result) ?? null;
-			else view.fault = { ...decoded.fault };
+			else if (context.binding === 'httpGet' || context.binding === 'httpPost') {
+				// No SOAP here: what came over the wire is an HTTP error with a text, not a fault.
+				const contentType = response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
+				view.httpError = httpErrorView(context.operation, response.status, contentType, view.bodyText);
+			} else view.fault = { ...decoded.fault };
 		} catch (error) {
 			view.decodeError = redactor.text(error instanceof Error ? error.message : String(error));
 		}
 	}
+	const position = errorPosition(view);
+	if (position) {
+		view.requestErrorPosition = positionInRedacted(
+			Buffer.from(captured.request.body).toString('utf8'),
+			view.request.body,
+			position,
+			redactor,
+		);
+	}
 	return view;
+}
+
+/** The line and column a service error names ("… at line 1, column 353 …"), if any. */
+export function errorPosition(view: ResponseView): { line: number; column: number } | undefined {
+	const texts = [view.fault?.message, view.fault?.detail, view.httpError?.text];
+	for (const text of texts) {
+		const match = text ? /\bline (\d{1,9}), column (\d{1,9})\b/i.exec(text) : null;
+		if (match) return { line: Number(match[1]), column: Number(match[2]) };
+	}
+	return undefined;
+}
+
+/** 0-based offset of a 1-based line and column in `text` (clamped to the text). */
+function offsetOf(text: string, line: number, column: number): number {
+	let offset = 0;
+	for (let current = 1; current < line; current++) {
+		const next = text.indexOf('\n', offset);
+		if (next < 0) return text.length;
+		offset = next + 1;
+	}
+	const end = text.indexOf('\n', offset);
+	return Math.min(offset + column - 1, end < 0 ? text.length : end);
+}
+
+/**
+ * A position in the sent body moved to the same place in its redacted form: secrets before it
+ * change the columns ("***" is shorter or longer than the key). Only lengths of the redacted
+ * prefix are used, never its text.
+ */
+export function positionInRedacted(
+	sent: string,
+	redacted: string,
+	position: { line: number; column: number },
+	redactor: Redactor,
+): { line: number; column: number } {
+	const offset = Math.min(
+		redactor.text(sent.slice(0, offsetOf(sent, position.line, position.column))).length,
+		redacted.length,
+	);
+	const before = redacted.slice(0, offset);
+	const line = before.split('\n').length;
+	return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
+}
+
+/** The sentence ASMX (and the sandbox) answer with when the service itself failed. */
+const SERVICE_FAILURE_TEXT = /^Server was unable to process request/i;
+const CREDENTIAL_WORDS = /\b(API key|password|username|user name|credentials?)\b/i;
+
+/**
+ * An HTTP GET/POST error answer as it came, with an honest verdict: ASMX answers every error of
+ * those bindings with HTTP 500 and a text, so only the text can tell whose mistake it is.
+ */
+export function httpErrorView(
+	operation: OperationName,
+	status: number,
+	contentType: string,
+	text: string,
+): HttpErrorView {
+	const view = { status, contentType: contentType || 'none', text };
+	const firstLine = text.split(/\r?\n/, 1)[0].trim();
+	if (SERVICE_FAILURE_TEXT.test(firstLine)) {
+		return {
+			...view,
+			verdict: 'service',
+			explanation: 'This is the text a service answers with when it failed itself: the request is not at fault.',
+		};
+	}
+	const named = OPERATIONS[operation].params.find((param) => new RegExp(`\\b${param.name}\\b`).test(text));
+	if (named) {
+		return {
+			...view,
+			verdict: 'caller',
+			explanation: `The text names the parameter ${named.name}: most likely a mistake in the request.`,
+		};
+	}
+	if (CREDENTIAL_WORDS.test(text)) {
+		return {
+			...view,
+			verdict: 'caller',
+			explanation: 'The text is about the credentials: most likely a mistake in the request.',
+		};
+	}
+	return {
+		...view,
+		verdict: 'unknown',
+		explanation:
+			'HTTP GET and POST carry no fault code: the service answers every error with HTTP 500 and a text, whoever is at fault.',
+	};
 }
 
 /** A prepared request for display, redacted. */

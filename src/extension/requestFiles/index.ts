@@ -16,8 +16,7 @@ import type { RequestParamValue } from '../../protocol/requestFiles/format';
 import type { WorkbenchServices } from '../services';
 import { secretValues, targetOfClient } from '../playground/connection';
 import { documentToForm } from '../playground/documents';
-import { PlaygroundPanel } from '../playground/panel';
-import type { PlaygroundRunner } from '../playground/runner';
+import { PlaygroundPanel, type PlaygroundDeps } from '../playground/panel';
 import { SNIPPET_LANGUAGES, requestSnippet } from '../playground/snippets';
 import { isRequestDocument, REQUEST_LANGUAGE_ID, REQUEST_SELECTOR, registerRequestLanguage } from './language';
 import { describeRun, runHeadline, runOptionsFor } from './running';
@@ -38,7 +37,7 @@ export { REQUEST_LANGUAGE_ID };
 export function registerRequestFiles(
 	context: vscode.ExtensionContext,
 	services: WorkbenchServices,
-	playground: PlaygroundRunner,
+	playground: PlaygroundDeps,
 ): void {
 	registerRequestLanguage(context);
 	const output = vscode.window.createOutputChannel('Multiposting Requests');
@@ -139,7 +138,7 @@ export function registerRequestFiles(
 				for (const [name, value] of Object.entries(request.params)) {
 					params[name] = fillCaptured(value, captured);
 				}
-				PlaygroundPanel.show(services, playground, documentToForm({ ...request, params }));
+				PlaygroundPanel.show(playground, documentToForm({ ...request, params }));
 			}),
 		),
 		vscode.commands.registerCommand(

@@ -45,8 +45,13 @@ import {
 	type Expectation,
 } from './expressions';
 import { RequestFileError, closestNames, type RequestFileIssue } from './issues';
-import { CONNECTION_PLACEHOLDERS, SECRET_ROLES, hasVariable, type ConnectionValues } from './placeholders';
-import { replaceSecretsWithPlaceholders } from './secrets';
+import {
+	CONNECTION_PLACEHOLDERS,
+	SECRET_ROLES,
+	hasVariable,
+	createPlaceholderRedactor,
+	type ConnectionValues,
+} from './placeholders';
 import { parseRawHttpRequest, truncate, type RawHttpRequest } from './rawHttp';
 
 /** The first line of every file written by the playground. */
@@ -563,7 +568,7 @@ export function serializeRequestFile(doc: RequestDocument, secrets: ConnectionVa
  * else as `###` blocks separated by a blank line. Same secret rules as serializeRequestFile.
  */
 export function serializeRequestEntries(entries: readonly RequestEntry[], secrets: ConnectionValues = {}): string {
-	const scrub = (text: string): string => replaceSecretsWithPlaceholders(text, secrets);
+	const scrub = createPlaceholderRedactor(secrets).text;
 	const single = entries.length === 1 && entries[0].name === undefined && entries[0].document !== undefined;
 	const blocks = entries.map((entry, index) => entryBlock(entry, index, scrub, !single));
 	return `${REQUEST_FILE_HEADER}\n${single ? '' : '\n'}${blocks.join('\n\n')}\n`;
@@ -602,7 +607,7 @@ function formatValue(value: string): string {
  */
 export function appendRequestEntry(text: string, entry: RequestEntry, secrets: ConnectionValues = {}): string {
 	if (text.trim().length === 0) return serializeRequestEntries([entry], secrets);
-	const scrub = (value: string): string => replaceSecretsWithPlaceholders(value, secrets);
+	const scrub = createPlaceholderRedactor(secrets).text;
 	// One line break ends the last line, the next one is the blank line between requests.
 	const base = text.endsWith('\n') ? text : `${text}\n`;
 	return `${base}\n${entryBlock(entry, 0, scrub, true)}\n`;

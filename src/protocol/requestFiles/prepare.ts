@@ -16,7 +16,7 @@ import {
 	type CapturedValues,
 	type ConnectionValues,
 } from './placeholders';
-import { xmlBodyValue } from './secrets';
+import { xmlBodyValue } from './xmlBody';
 import type { RawHttpRequest } from './rawHttp';
 
 /** Where requests go: the connection's address, namespace and endpoint paths. */

@@ -1,39 +1,32 @@
 /**
- * The playground page's controller: holds the form, draws the layout, editor, preview, response,
- * comparison and history, talks to the host through the messenger and keeps what is on screen in
- * the webview state (so a page VS Code re-creates comes back as it was). No global state: tests
- * create it on a jsdom document with a fake messenger.
+ * The playground page's controller: the Workbench (a form per operation, the exchange and the
+ * comparison that answer it), the layout, and the conversation with the host. What is on screen is
+ * kept in the webview state, so a page VS Code re-creates comes back as it was. No global state:
+ * tests create it on a jsdom document with a fake messenger.
  */
-import { OPERATION_NAMES, type OperationName } from '../../protocol/catalogue';
-import { newForm } from '../../shared/playgroundForms';
+import { BINDING_LABELS } from '../../protocol/bindings/types';
+import type { OperationName } from '../../protocol/catalogue';
 import type {
-	ComparisonView,
 	ConnectionView,
+	EditorText,
 	HostToWebview,
 	IssueView,
 	PlaygroundForm,
 	RequestView,
-	ResponseView,
 	WebviewToHost,
 } from '../../shared/playgroundMessages';
-import type { WithRequestId } from '../../shared/webviewProtocol';
+import type { RequestId, WithRequestId } from '../../shared/webviewProtocol';
 import { el } from '../common/dom';
 import type { Messenger } from '../common/messenger';
 import { renderComparison } from './comparison';
 import { renderEditor } from './editor';
 import { renderHistory } from './history';
-import { renderLayout, type Layout } from './layout';
-import { renderResponse, requestText } from './response';
+import { renderLayout, sendShortcut, type Layout } from './layout';
+import { renderResponse, requestDocument, requestText } from './response';
+import { columnsForWidth } from './resultData';
+import { Workbench, type SavedState } from './workbench';
 
-/** What the page keeps across re-creation (webview state). */
-export interface SavedState {
-	form: PlaygroundForm;
-	response?: ResponseView;
-	comparison?: ComparisonView;
-}
-
-/** Largest response body kept in the webview state; a bigger response is shown but not kept. */
-export const MAX_SAVED_BODY = 1024 * 1024;
+export type { SavedState } from './workbench';
 
 export type PlaygroundMessenger = Messenger<HostToWebview, WebviewToHost, SavedState>;
 
@@ -50,30 +43,33 @@ export class PlaygroundApp {
 	private readonly messenger: PlaygroundMessenger;
 	private readonly layout: Layout;
 	private readonly debounce: { preview: number; search: number };
-	private form: PlaygroundForm;
+	private readonly workbench: Workbench;
 	private connection: ConnectionView | undefined;
-	private response: ResponseView | undefined;
-	private comparison: ComparisonView | undefined;
 	private busy = false;
 	private previewTimer: ReturnType<typeof setTimeout> | undefined;
 	private searchTimer: ReturnType<typeof setTimeout> | undefined;
 	/** Request id of the newest formChanged: older previews are stale. */
 	private latestPreview = 0;
+	/** The form of each send or compare in flight, by request id. */
+	private readonly inFlight = new Map<RequestId, PlaygroundForm>();
+	private lastPreview: RequestView | undefined;
+	/** What the output area shows now, so it is redrawn only when that changes. */
+	private shown: { response?: unknown; current?: boolean; comparison?: unknown; columns?: number } = {};
 
 	constructor(options: PlaygroundOptions) {
 		this.doc = options.doc;
 		this.messenger = options.messenger;
 		this.debounce = options.debounceMs ?? { preview: 150, search: 200 };
-		const saved = this.messenger.state();
-		this.form = saved?.form ?? newForm();
+		this.workbench = new Workbench(this.messenger.state());
 		const { elements, layout } = renderLayout(this.doc, {
 			operation: (name) => this.switchOperation(name),
 			binding: (binding) => this.update({ ...this.form, binding }),
 			mode: (mode) => this.switchMode(mode),
 			timeout: (value) => this.setTimeoutMs(value),
-			send: () => this.send(),
+			send: () => this.startBusy('send'),
 			cancel: () => this.messenger.post({ type: 'cancel' }),
-			compare: () => this.startBusy({ type: 'compare', form: this.form }),
+			compare: () => this.startBusy('compare'),
+			openRequest: () => this.openRequest(),
 			copyCurl: () => this.messenger.post({ type: 'copyCurl', form: this.form }),
 			copyClient: () => this.messenger.post({ type: 'copyClient', form: this.form }),
 			save: () => this.messenger.post({ type: 'save', form: this.form }),
@@ -86,18 +82,18 @@ export class PlaygroundApp {
 				);
 			},
 			historyClear: () => this.messenger.post({ type: 'historyClear' }),
+			isBusy: () => this.busy,
 		});
 		this.layout = layout;
 		options.root.replaceChildren(...elements);
 		this.doc.addEventListener('keydown', (event) => {
 			if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
 				event.preventDefault();
-				this.send();
+				this.startBusy('send');
 			}
 		});
+		this.doc.defaultView?.addEventListener('resize', () => this.renderOutput());
 		this.syncToolbar();
-		if (saved?.response) this.showResponse(saved.response);
-		if (saved?.comparison) this.showComparison(saved.comparison);
 	}
 
 	/** Starts the conversation with the host. */
@@ -111,19 +107,25 @@ export class PlaygroundApp {
 		return this.form;
 	}
 
+	private get form(): PlaygroundForm {
+		return this.workbench.form;
+	}
+
 	receive(message: WithRequestId<HostToWebview>): void {
 		switch (message.type) {
 			case 'init':
 				this.setConnection(message.connection);
-				if (message.form) this.form = message.form;
+				if (message.form) this.workbench.setForm(message.form);
 				this.syncToolbar();
 				this.changed();
 				break;
 			case 'connection':
 				this.setConnection(message.connection);
+				this.renderEditor();
+				this.changed();
 				break;
 			case 'load':
-				this.form = message.form;
+				this.workbench.setForm(message.form);
 				this.syncToolbar();
 				this.changed();
 				break;
@@ -135,21 +137,26 @@ export class PlaygroundApp {
 				this.setBusy(true);
 				break;
 			case 'response': {
-				this.showResponse(message.response);
+				const form = this.sentForm(message.requestId);
+				this.workbench.recordExchange(form, message.response);
 				this.save();
+				this.renderOutput();
 				const response = message.response;
 				this.showNotice(
-					response.error !== undefined || response.fault ? 'error' : 'info',
+					response.error !== undefined || response.fault || response.httpError ? 'error' : 'info',
 					response.error ??
 						(response.fault
 							? `Fault: ${response.fault.message}`
-							: `HTTP ${response.status ?? ''} received.`),
+							: response.httpError
+								? `HTTP ${response.httpError.status}: ${response.httpError.text.split('\n', 1)[0]}`
+								: `HTTP ${response.status ?? ''} received.`),
 				);
 				break;
 			}
 			case 'comparison':
-				this.showComparison(message.comparison);
+				this.workbench.recordComparison(this.sentForm(message.requestId), message.comparison);
 				this.save();
+				this.renderOutput();
 				this.showNotice('info', 'Compared the four bindings.');
 				break;
 			case 'history':
@@ -160,15 +167,13 @@ export class PlaygroundApp {
 				);
 				break;
 			case 'historyEntry':
-				this.form = message.form;
+				this.workbench.setForm(message.form);
+				if (message.response) this.workbench.recordExchange(message.form, message.response);
 				this.syncToolbar();
 				this.changed();
-				if (message.response) {
-					this.showResponse(message.response);
-					this.save();
-				}
 				break;
 			case 'done':
+				if (message.requestId !== undefined) this.inFlight.delete(message.requestId);
 				this.setBusy(false);
 				break;
 			case 'notice':
@@ -177,22 +182,21 @@ export class PlaygroundApp {
 		}
 	}
 
+	/** The form a reply answers: the one sent under its request id, else the form on screen. */
+	private sentForm(requestId: RequestId | undefined): PlaygroundForm {
+		return (requestId !== undefined ? this.inFlight.get(requestId) : undefined) ?? this.form;
+	}
+
 	private setConnection(connection: ConnectionView): void {
 		this.connection = connection;
-		this.layout.connection.textContent = `${connection.label} · ${connection.baseUrl}`;
+		this.layout.connection.textContent = [connection.label, connection.baseUrl, connection.username]
+			.filter(Boolean)
+			.join(' · ');
 	}
 
 	private switchOperation(name: OperationName): void {
-		if (!(OPERATION_NAMES as readonly string[]).includes(name)) return;
-		const form = this.form;
-		this.form = {
-			...newForm(name),
-			binding: form.binding,
-			mode: form.mode,
-			timeoutMs: form.timeoutMs,
-			raw: form.raw,
-		};
-		this.renderEditor();
+		this.workbench.switchOperation(name);
+		this.syncToolbar();
 		this.changed();
 	}
 
@@ -202,7 +206,7 @@ export class PlaygroundApp {
 			this.messenger.post({ type: 'rawFromForm', form: this.form });
 			return;
 		}
-		this.form = { ...this.form, mode };
+		this.workbench.setForm({ ...this.form, mode });
 		this.renderEditor();
 		this.changed();
 	}
@@ -216,14 +220,15 @@ export class PlaygroundApp {
 		return false;
 	}
 
-	/** Records an edit: persisted, then previewed after a short pause. */
+	/** Records an edit: persisted, the output checked against it, then previewed after a short pause. */
 	private update(form: PlaygroundForm): void {
-		this.form = form;
+		this.workbench.setForm(form);
 		this.changed();
 	}
 
 	private changed(): void {
 		this.save();
+		this.renderOutput();
 		clearTimeout(this.previewTimer);
 		this.previewTimer = setTimeout(() => {
 			this.latestPreview = this.messenger.post({ type: 'formChanged', form: this.form });
@@ -231,18 +236,13 @@ export class PlaygroundApp {
 	}
 
 	private save(): void {
-		const small = (response: ResponseView | undefined): boolean =>
-			response !== undefined && response.bodyText.length + (response.pretty?.length ?? 0) <= MAX_SAVED_BODY;
-		this.messenger.saveState({
-			form: this.form,
-			response: small(this.response) ? this.response : undefined,
-			comparison: this.comparison,
-		});
+		this.messenger.saveState(this.workbench.saved());
 	}
 
 	private syncToolbar(): void {
 		this.layout.syncToolbar(this.form);
 		this.renderEditor();
+		this.renderOutput();
 	}
 
 	private renderEditor(): void {
@@ -258,6 +258,7 @@ export class PlaygroundApp {
 	}
 
 	private renderPreview(request: RequestView | undefined, issues: IssueView[], error?: string): void {
+		this.lastPreview = request;
 		this.layout.preview.textContent = request ? requestText(request) : (error ?? '');
 		this.layout.issues.replaceChildren(
 			...issues.map((issue) => el(this.doc, 'li', { text: issue.message })),
@@ -271,15 +272,81 @@ export class PlaygroundApp {
 		}
 	}
 
-	private showResponse(response: ResponseView): void {
-		this.response = response;
-		this.layout.response.replaceChildren(renderResponse(this.doc, response, this.form.operation));
+	/** Width of the response pane, for the result table's columns. */
+	private outputWidth(): number {
+		return this.layout.response.clientWidth || (this.doc.documentElement.clientWidth || 0) / 2;
 	}
 
-	private showComparison(comparison: ComparisonView): void {
-		this.comparison = comparison;
-		this.layout.comparison.hidden = false;
-		this.layout.comparison.replaceChildren(...renderComparison(this.doc, comparison));
+	/** Shows the exchange and comparison that answer the request as it is now; redraws only on change. */
+	private renderOutput(): void {
+		const found = this.workbench.exchange();
+		const comparison = this.workbench.comparison();
+		const columns = columnsForWidth(this.outputWidth());
+		const next = {
+			response: found?.exchange.response,
+			current: found?.current,
+			comparison: comparison?.view,
+			columns,
+		};
+		const same =
+			next.response === this.shown.response &&
+			next.current === this.shown.current &&
+			next.comparison === this.shown.comparison &&
+			next.columns === this.shown.columns;
+		if (same) return;
+		this.shown = next;
+		const operation = this.form.operation;
+		if (found?.current) {
+			const form = found.exchange.form;
+			this.layout.response.replaceChildren(
+				renderResponse(
+					{
+						doc: this.doc,
+						operation: form.operation,
+						bindingLabel: BINDING_LABELS[form.binding],
+						width: this.outputWidth(),
+						copy: (label, text) => this.messenger.post({ type: 'copyText', label, text }),
+						open: (document) => this.messenger.post({ type: 'openDocument', document }),
+					},
+					found.exchange.response,
+				),
+			);
+		} else {
+			const hint = `Send it (${sendShortcut(this.doc)}) to see the answer.`;
+			this.layout.response.replaceChildren(
+				el(this.doc, 'p', {
+					className: 'pg-muted',
+					attrs: { id: 'response-empty' },
+					text: found
+						? `The request changed since the last response of ${operation}. ${hint}`
+						: `Nothing sent yet for ${operation}. ${hint}`,
+				}),
+			);
+		}
+		this.layout.comparison.hidden = comparison === undefined;
+		this.layout.comparison.replaceChildren(
+			...(comparison
+				? renderComparison(
+						{
+							doc: this.doc,
+							openDiff: (left, right) => this.messenger.post({ type: 'openDiff', left, right }),
+						},
+						comparison.view,
+					)
+				: []),
+		);
+	}
+
+	private openRequest(): void {
+		const title = `${this.form.operation} request (${BINDING_LABELS[this.form.binding]})`;
+		let document: EditorText;
+		if (this.lastPreview) document = requestDocument(this.lastPreview, title);
+		else if (this.form.mode === 'raw') document = { title, text: this.form.raw.body, language: 'xml' };
+		else {
+			this.showNotice('error', 'The request has no preview yet: fix the problems listed under the form.');
+			return;
+		}
+		this.messenger.post({ type: 'openDocument', document });
 	}
 
 	private showNotice(level: 'info' | 'error', message: string): void {
@@ -290,19 +357,16 @@ export class PlaygroundApp {
 	private setBusy(value: boolean): void {
 		this.busy = value;
 		this.layout.send.disabled = value;
-		this.layout.compare.disabled = value;
 		this.layout.cancel.disabled = !value;
 		this.doc.body.classList.toggle('pg-busy', value);
 	}
 
-	private startBusy(message: WebviewToHost): void {
+	private startBusy(kind: 'send' | 'compare'): void {
 		if (this.busy) return;
 		this.setBusy(true);
-		this.showNotice('info', message.type === 'compare' ? 'Sending over all four bindings…' : 'Sending…');
-		this.messenger.post(message);
-	}
-
-	private send(): void {
-		this.startBusy({ type: 'send', form: this.form });
+		this.showNotice('info', kind === 'compare' ? 'Sending over all four bindings…' : 'Sending…');
+		const form = this.form;
+		const id = this.messenger.post({ type: kind, form });
+		this.inFlight.set(id, form);
 	}
 }

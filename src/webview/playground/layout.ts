@@ -1,12 +1,14 @@
 /**
- * The page skeleton: header with the connection, the request toolbar (operation, binding, mode,
- * timeout), the actions, a notice line, the editor and output columns, the comparison and the
- * history. Returns the elements the app fills; user actions go to `actions`.
+ * The page skeleton, a workbench: a request bar (operation, binding, the primary Send with its
+ * shortcut, Cancel, and every other action in a "More actions" menu), then the request and the
+ * response side by side (stacked when the panel is narrow, see media/playground.css), the history
+ * under the request. Returns the elements the app fills; user actions go to `actions`.
  */
 import { BINDING_LABELS, BINDING_NAMES } from '../../protocol/bindings/types';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../../protocol/catalogue';
 import type { PlaygroundBinding, PlaygroundForm } from '../../shared/playgroundMessages';
 import { button, el } from '../common/dom';
+import { createMenuButton, type MenuButton } from '../common/menu';
 
 export interface LayoutActions {
 	operation(name: OperationName): void;
@@ -17,12 +19,15 @@ export interface LayoutActions {
 	send(): void;
 	cancel(): void;
 	compare(): void;
+	openRequest(): void;
 	copyCurl(): void;
 	copyClient(): void;
 	save(): void;
 	openWsdl(endpoint: 'posting' | 'administration'): void;
 	historySearch(query: string): void;
 	historyClear(): void;
+	/** True while a request is in flight (menu items that send are disabled). */
+	isBusy(): boolean;
 }
 
 export interface Layout {
@@ -31,7 +36,7 @@ export interface Layout {
 	timeout: HTMLInputElement;
 	send: HTMLButtonElement;
 	cancel: HTMLButtonElement;
-	compare: HTMLButtonElement;
+	more: MenuButton;
 	notice: HTMLElement;
 	editor: HTMLElement;
 	issues: HTMLElement;
@@ -45,9 +50,15 @@ export interface Layout {
 
 const SECONDARY = 'mp-button mp-secondary';
 
+/** The send shortcut as the platform writes it. */
+export function sendShortcut(doc: Document): string {
+	const platform = doc.defaultView?.navigator.platform ?? '';
+	return /Mac|iPhone|iPad/.test(platform) ? '⌘+Enter' : 'Ctrl+Enter';
+}
+
 export function renderLayout(doc: Document, actions: LayoutActions): { elements: Node[]; layout: Layout } {
 	const connection = el(doc, 'span', { className: 'pg-connection', attrs: { id: 'connection' } });
-	const operation = el(doc, 'select', { attrs: { id: 'operation' } });
+	const operation = el(doc, 'select', { attrs: { id: 'operation', 'aria-label': 'Operation' } });
 	for (const endpoint of ['posting', 'administration'] as const) {
 		operation.append(
 			el(
@@ -68,40 +79,55 @@ export function renderLayout(doc: Document, actions: LayoutActions): { elements:
 		input.addEventListener('change', onChange);
 		return el(doc, 'label', { className: 'pg-radio', attrs: { for: id } }, [input, label]);
 	};
-	const bindings = el(doc, 'fieldset', { className: 'pg-bindings', attrs: { id: 'bindings' } }, [
-		el(doc, 'legend', { text: 'Binding' }),
+	const bindings = el(doc, 'fieldset', { className: 'pg-bindings pg-segmented', attrs: { id: 'bindings' } }, [
+		el(doc, 'legend', { className: 'pg-visually-hidden', text: 'Binding' }),
 		...BINDING_NAMES.map((binding) =>
 			radio('binding', binding, BINDING_LABELS[binding], () => actions.binding(binding)),
 		),
 	]);
-	const modes = el(doc, 'fieldset', { className: 'pg-modes', attrs: { id: 'modes' } }, [
-		el(doc, 'legend', { text: 'Mode' }),
+	const modes = el(doc, 'fieldset', { className: 'pg-modes pg-segmented', attrs: { id: 'modes' } }, [
+		el(doc, 'legend', { className: 'pg-visually-hidden', text: 'Mode' }),
 		radio('mode', 'form', 'Form', () => actions.mode('form')),
 		radio('mode', 'raw', 'Raw HTTP', () => actions.mode('raw')),
 	]);
-	const timeout = el(doc, 'input', { attrs: { id: 'timeout', type: 'text', inputmode: 'numeric', size: '7' } });
+	const timeout = el(doc, 'input', { attrs: { id: 'timeout', type: 'text', inputmode: 'numeric', size: '6' } });
 	let acceptedTimeout = '';
 	timeout.addEventListener('change', () => {
-		const value = Number(timeout.value);
-		if (!actions.timeout(value)) timeout.value = acceptedTimeout;
+		if (!actions.timeout(Number(timeout.value))) timeout.value = acceptedTimeout;
 	});
 
-	const send = button(doc, 'Send', () => actions.send(), {
-		className: 'mp-button',
-		title: 'Send (Ctrl+Enter)',
-		attrs: { id: 'send' },
-	});
+	const shortcut = sendShortcut(doc);
+	const send = el(
+		doc,
+		'button',
+		{
+			className: 'mp-button pg-send',
+			attrs: {
+				type: 'button',
+				id: 'send',
+				title: `Send the request (${shortcut})`,
+				'aria-keyshortcuts': 'Control+Enter',
+			},
+		},
+		['Send', el(doc, 'kbd', { className: 'pg-kbd', text: shortcut })],
+	);
+	send.addEventListener('click', () => actions.send());
 	const cancel = button(doc, 'Cancel', () => actions.cancel(), {
 		className: SECONDARY,
 		attrs: { id: 'cancel', disabled: '' },
 	});
-	const compare = button(doc, 'Compare bindings', () => actions.compare(), {
-		className: SECONDARY,
-		attrs: { id: 'compare' },
-	});
-	const secondary = (label: string, id: string, run: () => void): HTMLButtonElement =>
-		button(doc, label, run, { className: SECONDARY, attrs: { id } });
+	const idle = (): boolean => actions.isBusy();
+	const more = createMenuButton(doc, 'more', 'More…', [
+		{ id: 'compare', label: 'Compare bindings', run: () => actions.compare(), disabled: idle },
+		{ id: 'open-request', label: 'Open request in editor', run: () => actions.openRequest() },
+		{ id: 'copy-curl', label: 'Copy as curl', run: () => actions.copyCurl() },
+		{ id: 'copy-client', label: 'Copy as client call', run: () => actions.copyClient() },
+		{ id: 'save', label: 'Save as request file…', run: () => actions.save() },
+		{ id: 'wsdl-posting', label: 'Open posting WSDL', run: () => actions.openWsdl('posting') },
+		{ id: 'wsdl-admin', label: 'Open administration WSDL', run: () => actions.openWsdl('administration') },
+	]);
 
+	more.button.title = 'More actions: compare bindings, open in an editor, copy, save, WSDL';
 	const notice = el(doc, 'div', {
 		className: 'pg-notice',
 		attrs: { id: 'notice', role: 'status', 'aria-live': 'polite' },
@@ -112,9 +138,7 @@ export function renderLayout(doc: Document, actions: LayoutActions): { elements:
 		className: 'pg-pre',
 		attrs: { id: 'preview', tabindex: '0', 'aria-label': 'Request preview' },
 	});
-	const response = el(doc, 'div', { attrs: { id: 'response' } }, [
-		el(doc, 'p', { className: 'pg-muted', text: 'Nothing sent yet.' }),
-	]);
+	const response = el(doc, 'div', { attrs: { id: 'response' } });
 	const comparison = el(doc, 'section', {
 		className: 'pg-comparison',
 		attrs: { id: 'comparison', hidden: '', 'aria-label': 'Binding comparison' },
@@ -132,45 +156,55 @@ export function renderLayout(doc: Document, actions: LayoutActions): { elements:
 
 	const elements: Node[] = [
 		el(doc, 'header', { className: 'pg-header' }, [el(doc, 'h1', { text: 'Request Playground' }), connection]),
-		el(doc, 'div', { className: 'pg-toolbar', attrs: { role: 'toolbar', 'aria-label': 'Request' } }, [
-			el(doc, 'label', { text: 'Operation', attrs: { for: 'operation' } }),
+		el(doc, 'div', { className: 'pg-requestbar', attrs: { role: 'toolbar', 'aria-label': 'Request' } }, [
 			operation,
 			bindings,
-			modes,
-			el(doc, 'label', { text: 'Timeout (ms)', attrs: { for: 'timeout' } }),
-			timeout,
-		]),
-		el(doc, 'div', { className: 'pg-actions', attrs: { role: 'toolbar', 'aria-label': 'Actions' } }, [
-			send,
-			cancel,
-			compare,
-			secondary('Copy as curl', 'copy-curl', () => actions.copyCurl()),
-			secondary('Copy as client call', 'copy-client', () => actions.copyClient()),
-			secondary('Save as file…', 'save', () => actions.save()),
-			secondary('Posting WSDL', 'wsdl-posting', () => actions.openWsdl('posting')),
-			secondary('Administration WSDL', 'wsdl-admin', () => actions.openWsdl('administration')),
+			el(doc, 'div', { className: 'pg-requestbar-actions' }, [send, cancel, more.element]),
 		]),
 		notice,
-		el(doc, 'main', { className: 'pg-columns' }, [
-			el(doc, 'section', { className: 'pg-editor', attrs: { 'aria-label': 'Request editor' } }, [editor, issues]),
-			el(doc, 'section', { className: 'pg-output', attrs: { 'aria-label': 'Request and response' } }, [
-				el(doc, 'h2', { text: 'Request preview' }),
-				preview,
-				el(doc, 'h2', { text: 'Response' }),
-				response,
-			]),
-		]),
-		comparison,
-		el(doc, 'section', { className: 'pg-history', attrs: { 'aria-label': 'History' } }, [
-			el(doc, 'h2', { text: 'History' }),
-			el(doc, 'div', { className: 'pg-history-bar' }, [
-				search,
-				button(doc, 'Clear history', () => actions.historyClear(), {
-					className: SECONDARY,
-					attrs: { id: 'history-clear' },
-				}),
-			]),
-			history,
+		el(doc, 'main', { className: 'pg-workbench' }, [
+			el(
+				doc,
+				'section',
+				{ className: 'pg-pane pg-request-pane', attrs: { 'aria-labelledby': 'request-heading' } },
+				[
+					el(doc, 'div', { className: 'pg-pane-head' }, [
+						el(doc, 'h2', { text: 'Request', attrs: { id: 'request-heading' } }),
+						modes,
+						el(doc, 'label', { className: 'pg-timeout', attrs: { for: 'timeout' } }, ['Timeout (ms)']),
+						timeout,
+					]),
+					editor,
+					issues,
+					el(doc, 'details', { className: 'pg-preview', attrs: { id: 'preview-section', open: '' } }, [
+						el(doc, 'summary', { text: 'Request preview (credentials masked)' }),
+						preview,
+					]),
+					el(doc, 'details', { className: 'pg-history', attrs: { id: 'history-section' } }, [
+						el(doc, 'summary', { text: 'History' }),
+						el(doc, 'div', { className: 'pg-history-bar' }, [
+							search,
+							button(doc, 'Clear history', () => actions.historyClear(), {
+								className: SECONDARY,
+								attrs: { id: 'history-clear' },
+							}),
+						]),
+						history,
+					]),
+				],
+			),
+			el(
+				doc,
+				'section',
+				{ className: 'pg-pane pg-response-pane', attrs: { 'aria-labelledby': 'response-heading' } },
+				[
+					el(doc, 'div', { className: 'pg-pane-head' }, [
+						el(doc, 'h2', { text: 'Response', attrs: { id: 'response-heading' } }),
+					]),
+					response,
+					comparison,
+				],
+			),
 		]),
 	];
 
@@ -190,7 +224,7 @@ export function renderLayout(doc: Document, actions: LayoutActions): { elements:
 			timeout,
 			send,
 			cancel,
-			compare,
+			more,
 			notice,
 			editor,
 			issues,

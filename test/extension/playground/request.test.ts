@@ -7,6 +7,7 @@ import {
 	buildResponseView,
 	defaultFormParams,
 	encodeFormRequest,
+	httpErrorView,
 	formToDraft,
 	formToParams,
 	prepareRawRequest,
@@ -34,6 +35,32 @@ function form(overrides: Partial<PlaygroundForm> = {}): PlaygroundForm {
 }
 
 describe('playground requests', () => {
+	describe('HTTP GET/POST error answers', () => {
+		it('calls the fixed internal-failure text a failure of the service', () => {
+			const view = httpErrorView('GetCurrency', 500, 'text/plain', 'Server was unable to process request.');
+			assert.equal(view.verdict, 'service');
+		});
+		it('calls a text that names a parameter or the credentials a mistake in the request', () => {
+			assert.equal(
+				httpErrorView('GetAdvertPaged', 500, 'text/plain', 'sAdvertID must be a number.').verdict,
+				'caller',
+			);
+			assert.match(
+				httpErrorView('GetAdvertPaged', 500, 'text/plain', 'sAdvertID must be a number.').explanation,
+				/names the parameter sAdvertID/,
+			);
+			assert.equal(
+				httpErrorView('GetCurrency', 500, 'text/plain', 'The API key is not valid.').verdict,
+				'caller',
+			);
+		});
+		it('does not guess when the text does not say', () => {
+			const view = httpErrorView('GetCurrency', 500, '', 'Something went wrong.');
+			assert.deepEqual([view.verdict, view.contentType], ['unknown', 'none']);
+			assert.match(view.explanation, /no fault code/);
+		});
+	});
+
 	const offline: Target = { baseUrl: 'http://127.0.0.1:1/', namespace: 'urn:mp/', paths: DEFAULT_ENDPOINT_PATHS };
 
 	describe('building from the form', () => {
@@ -222,10 +249,16 @@ describe('playground requests', () => {
 				[true, true, true],
 			);
 			assert.equal(comparison.columns.length, 4);
-			assert.ok(
-				comparison.bodies[0].lines.some((line) => line.kind !== 'same'),
-				'SOAP 1.1 and 1.2 bodies differ by envelope',
-			);
+			// The envelopes differ, the payloads (the result element, whitespace-insensitive) do not.
+			assert.notEqual(comparison.columns[0].pretty, comparison.columns[1].pretty);
+			assert.match(comparison.columns[0].payload, /^<GetValue>\n {2}<CultureID>en-GB<\/CultureID>\n/);
+			for (const entry of comparison.payloads) {
+				assert.deepEqual(
+					entry.lines.filter((line) => line.kind !== 'same'),
+					[],
+					`${entry.binding} payload differs from SOAP 1.1`,
+				);
+			}
 		});
 
 		it('sends a malformed raw request as written and shows the fault', async () => {
@@ -257,6 +290,16 @@ describe('playground requests', () => {
 			assert.equal(view.fault.code, 'Client');
 			assert.ok(!JSON.stringify(view).includes('sandbox-api-key'), 'the view leaks the key');
 			assert.match(view.request.body, /<sAPIKey>\*\*\*<\/sAPIKey>/);
+			// The fault names a line and column of the sent body; the shown (redacted) body is shorter
+			// by the key's length, and the position follows it to the same place.
+			const named = /line (\d+), column (\d+)/.exec(view.fault.message);
+			assert.ok(named, view.fault.message);
+			const sent = Buffer.from(captured.request.body).toString('utf8');
+			const at = sent.slice(Number(named[2]) - 1);
+			assert.ok(view.requestErrorPosition, 'no position');
+			assert.equal(view.requestErrorPosition.line, 1);
+			assert.notEqual(view.requestErrorPosition.column, Number(named[2]));
+			assert.equal(view.request.body.slice(view.requestErrorPosition.column - 1), at);
 		});
 
 		it('shows a fault for a wrong API key and the parse error of a malformed body', async () => {
@@ -287,6 +330,35 @@ describe('playground requests', () => {
 			assert.equal(malformed.prettyError?.line, 2);
 			assert.ok((malformed.prettyError?.column ?? 0) > 0);
 			assert.ok(malformed.decodeError);
+		});
+
+		it('shows an HTTP GET/POST error as HTTP 500 text/plain with the text, not as a SOAP fault', async () => {
+			for (const binding of ['httpGet', 'httpPost'] as const) {
+				const request = encodeFormRequest(
+					'GetAdvertPaged',
+					binding,
+					{
+						...formToParams('GetAdvertPaged', defaultFormParams('GetAdvertPaged')).params,
+						CurrentPage: 1,
+						RowsPerPage: 501,
+					},
+					target,
+					VALUES,
+				);
+				const view = buildResponseView(await sendPrepared(request, { timeoutMs: 10_000 }), {
+					operation: 'GetAdvertPaged',
+					binding,
+					target,
+					secrets: SECRETS,
+				});
+				assert.equal(view.status, 500, view.bodyText);
+				assert.equal(view.fault, undefined, `${binding}: shown as a SOAP fault`);
+				assert.ok(view.httpError, binding);
+				assert.match(view.httpError.contentType, /^text\/plain/);
+				assert.equal(view.httpError.text, view.bodyText);
+				assert.match(view.httpError.text, /RowsPerPage/);
+				assert.equal(view.httpError.verdict, 'caller');
+			}
 		});
 
 		it('cancels and times out', async () => {

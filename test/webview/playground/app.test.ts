@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { newForm } from '../../../src/shared/playgroundForms';
+import type { ComparisonView } from '../../../src/shared/playgroundMessages';
 import { CONNECTION, openPage, response } from './harness';
 
 describe('playground page', function () {
@@ -10,6 +11,51 @@ describe('playground page', function () {
 		assert.equal(page.$<HTMLInputElement>('#param-sAPIKey').value, '{{connection.apiKey}}');
 		assert.equal(page.$<HTMLInputElement>('#binding-soap11').checked, true);
 		assert.equal(page.$<HTMLInputElement>('#timeout').value, '30000');
+		assert.equal(
+			page.$('#response-empty').textContent,
+			'Nothing sent yet for GetCurrency. Send it (Ctrl+Enter) to see the answer.',
+		);
+	});
+
+	it('lays out one primary Send with its shortcut, and the other actions in a menu', function () {
+		const page = openPage();
+		const bar = page.$('.pg-requestbar');
+		assert.deepEqual(
+			[...bar.querySelectorAll('button:not([role="menuitem"])')].map((b) => b.id),
+			['send', 'cancel', 'more'],
+		);
+		assert.equal(page.$('#send').textContent, 'SendCtrl+Enter');
+		assert.equal(page.$('#send').getAttribute('aria-keyshortcuts'), 'Control+Enter');
+		assert.equal(page.$('#send').className.includes('mp-secondary'), false);
+		// Request and response are two panes of one workbench.
+		assert.deepEqual(
+			[...page.doc.querySelectorAll('.pg-workbench > .pg-pane')].map((pane) =>
+				pane.getAttribute('aria-labelledby'),
+			),
+			['request-heading', 'response-heading'],
+		);
+	});
+
+	it('runs a menu action from the keyboard and gives the focus back to the button', function () {
+		const page = openPage();
+		const more = page.$<HTMLButtonElement>('#more');
+		const key = (target: Element, k: string) =>
+			target.dispatchEvent(new page.dom.window.KeyboardEvent('keydown', { key: k, bubbles: true }));
+		assert.equal(page.$('#more-menu').hidden, true);
+		key(more, 'ArrowDown');
+		assert.equal(page.$('#more-menu').hidden, false);
+		assert.equal(more.getAttribute('aria-expanded'), 'true');
+		assert.equal(page.doc.activeElement?.id, 'more-compare');
+		key(page.$('#more-menu'), 'ArrowDown');
+		key(page.$('#more-menu'), 'ArrowDown');
+		assert.equal(page.doc.activeElement?.id, 'more-copy-curl');
+		page.$<HTMLButtonElement>('#more-copy-curl').click();
+		assert.equal(page.posted.at(-1)?.type, 'copyCurl');
+		assert.equal(page.$('#more-menu').hidden, true);
+		assert.equal(page.doc.activeElement, more);
+		more.click();
+		key(page.$('#more-menu'), 'Escape');
+		assert.equal(page.$('#more-menu').hidden, true);
 	});
 
 	it('shows the form the host loads and asks for its preview', async function () {
@@ -19,8 +65,22 @@ describe('playground page', function () {
 		await page.settle();
 		assert.equal(page.$<HTMLSelectElement>('#operation').value, 'UserList');
 		assert.equal(page.$<HTMLInputElement>('#binding-httpPost').checked, true);
-		assert.equal(page.$('#connection').textContent, 'Sandbox · http://127.0.0.1:8099');
+		assert.equal(page.$('#connection').textContent, 'Sandbox · http://127.0.0.1:8099 · demo.admin');
 		assert.deepEqual(page.posted.at(-1), { type: 'formChanged', form, requestId: 2 });
+	});
+
+	it('follows the active connection in the header and asks for a new preview', async function () {
+		const page = openPage();
+		page.receive({ type: 'init', connection: CONNECTION, placeholders: {} });
+		await page.settle();
+		const before = page.posted.length;
+		page.receive({
+			type: 'connection',
+			connection: { ...CONNECTION, label: 'Production', baseUrl: 'https://api.example.com' },
+		});
+		await page.settle();
+		assert.equal(page.$('#connection').textContent, 'Production · https://api.example.com · demo.admin');
+		assert.equal(page.posted.slice(before).at(-1)?.type, 'formChanged');
 	});
 
 	it('records an edit in the form, the webview state and the next preview request', async function () {
@@ -30,8 +90,60 @@ describe('playground page', function () {
 		assert.equal(page.app.currentForm.params.sCultureID, 'fr-FR');
 		assert.equal(page.state()?.form.params.sCultureID, 'fr-FR');
 		const last = page.posted.at(-1);
-		assert.equal(last?.type, 'formChanged');
 		assert.equal(last?.type === 'formChanged' && last.form.params.sCultureID, 'fr-FR');
+	});
+
+	it('keeps a form per operation and restores it when you come back', function () {
+		const page = openPage();
+		page.type('#param-sCultureID', 'de-DE');
+		page.choose('#binding-soap12');
+		page.type('#operation', 'UserList');
+		assert.equal(page.app.currentForm.operation, 'UserList');
+		assert.equal(page.app.currentForm.binding, 'soap12', 'a new operation keeps the binding');
+		page.type('#operation', 'GetCurrency');
+		assert.equal(page.$<HTMLInputElement>('#param-sCultureID').value, 'de-DE');
+		// And it survives the page being re-created.
+		const again = openPage(page.state());
+		again.type('#operation', 'UserList');
+		again.type('#operation', 'GetCurrency');
+		assert.equal(again.$<HTMLInputElement>('#param-sCultureID').value, 'de-DE');
+	});
+
+	it('clears the response when the request changes, and shows it again when it is the same request', function () {
+		const page = openPage();
+		page.$<HTMLButtonElement>('#send').click();
+		const sent = page.posted.at(-1)!;
+		page.receive({ type: 'response', response: response(), requestId: sent.requestId });
+		page.receive({ type: 'done', requestId: sent.requestId });
+		assert.match(page.$('#status-line').textContent ?? '', /^HTTP 200/);
+		page.type('#param-sCultureID', 'nl-NL');
+		assert.equal(page.doc.querySelector('#status-line'), null);
+		assert.match(
+			page.$('#response-empty').textContent ?? '',
+			/^The request changed since the last response of GetCurrency/,
+		);
+		page.type('#param-sCultureID', '{{connection.culture}}');
+		assert.match(page.$('#status-line').textContent ?? '', /^HTTP 200/);
+		// Another operation never shows this operation's response.
+		page.type('#operation', 'UserList');
+		assert.equal(page.doc.querySelector('#status-line'), null);
+		assert.equal(
+			page.$('#response-empty').textContent,
+			'Nothing sent yet for UserList. Send it (Ctrl+Enter) to see the answer.',
+		);
+		page.type('#operation', 'GetCurrency');
+		assert.match(page.$('#status-line').textContent ?? '', /^HTTP 200/);
+	});
+
+	it('ties a reply to the form that was sent, not to the form edited meanwhile', function () {
+		const page = openPage();
+		page.$<HTMLButtonElement>('#send').click();
+		const sent = page.posted.at(-1)!;
+		page.type('#param-sCultureID', 'it-IT');
+		page.receive({ type: 'response', response: response(), requestId: sent.requestId });
+		assert.equal(page.doc.querySelector('#status-line'), null, 'the answer is to the request as it was');
+		page.type('#param-sCultureID', '{{connection.culture}}');
+		assert.match(page.$('#status-line').textContent ?? '', /^HTTP 200/);
 	});
 
 	it('shows the preview of the newest form only', async function () {
@@ -74,14 +186,49 @@ describe('playground page', function () {
 		assert.equal(page.$<HTMLButtonElement>('#send').disabled, false);
 	});
 
-	it('renders a response: status, the pretty body, the result table', function () {
+	it('renders a response: status with content type, the result first, the pretty body one tab away', function () {
 		const page = openPage();
 		page.receive({ type: 'response', response: response() });
-		assert.match(page.$('#status-line').textContent ?? '', /^HTTP 200 · 120 bytes · 7 ms \(headers after 3 ms\)/);
+		assert.match(
+			page.$('#status-line').textContent ?? '',
+			/^HTTP 200 · text\/xml · 120 bytes · 7 ms \(headers after 3 ms\) · /,
+		);
+		assert.equal(page.$('#status-line time').getAttribute('title'), '2026-01-02T03:04:05Z');
+		assert.equal(page.$('#pg-response-tab-result').getAttribute('aria-selected'), 'true');
+		assert.equal(page.doc.querySelectorAll('.pg-result-table tbody tr[data-row]').length, 2);
+		page.$<HTMLButtonElement>('#pg-response-tab-pretty').click();
 		assert.equal(page.$('#body-pretty').textContent, '<r/>');
-		page.$<HTMLButtonElement>('#pg-response-tab-result').click();
-		assert.equal(page.doc.querySelectorAll('.pg-result-table tbody tr').length, 2);
 		assert.equal(page.$('#notice').textContent, 'HTTP 200 received.');
+	});
+
+	it('shows an HTTP GET/POST error as what came over the wire, not as a SOAP fault', function () {
+		const page = openPage();
+		page.receive({
+			type: 'response',
+			response: response({
+				status: 500,
+				headers: [['content-type', 'text/plain; charset=utf-8']],
+				bodyText: 'RowsPerPage must be between 1 and 500.',
+				pretty: undefined,
+				result: undefined,
+				httpError: {
+					status: 500,
+					contentType: 'text/plain; charset=utf-8',
+					text: 'RowsPerPage must be between 1 and 500.',
+					verdict: 'caller',
+					explanation: 'The text names the parameter RowsPerPage: most likely a mistake in the request.',
+				},
+			}),
+		});
+		assert.equal(page.doc.querySelector('#fault'), null);
+		const error = page.$('#http-error').textContent ?? '';
+		assert.match(
+			error,
+			/^HTTP 500 error answer \(text\/plain; charset=utf-8\)RowsPerPage must be between 1 and 500\./,
+		);
+		assert.match(error, /Whose mistakeMistake in the request\. The text names the parameter RowsPerPage/);
+		assert.match(page.$('#status-line').textContent ?? '', /^HTTP 500 · text\/plain ·/);
+		assert.equal(page.$('#notice').textContent, 'HTTP 500: RowsPerPage must be between 1 and 500.');
 	});
 
 	it('renders hostile service text as text', function () {
@@ -91,9 +238,83 @@ describe('playground page', function () {
 			type: 'response',
 			response: response({ bodyText: hostile, pretty: undefined, result: [{ Name: hostile }] }),
 		});
-		page.$<HTMLButtonElement>('#pg-response-tab-result').click();
 		assert.equal(page.doc.querySelectorAll('#response img, #response script').length, 0);
 		assert.ok((page.$('#response').textContent ?? '').includes(hostile));
+	});
+
+	it('shows the leniency warnings of a loose-mode sandbox, one per X-Sandbox-Warning, as text', function () {
+		const page = openPage();
+		page.receive({ type: 'response', response: response() });
+		assert.equal(page.doc.querySelector('#sandbox-warnings'), null);
+		const first = 'production would refuse this request: parameter sCultureID is missing (taken as empty)';
+		const second = 'production would refuse this request: <b>unknown</b> parameter Extra ignored';
+		const third = 'production would refuse this request: element order differs';
+		page.receive({
+			type: 'response',
+			response: response({
+				headers: [
+					['content-type', 'text/xml'],
+					['X-Sandbox-Warning', first],
+					['x-sandbox-warning', `${second}, ${third}`],
+				],
+			}),
+		});
+		const items = [...page.doc.querySelectorAll('#sandbox-warnings li')].map((li) => li.textContent);
+		assert.deepEqual(items, [first, second, third]);
+		assert.equal(page.doc.querySelectorAll('#sandbox-warnings b').length, 0);
+		assert.match(page.$('#sandbox-warnings').textContent ?? '', /loose mode/);
+	});
+
+	it('opens the response in an editor, pretty when it is XML, at the parse error when it is not well-formed', function () {
+		const page = openPage();
+		page.receive({ type: 'response', response: response({ pretty: '<r>\n  <a/>\n</r>' }) });
+		page.$<HTMLButtonElement>('#open-response').click();
+		assert.deepEqual(page.posted.at(-1), {
+			type: 'openDocument',
+			document: { title: 'GetCurrency response (SOAP 1.1)', text: '<r>\n  <a/>\n</r>', language: 'xml' },
+			requestId: page.posted.at(-1)?.requestId,
+		});
+		page.receive({
+			type: 'response',
+			response: response({
+				bodyText: '<r><a></r>',
+				pretty: undefined,
+				result: undefined,
+				prettyError: { message: 'Mismatched end tag', line: 1, column: 7 },
+			}),
+		});
+		page.$<HTMLButtonElement>('#open-response').click();
+		const last = page.posted.at(-1);
+		assert.deepEqual(last?.type === 'openDocument' && last.document, {
+			title: 'GetCurrency response (SOAP 1.1)',
+			text: '<r><a></r>',
+			language: 'xml',
+			position: { line: 1, column: 7 },
+		});
+		page.$<HTMLButtonElement>('#open-sent-request').click();
+		const sent = page.posted.at(-1);
+		assert.deepEqual(sent?.type === 'openDocument' && sent.document.language, 'xml');
+	});
+
+	it('opens the request preview in an editor from the menu', function () {
+		const page = openPage();
+		page.receive({
+			type: 'preview',
+			issues: [],
+			request: {
+				method: 'GET',
+				url: 'http://h/SOAP/Posting.asmx/GetCurrency?sAPIKey=***',
+				headers: [],
+				body: '',
+			},
+		});
+		page.$<HTMLButtonElement>('#more-open-request').click();
+		const last = page.posted.at(-1);
+		assert.deepEqual(last?.type === 'openDocument' && last.document, {
+			title: 'GetCurrency request (SOAP 1.1)',
+			text: 'GET http://h/SOAP/Posting.asmx/GetCurrency?sAPIKey=***\n\n',
+			language: 'plaintext',
+		});
 	});
 
 	it('comes back as it was when VS Code re-creates the page (webview state)', function () {
@@ -107,9 +328,9 @@ describe('playground page', function () {
 
 	it('does not keep a very large response in the webview state', function () {
 		const page = openPage();
-		const big = 'x'.repeat(1024 * 1024 + 1);
+		const big = 'x'.repeat(2 * 1024 * 1024 + 1);
 		page.receive({ type: 'response', response: response({ bodyText: big, pretty: undefined }) });
-		assert.equal(page.state()?.response, undefined);
+		assert.deepEqual(page.state()?.exchanges, {});
 		assert.ok(page.state()?.form);
 	});
 
@@ -135,5 +356,94 @@ describe('playground page', function () {
 		};
 		page.receive({ type: 'load', form });
 		assert.equal(page.$<HTMLTextAreaElement>('#raw-body').value, '<x/>');
+	});
+
+	it('shows a comparison with its payload diffs and opens any two bindings in the diff editor', function () {
+		const page = openPage();
+		page.$<HTMLButtonElement>('#more-compare').click();
+		const sent = page.posted.at(-1)!;
+		assert.equal(sent.type, 'compare');
+		const column = (binding: 'soap11' | 'soap12' | 'httpGet' | 'httpPost', label: string, payload: string) => ({
+			binding,
+			label,
+			status: 200,
+			summary: '1 record(s)',
+			pretty: `<${binding}/>`,
+			payload,
+		});
+		const comparison: ComparisonView = {
+			operation: 'GetCurrency',
+			columns: [
+				column('soap11', 'SOAP 1.1', '<GetValue>\n  <Value>GBP</Value>\n</GetValue>'),
+				column('soap12', 'SOAP 1.2', '<GetValue>\n  <Value>GBP</Value>\n</GetValue>'),
+				column('httpGet', 'HTTP GET', '<GetValue>\n  <Value>EUR</Value>\n</GetValue>'),
+				column('httpPost', 'HTTP POST', '<GetValue>\n  <Value>GBP</Value>\n</GetValue>'),
+			],
+			results: [
+				{ binding: 'soap12', equal: true, differences: [] },
+				{ binding: 'httpGet', equal: false, differences: ['[0].Value: "GBP" → "EUR"'] },
+				{ binding: 'httpPost', equal: true, differences: [] },
+			],
+			payloads: [
+				{ binding: 'soap12', lines: [{ kind: 'same', text: '<GetValue>' }] },
+				{
+					binding: 'httpGet',
+					lines: [
+						{ kind: 'removed', text: '  <Value>GBP</Value>' },
+						{ kind: 'added', text: '  <Value>EUR</Value>' },
+					],
+				},
+				{ binding: 'httpPost', lines: [{ kind: 'same', text: '<GetValue>' }] },
+			],
+		};
+		page.receive({ type: 'comparison', comparison, requestId: sent.requestId });
+		const rows = [...page.doc.querySelectorAll('#comparison tbody tr')].map((row) => row.textContent);
+		assert.deepEqual(rows, [
+			'SOAP 1.1200' + '1 record(s)baselinebaseline',
+			'SOAP 1.2200' + '1 record(s)identicalidentical',
+			'HTTP GET200' + '1 record(s)1 difference(s)2 line(s) differ',
+			'HTTP POST200' + '1 record(s)identicalidentical',
+		]);
+		assert.equal(page.doc.querySelectorAll('.pg-payload-diff').length, 1);
+		assert.equal(page.$<HTMLSelectElement>('#diff-right').value, '2', 'the first binding that differs');
+		page.type('#diff-left', '1');
+		page.$<HTMLButtonElement>('#open-diff').click();
+		const last = page.posted.at(-1);
+		assert.deepEqual(last?.type === 'openDiff' && [last.left.title, last.right.title, last.right.text], [
+			'GetCurrency payload (SOAP 1.2)',
+			'GetCurrency payload (HTTP GET)',
+			'<GetValue>\n  <Value>EUR</Value>\n</GetValue>\n',
+		]);
+		// The comparison answers this call: another call hides it.
+		page.type('#param-sCultureID', 'x');
+		assert.equal(page.$('#comparison').hidden, true);
+	});
+
+	it('lists the history with times in the locale and ISO in the tooltip', function () {
+		const page = openPage();
+		page.receive({
+			type: 'history',
+			query: '',
+			entries: [
+				{
+					id: 'a',
+					time: Date.UTC(2026, 0, 2, 3, 4, 5),
+					operation: 'GetCurrency',
+					binding: 'soap12',
+					mode: 'form',
+					status: 200,
+					totalMs: 12,
+				},
+			],
+		});
+		const entry = page.$<HTMLButtonElement>('#history button');
+		assert.match(entry.textContent ?? '', / · GetCurrency · SOAP 1\.2 · HTTP 200 · 12 ms$/);
+		assert.equal(entry.title, '2026-01-02T03:04:05Z');
+		entry.click();
+		assert.deepEqual(page.posted.at(-1), {
+			type: 'historyOpen',
+			id: 'a',
+			requestId: page.posted.at(-1)?.requestId,
+		});
 	});
 });

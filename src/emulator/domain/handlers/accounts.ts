@@ -55,8 +55,8 @@ export function accountHandlers({ store, loginUrlTtlMs }: HandlerDeps): Handlers
 			}
 			// ASMX style: a failed login is an answer (LoginSuccess false), not a fault.
 			// A user of another tree gets the answer of an unknown one: no identifiers, no existence oracle.
-			const { user, throttled } = attemptLogin(store, params);
-			if (!user || !key.organisationIds.includes(user.organisationId)) {
+			const { user, throttled } = attemptLogin(store, key, params);
+			if (!user) {
 				return { LoginSuccess: false, LoginMessage: throttled ?? 'The username or password is not valid.' };
 			}
 			const token = randomBytes(24).toString('base64url');
