@@ -5,12 +5,14 @@
  */
 import { parseArgs } from 'node:util';
 import { DEFAULT_SANDBOX_PORT, NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from './endpoint';
+import { isLoopbackHost } from './hostCheck';
 import { formatAccessLog, formatEvent } from './logFormat';
 import { describeHolder, PortInUseError } from './portHolder';
 import { startEmulator, type EmulatorOptions } from './server';
 import { parseSize } from './size';
 
 export { formatAccessLog, formatEvent } from './logFormat';
+export { isLoopbackHost } from './hostCheck';
 
 const USAGE = `Usage: multiposting-sandbox [options]
 
@@ -20,7 +22,11 @@ with the posting completion page, the web interface, delivery over time and appl
 Options:
   --port P          port to listen on (default ${DEFAULT_SANDBOX_PORT}; 0: any free port)
   --host H          interface to bind (default 127.0.0.1)
-  --allow-remote    allow a host other than loopback (the sandbox has no real security)
+  --allow-remote    allow a host other than loopback, and any Host header (the
+                    sandbox has no real security)
+  --allowed-host N  also answer requests whose Host header names N (a reverse proxy
+                    in front of the sandbox, e.g. code-server); repeatable. Other
+                    names than loopback ones get 403 (protection against DNS rebinding)
   --data DIR        folder of the sandbox database (default ./.sandbox-data)
   --seed N          seed of the generated demo data
   --namespace URI   XML namespace of the messages (default ${SANDBOX_NAMESPACE},
@@ -35,6 +41,8 @@ Options:
   --flaky-feeds IDS comma-separated FeedIDs that fail about a third of deliveries (default 104)
   --live            new applications keep arriving for live adverts
   --live-rate N     applications per minute in live mode (default 6)
+  --allow-link-local-callbacks  let application callbacks reach link-local and
+                    cloud metadata addresses (169.254.0.0/16, fe80::/10, metadata.*)
   --loose           accept what production (ASP.NET ASMX) refuses or ignores, and
                     report each leniency (X-Sandbox-Warning header, access log)
   --help            show this help
@@ -48,12 +56,6 @@ export type CliCommand =
 	| { kind: 'help' }
 	| { kind: 'error'; message: string }
 	| { kind: 'start'; options: EmulatorOptions };
-
-/** True for addresses that only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-	const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-	return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
-}
 
 function integer(text: string | undefined, name: string, min: number, max: number): number | undefined {
 	if (text === undefined) return undefined;
@@ -86,6 +88,8 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				'live-rate': { type: 'string' },
 				loose: { type: 'boolean' },
 				'allow-remote': { type: 'boolean' },
+				'allowed-host': { type: 'string', multiple: true },
+				'allow-link-local-callbacks': { type: 'boolean' },
 				help: { type: 'boolean' },
 			},
 		});
@@ -134,6 +138,17 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		}
 		if (values.live) extra.live = true;
 		if (values.loose) extra.loose = true;
+		if (values['allow-remote']) extra.allowRemote = true;
+		if (values['allowed-host'] !== undefined) {
+			const names = values['allowed-host'].flatMap((list) => list.split(',')).map((name) => name.trim());
+			if (names.some((name) => !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.:-]+)$/.test(name))) {
+				throw new Error(
+					'--allowed-host must be host names, e.g. code.example.com (comma-separated or repeated).',
+				);
+			}
+			extra.allowedHosts = names;
+		}
+		if (values['allow-link-local-callbacks']) extra.callbackAllowLinkLocal = true;
 		if (values['live-rate'] !== undefined) extra.liveRatePerMinute = positive(values['live-rate'], 'live-rate');
 		return {
 			kind: 'start',

@@ -19,6 +19,7 @@ import { LiveApplications, type ArrivedApplication } from './live/liveApplicatio
 import { createWebRouter } from './web/router';
 import { resolveSize, type SandboxSize } from './size';
 import { NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from './endpoint';
+import { foreignHostMessage, hostHeaderCheck } from './hostCheck';
 import { explainListenError } from './portHolder';
 import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
 
@@ -100,6 +101,12 @@ export interface EmulatorOptions {
 	onEvent?: (event: EmulatorEvent) => void;
 	/** Write deadlines, held-memory budget and heavy-query slots (defaults in resources/limits.ts). */
 	limits?: ResourceLimitOptions;
+	/** Answer requests whatever their Host header (default: loopback names only, against DNS rebinding). */
+	allowRemote?: boolean;
+	/** Host header names answered besides loopback ones and `host`, e.g. a reverse proxy's (code-server's). */
+	allowedHosts?: readonly string[];
+	/** Let callbacks reach link-local and cloud metadata addresses (default: refused). */
+	callbackAllowLinkLocal?: boolean;
 }
 
 export interface RunningEmulator {
@@ -158,6 +165,33 @@ function onClientError(error: Error & { code?: string }, socket: Socket): void {
 	socket.destroy();
 }
 
+/** 403 for a request addressed to a name that is not loopback (DNS rebinding), logged like any other. */
+function refuseForeignHost(
+	req: IncomingMessage,
+	res: ServerResponse,
+	logger: ((entry: AccessLogEntry) => void) | undefined,
+): void {
+	const startedAt = Date.now();
+	res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+	res.end(foreignHostMessage(req.headers.host ?? ''));
+	try {
+		logger?.({
+			time: new Date(startedAt),
+			method: req.method ?? '-',
+			path: logPath(splitTarget(req.url ?? '/').path),
+			status: 403,
+			durationMs: Date.now() - startedAt,
+		});
+	} catch {
+		// A failing logger must not take the server down.
+	}
+}
+
+/** A path for the log: the web pages' one-time tokens are cut off. */
+function logPath(path: string): string {
+	return /^\/(login|complete-posting)\//i.test(path) ? redactWebPath(path) : path;
+}
+
 /** Answers connections that arrive while the sandbox is still opening (seeding) its database. */
 function notReady(_req: IncomingMessage, res: ServerResponse): void {
 	res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '2', connection: 'close' });
@@ -178,7 +212,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	};
 
 	let listener: (req: IncomingMessage, res: ServerResponse) => void = notReady;
-	const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => listener(req, res));
+	const allowedHost = hostHeaderCheck({
+		allowRemote: options.allowRemote,
+		allowedHosts: [host, ...(options.allowedHosts ?? [])],
+	});
+	const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+		if (allowedHost(req.headers.host)) return listener(req, res);
+		refuseForeignHost(req, res, options.logger);
+	});
 	// Node's own limits sit just above the pipeline's budget, which answers with a proper fault first.
 	server.headersTimeout = requestTimeoutMs;
 	server.requestTimeout = requestTimeoutMs + 5_000;
@@ -230,6 +271,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		onError: (error) => emit({ kind: 'error', message: 'background work failed', error }),
 	});
 	const notifier = new CallbackNotifier({
+		allowLinkLocal: options.callbackAllowLinkLocal,
 		timeoutMs: options.callbackTimeoutMs,
 		retryDelaysMs: options.callbackRetryDelaysMs,
 		onEvent: emit,

@@ -10,6 +10,7 @@ import { registerPanels } from './panels';
 import { registerPlayground } from './playground';
 import { registerRequestFiles } from './requestFiles';
 import { offerAnotherPort } from './sandbox/portConflict';
+import { proxyHostNames } from './sandbox/proxyHosts';
 import { SandboxManager, SandboxState } from './sandbox/sandboxManager';
 import { sandboxPortSetting } from './connections/model';
 import { createStatusBar } from './statusBar';
@@ -32,6 +33,13 @@ export function activate(context: vscode.ExtensionContext): void {
 		},
 		loose: () => settings.get<boolean>(SETTINGS.sandboxLoose, false) === true,
 		port: () => sandboxPortSetting(settings.get<unknown>(SETTINGS.sandboxPort, undefined)),
+		// Only in the browser: on the desktop links open directly or through a localhost forward.
+		allowedHosts: async (port) =>
+			vscode.env.uiKind === vscode.UIKind.Web
+				? proxyHostNames(port, async (url) =>
+						(await vscode.env.asExternalUri(vscode.Uri.parse(url, true))).toString(true),
+					)
+				: [],
 		log,
 	});
 	const store = new ConnectionStore(settings, new VscodeSecrets(context.secrets), sandbox);

@@ -224,21 +224,26 @@ describe('hardening: hostile XML', function () {
 			assertRefused(await sendSoap(broken), [400], { subcode: 'MalformedRequest' });
 		});
 
-		it('refuses UTF-16 and accepts a UTF-8 byte-order mark', async () => {
+		it('decodes UTF-16 it is told about (charset, byte order mark), refuses it unannounced, accepts a UTF-8 BOM', async () => {
 			const valid = Buffer.from(
 				envelope('1.1', 'GetCurrency', emulator.namespace, `<sAPIKey>${emulator.demo.apiKey}</sAPIKey>`),
 			);
-			const utf16 = Buffer.concat([
-				Buffer.from([0xff, 0xfe]),
-				Buffer.from(valid.toString('utf8').replace('encoding="utf-8"', 'encoding="utf-16"'), 'utf16le'),
-			]);
-			assertRefused(
-				await sendSoap(utf16, {
-					'content-type': 'text/xml; charset=utf-16',
-					soapaction: `"${emulator.namespace}GetCurrency"`,
-				}),
-				[400, 415],
+			const utf16Text = valid.toString('utf8').replace('encoding="utf-8"', 'encoding="utf-16"');
+			const headers = (contentType: string) => ({
+				'content-type': contentType,
+				soapaction: `"${emulator.namespace}GetCurrency"`,
+			});
+			// As ASMX: the declared charset (and a byte order mark) decides how the bytes are read.
+			const declared = await sendSoap(
+				Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(utf16Text, 'utf16le')]),
+				headers('text/xml; charset=utf-16'),
 			);
+			assert.equal(declared.status, 200, declared.body.slice(0, 300));
+			assert.match(declared.body, /GBP/);
+			// Neither a charset nor a byte order mark: read as UTF-8, which these bytes are not.
+			assertRefused(await sendSoap(Buffer.from(utf16Text, 'utf16le'), headers('text/xml')), [400], {
+				subcode: 'MalformedRequest',
+			});
 			const withBom = await sendSoap(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), valid]));
 			assert.equal(withBom.status, 200, withBom.body.slice(0, 300));
 			assert.match(withBom.body, /GBP/);

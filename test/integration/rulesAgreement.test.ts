@@ -36,6 +36,8 @@ const DATA_REFUSALS = [
 	/was never posted to feed/,
 	/is not a progress of this account/,
 	/is not a ProgressID of this account/,
+	// Whether sUsername and sUserIdentifier name one user depends on the data.
+	/name different users/,
 ];
 
 const text = (values: readonly string[]) => fc.constantFrom(...values);

@@ -2,10 +2,12 @@
  * Application callbacks: when an application arrives for an advert with sApplicationCallbackURL, the
  * emulator POSTs a JSON notification there. Each call has a short timeout and a bounded number of
  * retries with backoff; it never blocks the emulator, and failures go to the event log. Only http(s)
- * URLs are called (AddAdvert refuses others). node:http/https only: the emulator does not use undici.
+ * URLs are called (AddAdvert refuses others), never link-local or cloud metadata addresses unless
+ * allowed (addressPolicy.ts). node:http/https only: the emulator does not use undici.
  */
 import { request as httpRequest, type ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { ForbiddenCallbackTargetError, forbiddenTarget, guardedLookup } from './addressPolicy';
 
 /** The notification body (Content-Type application/json). Ids only, never personal data. */
 export interface ApplicationCallbackPayload {
@@ -35,6 +37,8 @@ export interface CallbackEvent {
 }
 
 export interface CallbackOptions {
+	/** Allow link-local and cloud metadata targets (default false: refused, see addressPolicy.ts). */
+	allowLinkLocal?: boolean;
 	/** Time limit of one attempt (default 5000 ms). */
 	timeoutMs?: number;
 	/** Waits before the retries; its length + 1 is the number of tries (default [1000, 4000]: 3 tries). */
@@ -120,6 +124,18 @@ export class CallbackNotifier {
 			});
 			return;
 		}
+		const forbidden = this.options.allowLinkLocal ? undefined : forbiddenTarget(url);
+		if (forbidden) {
+			this.emit({
+				kind: 'callback',
+				target: logTarget(url),
+				advertCandidateId: payload.AdvertCandidateID,
+				attempt: 0,
+				outcome: 'refused',
+				error: `${forbidden} (allow with --allow-link-local-callbacks)`,
+			});
+			return;
+		}
 		if (this.stopped) return;
 		const work = this.deliver(url, payload).finally(() => this.pending.delete(work));
 		this.pending.add(work);
@@ -168,6 +184,14 @@ export class CallbackNotifier {
 				}
 				this.emit({ ...base, outcome: attempt === tries ? 'gave-up' : 'failed', status });
 			} catch (error) {
+				if (error instanceof ForbiddenCallbackTargetError) {
+					this.emit({
+						...base,
+						outcome: 'refused',
+						error: `${error.message} (allow with --allow-link-local-callbacks)`,
+					});
+					return;
+				}
 				this.emit({
 					...base,
 					outcome: attempt === tries ? 'gave-up' : 'failed',
@@ -202,6 +226,8 @@ export class CallbackNotifier {
 					'user-agent': 'MultipostingSandbox/1 (callback)',
 				},
 				timeout: this.timeoutMs,
+				// The address actually connected to is checked too (a name may resolve to a forbidden one).
+				lookup: this.options.allowLinkLocal ? undefined : guardedLookup,
 			});
 			this.requests.add(request);
 			// An overall deadline: the socket timeout alone does not bound a trickling response.

@@ -34,6 +34,7 @@ import {
 	type PageContext,
 } from '../pages/servicePage';
 import { ClientAbortedError, readBody } from './body';
+import { bodyAsUtf8 } from './charset';
 import { SANDBOX_WARNING, SANDBOX_WARNING_PREFIX, type PipelineConfig, type RequestState } from './context';
 import { lookupPathOperation, route, splitTarget, type Route } from './dispatch';
 import { classifyError, malformedRequest, timeout, unknownOperation } from './errors';
@@ -169,8 +170,10 @@ async function serveCall(
 		state.operation = lookupPathOperation(target.subPath, endpoint, ctx.endpointPath);
 	}
 	// 3. read, capped.
-	const body = await readBody(req, config.maxRequestBytes);
+	const raw = await readBody(req, config.maxRequestBytes);
 	if (state.done) return;
+	// 3b. a declared charset other than UTF-8 is decoded, never read as UTF-8 by mistake.
+	const body = bodyAsUtf8(raw, req.headers['content-type'], binding);
 	// 4. decode; the binding's one XML pass refuses unsafe or broken XML.
 	const decoded = decodeRequest(
 		binding,

@@ -27,6 +27,8 @@ export interface SandboxLaunchOptions {
 	loose?: boolean;
 	/** What owns the data folder, named to a second sandbox refused on it. */
 	owner: string;
+	/** Host header names answered besides loopback ones (a web host's proxy, e.g. code-server's). */
+	allowedHosts?: readonly string[];
 	/** The sandbox's access log and background events. */
 	onLog: (line: LogLine) => void;
 }
@@ -50,6 +52,12 @@ export interface SandboxManagerOptions {
 	port: () => number;
 	/** Loose mode (setting multiposting.sandbox.loose); strict like production when absent. */
 	loose?: () => boolean;
+	/**
+	 * Names the sandbox's pages are reached by besides loopback ones: in VS Code for the Web
+	 * (code-server), links to 127.0.0.1 open through a proxy that keeps its own Host header, which
+	 * the sandbox otherwise refuses (DNS rebinding protection).
+	 */
+	allowedHosts?: (port: number) => Promise<readonly string[]>;
 	log: LogPort;
 }
 
@@ -138,9 +146,11 @@ export class SandboxManager implements Disposable {
 		this.setState(SandboxState.Starting);
 		try {
 			const launch = await this.options.loadLauncher();
+			const port = this.options.port();
 			const sandbox = await launch({
 				host: '127.0.0.1',
-				port: this.options.port(),
+				port,
+				allowedHosts: await this.externalHosts(port),
 				dataDir: this.options.dataDir,
 				seed: this.options.seed(),
 				reset,
@@ -160,6 +170,18 @@ export class SandboxManager implements Disposable {
 			this.setState(SandboxState.Failed);
 			this.failureEmitter.fire(this.lastErrorValue);
 			throw this.lastErrorValue;
+		}
+	}
+
+	/** The proxy names to allow; a failure to learn them is logged, never a failed start. */
+	private async externalHosts(port: number): Promise<readonly string[]> {
+		try {
+			return (await this.options.allowedHosts?.(port)) ?? [];
+		} catch (error) {
+			this.options.log.warn(
+				`Could not learn how the editor reaches the sandbox: ${error instanceof Error ? error.message : String(error)}`,
+			);
+			return [];
 		}
 	}
 

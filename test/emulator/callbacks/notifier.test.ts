@@ -225,5 +225,18 @@ describe('emulator application callbacks', function () {
 			// An attempt aborted before the receiver read its body never shows there, so at most three.
 			assert.ok(receiver.received.length <= 3, `${receiver.received.length} requests received`);
 		});
+
+		it('refuses a callback to the cloud metadata address without a connection, and logs why', async () => {
+			const advertId = await liveAdvertWithCallback('http://169.254.169.254/latest/meta-data/', 'CB-3');
+			const before = events.length;
+			emulator.simulateApplication(Number(advertId));
+			await emulator.callbacksIdle();
+			const attempts = events.slice(before).filter((event): event is CallbackEvent => event.kind === 'callback');
+			assert.deepEqual(
+				attempts.map((event) => [event.outcome, event.attempt, event.target]),
+				[['refused', 0, 'http://169.254.169.254/latest/meta-data/']],
+			);
+			assert.match(attempts[0].error ?? '', /--allow-link-local-callbacks/);
+		});
 	});
 });

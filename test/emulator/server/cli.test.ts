@@ -93,7 +93,26 @@ describe('sandbox command line', () => {
 		const refused = parseCliArgs(['--host', '0.0.0.0']);
 		assert.equal(refused.kind, 'error');
 		assert.match(refused.kind === 'error' ? refused.message : '', /loopback only\. Pass --allow-remote/);
-		assert.equal(parseCliArgs(['--host', '0.0.0.0', '--allow-remote']).kind, 'start');
+		const allowed = parseCliArgs(['--host', '0.0.0.0', '--allow-remote', '--allow-link-local-callbacks']);
+		assert.equal(allowed.kind, 'start');
+		// --allow-remote also lets other Host headers through; the callback rule has its own switch.
+		assert.equal(allowed.kind === 'start' && allowed.options.allowRemote, true);
+		assert.equal(allowed.kind === 'start' && allowed.options.callbackAllowLinkLocal, true);
+		const local = parseCliArgs([]);
+		assert.equal(local.kind === 'start' && local.options.allowRemote, undefined);
+		const proxied = parseCliArgs([
+			'--allowed-host',
+			'code.example.com,[fd00::1]',
+			'--allowed-host',
+			'b.example:8443',
+		]);
+		assert.deepEqual(proxied.kind === 'start' && proxied.options.allowedHosts, [
+			'code.example.com',
+			'[fd00::1]',
+			'b.example:8443',
+		]);
+		const bad = parseCliArgs(['--allowed-host', 'evil.example/x']);
+		assert.match(bad.kind === 'error' ? bad.message : '', /--allowed-host must be host names/);
 		assert.deepEqual(
 			['127.0.0.1', '127.1.2.3', '::1', '[::1]', 'localhost', '10.0.0.1', '0.0.0.0', 'example.com'].map(
 				isLoopbackHost,
@@ -136,6 +155,10 @@ describe('sandbox command line', () => {
 		const result = await run(['--help']).exit;
 		assert.equal(result.code, 0);
 		assert.match(result.stdout, /^Usage: multiposting-sandbox/);
+		// Every option the parser knows is listed.
+		for (const flag of ['--allow-remote', '--allowed-host N', '--allow-link-local-callbacks', '--loose']) {
+			assert.ok(result.stdout.includes(`  ${flag} `), flag);
+		}
 	});
 
 	describe('running', () => {

@@ -15,6 +15,7 @@ import {
 	type SandboxManagerOptions,
 } from '../../../src/extension/sandbox/sandboxManager';
 import type { SandboxInfo } from '../../../src/emulator/worker/protocol';
+import { send } from '../../emulator/server/helpers';
 import { MemoryLog } from '../fakes';
 
 /** The extension's launcher: the sandbox on a worker thread. */
@@ -105,6 +106,34 @@ describe('sandbox manager (the sandbox on a worker thread)', function () {
 			assert.match(log.text(), /warning: production would refuse this request: missing parameter sCultureID/);
 		} finally {
 			await sandbox.stop();
+		}
+	});
+
+	it("answers the web host's proxy name it is given, and still starts when that name cannot be learned", async function () {
+		const ports: number[] = [];
+		const { manager: sandbox } = manager({
+			allowedHosts: async (port) => {
+				ports.push(port);
+				return ['code.example.com'];
+			},
+		});
+		try {
+			const info = await sandbox.ensureRunning();
+			assert.deepEqual(ports, [0]);
+			assert.equal((await send(info.postingWsdl, { headers: { host: 'code.example.com' } })).status, 200);
+			assert.equal((await send(info.postingWsdl, { headers: { host: 'evil.example' } })).status, 403);
+		} finally {
+			await sandbox.stop();
+		}
+		const { manager: failing, log } = manager({
+			allowedHosts: () => Promise.reject(new Error('no remote authority')),
+		});
+		try {
+			const info = await failing.ensureRunning();
+			assert.equal((await send(info.postingWsdl, { headers: { host: 'code.example.com' } })).status, 403);
+			assert.match(log.text(), /Could not learn how the editor reaches the sandbox: no remote authority/);
+		} finally {
+			await failing.stop();
 		}
 	});
 
