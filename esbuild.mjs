@@ -84,8 +84,9 @@ const builds = [
 
 /**
  * SQLite's WebAssembly binary must sit next to the bundle that loads it. pdf.js's worker is bundled
- * into the webview script (a Worker cannot load across the webview's origins), so its separate file
- * is not copied, and one left by an older build is removed so it cannot end up in the .vsix.
+ * into the PDF viewer's own webview bundle, dist/webview/pdf.js (a Worker cannot load across the
+ * webview's origins), so its separate file is not copied, and one left by an older build is removed
+ * so it cannot end up in the .vsix.
  */
 function copyWasm() {
 	mkdirSync('dist', { recursive: true });

@@ -4,6 +4,7 @@
  *
  *   node out/bench/run.js [--only codec,client,server,scale,extension,stall] [--reps 5] [--seconds 5]
  *     [--bindings soap11,soap12,httpGet,httpPost] [--no-profile] [--size 1000000] [--keep] [--no-write]
+ *     [--ops GetCurrency,AddAdvert] [--connections 16]   (server: only these workloads and connection counts)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,11 +16,12 @@ import { runExtensionBenchmarks } from './extension';
 import { runScaleBenchmark } from './scale';
 import { runServerBenchmarks } from './server';
 import { runStallBenchmark } from './stall';
+import { runWebviewBenchmarks } from './webviewPanels';
 import { BINDING_NAMES, type BindingName } from '../src/protocol/bindings';
 
 const BEGIN = '<!-- BEGIN GENERATED RESULTS -->';
 const END = '<!-- END GENERATED RESULTS -->';
-const ALL = ['codec', 'client', 'server', 'scale', 'extension', 'stall'] as const;
+const ALL = ['codec', 'client', 'server', 'scale', 'extension', 'stall', 'webview'] as const;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
@@ -32,6 +34,8 @@ async function main(): Promise<void> {
 			keep: { type: 'boolean', default: false },
 			bindings: { type: 'string' },
 			'no-profile': { type: 'boolean', default: false },
+			ops: { type: 'string' },
+			connections: { type: 'string' },
 		},
 	});
 	const only = new Set((values.only ?? ALL.join(',')).split(',').map((s) => s.trim()));
@@ -50,11 +54,24 @@ async function main(): Promise<void> {
 			?.split(',')
 			.map((b) => b.trim())
 			.filter((b): b is BindingName => (BINDING_NAMES as readonly string[]).includes(b));
-		sections.push(...(await runServerBenchmarks(seconds, log, { bindings, profile: !values['no-profile'] })));
+		const operations = values.ops?.split(',').map((o) => o.trim());
+		const connections = values.connections
+			?.split(',')
+			.map(Number)
+			.filter((c) => Number.isInteger(c) && c > 0);
+		sections.push(
+			...(await runServerBenchmarks(seconds, log, {
+				bindings,
+				profile: !values['no-profile'],
+				operations,
+				connections,
+			})),
+		);
 	}
 	if (only.has('scale')) sections.push(...(await runScaleBenchmark(size, log, values.keep)));
 	if (only.has('extension')) sections.push(...(await runExtensionBenchmarks(log)));
 	if (only.has('stall')) sections.push(...(await runStallBenchmark(log)));
+	if (only.has('webview')) sections.push((await runWebviewBenchmarks(log, reps)).section);
 
 	const report = [
 		BEGIN,

@@ -378,7 +378,14 @@ type ServerName = 'sandbox' | 'WireMock' | 'bare node:http' | 'node-soap';
 export async function runServerBenchmarks(
 	seconds: number,
 	log: (line: string) => void,
-	options: { bindings?: readonly BindingName[]; profile?: boolean } = {},
+	options: {
+		bindings?: readonly BindingName[];
+		profile?: boolean;
+		/** Only the workloads with these names (all when absent). */
+		operations?: readonly string[];
+		/** Only these connection counts (1 and 16 when absent). */
+		connections?: readonly number[];
+	} = {},
 ): Promise<Section[]> {
 	const dir = mkdtempSync(join(tmpdir(), 'mp-bench-server-'));
 	const stops: (() => Promise<void>)[] = [];
@@ -409,7 +416,10 @@ export async function runServerBenchmarks(
 				}),
 			),
 		) as { Applications: { AdvertCandidateID: number; AdvertID: number }[] };
-		const loads = workloads(sandbox.demo, probe.Applications[0]);
+		const loads = workloads(sandbox.demo, probe.Applications[0]).filter(
+			(workload) => !options.operations || options.operations.includes(workload.name),
+		);
+		const connectionCounts = options.connections ?? CONNECTIONS;
 		const bindings = options.bindings ?? BINDING_NAMES;
 
 		// Every request of every workload once, to the sandbox: its answer is what the peers serve.
@@ -452,7 +462,7 @@ export async function runServerBenchmarks(
 		// and WireMock a longer one first.
 		const warm = Math.max(1, Math.round(seconds / 3));
 		if (typeof wireMock !== 'string') {
-			const spec = requestFor(bindings[0], 'GetCurrency', loads[0].calls[0][1]);
+			const spec = requestFor(bindings[0], ...loads[0].calls[0]);
 			await wireMock.setStubs([canned.get(keyOf(spec))!]);
 			await load(wireMock.url, [spec], 16, Math.max(5, seconds));
 		}
@@ -479,7 +489,7 @@ export async function runServerBenchmarks(
 						? [['node-soap', nodeSoap.url] as [ServerName, string]]
 						: []),
 				];
-				for (const connections of CONNECTIONS) {
+				for (const connections of connectionCounts) {
 					const cell: Cell = { bytes };
 					for (const [server, url] of servers) {
 						await load(url, specs, connections, warm);
@@ -501,7 +511,18 @@ export async function runServerBenchmarks(
 		stops.shift();
 
 		const sections: Section[] = [
-			throughputSection(seconds, warm, bindings, loads, cells, seedMs, dbFiles, rssAfter, wireMock),
+			throughputSection(
+				seconds,
+				warm,
+				bindings,
+				connectionCounts,
+				loads,
+				cells,
+				seedMs,
+				dbFiles,
+				rssAfter,
+				wireMock,
+			),
 		];
 		if (options.profile !== false) {
 			sections.push(await profileSection(profiled, dataDir, loads, seconds, log));
@@ -517,6 +538,7 @@ function throughputSection(
 	seconds: number,
 	warm: number,
 	bindings: readonly BindingName[],
+	connectionCounts: readonly number[],
 	loads: readonly Workload[],
 	cells: Map<string, Partial<Record<ServerName, LoadResult>> & { bytes: number }>,
 	seedMs: number,
@@ -539,7 +561,7 @@ function throughputSection(
 	};
 	for (const workload of loads) {
 		for (const binding of bindings) {
-			for (const connections of CONNECTIONS) {
+			for (const connections of connectionCounts) {
 				const cell = cells.get(`${workload.name}|${binding}|${connections}`);
 				if (!cell) continue;
 				rows.push([

@@ -3,10 +3,12 @@
  * at start-up beyond registration; the sandbox starts when first used.
  */
 import * as vscode from 'vscode';
+import { applicationRefOf, advertRefOf } from './commands/nodeArgs';
+import type { CommandContext, TreePort } from './commands/context';
 import { registerCommands } from './commands/registerCommands';
 import { ConnectionStore } from './connections/connectionStore';
 import { ACCOUNT_VIEW_ID, CONTEXT_KEYS, LOG_CHANNEL_NAME, SETTINGS } from './ids';
-import { registerPanels } from './panels';
+import { PanelManager } from './panels';
 import { registerPlayground } from './playground';
 import { registerRequestFiles } from './requestFiles';
 import { offerAnotherPort } from './sandbox/portConflict';
@@ -16,6 +18,8 @@ import { sandboxPortSetting } from './connections/model';
 import { createStatusBar } from './statusBar';
 import { AccountModel, type TreeNode } from './tree/accountModel';
 import { AccountTreeProvider } from './tree/accountTreeProvider';
+import { viewMessage } from './tree/viewMessage';
+import { registerReadonlyDocuments } from './ui/readonlyDocuments';
 import { VscodeSecrets, VscodeSettings, VscodeUi } from './ui/vscodeUi';
 import { DefaultWorkbenchServices } from './workbenchServices';
 
@@ -64,29 +68,83 @@ export function activate(context: vscode.ExtensionContext): void {
 		treeDataProvider: provider,
 		showCollapseAll: true,
 	});
+	const panels = new PanelManager(services, ui);
 
+	const setContext = (key: string, value: unknown) => void vscode.commands.executeCommand('setContext', key, value);
 	const setContexts = () => {
-		void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.sandboxState, sandbox.state);
-		void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.activeKind, store.active().kind);
+		setContext(CONTEXT_KEYS.sandboxState, sandbox.state);
+		setContext(CONTEXT_KEYS.activeKind, store.active().kind);
 	};
 	setContexts();
 
+	/** Set while the extension itself moves the selection (next/previous from a panel, Find). */
+	let revealing = false;
+	let filterText: string | undefined;
+	/** The view's message: a starting sandbox, then the filter (the view description is hidden in a single-view container). */
+	const showViewMessage = () => {
+		treeView.message =
+			viewMessage(store.active().kind === 'sandbox' ? sandbox.state : undefined, filterText) || undefined;
+	};
+	const tree: TreePort = {
+		selection: () => treeView.selection,
+		reveal: async (node, options) => {
+			revealing = !options.focus;
+			try {
+				await treeView.reveal(node, { select: true, focus: options.focus, expand: true });
+			} finally {
+				revealing = false;
+			}
+		},
+		showFilter: (text) => {
+			filterText = text;
+			showViewMessage();
+			setContext(CONTEXT_KEYS.filtered, text !== undefined);
+		},
+	};
+	const ctx: CommandContext = {
+		services,
+		ui,
+		store,
+		sandbox,
+		model,
+		tree,
+		panels,
+		executeCommand: (id, ...args) => Promise.resolve(vscode.commands.executeCommand(id, ...args)),
+	};
+
 	context.subscriptions.push(
 		log,
+		registerReadonlyDocuments(),
 		sandbox,
 		store,
 		services,
 		model,
 		provider,
 		treeView,
+		panels,
 		createStatusBar(store, sandbox),
-		...registerCommands({ services, ui, store, sandbox, model, treeView }),
+		...registerCommands(ctx),
+		treeView.onDidChangeSelection((event) => {
+			const node = event.selection[0];
+			setContext(CONTEXT_KEYS.selectionKind, node?.data.kind ?? '');
+			// The open preview follows the selection moved with the keyboard or the mouse.
+			if (revealing || !node) return;
+			if (node.data.kind === 'application') {
+				const ref = applicationRefOf(node);
+				if (ref) panels.followSelection('application', ref, node.data.application);
+			} else if (node.data.kind === 'advert') {
+				const ref = advertRefOf(node);
+				if (ref) panels.followSelection('advert', ref, node.data.advert);
+			}
+		}),
 		store.onDidChange(() => {
 			setContexts();
+			showViewMessage();
 			model.refresh();
 		}),
 		sandbox.onDidChangeState((state) => {
 			setContexts();
+			showViewMessage();
 			// A stopped or failed sandbox invalidates what was loaded; starting only changes the label.
 			if (state === SandboxState.Stopped || state === SandboxState.Failed) model.refresh();
 			else model.touch();
@@ -110,6 +168,7 @@ export function activate(context: vscode.ExtensionContext): void {
 					log.warn(`Could not refresh the tree: ${error instanceof Error ? error.message : String(error)}`),
 				);
 		}),
+		services.onDidSeeAdvert((advert) => model.advertSeen(advert)),
 		vscode.workspace.onDidChangeConfiguration((event) => {
 			if (
 				event.affectsConfiguration(`${SETTINGS.section}.${SETTINGS.connections}`) ||
@@ -129,7 +188,6 @@ export function activate(context: vscode.ExtensionContext): void {
 		}),
 	);
 
-	registerPanels(context, services);
 	registerRequestFiles(context, services, registerPlayground(context, services));
 }
 

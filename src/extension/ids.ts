@@ -1,6 +1,6 @@
 /** Every identifier the extension contributes: commands, views, context keys and settings. */
 
-/** Command ids, `multiposting.<area>.<verb>`. */
+/** Command ids, `multiposting.<area>.<verb>`: every command of the extension, whoever registers it. */
 export const COMMANDS = {
 	connectionAdd: 'multiposting.connection.add',
 	connectionEdit: 'multiposting.connection.edit',
@@ -17,30 +17,65 @@ export const COMMANDS = {
 	treeClearFilter: 'multiposting.tree.clearFilter',
 	treeFind: 'multiposting.tree.find',
 	treeRetry: 'multiposting.tree.retry',
+	/** Run by a click or Enter on an advert or application row: opens it in the preview panel. */
+	treeOpen: 'multiposting.tree.open',
 	applicationScore: 'multiposting.application.score',
+	applicationScoreSuitable: 'multiposting.application.scoreSuitable',
+	applicationScoreMaybe: 'multiposting.application.scoreMaybe',
+	applicationScoreUnsuitable: 'multiposting.application.scoreUnsuitable',
+	applicationScoreFavourite: 'multiposting.application.scoreFavourite',
+	applicationScoreNone: 'multiposting.application.scoreNone',
 	applicationProgress: 'multiposting.application.progress',
 	applicationAddNote: 'multiposting.application.addNote',
 	applicationTag: 'multiposting.application.tag',
 	applicationPartnerTag: 'multiposting.application.partnerTag',
 	applicationCopyId: 'multiposting.application.copyId',
+	applicationShowDetails: 'multiposting.application.showDetails',
+	applicationNext: 'multiposting.application.next',
+	applicationPrevious: 'multiposting.application.previous',
 	advertExpressPost: 'multiposting.advert.expressPost',
 	advertCreate: 'multiposting.advert.create',
 	advertShowDeliveryLog: 'multiposting.advert.showDeliveryLog',
 	advertCopyId: 'multiposting.advert.copyId',
+	advertShowDetails: 'multiposting.advert.showDetails',
 	accountOpenWebInterface: 'multiposting.account.openWebInterface',
 	accountShowFeeds: 'multiposting.account.showFeeds',
 	logShow: 'multiposting.log.show',
+	/** Pins the preview panel (as "Keep Open" pins a preview editor). */
+	panelKeepOpen: 'multiposting.panel.keepOpen',
+	playgroundOpen: 'multiposting.playground.open',
+	playgroundOpenRequestFile: 'multiposting.playground.openRequestFile',
+	playgroundSendRequestFile: 'multiposting.playground.sendRequestFile',
+	playgroundOpenWsdl: 'multiposting.playground.openWsdl',
+	playgroundClearHistory: 'multiposting.playground.clearHistory',
+	playgroundOpenFor: 'multiposting.playground.openFor',
+	requestFileRunTest: 'multiposting.requestFile.runTest',
+	requestFileRunAll: 'multiposting.requestFile.runAll',
+	requestFileCopyAs: 'multiposting.requestFile.copyAs',
 } as const;
 
-export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
+export type CommandKey = keyof typeof COMMANDS;
+export type CommandId = (typeof COMMANDS)[CommandKey];
 
 export const ACCOUNT_VIEW_ID = 'multiposting.account';
 
-/** Context keys set with setContext, used by `when` clauses (viewsWelcome, menus). */
+/** View types of the webview panels (also used in `when` clauses: activeWebviewPanelId). */
+export const VIEW_TYPES = {
+	advert: 'multiposting.advertDetails',
+	application: 'multiposting.applicationDetails',
+	createAdvert: 'multiposting.createAdvert',
+	playground: 'multiposting.playground',
+} as const;
+
+/** Context keys set with setContext, used by `when` clauses (viewsWelcome, menus, keybindings). */
 export const CONTEXT_KEYS = {
 	sandboxState: 'multiposting.sandboxState',
 	activeKind: 'multiposting.activeConnectionKind',
 	filtered: 'multiposting.filtered',
+	/** The kind of the tree's selected row (application, advert, ...), for keybindings. */
+	selectionKind: 'multiposting.selectionKind',
+	/** True while the active editor is a preview panel (it can be kept open). */
+	previewActive: 'multiposting.previewActive',
 } as const;
 
 /** Setting keys, relative to the `multiposting` section. */

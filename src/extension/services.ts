@@ -5,6 +5,8 @@
 import type * as vscode from 'vscode';
 import type { Credentials, MultipostingClient } from '../client';
 import type { BindingName } from '../protocol/bindings';
+import type { Advert } from '../protocol/catalogue';
+import type { ActivityLog } from './actions/activity';
 
 /** A connection as the UI shows it; secrets are never part of it. */
 export interface ConnectionInfo {
@@ -27,6 +29,10 @@ export interface ApplicationRef {
 	candidateEmail?: string;
 	firstName?: string;
 	lastName?: string;
+	/** The flags and progress last seen (the tree's row, the panel), to mark the current value in pickers. */
+	score?: number;
+	favourite?: boolean;
+	progressId?: number;
 }
 
 /** Identifies one advert. */
@@ -34,6 +40,8 @@ export interface AdvertRef {
 	advertId: number;
 	advertIdentifier?: string;
 	advertReference?: string;
+	/** AdvertTitle when known, for titles and messages. */
+	title?: string;
 }
 
 /**
@@ -52,6 +60,12 @@ export interface ApplicationActions {
 export interface AdvertActions {
 	expressPost(advert: AdvertRef): Promise<boolean>;
 	openInWebInterface(advert?: AdvertRef): Promise<void>;
+	/** Keeps the RedirectUrl of an advert created in this session (memory only). */
+	rememberCompletionLink(advertId: number, url: string): void;
+	completionLink(advertId: number): string | undefined;
+	openCompletionPage(advert: AdvertRef): Promise<void>;
+	/** Opens a link from service data after the user confirmed the exact URL. */
+	openUntrustedLink(url: string): Promise<void>;
 }
 
 export interface WorkbenchServices {
@@ -68,8 +82,13 @@ export interface WorkbenchServices {
 	/** Every secret of the active connection, for redaction of anything shown or saved. */
 	secretsForRedaction(): Promise<string[]>;
 	readonly applications: ApplicationActions;
+	/** What was done to each application in this session (the service cannot read notes and tags back). */
+	readonly activity: ActivityLog;
 	readonly adverts: AdvertActions;
 	/** Fired after an action changed an application or advert, so views can refresh what they show. */
 	readonly onDidChangeData: vscode.Event<{ advertId?: number; advertCandidateId?: number }>;
 	notifyDataChanged(change: { advertId?: number; advertCandidateId?: number }): void;
+	/** Fired when a panel read an advert afresh, so the tree can show what changed without reloading. */
+	readonly onDidSeeAdvert: vscode.Event<Advert>;
+	notifyAdvertSeen(advert: Advert): void;
 }

@@ -4,6 +4,8 @@
  */
 import type * as vscode from 'vscode';
 import { MultipostingClient, type ClientOptions, type Credentials, type Exchange } from '../client';
+import type { Advert } from '../protocol/catalogue';
+import { ActivityLog } from './actions/activity';
 import { AdvertActionsImpl } from './actions/advertActions';
 import { ApplicationActionsImpl } from './actions/applicationActions';
 import type { ConnectionStore } from './connections/connectionStore';
@@ -33,8 +35,11 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 	readonly log: vscode.LogOutputChannel;
 	readonly applications: ApplicationActions;
 	readonly adverts: AdvertActions;
+	readonly activity = new ActivityLog();
 	private readonly dataEmitter = new Emitter<DataChange>();
 	readonly onDidChangeData = this.dataEmitter.event as vscode.Event<DataChange>;
+	private readonly advertEmitter = new Emitter<Advert>();
+	readonly onDidSeeAdvert = this.advertEmitter.event as vscode.Event<Advert>;
 	private readonly connectionEmitter = new Emitter<void>();
 	readonly onDidChangeConnection = this.connectionEmitter.event as vscode.Event<void>;
 	private cached?: { key: string; client: Promise<MultipostingClient> };
@@ -105,9 +110,14 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 		this.dataEmitter.fire(change);
 	}
 
+	notifyAdvertSeen(advert: Advert): void {
+		this.advertEmitter.fire(advert);
+	}
+
 	dispose(): void {
 		this.dropClient();
 		this.dataEmitter.dispose();
+		this.advertEmitter.dispose();
 		this.connectionEmitter.dispose();
 		this.subscriptions.forEach((s) => s.dispose());
 	}

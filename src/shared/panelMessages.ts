@@ -48,12 +48,19 @@ export interface AdvertView {
 	title: string;
 	subtitle: string;
 	groups: FieldGroup[];
-	description: string;
+	/** The job description: HTML from the service, sanitised in the webview into a sandboxed frame. */
+	description: UntrustedHtml;
 	counters: CounterBar[];
 	values: FeedValues[];
 	tracking: TrackingEntry[];
 	/** Set when the extra values or the log could not be loaded; the rest is still shown. */
 	warnings: string[];
+	/** Where the posting stands ("Not posted", "Delivered", …). */
+	posting: string;
+	/** The advert was created in this session and its completion link is known. */
+	completionLink: boolean;
+	/** Values and the delivery log are still being read (the fields came from the tree's row). */
+	loading: boolean;
 }
 
 /** The tabs of the application panel. */
@@ -71,6 +78,8 @@ export interface ApplicationView {
 	badges: FieldRow[];
 	groups: FieldGroup[];
 	processingMessages: string;
+	/** What was done to the application in this session, newest first (time is HH:mm). */
+	activity: { time: string; text: string }[];
 }
 
 /**
@@ -142,6 +151,8 @@ export type DocumentView =
 /** Messages from the host to the advert webview. */
 export type HostToAdvertMessage =
 	| { type: 'advert'; view: AdvertView }
+	/** The panel is a preview (replaced by the next item opened from the tree) or stays. */
+	| { type: 'mode'; preview: boolean }
 	| { type: 'busy'; busy: boolean; label?: string }
 	| { type: 'error'; message: string };
 
@@ -151,6 +162,7 @@ export type HostToApplicationMessage =
 	| { type: 'document'; tab: DocumentTab; view: DocumentView }
 	| { type: 'moreText'; tab: DocumentTab; part?: number; slice: TextSlice }
 	| { type: 'moreHtml'; tab: DocumentTab; part?: number; html: UntrustedHtml }
+	| { type: 'mode'; preview: boolean }
 	| { type: 'busy'; busy: boolean; label?: string }
 	| { type: 'error'; message: string };
 
@@ -165,6 +177,10 @@ export type AdvertToHostMessage =
 	| { type: 'refresh' }
 	| { type: 'expressPost' }
 	| { type: 'openWeb' }
+	| { type: 'keepOpen' }
+	| { type: 'openCompletion' }
+	| { type: 'copyCompletion' }
+	| { type: 'openLink'; url: string }
 	| { type: 'copy'; field: (typeof ADVERT_COPY_FIELDS)[number] };
 
 /** Messages from the application webview to the host. */
@@ -176,6 +192,7 @@ export type ApplicationToHostMessage =
 	| { type: 'openDocument'; tab: DocumentTab }
 	| { type: 'showMore'; tab: DocumentTab; part?: number; offset: number }
 	| { type: 'save'; tab: DocumentTab; part?: number }
+	| { type: 'keepOpen' }
 	| { type: 'openLink'; url: string };
 
 /** Largest string accepted from a webview (a URL); anything longer is not a message of ours. */
@@ -199,9 +216,14 @@ export function isAdvertToHostMessage(value: unknown): value is AdvertToHostMess
 		case 'refresh':
 		case 'expressPost':
 		case 'openWeb':
+		case 'keepOpen':
+		case 'openCompletion':
+		case 'copyCompletion':
 			return true;
 		case 'copy':
 			return isOneOf(ADVERT_COPY_FIELDS, value.field);
+		case 'openLink':
+			return typeof value.url === 'string' && value.url.length > 0 && value.url.length <= MAX_STRING;
 		default:
 			return false;
 	}
@@ -213,6 +235,7 @@ export function isApplicationToHostMessage(value: unknown): value is Application
 	switch (value.type) {
 		case 'ready':
 		case 'refresh':
+		case 'keepOpen':
 			return true;
 		case 'action':
 			return isOneOf(APPLICATION_ACTIONS, value.action);

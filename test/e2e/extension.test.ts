@@ -4,7 +4,7 @@
 
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { QUICK_INPUT, QUICK_INPUT_BOX, runCommand, screenshot } from './harness';
+import { QUICK_INPUT, QUICK_INPUT_BOX, screenshot } from './harness';
 import { e2eSession } from './session';
 import {
 	answerStep,
@@ -14,6 +14,7 @@ import {
 	row,
 	runContributedCommand,
 	showMultipostingView,
+	showSandboxTree,
 	UI_WAIT,
 } from './ui';
 
@@ -89,33 +90,32 @@ describe('Multiposting extension in real VS Code', function () {
 		);
 		await answerStep(page, 1, 2, 'Phone screen');
 		await answerStep(page, 2, 2, 'Spoke for 20 minutes; strong candidate.');
-		await notification(page, /Note added to application \d+/);
+		await notification(page, /^Note added to the application of .+\.$/);
 		await screenshot(page, 'extension-5-note');
 	});
 
-	it('creates an advert through the quick inputs and shows the result', async function () {
-		await runCommand(page, 'Multiposting: Create Advert…');
-		const total = 13;
-		const answers = [
-			'E2E test nurse',
-			'Permanent',
-			'Full time',
-			'Leeds',
-			'28000',
-			'34000',
-			'Pound sterling',
-			'Year',
-			'Dana Whitfield',
-			'dana@acme-recruitment.example',
-			'Caring for patients on a busy ward.',
-			'',
-			'',
-		];
-		for (const [i, text] of answers.entries()) {
-			await answerStep(page, i + 1, total, text);
-		}
-		const toast = await notification(page, /Advert \d+ "E2E test nurse" was created/);
-		assert.match(await toast.innerText(), /Complete the posting in the web interface/);
-		await screenshot(page, 'extension-6-advert-created');
+	it('says at once that the sandbox is starting, in the view and the status bar', async function () {
+		await showSandboxTree(page);
+		await runContributedCommand(page, 'Multiposting: Reset Sandbox…');
+		const reset = page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: 'Reset' });
+		await reset.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await reset.click();
+		// Seeding takes seconds: the view and the status bar say so meanwhile.
+		await page
+			.locator('.part.sidebar')
+			.getByText(/Starting the sandbox…/)
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await page
+			.locator('.statusbar-item', { hasText: /Multiposting: Sandbox \(starting\)/ })
+			.waitFor({ timeout: UI_WAIT });
+		await screenshot(page, 'extension-6-starting');
+		await page
+			.locator('.statusbar-item', { hasText: /Multiposting: Sandbox \(running\)/ })
+			.waitFor({ timeout: UI_WAIT });
+		await page
+			.locator('.part.sidebar')
+			.getByText(/Starting the sandbox…/)
+			.waitFor({ state: 'hidden', timeout: UI_WAIT });
+		await row(page, 2).first().waitFor({ state: 'visible', timeout: UI_WAIT });
 	});
 });

@@ -8,9 +8,9 @@ import * as assert from 'node:assert/strict';
 import type { Frame, Page, Request } from 'playwright-core';
 import { MultipostingClient } from '../../src/client';
 import { startEmulator } from '../../src/emulator';
-import { screenshot } from './harness';
+import { QUICK_INPUT_BOX, QUICK_INPUT_ROW, screenshot } from './harness';
 import { e2eSession } from './session';
-import { answerInputBox, runContributedCommand, sleep, webviewFrame } from './ui';
+import { answerInputBox, runCommandAsking, sleep, webviewFrame } from './ui';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 const WAIT_MS = 60_000;
@@ -105,8 +105,8 @@ describe('detail panels in real VS Code (code-server)', function () {
 
 	/** Opens the application panel of the hostile application, as the palette command does. */
 	async function openApplicationPanel(): Promise<Frame> {
-		await runContributedCommand(page, 'Multiposting: Show Application Details');
-		await answerInputBox(page, `${target!.advertId}/${target!.advertCandidateId}`);
+		await runCommandAsking(page, 'Multiposting: Show Application Details');
+		await answerInputBox(page, String(target!.advertCandidateId));
 		const panel = await webviewFrame(page, '.mp-tablist');
 		await panel.locator('.mp-header h1').waitFor({ state: 'visible', timeout: WAIT_MS });
 		return panel;
@@ -181,7 +181,7 @@ describe('detail panels in real VS Code (code-server)', function () {
 	});
 
 	it('shows the advert panel with its counters chart', async function () {
-		await runContributedCommand(page, 'Multiposting: Show Advert Details');
+		await runCommandAsking(page, 'Multiposting: Show Advert Details');
 		await answerInputBox(page, String(target!.advertId));
 		const panel = await webviewFrame(page, 'svg.mp-chart');
 		const bars = await panel.locator('rect.mp-chart-bar').count();
@@ -195,7 +195,7 @@ describe('detail panels in real VS Code (code-server)', function () {
 		await shown.getByRole('tab', { name: 'Full email' }).click();
 		await shown.locator('.mp-email').waitFor({ state: 'visible', timeout: WAIT_MS });
 		// Hide it behind another editor, then bring it back.
-		await runContributedCommand(page, 'Multiposting: Show Advert Details');
+		await runCommandAsking(page, 'Multiposting: Show Advert Details');
 		await answerInputBox(page, String(target!.advertId));
 		await webviewFrame(page, 'svg.mp-chart');
 		await page.locator('.tabs-container .tab', { hasText: 'Application:' }).first().click();
@@ -209,5 +209,60 @@ describe('detail panels in real VS Code (code-server)', function () {
 		await page.keyboard.press('ArrowLeft');
 		assert.equal(await panel.locator('[role="tab"][aria-selected="true"]').textContent(), 'Parsed CV');
 		await screenshot(page, 'panels-application-restored');
+	});
+
+	it('shows the email body in the theme colours (here a dark theme), with the original colours a click away', async function () {
+		await runCommandAsking(page, 'Preferences: Color Theme');
+		await page.locator(QUICK_INPUT_BOX).fill('Dark Modern');
+		await page
+			.locator(QUICK_INPUT_ROW, { hasText: /Dark Modern/ })
+			.first()
+			.waitFor();
+		await page.locator(QUICK_INPUT_BOX).press('Enter');
+		await page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: WAIT_MS });
+		const panel = await openApplicationPanel();
+		await panel.getByRole('tab', { name: 'Email body' }).click();
+		const frameElement = panel.locator('iframe.mp-frame');
+		await frameElement.waitFor({ state: 'visible', timeout: WAIT_MS });
+		const inside = panel.frameLocator('iframe.mp-frame');
+		const style = async (selector: string, property: 'color' | 'backgroundColor') =>
+			inside
+				.locator(selector)
+				.first()
+				.evaluate((el, p) => getComputedStyle(el)[p], property)
+				.catch(() => '');
+		const darkness = (rgb: string) => {
+			const [r, g, b] = (rgb.match(/\d+/g) ?? ['255', '255', '255']).map(Number);
+			return (r + g + b) / 3;
+		};
+		/** Polls a computed style until it satisfies `ok` (the frame is re-rendered when fresh data arrives). */
+		const settle = async (selector: string, property: 'color' | 'backgroundColor', ok: (v: string) => boolean) => {
+			let value = '';
+			for (let i = 0; i < 50; i++) {
+				value = await style(selector, property);
+				if (ok(value)) break;
+				await sleep(100);
+			}
+			return value;
+		};
+		const background = await settle('body', 'backgroundColor', (v) => v !== '' && darkness(v) < 80);
+		assert.ok(darkness(background) < 80, `the frame follows the dark theme (${background})`);
+		// The document's own text colour gives way to the theme's (no black text on the dark background).
+		const colour = await settle('p', 'color', (v) => darkness(v) > 150);
+		const frameStyle = /<style>(.*?)<\/style>/.exec((await frameElement.first().getAttribute('srcdoc')) ?? '')?.[1];
+		assert.ok(
+			darkness(colour) > 150,
+			`the text is light on the dark background (${colour}; frame style: ${frameStyle})`,
+		);
+		assert.match(
+			(await frameElement.getAttribute('srcdoc')) ?? '',
+			/Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'"/,
+		);
+		await screenshot(page, 'panels-email-dark-theme');
+		await panel.getByRole('button', { name: 'Original colours' }).first().click();
+		const original = await settle('body', 'backgroundColor', (v) => v === 'rgb(255, 255, 255)');
+		assert.equal(original, 'rgb(255, 255, 255)', 'the original colours: white');
+		await screenshot(page, 'panels-email-original-colours');
+		await panel.getByRole('button', { name: 'Theme colours' }).first().click();
 	});
 });

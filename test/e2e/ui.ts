@@ -2,7 +2,7 @@
 // answer quick inputs, choose context-menu items, wait for notifications and webviews.
 
 import type { Frame, Locator, Page } from 'playwright-core';
-import { clickActivityBar, QUICK_INPUT_BOX, runCommand } from './harness';
+import { clickActivityBar, openCommandPalette, QUICK_INPUT_BOX, QUICK_INPUT_ROW, runCommand } from './harness';
 
 export const UI_WAIT = 60_000;
 const TREE_ROW = '.part.sidebar .monaco-list-row';
@@ -17,11 +17,15 @@ export function row(page: Page, level: number, text?: RegExp): Locator {
 	return text ? rows.filter({ hasText: text }) : rows;
 }
 
-/** Expands a row unless it is expanded already, and waits for it to report expanded. */
+/**
+ * Expands a row unless it is expanded already, and waits for it to report expanded. The twistie is
+ * clicked: a click on the label of an advert opens its panel instead (rows with a command expand
+ * only by their twistie, as in every VS Code tree).
+ */
 export async function expand(target: Locator): Promise<void> {
 	await target.waitFor({ state: 'visible', timeout: UI_WAIT });
 	if ((await target.getAttribute('aria-expanded')) !== 'true') {
-		await target.click();
+		await target.locator('.monaco-tl-twistie').click();
 	}
 	await target.and(target.page().locator('[aria-expanded="true"]')).waitFor({ timeout: UI_WAIT });
 }
@@ -143,4 +147,98 @@ export async function webviewFrame(page: Page, selector: string): Promise<Frame>
 		await sleep(250);
 	}
 	throw new Error(`no webview frame with ${selector} within ${UI_WAIT} ms`);
+}
+
+/** The editor tabs whose title matches. */
+export function editorTab(page: Page, title: RegExp): Locator {
+	return page.locator('.part.editor .tabs-container .tab', { hasText: title });
+}
+
+/**
+ * The webview frame in which `selector` has text matching `text`, polled every `intervalMs` (short
+ * enough to time a panel). Detached frames of closed webviews are skipped.
+ */
+export async function frameWithText(
+	page: Page,
+	selector: string,
+	text: RegExp,
+	timeoutMs = UI_WAIT,
+	intervalMs = 20,
+): Promise<Frame> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		for (const frame of page.frames()) {
+			if (frame.isDetached() || frame === page.mainFrame()) continue;
+			const found = await frame
+				.evaluate(
+					([sel, source, flags]) => {
+						const pattern = new RegExp(source, flags);
+						return Array.from(document.querySelectorAll(sel)).some((e) =>
+							pattern.test(e.textContent ?? ''),
+						);
+					},
+					[selector, text.source, text.flags] as const,
+				)
+				.catch(() => false);
+			if (found) return frame;
+		}
+		await sleep(intervalMs);
+	}
+	throw new Error(`no webview frame with ${selector} matching ${text} within ${timeoutMs} ms`);
+}
+
+/** The wall-clock time (ms since the epoch) of the first performance mark of that name in a frame. */
+export async function markTime(frame: Frame, name: string): Promise<number | undefined> {
+	return frame.evaluate((mark) => {
+		const entry = performance.getEntriesByName(mark)[0];
+		return entry ? performance.timeOrigin + entry.startTime : undefined;
+	}, name);
+}
+
+/** Starts recording when the next pointer press or key press happens in the workbench page. */
+export async function armInputClock(page: Page): Promise<void> {
+	await page.evaluate(() => {
+		const w = window as unknown as { mpInputAt?: number };
+		w.mpInputAt = undefined;
+		const record = () => {
+			w.mpInputAt ??= performance.timeOrigin + performance.now();
+		};
+		window.addEventListener('pointerdown', record, { capture: true, once: true });
+		window.addEventListener('keydown', record, { capture: true, once: true });
+	});
+}
+
+/** The wall-clock time of the input armInputClock waited for. */
+export async function inputTime(page: Page): Promise<number | undefined> {
+	return page.evaluate(() => (window as unknown as { mpInputAt?: number }).mpInputAt);
+}
+
+/**
+ * Runs a command that asks for something in a quick input of its own (an input box, a theme list):
+ * the widget stays open, so this waits for the palette's ">" text to give way to the command's input.
+ */
+export async function runCommandAsking(page: Page, title: string): Promise<void> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			await openCommandPalette(page);
+			await page.locator(QUICK_INPUT_BOX).fill(`>${title}`);
+			const item = page.locator(QUICK_INPUT_ROW, { hasText: title }).first();
+			await item.waitFor({ state: 'visible', timeout: 10_000 });
+			await item.click();
+			await page.waitForFunction(
+				() => {
+					const box = document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input');
+					const widget = document.querySelector<HTMLElement>('.quick-input-widget');
+					return !!widget && widget.style.display !== 'none' && !!box && !box.value.startsWith('>');
+				},
+				undefined,
+				{ timeout: 10_000 },
+			);
+			return;
+		} catch (error) {
+			if (attempt >= 3) throw error;
+			await page.keyboard.press('Escape');
+			await sleep(1000);
+		}
+	}
 }

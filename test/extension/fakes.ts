@@ -29,6 +29,7 @@ export interface UiCall {
 		| 'openExternal'
 		| 'document'
 		| 'copy'
+		| 'status'
 		| 'showLog';
 	text?: string;
 	options?: StepOptions | InputOptions;
@@ -39,7 +40,7 @@ export interface UiCall {
 /** A UiPort that answers from a queue and records every call. */
 export class FakeUi implements UiPort {
 	readonly calls: UiCall[] = [];
-	readonly documents: { content: string; language: string }[] = [];
+	readonly documents: { content: string; language: string; title: string }[] = [];
 	/** Answer given to error(), e.g. 'Show details'. */
 	errorAnswer?: string;
 	infoAnswer?: string;
@@ -108,13 +109,21 @@ export class FakeUi implements UiPort {
 		return true;
 	}
 
-	async showDocument(content: string, language: 'markdown' | 'plaintext' | 'xml'): Promise<void> {
+	async showDocument(content: string, language: 'markdown' | 'plaintext' | 'xml', title: string): Promise<void> {
 		this.calls.push({ kind: 'document', text: content });
-		this.documents.push({ content, language });
+		this.documents.push({ content, language, title });
+	}
+
+	async externalUrl(url: string): Promise<string> {
+		return url;
 	}
 
 	async copyText(text: string): Promise<void> {
 		this.calls.push({ kind: 'copy', text });
+	}
+
+	status(text: string): void {
+		this.calls.push({ kind: 'status', text });
 	}
 
 	showLog(): void {

@@ -219,6 +219,8 @@ describe('hardening: data safety of the sandbox folder', function () {
 				db.exec('PRAGMA locking_mode = EXCLUSIVE');
 				db.exec('DROP TABLE sandbox_meta');
 				db.exec('DELETE FROM schema_version WHERE version >= 4');
+				// Migration 5's index, which an earlier version did not have either.
+				db.exec('DROP INDEX application_page_order');
 				db.exec("UPDATE advert SET title = 'Kept by the user' WHERE id = 1");
 				// An earlier version's seeding ended with ANALYZE; one that was cut short had only migration 3's statistics.
 				if (halfSeeded) db.exec("DELETE FROM sqlite_stat1 WHERE tbl <> 'advert'");

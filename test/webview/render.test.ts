@@ -4,7 +4,12 @@ import { JSDOM } from 'jsdom';
 import type { AdvertToHostMessage, ApplicationToHostMessage, DocumentView } from '../../src/shared/panelMessages';
 import { renderAdvert } from '../../src/webview/advert/render';
 import { renderHeader } from '../../src/webview/application/render';
-import { renderDocumentView, updaterKey, type DocumentContext } from '../../src/webview/common/documentView';
+import {
+	frameBlock,
+	renderDocumentView,
+	updaterKey,
+	type DocumentContext,
+} from '../../src/webview/common/documentView';
 import { createTabs } from '../../src/webview/common/tabs';
 import { buildAdvertView } from '../../src/extension/panels/models';
 
@@ -216,7 +221,7 @@ describe('webview rendering', function () {
 				],
 			},
 		);
-		const root = renderAdvert(doc, view, (m) => posted.push(m));
+		const root = renderAdvert(doc, view, (m) => posted.push(m), { purify: setup().ctx.purify });
 		assert.equal(root.querySelector('h1')?.textContent, 'Nurse <script>');
 		const bars = Array.from(root.querySelectorAll('rect.mp-chart-bar'));
 		assert.equal(bars.length, 9);
@@ -249,6 +254,7 @@ describe('webview rendering', function () {
 				badges: [],
 				groups: [],
 				processingMessages: '',
+				activity: [],
 			},
 			(m) => posted.push(m),
 		);
@@ -299,5 +305,29 @@ describe('webview rendering', function () {
 		assert.equal(doc.activeElement, buttons[0]);
 		assert.equal(tabs.element.getAttribute('role'), 'tablist');
 		assert.equal(tabs.panel.getAttribute('aria-labelledby'), 't-tab-a');
+	});
+	it('paints a document frame again when VS Code sets or changes the theme after the first paint', async function () {
+		const { doc, window, ctx } = setup();
+		// The theme as VS Code gives it: variables on <html>, set after the page started.
+		const theme = () => ({
+			foreground: doc.documentElement.style.getPropertyValue('--fg') || undefined,
+			background: doc.documentElement.style.getPropertyValue('--bg') || undefined,
+		});
+		const block = frameBlock(doc, ctx.purify, '<p>Dear Hiring Manager</p>', {
+			theme,
+			onLink: () => undefined,
+			title: 'Email body',
+		});
+		doc.body.appendChild(block);
+		const frame = block.querySelector('iframe')!;
+		assert.doesNotMatch(frame.srcdoc, /#222222/);
+		doc.documentElement.setAttribute('style', '--fg: #eeeeee; --bg: #222222');
+		await new Promise((resolve) => window.setTimeout(resolve, 0));
+		assert.match(frame.srcdoc, /color:#eeeeee;background:#222222/);
+		// Replaced blocks stop listening: no error, no repaint of a frame nobody sees.
+		block.remove();
+		doc.documentElement.setAttribute('style', '--fg: #000000; --bg: #ffffff');
+		await new Promise((resolve) => window.setTimeout(resolve, 0));
+		assert.match(frame.srcdoc, /#222222/);
 	});
 });

@@ -6,6 +6,7 @@ import {
 	BLOCKED_IMAGE_TEXT,
 	cleanStyle,
 	frameDocument,
+	safeTheme,
 	FRAME_CSP,
 	sanitizeHtml,
 } from '../../src/webview/common/sanitizePolicy';
@@ -162,6 +163,36 @@ describe('email HTML sanitising policy (DOMPurify over jsdom)', function () {
 		assert.equal(doc.body.innerHTML, '<p>x</p>');
 	});
 
+	it('paints the frame in the theme, taking only plain colour and font values from it', function () {
+		const themed = frameDocument('<p style="color:#000">x</p>', {
+			foreground: '#cccccc',
+			background: 'rgb(31, 31, 31)',
+			link: '#4daafc',
+			fontFamily: '"Segoe UI", sans-serif',
+			fontSize: '13px',
+		});
+		assert.match(
+			themed,
+			/body\{font-family:"Segoe UI", sans-serif;font-size:13px;margin:8px;color:#cccccc;background:rgb\(31, 31, 31\)/,
+		);
+		assert.match(
+			themed,
+			/body \*\{color:inherit!important;background-color:transparent!important/,
+			'the theme wins over the document',
+		);
+		const hostile = frameDocument('<p>x</p>', {
+			foreground: 'red;}</style><script>alert(1)</script>',
+			background: 'url(https://evil.example/x.png)',
+			fontFamily: 'x}body{background:url(https://evil.example)',
+			fontSize: '13px;x',
+		});
+		assert.ok(!/script|evil|url\(/.test(hostile), hostile);
+		assert.match(hostile, /color:#1e1e1e;background:#ffffff/, 'anything but a plain value falls back');
+		const original = frameDocument('<p>x</p>');
+		assert.ok(!/!important/.test(original), "the original colours are the document's own");
+		assert.equal(safeTheme({ link: 'rgba(1, 2, 3, 0.5)' }).link, 'rgba(1, 2, 3, 0.5)');
+	});
+
 	it('hands a hostile email body to the webview as a capped HTML prefix, never as text with markup lost', async function () {
 		const body =
 			'<html><body><h1>Hi</h1><script>document.title="owned"</script><a href="https://jobs.example/">jobs</a></body></html>';
@@ -180,5 +211,12 @@ describe('email HTML sanitising policy (DOMPurify over jsdom)', function () {
 		if (loaded.view.kind === 'text') {
 			assert.equal(loaded.view.slice.text, 'Dear team, 1 < 2 and <script> is just text here');
 		}
+	});
+	it("carries the panel's style nonce (a srcdoc frame inherits the panel's CSP), and only a plain one", function () {
+		assert.match(frameDocument('<p>x</p>', undefined, 'AbC123xyz_-+/='), /<style nonce="AbC123xyz_-\+\/=">/);
+		assert.match(frameDocument('<p>x</p>'), /<style>/);
+		const hostile = frameDocument('<p>x</p>', undefined, 'abcdefgh" onload="alert(1)');
+		assert.match(hostile, /<style>/);
+		assert.doesNotMatch(hostile, /onload/);
 	});
 });

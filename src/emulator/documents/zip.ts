@@ -1,20 +1,9 @@
 /** A tiny store-only (uncompressed) ZIP writer: enough for DOCX files, with no dependency. */
+import { crc32 as zlibCrc32 } from 'node:zlib';
 
-const CRC_TABLE = (() => {
-	const table = new Uint32Array(256);
-	for (let n = 0; n < 256; n++) {
-		let c = n;
-		for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-		table[n] = c >>> 0;
-	}
-	return table;
-})();
-
-/** CRC-32 (IEEE 802.3), as ZIP requires. */
+/** CRC-32 (IEEE 802.3), as ZIP requires: Node's own (zlib.crc32, Node 20.15 and later). */
 export function crc32(bytes: Uint8Array): number {
-	let crc = 0xffffffff;
-	for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff] ^ (crc >>> 8);
-	return (crc ^ 0xffffffff) >>> 0;
+	return zlibCrc32(bytes) >>> 0;
 }
 
 /** One file of an archive. */

@@ -289,6 +289,20 @@ export const DOCUMENTED_APPLICATIONS = 5_000;
  */
 export const DETAILED_ADVERTS = 200;
 
+/** Why the parser could not read an application's attachment, matching the attachment it has. */
+export function processingMessage(format: 'pdf' | 'docx' | 'txt' | undefined): string {
+	switch (format) {
+		case 'pdf':
+			return 'Attachment could not be parsed: the PDF is password protected.';
+		case 'docx':
+			return 'Attachment could not be parsed: the Word document uses an unsupported template.';
+		case 'txt':
+			return 'Attachment could not be parsed: no CV sections were found in the text.';
+		default:
+			return 'The application arrived without a CV attachment; nothing was parsed.';
+	}
+}
+
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
@@ -762,6 +776,9 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 				const hasNote = random.chance(0.1);
 				const notedAt = hasNote ? later() : null;
 				const ownerId = advert.ownerId;
+				// PDF and DOCX alternate with plain text (by index, so the random sequence stays as before).
+				const format = index % 3 === 0 ? 'pdf' : index % 3 === 1 ? 'docx' : 'txt';
+				const unparsed = random.chance(0.03);
 				const applicationId = insertApplication([
 					advert.id,
 					candidate.id,
@@ -775,7 +792,7 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 					random.chance(0.04) ? 1 : 0,
 					progressId,
 					interview,
-					random.chance(0.03) ? 'Attachment could not be parsed: the PDF is password protected.' : null,
+					unparsed ? processingMessage(index <= DOCUMENTED_APPLICATIONS ? format : undefined) : null,
 					scoredAt,
 					scoredAt ? ownerId : null,
 					progressedAt,
@@ -814,8 +831,7 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 						'University of Lagos',
 						'Universidad de Chile',
 					]);
-					// PDF and DOCX alternate with plain text; the extra facts come from the index so the random sequence stays as before.
-					const format = index % 3 === 0 ? 'pdf' : index % 3 === 1 ? 'docx' : 'txt';
+					// The extra facts come from the index so the random sequence stays as before.
 					const facts: ResumeFacts = {
 						...candidate.person,
 						countryCode: advert.orgId >= 8 ? 'DE' : 'GB',

@@ -2,6 +2,27 @@
 import { randomBytes } from 'node:crypto';
 import { escapeHtml } from '../../shared/html';
 
+/**
+ * A link from the page at path `from` to the sandbox path `to` (both absolute, `to` may carry a query
+ * or fragment), written relative so that it works under any path prefix: code-server serves the
+ * sandbox at `/proxy/<port>/`, where an absolute `/web/` would leave the sandbox.
+ */
+export function relativeHref(from: string, to: string): string {
+	const cut = to.search(/[?#]/);
+	const toPath = cut >= 0 ? to.slice(0, cut) : to;
+	const suffix = cut >= 0 ? to.slice(cut) : '';
+	const fromDirs = from.split('/').slice(1, -1);
+	const toParts = toPath.split('/').slice(1);
+	const toDirs = toParts.slice(0, -1);
+	const file = toParts.at(-1) ?? '';
+	let common = 0;
+	while (common < fromDirs.length && common < toDirs.length && fromDirs[common] === toDirs[common]) common++;
+	const path = [...fromDirs.slice(common).map(() => '..'), ...toDirs.slice(common), file].join('/');
+	if (path === '') return `./${suffix}`;
+	// A first segment with a colon would read as a URL scheme.
+	return `${/^[^/]*:/.test(path) ? './' : ''}${path}${suffix}`;
+}
+
 /** A fresh nonce for one page answer. */
 export function createNonce(): string {
 	return randomBytes(16).toString('base64');

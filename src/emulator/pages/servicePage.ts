@@ -14,7 +14,7 @@ import {
 	type ParamSpec,
 } from '../../protocol/catalogue';
 import { escapeHtml } from '../../shared/html';
-import { renderPage } from './html';
+import { relativeHref, renderPage } from './html';
 
 /** What the pages need to know about the running emulator. */
 export interface PageContext {
@@ -48,15 +48,15 @@ export function renderServicePage(endpoint: Endpoint, page: PageContext, nonce: 
 	const sections = operationsOf(endpoint).map((name) => {
 		const op = OPERATIONS[name];
 		return (
-			`<section aria-labelledby="op-${escapeHtml(name)}"><h2 id="op-${escapeHtml(name)}"><a href="${escapeHtml(`${path}?op=${name}`)}">${escapeHtml(name)}</a></h2>` +
+			`<section aria-labelledby="op-${escapeHtml(name)}"><h2 id="op-${escapeHtml(name)}"><a href="${escapeHtml(relativeHref(path, `${path}?op=${name}`))}">${escapeHtml(name)}</a></h2>` +
 			`<p>${escapeHtml(op.doc)}</p>${paramTable(op.params)}</section>`
 		);
 	});
 	const body =
 		`<h1>${escapeHtml(ENDPOINT_TITLES[endpoint])} (sandbox)</h1>` +
-		`<p>The following operations are supported. For a formal definition, see the <a href="${escapeHtml(`${path}?WSDL`)}">service description (WSDL)</a>.</p>` +
+		`<p>The following operations are supported. For a formal definition, see the <a href="${escapeHtml(relativeHref(path, `${path}?WSDL`))}">service description (WSDL)</a>.</p>` +
 		`<p class="note">XML namespace: <code>${escapeHtml(page.namespace)}</code>. Endpoint: <code>${escapeHtml(page.baseUrl + path)}</code>.</p>` +
-		`<p><a href="/">All endpoints</a></p>` +
+		`<p><a href="${escapeHtml(relativeHref(path, '/'))}">All endpoints</a></p>` +
 		sections.join('');
 	// ASMX's service page links its DISCO document, which `wsdl.exe <endpoint URL>` and Visual Studio's
 	// "Add Web Reference" follow from the bare endpoint URL.
@@ -159,7 +159,7 @@ export function renderOperationPage(operation: OperationName, page: PageContext,
 	const result = op.result.kind === 'list' ? `list of ${op.result.record}` : op.result.record;
 	const body =
 		`<h1>${escapeHtml(operation)}</h1>` +
-		`<p><a href="${escapeHtml(path)}">Back to all operations of the ${escapeHtml(ENDPOINT_TITLES[op.endpoint].toLowerCase())}</a></p>` +
+		`<p><a href="${escapeHtml(relativeHref(path, path))}">Back to all operations of the ${escapeHtml(ENDPOINT_TITLES[op.endpoint].toLowerCase())}</a></p>` +
 		`<p>${escapeHtml(op.doc)}</p>${paramTable(op.params)}` +
 		`<p>Result: <code>${escapeHtml(result)}</code>; SOAP element <code>${escapeHtml(op.soapResult)}</code>, HTTP GET/POST root <code>${escapeHtml(op.httpRoot)}</code>.</p>` +
 		samples.join('');
@@ -171,8 +171,8 @@ export function renderIndexPage(page: PageContext, nonce: string): string {
 	const items = (Object.keys(page.paths) as Endpoint[]).map((endpoint) => {
 		const path = page.paths[endpoint];
 		return (
-			`<li><a href="${escapeHtml(path)}">${escapeHtml(ENDPOINT_TITLES[endpoint])}</a> (<code>${escapeHtml(path)}</code>, ` +
-			`${operationsOf(endpoint).length} operations) - <a href="${escapeHtml(`${path}?WSDL`)}">WSDL</a></li>`
+			`<li><a href="${escapeHtml(relativeHref('/', path))}">${escapeHtml(ENDPOINT_TITLES[endpoint])}</a> (<code>${escapeHtml(path)}</code>, ` +
+			`${operationsOf(endpoint).length} operations) - <a href="${escapeHtml(relativeHref('/', `${path}?WSDL`))}">WSDL</a></li>`
 		);
 	});
 	const body =

@@ -89,31 +89,95 @@ export class ApplicationRepository {
 		order: readonly OrderTerm<ApplicationOrderField>[],
 		window: PageWindow,
 	): Page<ApplicationRow> {
-		const { where, values } = applicationWhere(search);
+		const query = this.pageQuery(search, order, window);
+		const ids = this.sql.all<{ id: number }>(query.sql, query.values).map((row) => row.id);
+		const total = query.total ?? pageTotal(ids.length, window, () => this.count(search));
+		return { total, rows: this.rowsOf(ids) };
+	}
+
+	/** The query plan of the page query a search runs (tests check that it walks an index in page order). */
+	explainPage(
+		search: ApplicationSearch,
+		order: readonly OrderTerm<ApplicationOrderField>[],
+		window: PageWindow,
+	): string[] {
+		const query = this.pageQuery(search, order, window);
+		return this.sql
+			.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${query.sql}`, query.values)
+			.map((row) => row.detail);
+	}
+
+	/**
+	 * The query of a page's ids. In the default order without an advert or id filter (a date range over
+	 * the whole account, say), the matches are counted first: when they are a large enough share of the
+	 * applications, the page walks application_page_order in page order and stops after the page, instead
+	 * of sorting every match; when they are few, sorting them is cheaper than skipping the others.
+	 */
+	private pageQuery(
+		search: ApplicationSearch,
+		order: readonly OrderTerm<ApplicationOrderField>[],
+		window: PageWindow,
+	): { sql: string; values: SqlValue[]; total?: number } {
+		const filter = this.filterOf(search);
+		const pageValues = [window.limit, window.offset];
+		if (order.length === 0 && walksPageOrder(search)) {
+			const total = this.countOf(filter);
+			if (total > 0 && pageOrderPays(total, window, this.applicationIdCeiling())) {
+				// The advert's conditions as a lookup per application read, so the applications stay the outer loop.
+				const advert =
+					filter.advert.clauses.length > 0
+						? [
+								`EXISTS (SELECT 1 FROM advert a WHERE a.id = ap.advert_id AND ${filter.advert.clauses.join(' AND ')})`,
+							]
+						: [];
+				return {
+					sql: `SELECT ap.id FROM application ap INDEXED BY application_page_order WHERE ${whereOf([...advert, ...filter.application.clauses])} ORDER BY ${DEFAULT_APPLICATION_ORDER} LIMIT ? OFFSET ?`,
+					values: [...filter.advert.values, ...filter.application.values, ...pageValues],
+					total,
+				};
+			}
+			const { from, where, values } = searchParts(filter);
+			return {
+				sql: `SELECT ap.id ${from} WHERE ${where} ORDER BY ${DEFAULT_APPLICATION_ORDER} LIMIT ? OFFSET ?`,
+				values: [...values, ...pageValues],
+				total,
+			};
+		}
 		const orderBy =
 			order.length > 0 ? orderClause(order, APPLICATION_ORDER_FIELDS, 'ap.id DESC') : DEFAULT_APPLICATION_ORDER;
-		const from = /\bc\./.test(orderBy)
-			? `${APPLICATION_SEARCH_FROM} JOIN candidate c ON c.id = ap.candidate_id`
-			: APPLICATION_SEARCH_FROM;
-		const ids = this.sql
-			.all<{
-				id: number;
-			}>(`SELECT ap.id ${from} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`, [
-				...values,
-				window.limit,
-				window.offset,
-			])
-			.map((row) => row.id);
-		const total = pageTotal(
-			ids.length,
-			window,
-			() =>
-				this.sql.one<{ total: number }>(
-					`SELECT count(*) AS total ${APPLICATION_SEARCH_FROM} WHERE ${where}`,
-					values,
-				)?.total ?? 0,
-		);
-		return { total, rows: this.rowsOf(ids) };
+		// Ordering by an advert field needs the advert even when no filter does.
+		const { from, where, values } = searchParts(filter, /\ba\./.test(orderBy));
+		const withCandidate = /\bc\./.test(orderBy) ? `${from} JOIN candidate c ON c.id = ap.candidate_id` : from;
+		return {
+			sql: `SELECT ap.id ${withCandidate} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+			values: [...values, ...pageValues],
+		};
+	}
+
+	/** How many applications match a search (the joins of APPLICATION_FROM left out never drop a row). */
+	private count(search: ApplicationSearch): number {
+		return this.countOf(this.filterOf(search));
+	}
+
+	private countOf(filter: SearchFilter): number {
+		const { from, where, values } = searchParts(filter);
+		return this.sql.one<{ total: number }>(`SELECT count(*) AS total ${from} WHERE ${where}`, values)?.total ?? 0;
+	}
+
+	/**
+	 * A search's conditions. A scope of every organisation is left out: every advert belongs to one
+	 * (NOT NULL foreign key), so it drops nothing, and without it a search on application columns alone
+	 * (a date range over the whole account, the administrator's usual view) needs no advert at all.
+	 */
+	private filterOf(search: ApplicationSearch): SearchFilter {
+		const organisations = this.sql.one<{ n: number }>('SELECT count(*) AS n FROM organisation')?.n ?? 0;
+		const everyOrganisation = new Set(search.organisationIds).size >= organisations;
+		return applicationFilter(search, everyOrganisation);
+	}
+
+	/** The highest application id: about the number of applications, read from the end of the table's b-tree. */
+	private applicationIdCeiling(): number {
+		return this.sql.one<{ id: number | null }>('SELECT max(id) AS id FROM application')?.id ?? 0;
 	}
 
 	byId(id: number): ApplicationRow | undefined {
@@ -257,11 +321,9 @@ export class ApplicationRepository {
 
 	/** The query plan of the count query of a search (tests check that documented filters use indexes). */
 	explainSearch(search: ApplicationSearch): string[] {
-		const { where, values } = applicationWhere(search);
+		const { from, where, values } = searchParts(this.filterOf(search));
 		return this.sql
-			.all<{
-				detail: string;
-			}>(`EXPLAIN QUERY PLAN SELECT count(*) AS total ${APPLICATION_SEARCH_FROM} WHERE ${where}`, values)
+			.all<{ detail: string }>(`EXPLAIN QUERY PLAN SELECT count(*) AS total ${from} WHERE ${where}`, values)
 			.map((row) => row.detail);
 	}
 
@@ -285,20 +347,69 @@ export class ApplicationRepository {
 	}
 }
 
-function applicationWhere(search: ApplicationSearch): { where: string; values: SqlValue[] } {
-	// An IN list here: with a range the planner drives the joins from the organisations instead of the filter's index.
-	const clauses = [`a.organisation_id IN (${placeholders(search.organisationIds.length)})`];
-	const values: SqlValue[] = [...search.organisationIds];
-	const add = (clause: string, ...clauseValues: SqlValue[]) => {
-		clauses.push(clause);
-		values.push(...clauseValues);
+/** Searches that no index narrows better than the page order: no advert and no application ids. */
+function walksPageOrder(search: ApplicationSearch): boolean {
+	return (
+		search.advertId === undefined &&
+		search.advertIdentifier === undefined &&
+		search.advertReference === undefined &&
+		search.applicationIds === undefined
+	);
+}
+
+/** A sorted match against a skipped index entry (a rough ratio; the choice is not sensitive to it). */
+const SORT_COST_PER_MATCH = 2;
+
+/**
+ * Whether walking the page order beats sorting the matches. The walk reads about
+ * (offset + limit) × applications / matches index entries (the matches are spread through the order);
+ * the sort reads every match and sorts it, which costs more per row than an entry skipped by the walk.
+ */
+function pageOrderPays(matches: number, window: PageWindow, applications: number): boolean {
+	const walked = ((window.offset + window.limit) * Math.max(applications, matches)) / matches;
+	return walked <= matches * SORT_COST_PER_MATCH;
+}
+
+/** Conditions of a search and their values: on the advert (needs the join) and on the application itself. */
+interface SearchFilter {
+	advert: { clauses: string[]; values: SqlValue[] };
+	application: { clauses: string[]; values: SqlValue[] };
+}
+
+/** FROM and WHERE of a search's count and sorted page: the advert is joined only when a condition needs it. */
+function searchParts(filter: SearchFilter, needsAdvert = false): { from: string; where: string; values: SqlValue[] } {
+	const withAdvert = needsAdvert || filter.advert.clauses.length > 0;
+	return {
+		from: withAdvert ? APPLICATION_SEARCH_FROM : 'FROM application ap',
+		where: whereOf([...filter.advert.clauses, ...filter.application.clauses]),
+		values: [...filter.advert.values, ...filter.application.values],
+	};
+}
+
+function whereOf(clauses: readonly string[]): string {
+	return clauses.length > 0 ? clauses.join(' AND ') : '1';
+}
+
+function applicationFilter(search: ApplicationSearch, everyOrganisation: boolean): SearchFilter {
+	const filter: SearchFilter = { advert: { clauses: [], values: [] }, application: { clauses: [], values: [] } };
+	const onAdvert = (clause: string, ...values: SqlValue[]) => {
+		filter.advert.clauses.push(clause);
+		filter.advert.values.push(...values);
+	};
+	const add = (clause: string, ...values: SqlValue[]) => {
+		filter.application.clauses.push(clause);
+		filter.application.values.push(...values);
 	};
 	const addIn = (column: string, list: readonly number[]) =>
 		add(`${column} IN (${placeholders(list.length)})`, ...(list.length > 0 ? list : [-1]));
-	if (search.userId !== undefined) add('a.user_id = ?', search.userId);
+	// An IN list here: with a range the planner drives the joins from the organisations instead of the filter's index.
+	if (!everyOrganisation) {
+		onAdvert(`a.organisation_id IN (${placeholders(search.organisationIds.length)})`, ...search.organisationIds);
+	}
+	if (search.userId !== undefined) onAdvert('a.user_id = ?', search.userId);
+	if (search.advertIdentifier !== undefined) onAdvert('a.identifier = ? COLLATE NOCASE', search.advertIdentifier);
+	if (search.advertReference !== undefined) onAdvert('a.reference = ? COLLATE NOCASE', search.advertReference);
 	if (search.advertId !== undefined) add('ap.advert_id = ?', search.advertId);
-	if (search.advertIdentifier !== undefined) add('a.identifier = ? COLLATE NOCASE', search.advertIdentifier);
-	if (search.advertReference !== undefined) add('a.reference = ? COLLATE NOCASE', search.advertReference);
 	if (search.feedIds !== undefined) addIn('ap.feed_id', search.feedIds);
 	if (search.appliedFrom !== undefined) add('ap.applied_at >= ?', search.appliedFrom);
 	if (search.appliedTo !== undefined) add('ap.applied_at <= ?', search.appliedTo);
@@ -307,5 +418,5 @@ function applicationWhere(search: ApplicationSearch): { where: string; values: S
 	if (search.applicationIds !== undefined) addIn('ap.id', search.applicationIds);
 	if (search.lastScoreSince !== undefined) add('ap.last_score_date >= ?', search.lastScoreSince);
 	if (search.lastProgressSince !== undefined) add('ap.last_progress_date >= ?', search.lastProgressSince);
-	return { where: clauses.join(' AND '), values };
+	return filter;
 }

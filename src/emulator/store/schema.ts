@@ -372,6 +372,16 @@ CREATE TABLE sandbox_meta (
 			]);
 		},
 	},
+	{
+		version: 5,
+		description: 'Application searches in the default page order without an advert filter',
+		sql: `
+-- The default order of a paged application search (DEFAULT_APPLICATION_ORDER, term for term), then the
+-- advert: a search by date range, ranking or feed without an advert filter walks this index in page
+-- order and stops after the page, instead of sorting every match (the advert joins for the scope check).
+CREATE INDEX application_page_order ON application((CASE WHEN archived = 1 THEN 2 WHEN ranking = 0 THEN 0 ELSE 1 END), ranking DESC, score_extra DESC, favourite DESC, applied_at DESC, id DESC, advert_id);
+`,
+	},
 ];
 
 /** The schema version a fully migrated database has. */

@@ -6,12 +6,13 @@
  * creates the postings (all or nothing), queueing their delivery; a future post date schedules them.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { VALUE_SETS } from '../../protocol/catalogue';
 import { feedAllowances } from '../domain/quota';
 import type { FeedQuotaRow, AdvertRow } from '../store/types';
 import { toDisplayDate, toStoredDate } from '../store/time';
 import { csrfToken, isValidCsrf, readForm, type WebContext } from './context';
 import { escapeHtml } from '../../shared/html';
-import { redirect, sendMessage, sendPage } from './layout';
+import { redirect, relativeHref, sendMessage, sendPage } from './layout';
 
 /** A feed as offered on the page. */
 interface OfferedFeed {
@@ -79,16 +80,32 @@ export function validateChoice(
 	return problems;
 }
 
+/** The label of a value-set code (P → Permanent), the code when the set does not know it. */
+function label(set: 'jobType' | 'jobHours' | 'salaryPer', code: string | null): string {
+	if (!code) return '';
+	return VALUE_SETS[set].values.find((v) => v.value === code)?.label ?? code;
+}
+
 function advertFacts(advert: AdvertRow): string {
-	const salary = advert.salaryFrom
-		? `${advert.salaryFrom}${advert.salaryTo ? ` - ${advert.salaryTo}` : ''} ${advert.salaryCurrency ?? ''} per ${advert.salaryPer ?? ''}`
+	const range = advert.salaryFrom ? `${advert.salaryFrom}${advert.salaryTo ? ` - ${advert.salaryTo}` : ''}` : '';
+	const salary = range
+		? [
+				range,
+				advert.salaryCurrency,
+				advert.salaryPer ? `per ${label('salaryPer', advert.salaryPer).toLowerCase()}` : '',
+			]
+				.filter(Boolean)
+				.join(' ')
 		: 'Not given';
 	const rows: [string, string][] = [
 		['Job title', advert.title],
 		['Reference', advert.reference ?? ''],
 		['Identifier', advert.identifier ?? ''],
 		['Location', advert.primaryLocation ?? ''],
-		['Job type / hours', `${advert.jobType ?? ''} / ${advert.jobHours ?? ''}`],
+		[
+			'Job type / hours',
+			[label('jobType', advert.jobType), label('jobHours', advert.jobHours)].filter(Boolean).join(', '),
+		],
 		['Salary', salary],
 		['Contact', `${advert.contactName ?? ''} ${advert.contactEmail ? `<${advert.contactEmail}>` : ''}`],
 		['Post date', advert.scheduledPostAt ? `${toDisplayDate(advert.scheduledPostAt)} UTC (scheduled)` : 'Now'],
@@ -132,7 +149,8 @@ function renderForm(
 							`<li>${problem.feedId ? `<a href="#feed-${problem.feedId}">${escapeHtml(problem.message)}</a>` : escapeHtml(problem.message)}</li>`,
 					)
 					.join('')}</ul></div>`;
-	const action = `/complete-posting/${encodeURIComponent(advert.completionToken)}`;
+	const self = `/complete-posting/${encodeURIComponent(advert.completionToken)}`;
+	const action = relativeHref(self, self);
 	const feeds =
 		offers.length === 0
 			? '<p>No job boards are configured for this user.</p>'
@@ -215,8 +233,11 @@ export async function handleCompletion(
 	const submitted = new Set(form.getAll('feed').map(Number).filter(Number.isInteger));
 	const outcome = context.store.transaction(() => completePosting(context, advert.id, submitted));
 	switch (outcome.kind) {
-		case 'completed':
-			return redirect(res, `/complete-posting/${encodeURIComponent(advert.completionToken)}`);
+		case 'completed': {
+			// Relative, so the page also works under a path prefix (code-server's /proxy/<port>/).
+			const self = `/complete-posting/${encodeURIComponent(advert.completionToken)}`;
+			return redirect(res, relativeHref(self, self));
+		}
 		case 'already':
 			return sendMessage(
 				res,

@@ -4,14 +4,18 @@
  */
 import type { ServerResponse } from 'node:http';
 import { escapeHtml } from '../../shared/html';
-import { createNonce } from '../pages/html';
+import { createNonce, relativeHref } from '../pages/html';
+
+export { relativeHref } from '../pages/html';
 
 /** Options of one page. */
 export interface PageOptions {
 	title: string;
-	/** HTML of the main content, built from escaped pieces. */
+	/** HTML of the main content, built from escaped pieces; its links are relative (relativeHref). */
 	main: string;
-	/** Navigation links (label, href) shown in the header; omitted in frame mode. */
+	/** The path the page answers, from which navigation links are made relative. */
+	path?: string;
+	/** Navigation links (label, absolute sandbox path) shown in the header; omitted in frame mode. */
 	nav?: readonly { label: string; href: string; current?: boolean }[];
 	/** Rendered inside a frame (sIframe=true): no header or footer, and any site may frame it. */
 	framed?: boolean;
@@ -56,6 +60,10 @@ a { color: #0b5cad; }
 .pager { display: flex; gap: 1rem; align-items: center; }
 .description { border: 1px solid #c9d1da; padding: .5rem; background: #fafbfc; white-space: pre-wrap; }
 .status-3 { color: #b3261e; font-weight: 600; }
+.note { border-left: 3px solid #c9d1da; padding: .2rem .6rem; margin: .5rem 0; }
+.note p { margin: .2rem 0; white-space: pre-wrap; }
+.tags { display: flex; gap: .4rem; flex-wrap: wrap; list-style: none; padding: 0; }
+.tags li { border: 1px solid #c9d1da; border-radius: 1rem; padding: 0 .6rem; }
 .status-2 { color: #1e7b34; }
 `;
 
@@ -63,7 +71,7 @@ a { color: #0b5cad; }
 export function renderWebPage(options: PageOptions, nonce: string): string {
 	const nav =
 		options.nav && options.nav.length > 0
-			? `<nav aria-label="Account"><ul>${options.nav.map((link) => `<li><a href="${escapeHtml(link.href)}"${link.current ? ' aria-current="page"' : ''}>${escapeHtml(link.label)}</a></li>`).join('')}</ul></nav>`
+			? `<nav aria-label="Account"><ul>${options.nav.map((link) => `<li><a href="${escapeHtml(relativeHref(options.path ?? '/', link.href))}"${link.current ? ' aria-current="page"' : ''}>${escapeHtml(link.label)}</a></li>`).join('')}</ul></nav>`
 			: '';
 	const header = options.framed ? '' : `<header><span class="brand">Multiposting Sandbox</span>${nav}</header>`;
 	const footer = options.framed
@@ -99,7 +107,10 @@ export function sendPage(
 	res.end(body);
 }
 
-/** A 303 redirect to a same-origin path. */
+/**
+ * A 303 redirect. `location` is relative to the request (relativeHref), so that it stays inside
+ * any path prefix the sandbox is served under.
+ */
 export function redirect(res: ServerResponse, location: string, headers: Record<string, string | string[]> = {}): void {
 	res.writeHead(303, { location, 'content-length': 0, 'cache-control': 'no-store', ...headers });
 	res.end();

@@ -38,7 +38,7 @@ export function createWebRouter(context: WebContext): WebRouter {
 			const section = path.split('/')[1]?.toLowerCase();
 			try {
 				if (section === 'complete-posting') return await handleCompletion(req, res, context, tokenOf(path));
-				if (section === 'login') return handleLogin(req, res, context, sessions, tokenOf(path));
+				if (section === 'login') return handleLogin(req, res, context, sessions, tokenOf(path), path);
 				return handleWeb(req, res, context, sessions, path, url.searchParams);
 			} catch (error) {
 				if (!res.headersSent) {

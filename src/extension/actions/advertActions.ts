@@ -1,87 +1,95 @@
-/** Express post and the web interface login, asked for through quick inputs when needed. */
-import type { CPostFeed } from '../../protocol/catalogue';
-import type { AdvertActions, AdvertRef, WorkbenchServices } from '../services';
-import type { PickItem, UiPort } from '../ui/port';
+/**
+ * Express post, the web interface login, the completion page of a new advert and untrusted links,
+ * asked for through quick inputs and confirmed with the user where they spend quota or leave VS Code.
+ */
+import type { AdvertRef, AdvertActions, WorkbenchServices } from '../services';
+import type { UiPort } from '../ui/port';
+import { isWebUrl } from '../util/externalUrl';
+import { clause, sentence } from '../vocabulary';
+import { expressPickItems, expressSummary, postedFeeds } from './expressPlan';
 import { reportFailure, runWithProgress } from './run';
 
-/** The value of the "all previous destinations" choice: an empty DestinationsAsCSV. */
-const ALL_PREVIOUS = '';
-
-/** Quick pick items of a user's feeds, for choosing destinations. */
-export function feedPickItems(feeds: readonly CPostFeed[]): PickItem<string>[] {
-	return feeds
-		.filter((f) => f.FeedIdentifier || f.FeedID !== undefined)
-		.map((f) => ({
-			label: f.FeedName || f.FeedIdentifier || String(f.FeedID),
-			description: f.FeedIdentifier ?? String(f.FeedID),
-			detail: quotaText(f),
-			picked: f.DefaultSelected === 1 || f.ForceSelected === 1,
-			value: f.FeedIdentifier || String(f.FeedID),
-		}));
+/** "“Nurse” (advert 1234)", or "advert 1234" when the title is unknown. */
+export function advertName(advert: AdvertRef): string {
+	return advert.title ? `“${advert.title}” (advert ${advert.advertId})` : `advert ${advert.advertId}`;
 }
 
-function quotaText(feed: CPostFeed): string | undefined {
-	if (feed.EffectiveQuota === undefined) {
-		return undefined;
-	}
-	return `Quota ${feed.EffectiveQuota}, used ${feed.PostingsUsed ?? '0'}`;
-}
+export const OPEN_COMPLETION = 'Open Completion Page';
 
 export class AdvertActionsImpl implements AdvertActions {
+	/** RedirectUrls of adverts created in this session, by connection and AdvertID (memory only). */
+	private readonly completionLinks = new Map<string, string>();
+
 	constructor(
 		private readonly services: WorkbenchServices,
 		private readonly ui: UiPort,
 	) {}
 
-	async expressPost(advert: AdvertRef, destinations?: string[]): Promise<boolean> {
-		if (destinations === undefined) {
-			const feeds = await runWithProgress(
-				this.ui,
-				this.services.log,
-				'Reading your feeds',
-				true,
-				async (signal) =>
-					(await this.services.activeClient()).userFeedsAndQuotaWithDestinations({}, { signal }),
-			);
-			if (feeds === undefined) {
-				return false;
-			}
-			const choice = await this.ui.pick<'all' | 'pick'>(
-				[
-					{
-						label: 'All previous destinations',
-						description: 'Deliver again to every job board it was posted to',
-						value: 'all',
-					},
-					{ label: 'Choose destinations…', description: `${feeds.length} feeds`, value: 'pick' },
-				],
-				{ title: `Express post advert ${advert.advertId}` },
-			);
-			if (!choice) {
-				return false;
-			}
-			if (choice.value === 'pick') {
-				const picked = await this.ui.pickMany(feedPickItems(feeds), {
-					title: `Express post advert ${advert.advertId}: destinations`,
-					placeholder: 'Pick the job boards',
-				});
-				if (!picked || picked.length === 0) {
-					return false;
-				}
-				destinations = picked.map((p) => p.value);
-			} else {
-				destinations = [ALL_PREVIOUS];
-			}
+	/**
+	 * Offers the feeds the advert was posted to (all ticked), confirms with the quota and cost it uses,
+	 * then delivers it again. Resolves to true when the service accepted it.
+	 */
+	async expressPost(advert: AdvertRef): Promise<boolean> {
+		const data = await runWithProgress(
+			this.ui,
+			this.services.log,
+			'Reading where the advert was posted',
+			true,
+			async (signal) => {
+				const client = await this.services.activeClient();
+				const sAdvertID = String(advert.advertId);
+				const [tracking, feeds, page] = await Promise.all([
+					client.advertTrackingResponseLog({ sAdvertID }, { signal }),
+					client.userFeedsAndQuotaWithDestinations({}, { signal }),
+					advert.title
+						? undefined
+						: client.getAdvertPaged(
+								{ sAdvertID, sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 },
+								{ signal },
+							),
+				]);
+				return { tracking, feeds, title: advert.title ?? page?.Adverts?.[0]?.AdvertTitle };
+			},
+		);
+		if (data === undefined) {
+			return false;
 		}
-		const csv = destinations.filter((d) => d !== ALL_PREVIOUS).join(',');
+		const named: AdvertRef = { ...advert, title: data.title };
+		const posted = postedFeeds(data.tracking, data.feeds);
+		if (posted.length === 0) {
+			const link = this.completionLink(advert.advertId);
+			const choice = await this.ui.info(
+				`${capitalise(advertName(named))} has never been posted, so it cannot be express posted. Complete its posting first.`,
+				...(link ? [OPEN_COMPLETION] : []),
+			);
+			if (choice === OPEN_COMPLETION) await this.openCompletionPage(named);
+			return false;
+		}
+		const picked = await this.ui.pickMany(expressPickItems(posted), {
+			title: `Express post ${advertName(named)}`,
+			placeholder: 'The job boards it was posted to; untick any to leave out',
+		});
+		if (!picked || picked.length === 0) {
+			return false;
+		}
+		const chosen = posted.filter((f) => picked.some((p) => p.value === f.feedId));
+		const names = chosen.map((f) => f.name).join(', ');
+		const confirm = await this.ui.warnModal(
+			`Express post ${advertName(named)} to ${names}?`,
+			expressSummary(chosen),
+			'Express Post',
+		);
+		if (confirm !== 'Express Post') {
+			return false;
+		}
 		const result = await runWithProgress(
 			this.ui,
 			this.services.log,
-			'Express posting the advert',
+			`Express posting ${advertName(named)}`,
 			false,
 			async (signal) =>
 				(await this.services.activeClient()).expressPostAdvert(
-					{ sAdvertID: String(advert.advertId), DestinationsAsCSV: csv || undefined },
+					{ sAdvertID: String(advert.advertId), DestinationsAsCSV: chosen.map((f) => f.feedId).join(',') },
 					{ signal },
 				),
 		);
@@ -93,13 +101,11 @@ export class AdvertActionsImpl implements AdvertActions {
 			reportFailure(
 				this.ui,
 				this.services.log,
-				`Advert ${advert.advertId} was not delivered anywhere: it has no previous postings to those destinations.`,
+				`${capitalise(advertName(named))} was not delivered anywhere: the service created no postings.`,
 			);
 			return false;
 		}
-		void this.ui.info(
-			`Advert ${advert.advertId} will be delivered again to ${postings} job board${postings === 1 ? '' : 's'}.`,
-		);
+		void this.ui.info(`${capitalise(advertName(named))} will be delivered again to ${names}.`);
 		this.services.notifyDataChanged({ advertId: advert.advertId });
 		return true;
 	}
@@ -112,7 +118,7 @@ export class AdvertActionsImpl implements AdvertActions {
 			false,
 			async (signal) =>
 				(await this.services.activeClient()).getLoginURL(
-					advert ? { returnUrl: `/advert/${advert.advertId}` } : {},
+					advert ? { returnUrl: `/web/adverts/${advert.advertId}` } : {},
 					{ signal },
 				),
 		);
@@ -123,18 +129,11 @@ export class AdvertActionsImpl implements AdvertActions {
 			reportFailure(
 				this.ui,
 				this.services.log,
-				`The service did not log you in: ${result.LoginMessage || 'no reason given'}.`,
+				sentence('The service did not log you in:', clause(result.LoginMessage || 'no reason given')),
 			);
 			return;
 		}
-		let host: string;
-		try {
-			const url = new URL(result.RedirectUrl);
-			if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-				throw new Error('not a web address');
-			}
-			host = url.host;
-		} catch {
+		if (!isWebUrl(result.RedirectUrl)) {
 			reportFailure(
 				this.ui,
 				this.services.log,
@@ -142,13 +141,51 @@ export class AdvertActionsImpl implements AdvertActions {
 			);
 			return;
 		}
+		const external = await this.ui.externalUrl(result.RedirectUrl);
 		const open = await this.ui.warnModal(
-			`Open the web interface at ${host}?`,
-			'The address logs you in; do not share it.',
+			`Open the web interface at ${new URL(external).host}?`,
+			'The address logs you in once; do not share it.',
 			'Open',
 		);
 		if (open === 'Open') {
 			await this.ui.openExternal(result.RedirectUrl);
 		}
 	}
+
+	rememberCompletionLink(advertId: number, url: string): void {
+		if (isWebUrl(url)) this.completionLinks.set(this.linkKey(advertId), url);
+	}
+
+	completionLink(advertId: number): string | undefined {
+		return this.completionLinks.get(this.linkKey(advertId));
+	}
+
+	async openCompletionPage(advert: AdvertRef): Promise<void> {
+		const link = this.completionLink(advert.advertId);
+		if (!link) {
+			void this.ui.info(
+				`The completion page of ${advertName(advert)} is not known here: only adverts created in this session have one. Use Open Web Interface.`,
+			);
+			return;
+		}
+		await this.ui.openExternal(link);
+	}
+
+	/** Opens a link found in service data (a job description) after the user confirmed the exact URL. */
+	async openUntrustedLink(url: string): Promise<void> {
+		const choice = await this.ui.warnModal(
+			'Open this link in your browser?',
+			`${url}\n\nThe link comes from the service's data. Check the address before opening it.`,
+			'Open Link',
+		);
+		if (choice === 'Open Link') await this.ui.openExternal(url);
+	}
+
+	private linkKey(advertId: number): string {
+		return `${this.services.activeConnection().id}:${advertId}`;
+	}
+}
+
+function capitalise(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
 }

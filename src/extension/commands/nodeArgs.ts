@@ -1,52 +1,63 @@
-/** Reads the argument of a command: a tree node, a reference from a panel, or nothing. */
+/**
+ * Reads the argument of a command: a tree row, a reference from a panel, a service record, a
+ * keybinding's origin, or nothing (then the active panel or the tree's selection).
+ */
+import { toAdvertRef, toApplicationRef } from '../panels/models';
 import type { AdvertRef, ApplicationRef } from '../services';
 import type { TreeNode } from '../tree/accountModel';
+import { isKeyOrigin, type PanelPort, type TreePort } from './context';
 
 function isTreeNode(value: unknown): value is TreeNode {
 	return typeof value === 'object' && value !== null && 'descriptor' in value && 'data' in value;
 }
 
-export function applicationRefOf(arg: unknown): ApplicationRef | undefined {
-	if (isTreeNode(arg)) {
-		if (arg.data.kind !== 'application') return undefined;
-		const a = arg.data.application;
-		if (a.AdvertID === undefined || a.AdvertCandidateID === undefined) return undefined;
-		return {
-			advertId: a.AdvertID,
-			advertCandidateId: a.AdvertCandidateID,
-			candidateEmail: a.EmailAddress,
-			firstName: a.FirstName,
-			lastName: a.LastName,
-		};
-	}
-	if (
-		typeof arg === 'object' &&
-		arg !== null &&
-		typeof (arg as ApplicationRef).advertCandidateId === 'number' &&
-		typeof (arg as ApplicationRef).advertId === 'number'
-	) {
-		return arg as ApplicationRef;
-	}
-	return undefined;
+export function treeNodeOf(arg: unknown): TreeNode | undefined {
+	return isTreeNode(arg) ? arg : undefined;
 }
 
+export function applicationRefOf(arg: unknown): ApplicationRef | undefined {
+	if (isTreeNode(arg) && arg.data.kind !== 'application') return undefined;
+	return toApplicationRef(arg);
+}
+
+/** The advert of an advert row, or the advert an application row belongs to. */
 export function advertRefOf(arg: unknown): AdvertRef | undefined {
 	if (isTreeNode(arg)) {
-		if (arg.data.kind === 'advert' && arg.data.advert.AdvertID !== undefined) {
-			const a = arg.data.advert;
-			return { advertId: a.AdvertID!, advertIdentifier: a.AdvertIdentifier, advertReference: a.AdvertReference };
-		}
+		if (arg.data.kind === 'advert') return toAdvertRef(arg.data.advert);
 		if (arg.data.kind === 'application' && arg.data.application.AdvertID !== undefined) {
 			return { advertId: arg.data.application.AdvertID };
 		}
 		return undefined;
 	}
-	if (typeof arg === 'object' && arg !== null && typeof (arg as AdvertRef).advertId === 'number') {
-		return arg as AdvertRef;
-	}
-	return undefined;
+	return toAdvertRef(arg);
 }
 
-export function treeNodeOf(arg: unknown): TreeNode | undefined {
-	return isTreeNode(arg) ? arg : undefined;
+/**
+ * The application a command acts on, and where it came from. A tree row or reference given as the
+ * argument wins; a keybinding says where it was pressed; otherwise (the palette, an editor title
+ * button, whose argument is no application) the active application panel, else the tree's selection.
+ */
+export function targetApplication(
+	arg: unknown,
+	tree: TreePort,
+	panels: PanelPort,
+): { ref: ApplicationRef; node?: TreeNode; source: 'arg' | 'panel' | 'tree' } | undefined {
+	const fromTree = () => {
+		const node = tree.selection()[0];
+		const ref = applicationRefOf(node);
+		return ref ? { ref, node, source: 'tree' as const } : undefined;
+	};
+	const fromPanel = () => {
+		const ref = panels.activeApplication();
+		return ref ? { ref, source: 'panel' as const } : undefined;
+	};
+	if (isKeyOrigin(arg)) return arg.from === 'panel' ? fromPanel() : fromTree();
+	const given = arg === undefined ? undefined : applicationRefOf(arg);
+	if (given) return { ref: given, node: treeNodeOf(arg), source: 'arg' };
+	return fromPanel() ?? fromTree();
+}
+
+/** The advert a command acts on: its argument, else the tree's selection. */
+export function targetAdvert(arg: unknown, tree: TreePort): AdvertRef | undefined {
+	return advertRefOf(arg ?? tree.selection()[0]);
 }

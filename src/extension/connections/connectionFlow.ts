@@ -150,7 +150,7 @@ export async function testConnection(
 		const currencies = await client.getCurrency({}, { signal });
 		lines.push(`The service answered and accepted the API key (${currencies.length} currencies).`);
 	} catch (error) {
-		return { ok: false, lines: [describeFailure(`Reaching ${connection.label}`, error)] };
+		return { ok: false, lines: [describeFailure('Reaching the service', error)] };
 	}
 	if (!connection.username) {
 		lines.push('No username is set: searching works, scoring, posting and user lists need one.');

@@ -2,11 +2,12 @@
 import type { Exchange } from '../../client';
 import { MultipostingError, SoapFaultError } from '../../client';
 import { PortInUseError } from '../../emulator/portHolder';
+import { sentence } from '../vocabulary';
 
 /** A one-sentence, plain-language account of a failure. */
 export function describeFailure(action: string, error: unknown): string {
 	if (error instanceof SoapFaultError) {
-		return `${action} failed: the service refused the request (${error.fault.message}).`;
+		return `${action} failed: the service refused the request (${error.fault.message.trim().replace(/\.+$/, '')}).`;
 	}
 	if (error instanceof MultipostingError) {
 		switch (error.code) {
@@ -18,15 +19,15 @@ export function describeFailure(action: string, error: unknown): string {
 				return `${action} was cancelled.`;
 			case 'MP_ERR_VALIDATION':
 			case 'MP_ERR_INVALID_ARGUMENT':
-				return `${action} failed: ${error.message}`;
+				return sentence(`${action} failed: ${error.message}`);
 			case 'MP_ERR_HTTP_STATUS':
 			case 'MP_ERR_UNEXPECTED_RESPONSE':
 				return `${action} failed: the service gave an unexpected answer. ${error.message}`;
 			default:
-				return `${action} failed: ${error.message}`;
+				return sentence(`${action} failed: ${error.message}`);
 		}
 	}
-	return `${action} failed: ${error instanceof Error ? error.message : String(error)}`;
+	return sentence(`${action} failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 /** True when the user cancelled. */

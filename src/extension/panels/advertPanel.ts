@@ -1,40 +1,63 @@
 /** The advert details panel: fields, counters chart, per-feed values, postings and their delivery log. */
+import type { Advert } from '../../protocol/catalogue';
 import type { AdvertToHostMessage, HostToAdvertMessage } from '../../shared/panelMessages';
-import { isAdvertToHostMessage } from '../../shared/panelMessages';
+import { isAdvertToHostMessage, isOpenableUrl } from '../../shared/panelMessages';
+import { VIEW_TYPES } from '../ids';
 import type { AdvertRef, WorkbenchServices } from '../services';
 import { buildAdvertView } from './models';
-import { copyToClipboard, DetailPanel } from './panelBase';
+import { copyToClipboard, DetailPanel, type PanelOptions } from './panelBase';
 
-export const ADVERT_VIEW_TYPE = 'multiposting.advertDetails';
+export const ADVERT_VIEW_TYPE = VIEW_TYPES.advert;
 
 export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMessage> {
-	constructor(
-		services: WorkbenchServices,
-		private ref: AdvertRef,
-		onDisposed: () => void,
-	) {
+	private ref: AdvertRef;
+	private generation = 0;
+	private record?: Advert;
+
+	constructor(services: WorkbenchServices, ref: AdvertRef, options: PanelOptions & { initial?: Advert }) {
 		super(
 			services,
-			{
-				viewType: ADVERT_VIEW_TYPE,
-				script: 'advert',
-				title: `Advert ${ref.advertId}`,
-				isMessage: isAdvertToHostMessage,
-			},
-			onDisposed,
+			{ viewType: ADVERT_VIEW_TYPE, kind: 'advert', script: 'advert', isMessage: isAdvertToHostMessage },
+			options,
 		);
+		this.ref = ref;
+		this.title = `#${ref.advertId}`;
+		if (options.initial) this.present(options.initial);
 		this.subscribe(
 			services.onDidChangeData((change) => {
-				if (change.advertId === ref.advertId && change.advertCandidateId === undefined) {
+				if (change.advertId === this.ref.advertId && change.advertCandidateId === undefined) {
 					void this.load().catch(() => undefined);
 				}
 			}),
 		);
+		// Back from the browser (a completed posting, a delivery): show what changed meanwhile.
+		this.subscribe(
+			this.panel.onDidChangeViewState((event) => {
+				if (event.webviewPanel.visible && this.ready) void this.load().catch(() => undefined);
+			}),
+		);
 	}
 
-	protected override async handle(message: AdvertToHostMessage): Promise<void> {
+	get key(): number {
+		return this.ref.advertId;
+	}
+
+	show(ref: AdvertRef, initial?: Advert): void {
+		if (ref.advertId !== this.ref.advertId) {
+			this.generation++;
+			this.record = undefined;
+			this.ref = ref;
+			this.title = `#${ref.advertId}`;
+		}
+		if (initial) this.present(initial);
+		if (this.ready) void this.load().catch(() => undefined);
+	}
+
+	protected override async onMessage(message: AdvertToHostMessage): Promise<void> {
 		switch (message.type) {
 			case 'ready':
+				if (this.record) this.postBasic(this.record);
+				return this.load();
 			case 'refresh':
 				return this.load();
 			case 'expressPost':
@@ -42,31 +65,63 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 				return;
 			case 'openWeb':
 				return this.services.adverts.openInWebInterface(this.ref);
+			case 'openCompletion':
+				return this.services.adverts.openCompletionPage(this.ref);
+			case 'copyCompletion': {
+				const link = this.services.adverts.completionLink(this.ref.advertId);
+				return copyToClipboard('completion link', link);
+			}
 			case 'copy':
 				return copyToClipboard(message.field, this.ref[message.field]);
+			case 'openLink':
+				if (isOpenableUrl(message.url)) await this.services.adverts.openUntrustedLink(message.url);
+				return;
+			case 'keepOpen':
+				return;
 		}
 	}
 
+	private present(advert: Advert): void {
+		this.record = advert;
+		this.title = advert.AdvertTitle || `#${advert.AdvertID}`;
+		if (this.ready) this.postBasic(advert);
+	}
+
+	/** The advert from a row already at hand: fields now, values and the delivery log after loading. */
+	private postBasic(advert: Advert): void {
+		const view = buildAdvertView(advert, {
+			completionLink: this.services.adverts.completionLink(this.ref.advertId),
+			loading: true,
+		});
+		this.post({ type: 'advert', view });
+	}
+
 	private async load(): Promise<void> {
+		const generation = this.generation;
+		const ref = this.ref;
 		await this.busy('Loading advert…', async () => {
 			const client = await this.services.activeClient();
-			const sAdvertID = String(this.ref.advertId);
+			const sAdvertID = String(ref.advertId);
 			const [page, values, tracking] = await Promise.allSettled([
 				client.getAdvertPaged({ sAdvertID, sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 }),
 				client.getAdvertWithValues({ sAdvertID, sSearchDays: '-1' }),
 				client.advertTrackingResponseLog({ sAdvertID }),
 			]);
+			if (generation !== this.generation) return;
 			if (page.status === 'rejected') throw page.reason;
-			const advert = page.value.Adverts?.find((a) => a.AdvertID === this.ref.advertId) ?? page.value.Adverts?.[0];
+			const advert = page.value.Adverts?.find((a) => a.AdvertID === ref.advertId) ?? page.value.Adverts?.[0];
 			if (!advert) {
-				this.post({ type: 'error', message: `Advert ${this.ref.advertId} was not found on this connection.` });
+				this.post({ type: 'error', message: `Advert ${ref.advertId} was not found on this connection.` });
 				return;
 			}
 			this.ref = {
-				advertId: this.ref.advertId,
-				advertIdentifier: advert.AdvertIdentifier || this.ref.advertIdentifier,
-				advertReference: advert.AdvertReference || this.ref.advertReference,
+				advertId: ref.advertId,
+				advertIdentifier: advert.AdvertIdentifier || ref.advertIdentifier,
+				advertReference: advert.AdvertReference || ref.advertReference,
+				title: advert.AdvertTitle || ref.title,
 			};
+			this.record = advert;
+			this.title = advert.AdvertTitle || `#${advert.AdvertID}`;
 			const warnings: string[] = [];
 			if (values.status === 'rejected') {
 				warnings.push(`Extra values could not be loaded: ${reason(values.reason)}`);
@@ -78,9 +133,10 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 				values: values.status === 'fulfilled' ? values.value : [],
 				tracking: tracking.status === 'fulfilled' ? tracking.value : [],
 				warnings,
+				completionLink: this.services.adverts.completionLink(ref.advertId),
 			});
-			this.title = `Advert: ${view.title}`;
 			this.post({ type: 'advert', view });
+			this.services.notifyAdvertSeen(advert);
 		});
 	}
 
@@ -90,6 +146,10 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 
 	protected override errorMessage(message: string): HostToAdvertMessage {
 		return { type: 'error', message };
+	}
+
+	protected override modeMessage(preview: boolean): HostToAdvertMessage {
+		return { type: 'mode', preview };
 	}
 }
 

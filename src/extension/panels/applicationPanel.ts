@@ -1,8 +1,11 @@
 /**
  * The application details panel: candidate and application fields, the recruiter actions (shared with
  * the tree through services.applications) and the documents, each fetched only when its tab opens.
+ * A preview panel shows another application without being re-created: the host sends the new view
+ * (at once from the tree's row, then fresh from the service) and the webview keeps its tab.
  */
 import * as vscode from 'vscode';
+import type { APIApplication } from '../../protocol/catalogue';
 import type {
 	ApplicationAction,
 	ApplicationToHostMessage,
@@ -10,41 +13,75 @@ import type {
 	HostToApplicationMessage,
 } from '../../shared/panelMessages';
 import { isApplicationToHostMessage, isOpenableUrl } from '../../shared/panelMessages';
+import { VIEW_TYPES } from '../ids';
 import type { ApplicationRef, WorkbenchServices } from '../services';
 import { loadDocument, moreOf, savable, type LoadedDocument } from './documents/documents';
 import { applicationQuery, buildApplicationView, documentOf, toApplicationRef } from './models';
-import { copyToClipboard, DetailPanel } from './panelBase';
+import { copyToClipboard, DetailPanel, type PanelOptions } from './panelBase';
 
-export const APPLICATION_VIEW_TYPE = 'multiposting.applicationDetails';
+export const APPLICATION_VIEW_TYPE = VIEW_TYPES.application;
 
 export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, HostToApplicationMessage> {
 	private readonly documents = new Map<DocumentTab, LoadedDocument>();
+	private ref: ApplicationRef;
+	private record?: APIApplication;
+	/** Bumped whenever the panel shows another application: answers for an older one are dropped. */
+	private generation = 0;
 
 	constructor(
 		services: WorkbenchServices,
-		private ref: ApplicationRef,
-		onDisposed: () => void,
+		ref: ApplicationRef,
+		options: PanelOptions & { initial?: APIApplication },
 	) {
 		super(
 			services,
 			{
 				viewType: APPLICATION_VIEW_TYPE,
+				kind: 'application',
 				script: 'application',
-				title: `Application ${ref.advertCandidateId}`,
+				lazyScripts: ['pdf'],
 				isMessage: isApplicationToHostMessage,
 			},
-			onDisposed,
+			options,
 		);
+		this.ref = ref;
+		this.title = `#${ref.advertCandidateId}`;
+		if (options.initial) this.present(options.initial);
 		this.subscribe(
 			services.onDidChangeData((change) => {
-				if (change.advertCandidateId === ref.advertCandidateId) void this.loadOverview().catch(() => undefined);
+				if (change.advertCandidateId === this.ref.advertCandidateId) {
+					void this.loadOverview().catch(() => undefined);
+				}
 			}),
 		);
 	}
 
-	protected override async handle(message: ApplicationToHostMessage): Promise<void> {
+	get key(): number {
+		return this.ref.advertCandidateId;
+	}
+
+	/** The application shown, with the flags last read (for the pickers' "current" marks). */
+	get current(): ApplicationRef {
+		return { ...this.ref };
+	}
+
+	/** Shows another application (or the same one again, refreshed). */
+	show(ref: ApplicationRef, initial?: APIApplication): void {
+		if (ref.advertCandidateId !== this.ref.advertCandidateId) {
+			this.generation++;
+			this.documents.clear();
+			this.record = undefined;
+			this.ref = ref;
+			this.title = `#${ref.advertCandidateId}`;
+		}
+		if (initial) this.present(initial);
+		if (this.ready) void this.loadOverview().catch(() => undefined);
+	}
+
+	protected override async onMessage(message: ApplicationToHostMessage): Promise<void> {
 		switch (message.type) {
 			case 'ready':
+				if (this.record) this.postView();
 				return this.loadOverview();
 			case 'refresh':
 				this.documents.clear();
@@ -57,7 +94,9 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 			case 'openDocument':
 				return this.openDocument(message.tab);
 			case 'showMore': {
+				const generation = this.generation;
 				const loaded = await this.document(message.tab);
+				if (generation !== this.generation) return;
 				const more = moreOf(loaded, message.part, message.offset);
 				if (more?.kind === 'text') {
 					this.post({ type: 'moreText', tab: message.tab, part: message.part, slice: more.slice });
@@ -71,25 +110,41 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 				return this.save(message.tab, message.part);
 			case 'openLink':
 				return this.openLink(message.url);
+			case 'keepOpen':
+				return;
 		}
 	}
 
+	/** Takes a record as the shown application and sends its view when the webview listens. */
+	private present(app: APIApplication): void {
+		this.record = app;
+		this.ref = { ...this.ref, ...toApplicationRef(app) };
+		this.title = buildApplicationView(app).title;
+		if (this.ready) this.postView();
+	}
+
+	private postView(): void {
+		if (!this.record) return;
+		const view = buildApplicationView(this.record, this.services.activity.of(this.ref.advertCandidateId));
+		this.post({ type: 'application', view });
+	}
+
 	private async loadOverview(): Promise<void> {
+		const generation = this.generation;
+		const ref = this.ref;
 		await this.busy('Loading application…', async () => {
 			const client = await this.services.activeClient();
-			const page = await client.getApplicationsPaged(applicationQuery(this.ref));
-			const app = page.Applications?.find((a) => a.AdvertCandidateID === this.ref.advertCandidateId);
+			const page = await client.getApplicationsPaged(applicationQuery(ref));
+			if (generation !== this.generation) return;
+			const app = page.Applications?.find((a) => a.AdvertCandidateID === ref.advertCandidateId);
 			if (!app) {
 				this.post({
 					type: 'error',
-					message: `Application ${this.ref.advertCandidateId} of advert ${this.ref.advertId} was not found on this connection.`,
+					message: `Application ${ref.advertCandidateId} of advert ${ref.advertId} was not found on this connection.`,
 				});
 				return;
 			}
-			this.ref = toApplicationRef(app) ?? this.ref;
-			const view = buildApplicationView(app);
-			this.title = `Application: ${view.title}`;
-			this.post({ type: 'application', view });
+			this.present(app);
 		});
 	}
 
@@ -97,17 +152,19 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 	private async document(tab: DocumentTab): Promise<LoadedDocument> {
 		const cached = this.documents.get(tab);
 		if (cached) return cached;
+		const generation = this.generation;
 		const client = await this.services.activeClient();
 		const page = await client.getApplicationsPaged(applicationQuery(this.ref, tab));
 		const app = page.Applications?.find((a) => a.AdvertCandidateID === this.ref.advertCandidateId);
 		const loaded = await loadDocument(tab, documentOf(app, tab), { docxToHtml });
-		this.documents.set(tab, loaded);
+		if (generation === this.generation) this.documents.set(tab, loaded);
 		return loaded;
 	}
 
 	private async openDocument(tab: DocumentTab): Promise<void> {
+		const generation = this.generation;
 		const loaded = await this.busy('Loading document…', () => this.document(tab));
-		this.post({ type: 'document', tab, view: loaded.view });
+		if (generation === this.generation) this.post({ type: 'document', tab, view: loaded.view });
 	}
 
 	private async save(tab: DocumentTab, part: number | undefined): Promise<void> {
@@ -158,6 +215,10 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 
 	protected override errorMessage(message: string): HostToApplicationMessage {
 		return { type: 'error', message };
+	}
+
+	protected override modeMessage(preview: boolean): HostToApplicationMessage {
+		return { type: 'mode', preview };
 	}
 }
 

@@ -2,8 +2,19 @@
  * Pure view models of the detail panels: turn service records into the formatted groups, counters and
  * logs the webviews render, and resolve command arguments (refs or tree nodes). No VS Code imports.
  */
-import type { Advert, AdvertTrackingLog, APIAdvertWithValues, APIApplication } from '../../protocol/catalogue';
-import { ADVERT_STATUS, DELIVERY_STATUS, SCORE_LETTERS } from '../../protocol/catalogue';
+import type {
+	Advert,
+	AdvertTrackingLog,
+	APIAdvertWithValues,
+	APIApplication,
+	ValueSetName,
+} from '../../protocol/catalogue';
+import { ADVERT_STATUS, SCORE_LETTERS, VALUE_SETS } from '../../protocol/catalogue';
+import type { UntrustedHtml } from '../../shared/panelMessages';
+import type { ActivityEntry } from '../actions/activity';
+import { deliveryText } from '../tree/descriptors';
+import { RANKING_WORDS, rankingOf } from '../vocabulary';
+import { htmlPrefix } from './documents/documents';
 import type {
 	AdvertView,
 	ApplicationView,
@@ -41,20 +52,46 @@ function date(text: string | undefined, raw: string | undefined): string | undef
 function nameOf<T extends Record<string, number>>(set: T, id: number | undefined): string | undefined {
 	if (id === undefined) return undefined;
 	const entry = Object.entries(set).find(([, v]) => v === id);
-	return entry ? `${entry[0]} (${id})` : String(id);
+	return entry ? entry[0].replace(/([a-z])([A-Z])/g, '$1 $2') : String(id);
+}
+
+/** The label of a value-set code (P → Permanent); the code itself when the set does not know it. */
+export function valueLabel(set: ValueSetName, code: string | undefined): string | undefined {
+	if (code === undefined || code === '') return undefined;
+	return VALUE_SETS[set].values.find((v) => v.value.toLowerCase() === code.toLowerCase())?.label ?? code;
+}
+
+function escapeText(text: string): string {
+	return text.replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+	);
+}
+
+/** The job description as HTML for the sanitised frame: HTML as sent, plain text with its line breaks. */
+export function descriptionHtml(description: string | undefined): UntrustedHtml {
+	const text = description ?? '';
+	const html = /<[a-z!/][^>]*>/i.test(text) ? text : escapeText(text).replace(/\r?\n/g, '<br>');
+	return htmlPrefix(html);
 }
 
 /** The advert panel's view: field groups, counters, per-feed values and the delivery log. */
 export function buildAdvertView(
 	advert: Advert,
-	extra: { values?: APIAdvertWithValues[]; tracking?: AdvertTrackingLog[]; warnings?: string[] } = {},
+	extra: {
+		values?: APIAdvertWithValues[];
+		tracking?: AdvertTrackingLog[];
+		warnings?: string[];
+		completionLink?: string;
+		loading?: boolean;
+	} = {},
 ): AdvertView {
 	const salaryRange = [advert.SalaryFrom, advert.SalaryTo].filter(Boolean).join(' – ');
 	const groups = [
 		group('Job', [
 			['Title', advert.AdvertTitle],
-			['Type', advert.AdvertType],
-			['Hours', advert.AdvertHours],
+			['Type', valueLabel('jobType', advert.AdvertType)],
+			['Hours', valueLabel('jobHours', advert.AdvertHours)],
 			['Industry', advert.Industry],
 			['Identifier', advert.AdvertIdentifier],
 			['Reference', advert.AdvertReference],
@@ -66,8 +103,8 @@ export function buildAdvertView(
 		]),
 		group('Salary', [
 			['Range', salaryRange],
-			['Currency', advert.SalaryCurrency],
-			['Per', advert.SalaryPer],
+			['Currency', valueLabel('currency', advert.SalaryCurrency)],
+			['Per', valueLabel('salaryPer', advert.SalaryPer)],
 			['Benefits', advert.SalaryBenefits],
 			['Hidden', advert.SalaryHide],
 		]),
@@ -88,7 +125,7 @@ export function buildAdvertView(
 		]),
 		group('Status', [
 			['Advert status', nameOf(ADVERT_STATUS, advert.AdvertStatusID)],
-			['Delivery status', nameOf(DELIVERY_STATUS, advert.LastDeliveryStatusID)],
+			['Posting', deliveryText(advert)],
 			['With status', advert.WithStatus],
 			['With status “new”', advert.WithStatusNew],
 		]),
@@ -116,11 +153,14 @@ export function buildAdvertView(
 		title: advert.AdvertTitle || `Advert ${advert.AdvertID ?? ''}`,
 		subtitle: [advert.PrimaryLocation, advert.AdvertReference, advert.AdvertIdentifier].filter(Boolean).join(' · '),
 		groups,
-		description: advert.JobDescription ?? '',
+		description: descriptionHtml(advert.JobDescription),
 		counters,
 		values: feedValues(advert.AdvertID, extra.values ?? []),
 		tracking: (extra.tracking ?? []).map(trackingEntry),
 		warnings: extra.warnings ?? [],
+		posting: deliveryText(advert),
+		completionLink: !!extra.completionLink,
+		loading: extra.loading ?? false,
 	};
 }
 
@@ -154,7 +194,7 @@ function trackingEntry(log: AdvertTrackingLog): TrackingEntry {
 	};
 }
 
-/** The name of a Score value (flags: 4 suitable, 2 maybe, 1 unsuitable, 64 favourite). */
+/** The words of a Score value (flags: 4 suitable, 2 maybe, 1 unsuitable, 64 favourite). */
 export function scoreLabel(score: number | undefined): string {
 	if (score === undefined) return '';
 	const names: string[] = [];
@@ -162,19 +202,22 @@ export function scoreLabel(score: number | undefined): string {
 	if (score & SCORE_LETTERS.S) names.push('Suitable');
 	if (score & SCORE_LETTERS.M) names.push('Maybe');
 	if (score & SCORE_LETTERS.U) names.push('Unsuitable');
-	return `${names.length > 0 ? names.join(', ') : 'None'} (${score})`;
+	return names.length > 0 ? names.join(', ') : 'Unranked';
 }
 
-/** The application panel's overview. */
-export function buildApplicationView(app: APIApplication): ApplicationView {
+function clock(date: Date): string {
+	return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}
+
+/** The application panel's overview; `activity` is what was done to it in this session. */
+export function buildApplicationView(app: APIApplication, activity: readonly ActivityEntry[] = []): ApplicationView {
 	const name =
 		[app.FirstName, app.LastName].filter(Boolean).join(' ') ||
 		app.EmailAddress ||
 		`Application ${app.AdvertCandidateID ?? ''}`;
 	const badges = rows([
-		['Score', scoreLabel(app.Score)],
-		['Ranking', app.Ranking],
-		['Favourite', app.Favourite],
+		['Ranking', RANKING_WORDS[rankingOf(app.Score, app.Ranking)]],
+		['Favourite', app.Favourite ? 'Yes' : undefined],
 		[
 			'Progress',
 			app.Progress
@@ -223,6 +266,7 @@ export function buildApplicationView(app: APIApplication): ApplicationView {
 		badges,
 		groups,
 		processingMessages: app.APIProcessingMessages ?? '',
+		activity: activity.map((entry) => ({ time: clock(entry.at), text: entry.text })),
 	};
 }
 
@@ -247,11 +291,13 @@ export function toAdvertRef(arg: unknown): AdvertRef | undefined {
 	const advertId = positiveInt(value.advertId) ?? positiveInt(advert?.AdvertID);
 	if (advertId === undefined) return undefined;
 	const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-	return {
+	const ref: AdvertRef = {
 		advertId,
 		advertIdentifier: text(value.advertIdentifier) ?? text(advert?.AdvertIdentifier),
 		advertReference: text(value.advertReference) ?? text(advert?.AdvertReference),
+		title: text(value.title) ?? text(advert?.AdvertTitle),
 	};
+	return Object.fromEntries(Object.entries(ref).filter(([, v]) => v !== undefined)) as unknown as AdvertRef;
 }
 
 /** The application a command was invoked on: an ApplicationRef, a tree node (`.application`, `.data.application`) or an APIApplication. */
@@ -267,13 +313,24 @@ export function toApplicationRef(arg: unknown): ApplicationRef | undefined {
 	const advertId = positiveInt(value.advertId) ?? positiveInt(app?.AdvertID);
 	if (advertCandidateId === undefined || advertId === undefined) return undefined;
 	const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-	return {
+	const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+	const ref: ApplicationRef = {
 		advertId,
 		advertCandidateId,
 		candidateEmail: text(value.candidateEmail) ?? text(app?.EmailAddress),
 		firstName: text(value.firstName) ?? text(app?.FirstName),
 		lastName: text(value.lastName) ?? text(app?.LastName),
+		score: number(value.score) ?? number(app?.Score),
+		favourite:
+			typeof value.favourite === 'boolean'
+				? value.favourite
+				: typeof app?.Favourite === 'boolean'
+					? app.Favourite
+					: undefined,
+		progressId: number(value.progressId) ?? number(app?.ProgressID),
 	};
+	// Only what is known: an absent field must not hide one that another source gave.
+	return Object.fromEntries(Object.entries(ref).filter(([, v]) => v !== undefined)) as unknown as ApplicationRef;
 }
 
 /** The boolInclude* flag that fetches each document tab. */

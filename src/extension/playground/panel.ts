@@ -3,6 +3,7 @@
  * raw mode, history, save, snippets, WSDL). Secrets never reach the webview.
  */
 import * as vscode from 'vscode';
+import { openReadonlyDocument } from '../ui/readonlyDocuments';
 import { isOperationName, type Endpoint } from '../../protocol/catalogue';
 import { prettyPrintXml } from '../../protocol/codecs/xml';
 import {
@@ -331,6 +332,9 @@ export async function openWsdl(runner: PlaygroundRunner, endpoint: Endpoint): Pr
 	} catch {
 		// Shown as received when it is not well-formed.
 	}
-	const document = await vscode.workspace.openTextDocument({ language: 'xml', content });
-	await vscode.window.showTextDocument(document, { preview: false });
+	await openReadonlyDocument(
+		content,
+		'xml',
+		`${endpoint === 'posting' ? 'Posting' : 'Administration'} endpoint WSDL`,
+	);
 }

@@ -17,6 +17,7 @@ import type { WorkbenchServices } from '../services';
 import { secretValues, targetOfClient } from '../playground/connection';
 import { documentToForm } from '../playground/documents';
 import { PlaygroundPanel, type PlaygroundDeps } from '../playground/panel';
+import { COMMANDS } from '../ids';
 import { SNIPPET_LANGUAGES, requestSnippet } from '../playground/snippets';
 import { isRequestDocument, REQUEST_LANGUAGE_ID, REQUEST_SELECTOR, registerRequestLanguage } from './language';
 import { describeRun, runHeadline, runOptionsFor } from './running';
@@ -24,11 +25,11 @@ import { RequestFileTests } from './tests';
 
 /** Command ids of request files (package.json contributes them under category Multiposting). */
 export const REQUEST_FILE_COMMANDS = {
-	send: 'multiposting.playground.sendRequestFile',
-	openInPlayground: 'multiposting.playground.openRequestFile',
-	runTest: 'multiposting.requestFile.runTest',
-	runAll: 'multiposting.requestFile.runAll',
-	copyAs: 'multiposting.requestFile.copyAs',
+	send: COMMANDS.playgroundSendRequestFile,
+	openInPlayground: COMMANDS.playgroundOpenRequestFile,
+	runTest: COMMANDS.requestFileRunTest,
+	runAll: COMMANDS.requestFileRunAll,
+	copyAs: COMMANDS.requestFileCopyAs,
 } as const;
 
 export { REQUEST_LANGUAGE_ID };

@@ -13,13 +13,17 @@ import { Emitter, type Event } from '../util/emitter';
 import {
 	advertDescriptor,
 	applicationDescriptor,
+	APPLICATION_ORDERS,
 	connectionDescriptor,
 	deriveOrganisations,
+	hasAdvertFilters,
+	hasApplicationFilters,
 	errorDescriptor,
 	loadMoreDescriptor,
 	messageDescriptor,
 	organisationDescriptor,
 	userDescriptor,
+	type AdvertRowContext,
 	type NodeDescriptor,
 	type OrganisationSummary,
 	type TreeFilters,
@@ -231,12 +235,7 @@ export class AccountModel {
 			for (const node of advertNodes) {
 				if (fresh) {
 					node.data = { kind: 'advert', advert: fresh };
-					const collapsible = node.descriptor.collapsible;
-					node.descriptor = advertDescriptor(this.connectionId(), fresh);
-					// Keep an expanded advert expandable.
-					if (this.children.has(node)) {
-						node.descriptor.collapsible = collapsible === 'none' ? 'collapsed' : collapsible;
-					}
+					this.describeAdvert(node);
 				}
 				this.changeEmitter.fire(node);
 			}
@@ -288,6 +287,48 @@ export class AccountModel {
 		);
 	}
 
+	/** A panel read an advert afresh: its rows show the new counts and posting state, without reloading. */
+	advertSeen(advert: Advert): void {
+		for (const node of this.findNodes(
+			(n) => n.data.kind === 'advert' && n.data.advert.AdvertID === advert.AdvertID,
+		)) {
+			const before = JSON.stringify(node.descriptor);
+			node.data = { kind: 'advert', advert };
+			this.describeAdvert(node);
+			if (JSON.stringify(node.descriptor) !== before) this.changeEmitter.fire(node);
+		}
+	}
+
+	/**
+	 * The row after (step 1) or before (step -1) a row among its parent's loaded children, loading the
+	 * next page when the step passes the last loaded row. Only rows of the same kind count.
+	 */
+	async sibling(node: TreeNode, step: 1 | -1): Promise<TreeNode | undefined> {
+		const parent = node.parent;
+		if (!parent) return undefined;
+		const indexIn = (items: TreeNode[]) => items.findIndex((n) => n.descriptor.id === node.descriptor.id);
+		let state = this.children.get(parent);
+		if (!state) return undefined;
+		const index = indexIn(state.items);
+		if (index < 0) return undefined;
+		const target = index + step;
+		if (target < 0) return undefined;
+		if (target >= state.items.length && state.nextPage !== undefined && state.error === undefined) {
+			await this.loadPage(parent);
+			this.changeEmitter.fire(parent === this.root ? undefined : parent);
+			state = this.children.get(parent);
+		}
+		const found = state?.items[target];
+		return found && found.data.kind === node.data.kind ? found : undefined;
+	}
+
+	/** The loaded row of an application, if the tree has it. */
+	applicationNode(advertCandidateId: number): TreeNode | undefined {
+		return this.findNodes(
+			(n) => n.data.kind === 'application' && n.data.application.AdvertCandidateID === advertCandidateId,
+		)[0];
+	}
+
 	dispose(): void {
 		this.changeEmitter.dispose();
 	}
@@ -302,6 +343,30 @@ export class AccountModel {
 			this.changeEmitter.fire(parent);
 		}
 		return undefined;
+	}
+
+	/** Recomputes an advert row's descriptor from its data, its siblings and its loaded children. */
+	private describeAdvert(node: TreeNode): void {
+		if (node.data.kind !== 'advert') return;
+		const advert = node.data.advert;
+		const siblings = node.parent ? (this.children.get(node.parent)?.items ?? []) : [];
+		const title = advert.AdvertTitle?.trim().toLowerCase();
+		const row: AdvertRowContext = {
+			duplicateTitle:
+				!!title &&
+				siblings.some(
+					(n) =>
+						n !== node &&
+						n.data.kind === 'advert' &&
+						n.data.advert.AdvertTitle?.trim().toLowerCase() === title,
+				),
+			applicationsFiltered: hasApplicationFilters(this.filtersValue),
+			matching: this.children.get(node)?.total,
+		};
+		const collapsible = node.descriptor.collapsible;
+		node.descriptor = advertDescriptor(this.connectionId(), advert, row);
+		// Keep an expanded advert expandable.
+		if (this.children.has(node) && collapsible !== 'none') node.descriptor.collapsible = collapsible;
 	}
 
 	private forget(node: TreeNode): void {
@@ -325,7 +390,9 @@ export class AccountModel {
 					? 'No adverts match the filters'
 					: 'No adverts';
 			case 'advert':
-				return 'No applications match';
+				return hasApplicationFilters(this.filtersValue)
+					? 'No applications match the filter'
+					: 'No applications';
 			default:
 				return 'Nothing here';
 		}
@@ -351,6 +418,15 @@ export class AccountModel {
 			const all = [...(previous?.items ?? []), ...items];
 			const more = loaded.pageCount !== undefined && page < loaded.pageCount && items.length > 0;
 			this.children.set(node, { items: all, nextPage: more ? page + 1 : undefined, total: loaded.total });
+			if (node.data.kind === 'user') {
+				for (const advert of all) this.describeAdvert(advert);
+			}
+			if (node.data.kind === 'advert' && hasApplicationFilters(this.filtersValue)) {
+				// The row now says how many of its applications match the filter.
+				const before = node.descriptor.description;
+				this.describeAdvert(node);
+				if (node.descriptor.description !== before) this.changeEmitter.fire(node);
+			}
 		} catch (error) {
 			const message = describeFailure(`Loading ${node.descriptor.label}`, error);
 			this.options.log.error(message);
@@ -387,7 +463,7 @@ export class AccountModel {
 				);
 				return {
 					items: data.organisation.users.map((user, i) => ({
-						descriptor: userDescriptor(connectionId, user, counts[i]),
+						descriptor: userDescriptor(connectionId, user, counts[i], hasAdvertFilters(this.filtersValue)),
 						data: { kind: 'user', user, advertCount: counts[i] },
 					})),
 				};
@@ -456,11 +532,11 @@ export class AccountModel {
 			});
 			adverts = page.Adverts ?? [];
 		}
-		const organisations = deriveOrganisations(users, adverts);
+		const found = deriveOrganisations(users, adverts);
 		// An application on an advert of one of the organisation's users reveals the organisation's name.
 		const recentStart = serviceDateTime(new Date(Date.now() - RECENT_APPLICATION_DAYS * 86_400_000));
 		const named = await Promise.all(
-			organisations.map(async (org) => {
+			found.map(async (org) => {
 				for (const user of org.users.slice(0, 3)) {
 					for (const start of [recentStart, ALL_TIME_START]) {
 						try {
@@ -484,7 +560,13 @@ export class AccountModel {
 				return [];
 			}),
 		);
-		return deriveOrganisations(users, adverts, named.flat());
+		const organisations = deriveOrganisations(users, adverts, named.flat());
+		// The login's own organisation first: the others are usually below it (the service names no parents).
+		const own = users.find((u) => u.Username && u.Username === connection.username)?.OrganisationID;
+		return [
+			...organisations.filter((o) => o.organisationId === own),
+			...organisations.filter((o) => o.organisationId !== own),
+		];
 	}
 
 	private async advertCount(client: MultipostingClient, user: UserSummary): Promise<number | undefined> {
@@ -513,8 +595,11 @@ export class AccountModel {
 		ProgressIDAsCSV?: string;
 		sApplicationStartDateTime?: string;
 		sApplicationEndDateTime?: string;
+		OrderBy?: string;
 	} {
+		const order = this.filtersValue.order ? APPLICATION_ORDERS[this.filtersValue.order] : undefined;
 		return {
+			OrderBy: order?.orderBy,
 			RankingAsCSV: this.filtersValue.ranking,
 			ProgressIDAsCSV: this.filtersValue.progressIds,
 			sApplicationStartDateTime: this.filtersValue.applicationsFrom,

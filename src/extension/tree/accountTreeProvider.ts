@@ -37,7 +37,10 @@ export class AccountTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 			tooltip.supportHtml = false;
 			item.tooltip = tooltip;
 		}
-		if (d.kind === 'loadMore' && node.parent) {
+		if (d.kind === 'advert' || d.kind === 'application') {
+			// A click or Enter opens the preview panel; a double-click pins it (see OpenGesture).
+			item.command = { command: COMMANDS.treeOpen, title: 'Open', arguments: [node] };
+		} else if (d.kind === 'loadMore' && node.parent) {
 			item.command = { command: COMMANDS.treeLoadMore, title: 'Load more', arguments: [node.parent] };
 		} else if (d.kind === 'error' && node.parent) {
 			item.command = { command: COMMANDS.treeRetry, title: 'Retry', arguments: [node.parent] };

@@ -5,6 +5,7 @@
  */
 import { ADVERT_STATUS, type Advert, type APIApplication, type CUser } from '../../protocol/catalogue';
 import { progressName, type ProgressChoice } from '../actions/progressNames';
+import { DELIVERY_WORDS, RANKING_WORDS, rankingOf as rankingOfScore, rankingWord } from '../vocabulary';
 import type { ConnectionInfo } from '../services';
 import { escapeMarkdown } from '../util/markdown';
 
@@ -50,6 +51,28 @@ export interface TreeFilters {
 	/** sApplicationStartDateTime / sApplicationEndDateTime. */
 	applicationsFrom?: string;
 	applicationsTo?: string;
+	/** Order of applications; empty: the service's default order. */
+	order?: ApplicationOrder;
+}
+
+/** The orders of applications the tree offers, as the service's OrderBy. */
+export const APPLICATION_ORDERS = {
+	newest: { label: 'Newest first', orderBy: 'ApplicationDate desc, AdvertCandidateID desc' },
+	oldest: { label: 'Oldest first', orderBy: 'ApplicationDate asc, AdvertCandidateID asc' },
+	name: { label: 'By name', orderBy: 'LastName asc, FirstName asc, AdvertCandidateID asc' },
+} as const;
+export type ApplicationOrder = keyof typeof APPLICATION_ORDERS;
+
+/** How the service orders applications when the tree asks for no order. */
+export const DEFAULT_ORDER_TEXT = 'unranked first, then by score, favourites, newest';
+
+/** True when a filter narrows the applications (so an advert's total is not what its row lists). */
+export function hasApplicationFilters(filters: TreeFilters): boolean {
+	return !!(filters.ranking || filters.progressIds || filters.applicationsFrom || filters.applicationsTo);
+}
+
+export function hasAdvertFilters(filters: TreeFilters): boolean {
+	return !!((filters.searchDays && filters.searchDays !== '-1') || filters.advertStatusIds);
 }
 
 /** An organisation as the operations reveal it: an id, maybe a name, its users. */
@@ -178,11 +201,16 @@ export function organisationDescriptor(connectionId: string, org: OrganisationSu
 	};
 }
 
-export function userDescriptor(connectionId: string, user: UserSummary, advertCount?: number): NodeDescriptor {
+export function userDescriptor(
+	connectionId: string,
+	user: UserSummary,
+	advertCount?: number,
+	filtered = false,
+): NodeDescriptor {
 	const label = user.name ?? user.username ?? `User ${user.userId}`;
 	const parts = [
 		user.username && user.name ? user.username : undefined,
-		advertCount !== undefined ? plural(advertCount, 'advert') : undefined,
+		advertCount !== undefined ? `${plural(advertCount, 'advert')}${filtered ? ' match' : ''}` : undefined,
 	];
 	return {
 		id: `user:${connectionId}:${user.userId}`,
@@ -194,7 +222,7 @@ export function userDescriptor(connectionId: string, user: UserSummary, advertCo
 			['Username', user.username],
 			['Email', user.email],
 			['OrganisationID', user.organisationId],
-			['Adverts', advertCount],
+			[filtered ? 'Adverts matching the filter' : 'Adverts', advertCount],
 		]),
 		icon: { id: user.roleId === 1 ? 'shield' : 'person' },
 		contextValue: user.username ? 'user' : 'user:unknown',
@@ -213,24 +241,54 @@ export function advertStatusIcon(statusId: number | undefined): IconSpec {
 	}
 }
 
-export function advertDescriptor(connectionId: string, advert: Advert): NodeDescriptor {
+/** What the row of an advert should say beyond the advert itself. */
+export interface AdvertRowContext {
+	/** Another advert of the same list has the same title: show the reference or ID. */
+	duplicateTitle?: boolean;
+	/** Application filters are set: the advert's Applications counter is not what its children list. */
+	applicationsFiltered?: boolean;
+	/** Applications that match the filters, once the advert's children were loaded. */
+	matching?: number;
+}
+
+/** Where an advert's posting stands: not posted yet, or its last delivery's state. */
+export function deliveryText(advert: Advert): string {
+	if (!advert.LastPostDate || advert.LastPostDate.startsWith('0001-')) return 'Not posted';
+	return DELIVERY_WORDS[advert.LastDeliveryStatusID ?? 0] ?? 'Posted';
+}
+
+export function advertDescriptor(connectionId: string, advert: Advert, row: AdvertRowContext = {}): NodeDescriptor {
 	const statusName = ADVERT_STATUS_NAMES[advert.AdvertStatusID ?? 0] ?? `Status ${advert.AdvertStatusID}`;
 	const applications = advert.Applications ?? 0;
-	const counts = [plural(applications, 'application'), advert.Suitable ? `${advert.Suitable} suitable` : undefined];
+	const count = row.applicationsFiltered
+		? row.matching !== undefined
+			? `${row.matching} of ${plural(applications, 'application')} match`
+			: `${plural(applications, 'application')} in all`
+		: plural(applications, 'application');
+	const counts = [count, advert.Suitable ? `${advert.Suitable} suitable` : undefined];
 	const label = advert.AdvertTitle || `Advert ${advert.AdvertID}`;
+	const distinct = row.duplicateTitle
+		? advert.AdvertReference
+			? `ref ${advert.AdvertReference}`
+			: `#${advert.AdvertID}`
+		: undefined;
 	return {
 		id: `advert:${connectionId}:${advert.AdvertID}`,
 		kind: 'advert',
 		label,
-		description: [...counts, statusName !== 'Created' ? statusName : undefined].filter(Boolean).join(' · '),
+		description: [distinct, ...counts, statusName !== 'Created' ? statusName : deliveryText(advert)]
+			.filter(Boolean)
+			.join(' · '),
 		tooltip: tooltipLines(label, [
 			['AdvertID', advert.AdvertID],
 			['Identifier', advert.AdvertIdentifier],
 			['Reference', advert.AdvertReference],
 			['Status', statusName],
+			['Posting', deliveryText(advert)],
 			['Location', advert.PrimaryLocation],
 			['Last posted', advert.sLastPostDate ?? advert.LastPostDate],
 			['Applications', applications],
+			['Matching the filter', row.applicationsFiltered ? row.matching : undefined],
 			[
 				'Suitable / maybe / unsuitable',
 				`${advert.Suitable ?? 0} / ${advert.MaybeSuitable ?? 0} / ${advert.Unsuitable ?? 0}`,
@@ -245,20 +303,8 @@ export function advertDescriptor(connectionId: string, advert: Advert): NodeDesc
 
 /** Ranking flag of an application: Score when sent, else the Ranking text. */
 export function rankingOf(app: APIApplication): 'Suitable' | 'MaybeSuitable' | 'Unsuitable' | 'Unranked' {
-	const score =
-		app.Score ?? { Suitable: 4, MaybeSuitable: 2, Unsuitable: 1 }[app.Ranking ?? ''] ?? Number(app.Ranking ?? 0);
-	if ((score & 4) !== 0) return 'Suitable';
-	if ((score & 2) !== 0) return 'MaybeSuitable';
-	if ((score & 1) !== 0) return 'Unsuitable';
-	return 'Unranked';
+	return rankingOfScore(app.Score, app.Ranking);
 }
-
-const RANKING_LABELS = {
-	Suitable: 'Suitable',
-	MaybeSuitable: 'Maybe',
-	Unsuitable: 'Unsuitable',
-	Unranked: 'Unranked',
-} as const;
 
 export function applicationIcon(app: APIApplication): IconSpec {
 	if (app.Favourite) {
@@ -285,7 +331,7 @@ export function applicationDescriptor(
 		[app.FirstName, app.LastName].filter(Boolean).join(' ') ||
 		app.EmailAddress ||
 		`Application ${app.AdvertCandidateID}`;
-	const ranking = RANKING_LABELS[rankingOf(app)];
+	const ranking = RANKING_WORDS[rankingOf(app)];
 	const progressText = progressName(progress, app.ProgressID, app.Progress);
 	const date = (app.ApplicationDate ?? '').slice(0, 10);
 	return {
@@ -346,19 +392,19 @@ export function messageDescriptor(parentId: string, text: string): NodeDescripto
 	};
 }
 
-/** The view's description for the active filters; undefined when none is set. */
+/** The words of the active filters ("last 30 days, Suitable/Maybe"); undefined when none is set. */
 export function describeFilters(filters: TreeFilters, progress: readonly ProgressChoice[] = []): string | undefined {
 	const parts: string[] = [];
-	if (filters.searchDays && filters.searchDays !== '-1') parts.push(`last ${filters.searchDays} days`);
+	if (filters.searchDays && filters.searchDays !== '-1') parts.push(`adverts of the last ${filters.searchDays} days`);
 	if (filters.advertStatusIds) {
 		parts.push(
-			filters.advertStatusIds
+			`adverts ${filters.advertStatusIds
 				.split(',')
 				.map((id) => ADVERT_STATUS_NAMES[Number(id)] ?? id)
-				.join('/'),
+				.join('/')}`,
 		);
 	}
-	if (filters.ranking) parts.push(filters.ranking.split(',').join('/'));
+	if (filters.ranking) parts.push(filters.ranking.split(',').map(rankingWord).join('/'));
 	if (filters.progressIds) {
 		parts.push(
 			filters.progressIds
@@ -370,5 +416,7 @@ export function describeFilters(filters: TreeFilters, progress: readonly Progres
 	if (filters.applicationsFrom || filters.applicationsTo) {
 		parts.push(`applied ${filters.applicationsFrom ?? '…'} – ${filters.applicationsTo ?? '…'}`);
 	}
-	return parts.length > 0 ? `Filtered: ${parts.join(', ')}` : undefined;
+	const order = filters.order ? APPLICATION_ORDERS[filters.order]?.label : undefined;
+	if (parts.length === 0) return order ? `Applications ${order.toLowerCase()}` : undefined;
+	return `Filtered: ${parts.join(', ')}${order ? `; applications ${order.toLowerCase()}` : ''}`;
 }

@@ -1,7 +1,10 @@
-/** "Find by id, identifier or reference": asks, searches and returns the chosen advert or application. */
+/** "Find by ID, identifier or reference": asks, searches, lets the user choose, reveals and opens it. */
 import type { MultipostingClient } from '../../client';
 import type { Advert, APIApplication } from '../../protocol/catalogue';
-import type { UiPort } from '../ui/port';
+import { runWithProgress } from '../actions/run';
+import type { PanelPort, TreePort } from '../commands/context';
+import type { LogPort, UiPort } from '../ui/port';
+import type { AccountModel, TreeNode } from './accountModel';
 
 export type FindKind = 'advertId' | 'advertIdentifier' | 'advertReference' | 'applicationId';
 export type FindResult = { advert: Advert } | { application: APIApplication };
@@ -80,4 +83,60 @@ export function findResultLabel(result: FindResult): { label: string; descriptio
 		label: [a.FirstName, a.LastName].filter(Boolean).join(' ') || `Application ${a.AdvertCandidateID}`,
 		description: `Application ${a.AdvertCandidateID} · ${a.AdvertTitle ?? ''}`,
 	};
+}
+
+export interface FindDeps {
+	ui: UiPort;
+	log: LogPort;
+	client(): Promise<MultipostingClient>;
+	model: Pick<AccountModel, 'locateAdvert' | 'locateApplication'>;
+	tree: Pick<TreePort, 'reveal'>;
+	panels: Pick<PanelPort, 'showAdvert' | 'showApplication'>;
+}
+
+/**
+ * The whole Find command: asks what to find, searches, lets the user choose among several results,
+ * reveals the row in the tree when its owner is there, and opens it in the preview panel.
+ * Resolves to the row found in the tree, if any.
+ */
+export async function findInAccount(deps: FindDeps): Promise<TreeNode | undefined> {
+	const { ui, log } = deps;
+	const query = await askFind(ui);
+	if (!query) return undefined;
+	const results = await runWithProgress(ui, log, 'Searching', true, async (signal) =>
+		findItems(await deps.client(), query.kind, query.text, signal),
+	);
+	if (!results) return undefined;
+	if (results.length === 0) {
+		void ui.info(`Nothing matches ${query.text.trim()}.`);
+		return undefined;
+	}
+	const chosen =
+		results.length === 1
+			? results[0]
+			: (
+					await ui.pick(
+						results.map((r) => ({ ...findResultLabel(r), value: r })),
+						{ title: `${results.length} results for ${query.text.trim()}` },
+					)
+				)?.value;
+	if (!chosen) return undefined;
+	const node = await runWithProgress(ui, log, 'Locating it in the tree', true, async () =>
+		'advert' in chosen ? deps.model.locateAdvert(chosen.advert) : deps.model.locateApplication(chosen.application),
+	);
+	if (node) await deps.tree.reveal(node, { focus: true });
+	else void ui.info('It is not under a user shown in the tree; its details open in a panel.');
+	if ('advert' in chosen) {
+		const id = chosen.advert.AdvertID;
+		if (id !== undefined) await deps.panels.showAdvert({ advertId: id }, { preview: true, initial: chosen.advert });
+	} else {
+		const { AdvertID, AdvertCandidateID } = chosen.application;
+		if (AdvertID !== undefined && AdvertCandidateID !== undefined) {
+			await deps.panels.showApplication(
+				{ advertId: AdvertID, advertCandidateId: AdvertCandidateID },
+				{ preview: true, initial: chosen.application },
+			);
+		}
+	}
+	return node;
 }

@@ -36,10 +36,15 @@ export interface UiPort {
 	error(message: string, ...actions: string[]): Promise<string | undefined>;
 	/** Runs a task under a progress notification; the signal aborts when the user cancels. */
 	withProgress<T>(title: string, cancellable: boolean, task: (signal: AbortSignal) => Promise<T>): Promise<T>;
+	/** Opens a URL in the browser, as the browser reaches it (see externalUrl). */
 	openExternal(url: string): Promise<boolean>;
-	/** Opens a read-only document with this content. */
-	showDocument(content: string, language: 'markdown' | 'plaintext' | 'xml'): Promise<void>;
+	/** The URL as the user's browser reaches it: code-server's proxy path, a remote window's forwarded port. */
+	externalUrl(url: string): Promise<string>;
+	/** Opens a read-only document with this content under a title (never an Untitled document). */
+	showDocument(content: string, language: 'markdown' | 'plaintext' | 'xml', title: string): Promise<void>;
 	copyText(text: string): Promise<void>;
+	/** A short confirmation in the status bar (for frequent actions that need no notification). */
+	status(text: string): void;
 	showLog(): void;
 }
 

@@ -1,6 +1,8 @@
 /** The UiPort, SettingsPort and SecretsPort over the real VS Code API. Kept thin: no logic here. */
 import * as vscode from 'vscode';
 import { SETTINGS } from '../ids';
+import { isWebUrl, joinExternal } from '../util/externalUrl';
+import { openReadonlyDocument } from './readonlyDocuments';
 import type { InputOptions, PickItem, SecretsPort, SettingsPort, StepOptions, UiPort } from './port';
 
 export class VscodeUi implements UiPort {
@@ -67,20 +69,26 @@ export class VscodeUi implements UiPort {
 	}
 
 	async openExternal(url: string): Promise<boolean> {
-		return vscode.env.openExternal(vscode.Uri.parse(url, true));
+		return vscode.env.openExternal(vscode.Uri.parse(await this.externalUrl(url), true));
 	}
 
-	async showDocument(content: string, language: 'markdown' | 'plaintext' | 'xml'): Promise<void> {
-		const document = await vscode.workspace.openTextDocument({ content, language });
-		if (language === 'markdown') {
-			await vscode.commands.executeCommand('markdown.showPreview', document.uri);
-		} else {
-			await vscode.window.showTextDocument(document, { preview: true });
-		}
+	/** The URL as the user's browser reaches it (code-server's proxy, a remote window's forwarded port). */
+	async externalUrl(url: string): Promise<string> {
+		if (!isWebUrl(url)) return url;
+		const resolved = await vscode.env.asExternalUri(vscode.Uri.parse(url, true));
+		return joinExternal(url, resolved.toString());
+	}
+
+	async showDocument(content: string, language: 'markdown' | 'plaintext' | 'xml', title: string): Promise<void> {
+		await openReadonlyDocument(content, language, title);
 	}
 
 	async copyText(text: string): Promise<void> {
 		await vscode.env.clipboard.writeText(text);
+	}
+
+	status(text: string): void {
+		vscode.window.setStatusBarMessage(text, 4000);
 	}
 
 	showLog(): void {

@@ -31,7 +31,7 @@ export function createNonce(): string {
 export function renderShell(
 	webview: vscode.Webview,
 	extensionUri: vscode.Uri,
-	options: { script: string; title: string; styles?: string[] },
+	options: { script: string; title: string; styles?: string[]; lazyScripts?: string[] },
 ): string {
 	const nonce = createNonce();
 	const asset = (...segments: string[]) =>
@@ -39,7 +39,8 @@ export function renderShell(
 	const csp = [
 		"default-src 'none'",
 		`script-src 'nonce-${nonce}' ${webview.cspSource}`,
-		`style-src ${webview.cspSource}`,
+		// The nonce lets the page style its document frames: a srcdoc frame inherits this policy.
+		`style-src ${webview.cspSource} 'nonce-${nonce}'`,
 		`img-src ${webview.cspSource} data: blob:`,
 		`font-src ${webview.cspSource}`,
 		`worker-src ${webview.cspSource} blob:`,
@@ -50,6 +51,11 @@ export function renderShell(
 	].join('; ');
 	const styles = ['media/webview.css', ...(options.styles ?? [])]
 		.map((href) => `<link rel="stylesheet" href="${asset(...href.split('/'))}">`)
+		.join('');
+	// Bundles the script loads on demand (with the same nonce): data-script-<name>="<address>".
+	const lazy = (options.lazyScripts ?? [])
+		.filter((name) => /^[a-z][a-zA-Z]*$/.test(name))
+		.map((name) => ` data-script-${name}="${asset('dist', 'webview', `${name}.js`)}"`)
 		.join('');
 	return `<!DOCTYPE html>
 <html lang="en">
@@ -62,7 +68,7 @@ ${styles}
 </head>
 <body>
 <div id="root" role="main"></div>
-<script nonce="${nonce}" src="${asset('dist', 'webview', `${options.script}.js`)}"></script>
+<script nonce="${nonce}" src="${asset('dist', 'webview', `${options.script}.js`)}"${lazy}></script>
 </body>
 </html>`;
 }

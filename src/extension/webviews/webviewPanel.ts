@@ -17,6 +17,10 @@ export interface WebviewPanelSpec<In extends { type: string }> {
 	title: string;
 	/** Stylesheets under the extension root, after media/webview.css. */
 	styles: string[];
+	/** Bundles the page may load on demand (names under dist/webview), e.g. the PDF viewer. */
+	lazyScripts?: string[];
+	/** Opens without taking the focus (a preview that follows the tree's selection). */
+	preserveFocus?: boolean;
 	parse(value: unknown): In | undefined;
 }
 
@@ -39,7 +43,7 @@ export abstract class WebviewPanelBase<In extends { type: string }, Out> impleme
 		this.panel = vscode.window.createWebviewPanel(
 			spec.viewType,
 			spec.title,
-			vscode.ViewColumn.Active,
+			{ viewColumn: vscode.ViewColumn.Active, preserveFocus: spec.preserveFocus ?? false },
 			webviewOptions(deps.extensionUri),
 		);
 		this.channel = new WebviewChannel<In, Out>({
@@ -54,18 +58,25 @@ export abstract class WebviewPanelBase<In extends { type: string }, Out> impleme
 			script: spec.script,
 			title: spec.title,
 			styles: spec.styles,
+			lazyScripts: spec.lazyScripts,
 		});
 		this.disposables.push(
 			this.panel.onDidDispose(() => this.dispose()),
 			this.panel.onDidChangeViewState(() => {
 				if (!this.panel.visible) this.channel.pageGone();
+				this.viewStateChanged();
 			}),
 			this.panel.webview.onDidReceiveMessage((message: unknown) => void this.channel.receive(message)),
 		);
 	}
 
-	reveal(column?: vscode.ViewColumn): void {
-		this.panel.reveal(column, false);
+	reveal(column?: vscode.ViewColumn, preserveFocus = false): void {
+		this.panel.reveal(column, preserveFocus);
+	}
+
+	/** Called when the panel is shown, hidden or becomes or stops being the active editor. */
+	protected viewStateChanged(): void {
+		// Nothing by default.
 	}
 
 	protected set title(title: string) {

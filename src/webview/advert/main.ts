@@ -1,11 +1,15 @@
 /** Advert panel webview: renders what the host sends, asks the host for every action. */
+import createDOMPurify from 'dompurify';
 import type { AdvertToHostMessage, AdvertView, HostToAdvertMessage } from '../../shared/panelMessages';
 import { clear, notice } from '../common/dom';
+import { readTheme } from '../common/theme';
 import { createMessenger } from '../common/messenger';
+import { renderPreviewBar } from '../common/previewBar';
 import { renderAdvert } from './render';
 
 interface State {
 	view?: AdvertView;
+	preview?: boolean;
 }
 
 (() => {
@@ -18,18 +22,33 @@ interface State {
 	status.className = 'mp-status';
 	status.setAttribute('role', 'status');
 	status.setAttribute('aria-live', 'polite');
+	const purify = createDOMPurify(window);
 	let state: State = messenger.state() ?? {};
 
 	const draw = () => {
 		clear(root);
+		if (state.preview) root.appendChild(renderPreviewBar(document, () => messenger.post({ type: 'keepOpen' })));
 		root.appendChild(status);
-		if (state.view) root.appendChild(renderAdvert(document, state.view, (m) => messenger.post(m)));
+		if (state.view) {
+			root.appendChild(
+				renderAdvert(document, state.view, (m) => messenger.post(m), {
+					purify,
+					theme: () => readTheme(window),
+				}),
+			);
+		}
 	};
 
 	messenger.onMessage((message) => {
 		switch (message.type) {
 			case 'advert':
-				state = { view: message.view };
+				state = { ...state, view: message.view };
+				messenger.saveState(state);
+				draw();
+				performance.mark(`multiposting:advert:${message.view.advertId}`);
+				break;
+			case 'mode':
+				state = { ...state, preview: message.preview };
 				messenger.saveState(state);
 				draw();
 				break;
@@ -41,6 +60,7 @@ interface State {
 				break;
 		}
 	});
-	draw();
+	performance.mark('multiposting:ready');
 	messenger.post({ type: 'ready' });
+	draw();
 })();

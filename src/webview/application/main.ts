@@ -1,6 +1,9 @@
 /**
- * Application panel webview. Documents are asked for when their tab is first opened; what was shown
- * is kept with setState so a hidden and re-shown panel does not fetch again (PDFs excepted: too big).
+ * Application panel webview. It asks for its data first thing (the PDF viewer is a separate bundle,
+ * loaded only when a PDF is shown). Documents are asked for when their tab is first opened; what was
+ * shown is kept with setState so a hidden and re-shown panel does not fetch again (PDFs excepted:
+ * too big). A preview panel is given other applications in place: it keeps the tab and refetches
+ * that tab's document for the new one.
  */
 import createDOMPurify from 'dompurify';
 import type {
@@ -13,18 +16,21 @@ import type {
 } from '../../shared/panelMessages';
 import { renderDocumentView, updaterKey, type DocumentContext } from '../common/documentView';
 import { clear, el, notice } from '../common/dom';
-import { renderPdf } from '../common/pdf';
+import { lazyScript, loadPdfViewer } from '../common/pdfLoader';
 import { createTabs } from '../common/tabs';
+import { readTheme } from '../common/theme';
 import { createMessenger } from '../common/messenger';
-import { renderHeader, renderOverview, TAB_SPECS } from './render';
+import { renderHeader, renderOverview, renderPreviewBar, TAB_SPECS } from './render';
 
 interface State {
 	view?: ApplicationView;
 	tab: ApplicationTab;
 	docs: Partial<Record<DocumentTab, DocumentView>>;
+	preview?: boolean;
 }
 
 (() => {
+	const pdfScript = lazyScript(document.currentScript, 'pdf');
 	const messenger = createMessenger<HostToApplicationMessage, ApplicationToHostMessage, State>(
 		acquireVsCodeApi<State>(),
 		window,
@@ -32,6 +38,7 @@ interface State {
 	const root = document.getElementById('root') as HTMLElement;
 	const status = el(document, 'div', { className: 'mp-status', attrs: { role: 'status', 'aria-live': 'polite' } });
 	const errors = el(document, 'div', { className: 'mp-errors' });
+	const previewBar = el(document, 'div');
 	const header = el(document, 'div');
 	const state: State = messenger.state() ?? { tab: 'overview', docs: {} };
 	const requested = new Set<DocumentTab>();
@@ -40,8 +47,21 @@ interface State {
 		doc: document,
 		purify: createDOMPurify(window),
 		post: (m) => messenger.post(m),
-		renderPdf: (container, base64) => renderPdf(document, container, base64),
+		renderPdf: (container, base64) => {
+			const loading = notice(document, 'Loading the PDF viewer…');
+			container.appendChild(loading);
+			loadPdfViewer(document, pdfScript).then(
+				(viewer) => {
+					loading.remove();
+					viewer.renderPdf(document, container, base64);
+				},
+				(error: unknown) => {
+					loading.textContent = `The PDF cannot be previewed here (${error instanceof Error ? error.message : String(error)}). Use “Save as…” to open it elsewhere.`;
+				},
+			);
+		},
 		updaters: new Map(),
+		theme: () => readTheme(window),
 	};
 
 	const save = () => {
@@ -93,13 +113,29 @@ interface State {
 		);
 	}
 
+	function drawPreviewBar(): void {
+		clear(previewBar);
+		if (state.preview) {
+			previewBar.appendChild(renderPreviewBar(document, () => messenger.post({ type: 'keepOpen' })));
+		}
+	}
+
 	messenger.onMessage((message) => {
 		switch (message.type) {
 			case 'application':
+				if (state.view && state.view.advertCandidateId !== message.view.advertCandidateId) {
+					// Another application in this panel: its documents are other documents.
+					state.docs = {};
+					requested.clear();
+					ctx.updaters.clear();
+					clear(errors);
+				}
 				state.view = message.view;
 				save();
 				drawHeader();
 				showTab();
+				// When this application first showed (read by the e2e timing and the bench).
+				performance.mark(`multiposting:application:${message.view.advertCandidateId}`);
 				break;
 			case 'document':
 				requested.delete(message.tab);
@@ -113,6 +149,11 @@ interface State {
 			case 'moreHtml':
 				ctx.updaters.get(updaterKey(message.tab, message.part))?.html?.(message.html);
 				break;
+			case 'mode':
+				state.preview = message.preview;
+				save();
+				drawPreviewBar();
+				break;
 			case 'busy':
 				status.textContent = message.busy ? (message.label ?? 'Working…') : '';
 				break;
@@ -123,8 +164,10 @@ interface State {
 		}
 	});
 
-	root.append(status, errors, header, tabs.element, tabs.panel);
-	tabs.select(state.tab);
-	drawHeader();
+	root.append(previewBar, status, errors, header, tabs.element, tabs.panel);
+	performance.mark('multiposting:ready');
 	messenger.post({ type: 'ready' });
+	tabs.select(state.tab);
+	drawPreviewBar();
+	drawHeader();
 })();

@@ -3,6 +3,8 @@ import type { ApplicationToHostMessage, ApplicationView, DocumentTab } from '../
 import { button, el, fieldGroups, notice } from '../common/dom';
 import type { TabSpec } from '../common/tabs';
 
+export { renderPreviewBar } from '../common/previewBar';
+
 export const TAB_SPECS: TabSpec<'overview' | DocumentTab>[] = [
 	{ id: 'overview', label: 'Overview' },
 	{ id: 'emailBody', label: 'Email body' },
@@ -10,6 +12,10 @@ export const TAB_SPECS: TabSpec<'overview' | DocumentTab>[] = [
 	{ id: 'parsed', label: 'Parsed CV' },
 	{ id: 'email', label: 'Full email' },
 ];
+
+/** The keys of the panel (contributed keybindings; the same in the Multiposting view). */
+export const KEY_HINTS =
+	'Keys: S Suitable · M Maybe · U Unsuitable · F Favourite · N None · P Progress · J / K next / previous';
 
 export function renderHeader(
 	doc: Document,
@@ -43,6 +49,7 @@ export function renderHeader(
 			}),
 			button(doc, 'Refresh', () => post({ type: 'refresh' }), { className: 'mp-button mp-secondary' }),
 		]),
+		el(doc, 'p', { className: 'mp-muted mp-keys', text: KEY_HINTS }),
 	]);
 }
 
@@ -51,5 +58,31 @@ export function renderOverview(doc: Document, view: ApplicationView): HTMLElemen
 	if (view.processingMessages) {
 		wrap.appendChild(notice(doc, `Processing messages: ${view.processingMessages}`, 'warning'));
 	}
+	const activity = el(
+		doc,
+		'section',
+		{ className: 'mp-section mp-activity', attrs: { 'aria-label': 'Done in this session' } },
+		[el(doc, 'h2', { text: 'Done in this session' })],
+	);
+	if (view.activity.length === 0) {
+		activity.appendChild(
+			notice(doc, 'Nothing yet. Notes and tags you add show here (the service cannot read them back).'),
+		);
+	} else {
+		activity.appendChild(
+			el(
+				doc,
+				'ul',
+				{ className: 'mp-activity-list' },
+				view.activity.map((entry) =>
+					el(doc, 'li', {}, [
+						el(doc, 'span', { className: 'mp-muted', text: `${entry.time} ` }),
+						el(doc, 'span', { text: entry.text }),
+					]),
+				),
+			),
+		);
+	}
+	wrap.appendChild(activity);
 	return wrap;
 }

@@ -15,7 +15,7 @@ import type {
 	UntrustedHtml,
 } from '../../shared/panelMessages';
 import { button, clear, el, fieldList, formatBytes, notice } from './dom';
-import { frameDocument, sanitizeHtml } from './sanitizePolicy';
+import { frameDocument, sanitizeHtml, type FrameTheme } from './sanitizePolicy';
 
 export interface DocumentContext {
 	doc: Document;
@@ -26,6 +26,95 @@ export interface DocumentContext {
 	renderPdf?(container: HTMLElement, base64: string): void;
 	/** Receivers of "show more" answers, keyed by `tab` or `tab:part`. */
 	updaters: Map<string, { text?(slice: TextSlice): void; html?(html: UntrustedHtml): void }>;
+	/** The theme's colours for document frames (absent: the light look). */
+	theme?(): Partial<FrameTheme>;
+}
+
+/** Whether frames show the document's original (light) colours instead of the theme's; one choice per panel. */
+let originalColours = false;
+
+/**
+ * Sanitised HTML in an `<iframe sandbox="">` (no allow-* token at all), in the theme's colours with
+ * a toggle to the original light look, the blocked images counted and the links listed as buttons
+ * that ask the host. Shared by documents and the advert's job description.
+ */
+export function frameBlock(
+	doc: Document,
+	purify: DOMPurify,
+	html: string,
+	options: { theme?(): Partial<FrameTheme>; onLink(url: string): void; title: string },
+): HTMLElement {
+	const block = el(doc, 'div', { className: 'mp-frame-block' });
+	const safe = sanitizeHtml(purify, html, Number.MAX_SAFE_INTEGER);
+	const frame = el(doc, 'iframe', {
+		className: 'mp-frame',
+		attrs: { title: options.title, referrerpolicy: 'no-referrer' },
+	});
+	// Empty sandbox: every restriction applies (no scripts, opaque origin, no navigation, no forms).
+	frame.setAttribute('sandbox', '');
+	const styleNonce = doc.querySelector<HTMLScriptElement>('script[nonce]')?.nonce;
+	const paint = () => {
+		const srcdoc = frameDocument(safe.html, originalColours ? undefined : options.theme?.(), styleNonce);
+		if (frame.srcdoc !== srcdoc) frame.srcdoc = srcdoc;
+	};
+	paint();
+	// VS Code sets the theme's variables on <html> (and its kind on <body>) when the theme changes,
+	// and the style sheets may load after the first paint: paint again then, or the frame keeps the
+	// colours of its first paint.
+	const win = doc.defaultView;
+	if (win && 'MutationObserver' in win) {
+		let shown = false;
+		const observer = new win.MutationObserver(() => {
+			if (block.isConnected) shown = true;
+			// A block that was shown and then replaced stops listening.
+			else if (shown) return observer.disconnect();
+			paint();
+		});
+		observer.observe(doc.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
+		// And once the page's style sheets have loaded, in case the first paint came before them.
+		if (doc.readyState !== 'complete') win.addEventListener('load', paint, { once: true });
+		if (doc.body) observer.observe(doc.body, { attributes: true, attributeFilter: ['class'] });
+	}
+	const toggle = button(
+		doc,
+		originalColours ? 'Theme colours' : 'Original colours',
+		() => {
+			originalColours = !originalColours;
+			toggle.textContent = originalColours ? 'Theme colours' : 'Original colours';
+			toggle.setAttribute('aria-pressed', String(originalColours));
+			paint();
+		},
+		{
+			className: 'mp-button mp-secondary mp-small',
+			title: 'Show the document in its own light colours, or in the theme’s',
+		},
+	);
+	toggle.setAttribute('aria-pressed', String(originalColours));
+	block.append(el(doc, 'div', { className: 'mp-frame-tools' }, [toggle]), frame);
+	if (safe.blockedImages > 0) {
+		block.appendChild(
+			notice(
+				doc,
+				`${safe.blockedImages} remote image${safe.blockedImages === 1 ? ' was' : 's were'} blocked.`,
+				'warning',
+			),
+		);
+	}
+	if (safe.links.length > 0) {
+		const list = el(doc, 'ol', { className: 'mp-links', attrs: { 'aria-label': 'Links in the document' } });
+		for (const url of safe.links) {
+			list.appendChild(
+				el(doc, 'li', {}, [
+					button(doc, url, () => options.onLink(url), {
+						className: 'mp-link-button',
+						title: 'Asks before opening in your browser',
+					}),
+				]),
+			);
+		}
+		block.append(el(doc, 'h3', { text: 'Links (not followed in the preview; opening one asks first)' }), list);
+	}
+	return block;
 }
 
 export function updaterKey(tab: DocumentTab, part?: number): string {
@@ -66,13 +155,16 @@ export function renderDocumentView(ctx: DocumentContext, tab: DocumentTab, view:
 			const container = el(doc, 'div', { className: 'mp-pdf', attrs: { 'aria-label': 'PDF preview' } });
 			wrap.append(heading(view.fileName, `PDF, ${formatBytes(view.size)}`), container);
 			if (ctx.renderPdf) ctx.renderPdf(container, view.base64);
-			else container.appendChild(notice(doc, 'No PDF preview here; use Save as….'));
+			else container.appendChild(notice(doc, 'No PDF preview here; use “Save as…” to open it elsewhere.'));
 			break;
 		}
 		case 'binary':
 			wrap.append(
 				heading(view.fileName, `${view.contentType}, ${formatBytes(view.size)}`),
-				notice(doc, 'There is no preview for this type of file. Use Save as… to open it with another program.'),
+				notice(
+					doc,
+					'There is no preview for this type of file. Use “Save as…” to open it with another program.',
+				),
 			);
 			break;
 		case 'cv':
@@ -107,38 +199,13 @@ export function safeHtmlBlock(
 	const draw = (current: UntrustedHtml) => {
 		clear(block);
 		shown = current.html.length;
-		const safe = sanitizeHtml(ctx.purify, current.html, Number.MAX_SAFE_INTEGER);
-		const frame = el(doc, 'iframe', {
-			className: 'mp-frame',
-			attrs: { title: 'Document content (sandboxed, no scripts)', referrerpolicy: 'no-referrer' },
-		});
-		// Empty sandbox: every restriction applies (no scripts, opaque origin, no navigation, no forms).
-		frame.setAttribute('sandbox', '');
-		frame.srcdoc = frameDocument(safe.html);
-		block.appendChild(frame);
-		if (safe.blockedImages > 0) {
-			block.appendChild(
-				notice(
-					doc,
-					`${safe.blockedImages} remote image${safe.blockedImages === 1 ? ' was' : 's were'} blocked.`,
-					'warning',
-				),
-			);
-		}
-		if (safe.links.length > 0) {
-			const list = el(doc, 'ol', { className: 'mp-links', attrs: { 'aria-label': 'Links in the document' } });
-			for (const url of safe.links) {
-				list.appendChild(
-					el(doc, 'li', {}, [
-						button(doc, url, () => ctx.post({ type: 'openLink', url }), {
-							className: 'mp-link-button',
-							title: 'Asks before opening in your browser',
-						}),
-					]),
-				);
-			}
-			block.append(el(doc, 'h3', { text: 'Links (not followed in the preview; opening one asks first)' }), list);
-		}
+		block.appendChild(
+			frameBlock(doc, ctx.purify, current.html, {
+				theme: ctx.theme,
+				title: 'Document content (sandboxed, no scripts)',
+				onLink: (url) => ctx.post({ type: 'openLink', url }),
+			}),
+		);
 		if (current.truncated) {
 			block.appendChild(
 				notice(
@@ -296,7 +363,7 @@ function emailBlock(
 		]);
 		if (part.body.kind === 'text') section.appendChild(textBlock(ctx, tab, part.index, part.body.slice));
 		else if (part.body.kind === 'html') section.appendChild(safeHtmlBlock(ctx, tab, part.index, part.body.html));
-		else section.appendChild(notice(doc, 'Attachment: no preview here. Use Save as….'));
+		else section.appendChild(notice(doc, 'Attachment: no preview here. Use “Save as…” to open it elsewhere.'));
 		block.appendChild(section);
 	}
 	return block;

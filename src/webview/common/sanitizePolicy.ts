@@ -177,12 +177,66 @@ export function sanitizeHtml(purify: DOMPurify, html: string, limit = DEFAULT_HT
 /** CSP of the frame document: nothing loads except inline data: images; inline styles only here. */
 export const FRAME_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'";
 
-/** The srcdoc of the sandboxed frame around already sanitised HTML. */
-export function frameDocument(safeHtml: string): string {
+/** Colours and font of the frame, taken from the VS Code theme of the webview. */
+export interface FrameTheme {
+	foreground: string;
+	background: string;
+	link: string;
+	border: string;
+	fontFamily: string;
+	fontSize: string;
+}
+
+/** The light look the frame had before it followed the theme (the "original colours" toggle). */
+export const LIGHT_FRAME: FrameTheme = {
+	foreground: '#1e1e1e',
+	background: '#ffffff',
+	link: '#0b57d0',
+	border: '#888888',
+	fontFamily: 'system-ui, sans-serif',
+	fontSize: '14px',
+};
+
+const COLOUR = /^(?:#[0-9a-f]{3,8}|rgba?\(\s*[\d.]+%?\s*,\s*[\d.]+%?\s*,\s*[\d.]+%?\s*(?:,\s*[\d.]+%?\s*)?\))$/i;
+const FONT_FAMILY = /^[\w\s,'"-]{1,200}$/;
+const FONT_SIZE = /^\d{1,2}(?:\.\d+)?px$/;
+
+/**
+ * Only plain colour, font-family and font-size values reach the frame's style sheet: anything else
+ * (a url(), an escape, a closing brace) falls back to the light look's value.
+ */
+export function safeTheme(theme: Partial<FrameTheme>): FrameTheme {
+	const pick = (key: keyof FrameTheme, pattern: RegExp) => {
+		const value = (theme[key] ?? '').trim();
+		return pattern.test(value) ? value : LIGHT_FRAME[key];
+	};
+	return {
+		foreground: pick('foreground', COLOUR),
+		background: pick('background', COLOUR),
+		link: pick('link', COLOUR),
+		border: pick('border', COLOUR),
+		fontFamily: pick('fontFamily', FONT_FAMILY),
+		fontSize: pick('fontSize', FONT_SIZE),
+	};
+}
+
+/**
+ * The srcdoc of the sandboxed frame around already sanitised HTML. Without a theme it shows the
+ * document's own colours on white; with one, the theme's colours win over the document's (an email
+ * written black-on-white stays readable in a dark theme).
+ */
+export function frameDocument(safeHtml: string, theme?: Partial<FrameTheme>, styleNonce?: string): string {
+	const t = safeTheme(theme ?? LIGHT_FRAME);
+	// A srcdoc frame inherits the panel's CSP, whose style-src allows only the panel's nonce.
+	const nonce = styleNonce && /^[A-Za-z0-9+/=_-]{8,128}$/.test(styleNonce) ? ` nonce="${styleNonce}"` : '';
+	const themed = theme
+		? // Below the body only: the body keeps the theme's colour, and everything in it inherits that.
+			'body *{color:inherit!important;background-color:transparent!important;border-color:currentColor!important}'
+		: '';
 	return (
 		`<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${FRAME_CSP}"><meta name="referrer" content="no-referrer">` +
-		'<style>body{font-family:system-ui,sans-serif;font-size:14px;margin:8px;color:#1e1e1e;background:#fff;word-wrap:break-word}' +
-		'.mp-link{color:#0b57d0;text-decoration:underline dotted}.mp-blocked-image{display:inline-block;border:1px dashed #888;padding:2px 4px;color:#555;font-size:12px}</style>' +
+		`<style${nonce}>html{color-scheme:light dark}body{font-family:${t.fontFamily};font-size:${t.fontSize};margin:8px;color:${t.foreground};background:${t.background};word-wrap:break-word}${themed}` +
+		`.mp-link,.mp-link *{color:${t.link}${theme ? '!important' : ''};text-decoration:underline dotted}.mp-blocked-image{display:inline-block;border:1px dashed ${t.border};padding:2px 4px;font-size:12px}</style>` +
 		`</head><body>${safeHtml}</body></html>`
 	);
 }

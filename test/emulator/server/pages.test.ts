@@ -49,9 +49,8 @@ describe('emulator server: WSDL and pages', () => {
 			!/<script|<link|<img|<iframe|\ssrc=|url\(|@import/i.test(res.body.replace(disco, '')),
 			'no external resources',
 		);
-		const linked = [...res.body.matchAll(/<h2 id="op-(\w+)"><a href="\/SOAP\/Posting\.asmx\?op=(\w+)">/g)].map(
-			(m) => m[2],
-		);
+		// Links are relative to the page (/SOAP/Posting.asmx), so they work under any path prefix.
+		const linked = [...res.body.matchAll(/<h2 id="op-(\w+)"><a href="Posting\.asmx\?op=(\w+)">/g)].map((m) => m[2]);
 		assert.deepEqual(linked, operationsOf('posting'));
 		const addAdvert = res.body.slice(
 			res.body.indexOf('id="op-AddAdvert"'),
@@ -62,7 +61,8 @@ describe('emulator server: WSDL and pages', () => {
 			params,
 			OPERATIONS.AddAdvert.params.map((p) => p.name),
 		);
-		assert.ok(res.body.includes('<a href="/SOAP/Posting.asmx?WSDL">'));
+		assert.ok(res.body.includes('<a href="Posting.asmx?WSDL">'));
+		assert.ok(res.body.includes('<a href="../">All endpoints</a>'));
 	});
 
 	it('serves an operation page with sample requests of the four bindings, escaped', async () => {
@@ -94,10 +94,10 @@ describe('emulator server: WSDL and pages', () => {
 		assert.equal(res.status, 200);
 		assert.match(cspOf(res.headers), /^default-src 'none';/);
 		for (const href of [
-			'/SOAP/Posting.asmx',
-			'/SOAP/Posting.asmx?WSDL',
-			'/SOAP/Administration.asmx',
-			'/SOAP/Administration.asmx?WSDL',
+			'SOAP/Posting.asmx',
+			'SOAP/Posting.asmx?WSDL',
+			'SOAP/Administration.asmx',
+			'SOAP/Administration.asmx?WSDL',
 		]) {
 			assert.ok(res.body.includes(`href="${href}"`), href);
 		}

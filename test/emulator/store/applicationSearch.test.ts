@@ -85,6 +85,9 @@ describe('emulator store: application search', () => {
 				{ organisationIds, userId: 1 },
 				{ organisationIds, rankings: [2, 4] },
 				{ organisationIds, appliedFrom: '2026-10-01T00:00:00Z' },
+				// A part of the account: the scope is a condition on the advert.
+				{ organisationIds: store.accounts.subtreeIds(organisationIds[1]), appliedFrom: '2026-10-01T00:00:00Z' },
+				{ organisationIds: store.accounts.subtreeIds(organisationIds[1]), rankings: [0] },
 			];
 			for (const search of searches) {
 				for (const [limit, offset] of [

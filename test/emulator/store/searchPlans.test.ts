@@ -91,6 +91,59 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 		}
 	});
 
+	it('pages a date range over the whole account by walking the page-order index, without sorting every match', () => {
+		const search: ApplicationSearch = { organisationIds: organisations, appliedFrom: '2000-01-01T00:00:00Z' };
+		for (const window of [
+			{ limit: 50, offset: 0 },
+			{ limit: 50, offset: 500 },
+		]) {
+			const plan = sandbox.store.applications.explainPage(search, [], window);
+			assert.ok(
+				plan.some((line) => /application_page_order/.test(line)),
+				`uses application_page_order: ${plan.join(' | ')}`,
+			);
+			assert.ok(
+				plan.every((line) => !/TEMP B-TREE/.test(line)),
+				`no temporary b-tree for the order: ${plan.join(' | ')}`,
+			);
+		}
+		// A part of the account: the scope is checked on each application's advert, still in page order.
+		const part = sandbox.store.accounts.subtreeIds(organisations[1]);
+		const partPlan = sandbox.store.applications.explainPage(
+			{ organisationIds: part, appliedFrom: '2000-01-01T00:00:00Z' },
+			[],
+			{ limit: 50, offset: 0 },
+		);
+		assert.ok(
+			partPlan.some((line) => /application_page_order/.test(line)) &&
+				partPlan.every((line) => !/TEMP B-TREE/.test(line)),
+			partPlan.join(' | '),
+		);
+	});
+
+	it('sorts the matches of a narrow date range rather than walking past every other application', () => {
+		const one = sandbox.store.applications.search(
+			{ organisationIds: organisations, appliedFrom: '2000-01-01T00:00:00Z' },
+			[],
+			{ limit: 1, offset: 0 },
+		).rows[0];
+		const search: ApplicationSearch = {
+			organisationIds: organisations,
+			appliedFrom: one.appliedAt,
+			appliedTo: one.appliedAt,
+		};
+		const plan = sandbox.store.applications.explainPage(search, [], { limit: 50, offset: 0 });
+		assert.ok(
+			plan.every((line) => !/application_page_order/.test(line) && !FULL_SCAN.test(line)),
+			plan.join(' | '),
+		);
+		assert.ok(
+			sandbox.store.applications
+				.search(search, [], { limit: 50, offset: 0 })
+				.rows.some((row) => row.id === one.id),
+		);
+	});
+
 	it('parses and resolves the size option', () => {
 		assert.deepEqual(resolveSize('large'), { adverts: 50_000, applications: 1_000_000 });
 		assert.equal(resolveSize(undefined), undefined);

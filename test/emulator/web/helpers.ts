@@ -1,5 +1,7 @@
 /** Helpers of the emulator's web and background tests: calls over HTTP GET and a headless browser. */
 import { mkdirSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { OPERATIONS, type OperationName } from '../../../src/protocol/catalogue';
 import { parseXml, type XmlElement } from '../../../src/protocol/codecs/xml';
@@ -73,4 +75,51 @@ export const SCREENSHOT_DIR = 'test-results/emulator';
 export function screenshotPath(name: string): string {
 	mkdirSync(SCREENSHOT_DIR, { recursive: true });
 	return `${SCREENSHOT_DIR}/${name}.png`;
+}
+
+/**
+ * A proxy that serves `target` under `/proxy/<port>/` the way code-server does, stripping the prefix,
+ * but without rewriting Location headers: pages must get the prefix right by themselves.
+ */
+export async function startPrefixProxy(
+	target: string,
+): Promise<{ origin: string; prefix: string; requests: string[]; stop(): Promise<void> }> {
+	const upstream = new URL(target);
+	const prefix = `/proxy/${upstream.port}/`;
+	const requests: string[] = [];
+	const server = createServer((req, res) => {
+		const path = req.url ?? '/';
+		requests.push(path);
+		if (!path.startsWith(prefix) && `${path}/` !== prefix) {
+			res.writeHead(404, { 'content-type': 'text/plain' }).end('not under the proxy prefix');
+			return;
+		}
+		const forwarded = request(
+			{
+				host: upstream.hostname,
+				port: upstream.port,
+				method: req.method,
+				path: `/${path.slice(prefix.length)}`,
+				headers: { ...req.headers, host: upstream.host },
+			},
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		forwarded.on('error', () => res.writeHead(502).end());
+		req.pipe(forwarded);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	return {
+		origin,
+		prefix,
+		requests,
+		stop: () =>
+			new Promise<void>((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
 }

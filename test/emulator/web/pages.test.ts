@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator';
-import { callGet, demoLogin, field, launchBrowser, screenshotPath } from './helpers';
+import { callGet, demoLogin, field, launchBrowser, screenshotPath, startPrefixProxy } from './helpers';
 
 const LONG_DESCRIPTION = 'We are hiring a pastry chef to run our bakery counter in Leeds. '.repeat(6);
 
@@ -201,7 +201,8 @@ describe('emulator web pages (headless Chromium)', function () {
 		const login = await callGet(emulator, 'posting', 'GetLoginURL', demoLogin(emulator));
 		const response = await fetch(field(login, 'RedirectUrl')!, { redirect: 'manual' });
 		assert.equal(response.status, 303);
-		assert.equal(response.headers.get('location'), '/web/');
+		// Relative, so that it stays inside any path prefix the sandbox is served under.
+		assert.equal(response.headers.get('location'), '../web/');
 		assert.match(
 			response.headers.get('set-cookie') ?? '',
 			/^mp_sandbox_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=1800$/,
@@ -212,5 +213,127 @@ describe('emulator web pages (headless Chromium)', function () {
 			headers: { cookie: 'mp_sandbox_session=forged' },
 		});
 		assert.equal(forged.status, 401);
+	});
+
+	describe('behind a path prefix (as code-server serves it at /proxy/<port>/)', function () {
+		let proxy: { origin: string; prefix: string; requests: string[]; stop(): Promise<void> };
+
+		before(async () => {
+			proxy = await startPrefixProxy(emulator.baseUrl);
+		});
+		after(async () => {
+			await proxy?.stop();
+		});
+
+		/** Every link of the page resolves inside the prefix. */
+		async function assertLinksStayInside(): Promise<void> {
+			const hrefs = await page
+				.locator('a[href]')
+				.evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+			for (const href of hrefs) {
+				assert.ok(href.startsWith(`${proxy.origin}${proxy.prefix}`), `${href} leaves ${proxy.prefix}`);
+			}
+			const actions = await page
+				.locator('form')
+				.evaluateAll((forms) => forms.map((f) => (f as HTMLFormElement).action));
+			for (const action of actions) assert.ok(action.startsWith(`${proxy.origin}${proxy.prefix}`), action);
+		}
+
+		it('completes a posting through the prefix: the form posts and redirects inside it', async () => {
+			const { redirectUrl } = await addAdvert({ sAdvertIdentifier: 'WEB-PROXY-1', DestinationsAsCSV: '108' });
+			const proxied = redirectUrl.replace(emulator.baseUrl, `${proxy.origin}${proxy.prefix.slice(0, -1)}`);
+			await page.goto(proxied);
+			await page.getByRole('heading', { level: 1, name: 'Complete your posting' }).waitFor();
+			await assertLinksStayInside();
+			await page.getByRole('button', { name: 'Confirm and post' }).click();
+			await page.getByRole('heading', { level: 1, name: 'Posting completed' }).waitFor();
+			assert.equal(page.url(), proxied);
+			assert.ok(
+				proxy.requests.every((path) => path.startsWith(proxy.prefix)),
+				proxy.requests.join(' '),
+			);
+		});
+
+		it('signs in and walks the web interface (advert, application, notes and tags) without leaving the prefix', async () => {
+			const applications = await callGet(emulator, 'posting', 'GetApplicationsPaged', {
+				sAPIKey: emulator.demo.apiKey,
+				sUsername: emulator.demo.username,
+				sApplicationStartDateTime: '2000-01-01 00:00:00',
+				CurrentPage: '1',
+				RowsPerPage: '1',
+			});
+			const advertId = field(applications, 'AdvertID')!;
+			const applicationId = field(applications, 'AdvertCandidateID')!;
+			const email = field(applications, 'EmailAddress')!;
+			await callGet(emulator, 'posting', 'AddAdvertCandidateNote', {
+				...demoLogin(emulator),
+				sAdvertID: advertId,
+				sAdvertCandidateID: applicationId,
+				sSubject: 'Phone screen <b>',
+				sBody: 'Strong candidate; call back on Monday.',
+			});
+			await callGet(emulator, 'posting', 'CandidateTag', {
+				sAPIKey: emulator.demo.apiKey,
+				sCandidateEmail: email,
+				Tag: 'Shortlist 2026',
+			});
+			await callGet(emulator, 'posting', 'CandidateTagPartner', {
+				sAPIKey: emulator.demo.apiKey,
+				sCandidateEmail: email,
+				PartnerTag: 'PartnerAccepted',
+			});
+			const login = await callGet(emulator, 'posting', 'GetLoginURL', {
+				...demoLogin(emulator),
+				returnUrl: `/web/adverts/${advertId}`,
+			});
+			const url = field(login, 'RedirectUrl')!.replace(
+				emulator.baseUrl,
+				`${proxy.origin}${proxy.prefix.slice(0, -1)}`,
+			);
+			await page.goto(url);
+			assert.equal(page.url(), `${proxy.origin}${proxy.prefix}web/adverts/${advertId}`);
+			await page
+				.getByRole('table', { name: 'Postings' })
+				.or(page.getByText('No postings yet.'))
+				.first()
+				.waitFor();
+			await assertLinksStayInside();
+			await page.screenshot({ path: screenshotPath('web-advert-behind-proxy'), fullPage: true });
+			await page.locator(`a[href$="applications/${applicationId}"]`).first().click();
+			await page.getByRole('heading', { level: 2, name: 'Notes' }).waitFor();
+			assert.match(
+				await page.locator('.note').first().innerText(),
+				/Phone screen <b>\s+Strong candidate; call back on Monday\./,
+			);
+			assert.deepEqual(await page.locator('.tags li').allInnerTexts(), ['Partner: Accepted', 'Shortlist 2026']);
+			await assertLinksStayInside();
+			await page.screenshot({ path: screenshotPath('web-application-notes'), fullPage: true });
+			for (const name of ['Applications', 'Postings', 'Adverts', 'Account']) {
+				await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name }).click();
+				await page.getByRole('heading', { level: 1 }).first().waitFor();
+				await assertLinksStayInside();
+			}
+			await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Applications' }).click();
+			assert.ok((await page.getByRole('columnheader').allInnerTexts()).includes('Tags'));
+			assert.ok(
+				proxy.requests.every((path) => path.startsWith(proxy.prefix)),
+				proxy.requests.join(' '),
+			);
+		});
+
+		it('serves the endpoint and operation pages with links inside the prefix', async () => {
+			await page.goto(`${proxy.origin}${proxy.prefix}`);
+			await page.getByRole('heading', { level: 1, name: 'Multiposting sandbox' }).waitFor();
+			await assertLinksStayInside();
+			await page.getByRole('link', { name: 'Posting endpoint' }).click();
+			await page.getByRole('link', { name: 'GetCurrency' }).click();
+			await page.getByRole('heading', { level: 1, name: 'GetCurrency' }).waitFor();
+			await assertLinksStayInside();
+			await page.getByRole('link', { name: /Back to all operations/ }).click();
+			await page.getByRole('link', { name: 'All endpoints' }).click();
+			assert.equal(page.url(), `${proxy.origin}${proxy.prefix}`);
+			const wsdl = await page.getByRole('link', { name: 'WSDL' }).first().getAttribute('href');
+			assert.match(wsdl ?? '', /^SOAP\/Posting\.asmx\?WSDL$/);
+		});
 	});
 });

@@ -1,15 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { MultipostingClient } from '../../../src/client';
 import type { Advert } from '../../../src/protocol/catalogue';
-import {
-	checkAnswer,
-	createAdvertFlow,
-	formatDeliveryLog,
-	formatFeeds,
-	showDeliveryLog,
-	showFeeds,
-} from '../../../src/extension/actions/advertFlows';
-import { pickValue, type Answer } from '../fakes';
+import { formatDeliveryLog, formatFeeds, showDeliveryLog, showFeeds } from '../../../src/extension/actions/advertFlows';
 import { createTestWorkbench, type TestWorkbench } from '../harness';
 
 describe('advert actions and flows (real emulator)', function () {
@@ -39,31 +31,72 @@ describe('advert actions and flows (real emulator)', function () {
 		return advert;
 	}
 
-	it('express posts to all previous destinations', async function () {
+	/** The names of the job boards an advert was delivered to, from its log. */
+	async function postedBoards(advertId: number): Promise<string[]> {
+		const tracking = await client.advertTrackingResponseLog({ sAdvertID: String(advertId) });
+		return [...new Set(tracking.map((t) => t.FeedName!).filter(Boolean))];
+	}
+
+	it('offers only the boards the advert was posted to, all ticked, and confirms quota and cost before posting', async function () {
 		const advert = await postedAdvert();
-		wb.ui.script(pickValue('all'));
+		const boards = await postedBoards(advert.AdvertID!);
+		assert.ok(boards.length > 0, 'the advert was delivered before');
+		const before = (await client.advertTrackingResponseLog({ sAdvertID: String(advert.AdvertID) })).length;
+		let offered: string[] = [];
+		let ticked: string[] = [];
+		wb.ui.script(
+			{
+				pickMany: (items) => {
+					offered = items.map((i) => i.label);
+					ticked = items.filter((i) => i.picked).map((i) => i.label);
+					return items.filter((i) => i.picked);
+				},
+			},
+			{ modal: 'Express Post' },
+		);
 		assert.equal(await wb.services.adverts.expressPost({ advertId: advert.AdvertID! }), true);
+		assert.deepEqual([...offered].sort(), [...boards].sort(), 'exactly the boards of its delivery log');
+		assert.ok(ticked.length > 0);
+		const pick = wb.ui.calls.filter((c) => c.kind === 'pickMany').at(-1)!;
+		assert.equal(pick.options?.title, `Express post “${advert.AdvertTitle}” (advert ${advert.AdvertID})`);
+		assert.ok(
+			pick.items!.every((i) => /postings left|no quota left/.test(i.description ?? '')),
+			'each board says its quota',
+		);
+		const confirm = wb.ui.messages('warnModal').at(-1)!;
+		assert.equal(
+			confirm,
+			`Express post “${advert.AdvertTitle}” (advert ${advert.AdvertID}) to ${ticked.join(', ')}?`,
+		);
 		assert.match(
 			wb.ui.messages('info').at(-1)!,
-			new RegExp(`Advert ${advert.AdvertID} will be delivered again to \\d+ job board`),
+			new RegExp(`^“.+” \\(advert ${advert.AdvertID}\\) will be delivered again to ${ticked.join(', ')}\\.$`),
 		);
+		const after = (await client.advertTrackingResponseLog({ sAdvertID: String(advert.AdvertID) })).length;
+		assert.ok(after > before, 'new deliveries were logged');
 	});
 
-	it("express posts to destinations picked from the user's feeds", async function () {
+	it('posts nothing when the user does not confirm', async function () {
 		const advert = await postedAdvert();
-		const tracking = await client.advertTrackingResponseLog({ sAdvertID: String(advert.AdvertID) });
-		const previousFeed = tracking.find((t) => t.FeedName)?.FeedName;
-		assert.ok(previousFeed, 'the advert was delivered to a feed before');
-		let offered = 0;
-		wb.ui.script(pickValue('pick'), {
-			pickMany: (items) => {
-				offered = items.length;
-				return items.filter((i) => i.label === previousFeed);
-			},
-		});
-		assert.equal(await wb.services.adverts.expressPost({ advertId: advert.AdvertID! }), true);
-		assert.ok(offered >= 10, "the demo account's feeds are offered");
-		assert.match(wb.ui.messages('info').at(-1)!, /will be delivered again to 1 job board\.$/);
+		const before = (await client.advertTrackingResponseLog({ sAdvertID: String(advert.AdvertID) })).length;
+		wb.ui.script({ pickMany: (items) => items }, { modal: undefined });
+		assert.equal(
+			await wb.services.adverts.expressPost({ advertId: advert.AdvertID!, title: advert.AdvertTitle }),
+			false,
+		);
+		const after = (await client.advertTrackingResponseLog({ sAdvertID: String(advert.AdvertID) })).length;
+		assert.equal(after, before);
+	});
+
+	it('says an advert that was never posted cannot be express posted, and offers nothing to pick', async function () {
+		const created = await client.addAdvert({ sJobTitle: 'Never posted', sJobDescription: 'x'.repeat(300) });
+		const picks = wb.ui.calls.filter((c) => c.kind === 'pickMany').length;
+		assert.equal(await wb.services.adverts.expressPost({ advertId: created.AdvertID! }), false);
+		assert.equal(wb.ui.calls.filter((c) => c.kind === 'pickMany').length, picks);
+		assert.equal(
+			wb.ui.messages('info').at(-1),
+			`“Never posted” (advert ${created.AdvertID}) has never been posted, so it cannot be express posted. Complete its posting first.`,
+		);
 	});
 
 	it('opens the web interface after showing the host and asking', async function () {
@@ -82,76 +115,23 @@ describe('advert actions and flows (real emulator)', function () {
 		assert.equal(wb.ui.messages('openExternal').length, opened);
 	});
 
-	it('creates an advert through every step and the service then finds it', async function () {
-		const answers: Answer[] = [
-			{ input: 'Workbench test engineer' },
-			pickValue('P'),
-			pickValue('F'),
-			{ input: 'Leeds' },
-			{ input: '30000' },
-			{ input: '40000' },
-			pickValue('GBP'),
-			pickValue('Y'),
-			{ input: 'Dana Whitfield' },
-			{ input: 'dana@acme-recruitment.example' },
-			{ input: 'Builds and tests VS Code extensions.' },
-			{ pickMany: (items) => items.slice(0, 2) },
-			{ input: '' },
-		];
-		wb.ui.script(...answers);
-		const advertId = await createAdvertFlow(wb.services, wb.ui);
-		assert.equal(wb.ui.remaining, 0, 'every step was asked');
-		assert.ok(typeof advertId === 'number' && advertId > 0);
-		const steps = wb.ui.calls.filter(
-			(c) =>
-				(c.kind === 'input' || c.kind === 'pick' || c.kind === 'pickMany') &&
-				c.options?.title === 'Create advert',
-		);
-		assert.deepEqual(
-			steps.map((s) => s.options?.step),
-			[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-		);
-		const page = await client.getAdvertPaged({
-			sAdvertID: String(advertId),
-			sSearchDays: '-1',
-			CurrentPage: 1,
-			RowsPerPage: 1,
-		});
-		const created = page.Adverts![0];
-		assert.equal(created.AdvertTitle, 'Workbench test engineer');
-		assert.equal(created.PrimaryLocation, 'Leeds');
-		assert.equal(created.SalaryCurrency, 'GBP');
-		assert.match(wb.ui.messages('info').at(-1)!, /^Advert \d+ "Workbench test engineer" was created\./);
-	});
-
-	it('validates the answers with the catalogue rules the client and the sandbox use', function () {
-		assert.equal(
-			checkAnswer('sSalaryFrom', 'lots'),
-			"sSalaryFrom must be numeric, e.g. 35000 or 12.50; got 'lots'.",
-		);
-		assert.equal(checkAnswer('sSalaryFrom', '25000.50'), undefined);
-		assert.equal(checkAnswer('sContactEmail', 'nobody'), "sContactEmail is not an email address: 'nobody'.");
-		assert.equal(checkAnswer('sFuturePostDateTimeInUtc', '2026-12-1 09:00:00'), undefined);
-		assert.match(checkAnswer('sFuturePostDateTimeInUtc', 'tomorrow')!, /is not a date and time: 'tomorrow'/);
-		assert.match(checkAnswer('sJobType', 'X')!, /^sJobType must be one of P, C, T; got 'X'\.$/);
-		assert.equal(checkAnswer('sJobTitle', ' ', true), 'This field is required');
-	});
-
 	it('shows the delivery log and the feeds as documents', async function () {
 		const advert = await postedAdvert();
 		await showDeliveryLog(wb.services, wb.ui, { advertId: advert.AdvertID! });
 		const log = wb.ui.documents.at(-1)!;
 		assert.equal(log.language, 'plaintext');
-		assert.match(log.content, new RegExp(`^Delivery log of advert ${advert.AdvertID}`));
+		assert.match(log.content, new RegExp(`^Delivery log of “.+” \\(advert ${advert.AdvertID}\\)`));
+		assert.equal(log.title, `Delivery log of ${advert.AdvertTitle} (${advert.AdvertID})`);
 		await showFeeds(wb.services, wb.ui);
 		const feeds = wb.ui.documents.at(-1)!;
 		assert.equal(feeds.language, 'markdown');
+		assert.equal(feeds.title, 'Feeds and quota of demo.admin');
 		assert.match(feeds.content, /^# Feeds and quota of demo\\\.admin/);
 		assert.ok(feeds.content.split('\n').filter((l) => l.startsWith('| ')).length > 10);
 	});
 
 	it('formats empty logs and escapes feed names', function () {
-		assert.equal(formatDeliveryLog({ advertId: 4 }, []), 'Advert 4: no deliveries yet.\n');
+		assert.equal(formatDeliveryLog({ advertId: 4 }, []), 'Delivery log of advert 4: nothing delivered yet.\n');
 		const md = formatFeeds('x', [{ FeedName: '[x](javascript:alert(1))', FeedIdentifier: 'a|b' }]);
 		assert.ok(!md.includes('[x](javascript'));
 		assert.ok(md.includes('a\\|b'));

@@ -41,15 +41,18 @@ describe('application actions (real emulator)', function () {
 		});
 		return page.Applications![0];
 	}
+	/** As the tree's rows and the panel give it: ids and the candidate's name. */
 	const refOf = (app: APIApplication): ApplicationRef => ({
 		advertId: app.AdvertID!,
 		advertCandidateId: app.AdvertCandidateID!,
+		firstName: app.FirstName,
+		lastName: app.LastName,
 	});
 
 	it('scores an application through the quick pick and the service records the ranking', async function () {
 		const app = await someApplication(0);
 		wb.ui.script(pickValue('S'));
-		assert.equal(await wb.services.applications.score(refOf(app)), true);
+		assert.equal(await wb.services.applications.score({ ...refOf(app), score: 2, favourite: false }), true);
 		const after = await reload(app);
 		assert.equal(after.Ranking, 'Suitable');
 		assert.equal(after.Score, 4);
@@ -57,8 +60,15 @@ describe('application actions (real emulator)', function () {
 		const picks = wb.ui.calls.filter((c) => c.kind === 'pick').at(-1)!;
 		assert.deepEqual(
 			picks.items!.map((i) => i.label),
-			['S', 'M', 'U', 'F', 'N'],
+			['Suitable', 'Maybe', 'Unsuitable', 'Favourite', 'None'],
 		);
+		assert.deepEqual(
+			picks.items!.map((i) => i.description),
+			['S', 'M · current', 'U', 'F', 'N'],
+			'the letter of each, and the current score marked',
+		);
+		assert.equal(picks.options?.title, `Score ${app.FirstName} ${app.LastName}`);
+		assert.equal(wb.services.activity.latest(app.AdvertCandidateID!, 'score')?.text, 'Scored Suitable');
 	});
 
 	it('marks a favourite with F and unmarks nothing else', async function () {
@@ -124,7 +134,10 @@ describe('application actions (real emulator)', function () {
 		const ok = await wb.services.applications.score({ advertId: 999999, advertCandidateId: 999999 }, 'S');
 		assert.equal(ok, false);
 		const [message] = wb.ui.messages('error').slice(-1);
-		assert.match(message, /^Scoring the application failed: /);
+		assert.equal(
+			message,
+			'Scoring application 999999 failed: the service refused the request (sAdvertID 999999 is not an advert of your organisation).',
+		);
 		await new Promise((resolve) => setImmediate(resolve));
 		assert.equal(wb.ui.calls.at(-1)!.kind, 'showLog');
 		assert.deepEqual(changes, []);

@@ -208,7 +208,7 @@ describe('connections', function () {
 			const failed = await testConnection(bad, connection);
 			await bad.close();
 			assert.equal(failed.ok, false);
-			assert.match(failed.lines[0], /^Reaching Sandbox failed: the service refused the request/);
+			assert.match(failed.lines[0], /^Reaching the service failed: the service refused the request/);
 			assert.ok(!failed.lines[0].includes('wrong-key'), 'the key is not echoed');
 		});
 	});

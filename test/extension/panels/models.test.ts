@@ -42,16 +42,15 @@ describe('panel view models', function () {
 	});
 
 	it('accepts refs, tree nodes and records as command arguments, and nothing else', function () {
-		assert.deepEqual(toAdvertRef({ advertId: 5 }), {
-			advertId: 5,
-			advertIdentifier: undefined,
-			advertReference: undefined,
-		});
+		assert.deepEqual(toAdvertRef({ advertId: 5 }), { advertId: 5 });
 		assert.deepEqual(
 			toAdvertRef({
-				data: { kind: 'advert', advert: { AdvertID: 7, AdvertIdentifier: 'X', AdvertReference: 'R' } },
+				data: {
+					kind: 'advert',
+					advert: { AdvertID: 7, AdvertIdentifier: 'X', AdvertReference: 'R', AdvertTitle: 'Chef' },
+				},
 			}),
-			{ advertId: 7, advertIdentifier: 'X', advertReference: 'R' },
+			{ advertId: 7, advertIdentifier: 'X', advertReference: 'R', title: 'Chef' },
 		);
 		assert.equal(toAdvertRef({ advert: { AdvertID: 8 } })?.advertId, 8);
 		assert.equal(toAdvertRef({ AdvertID: 9 })?.advertId, 9);
@@ -68,20 +67,36 @@ describe('panel view models', function () {
 						EmailAddress: 'a@b.c',
 						FirstName: 'A',
 						LastName: 'B',
+						Score: 66,
+						Favourite: true,
+						ProgressID: 3,
 					},
 				},
 			}),
-			{ advertId: 1, advertCandidateId: 2, candidateEmail: 'a@b.c', firstName: 'A', lastName: 'B' },
+			{
+				advertId: 1,
+				advertCandidateId: 2,
+				candidateEmail: 'a@b.c',
+				firstName: 'A',
+				lastName: 'B',
+				score: 66,
+				favourite: true,
+				progressId: 3,
+			},
 		);
 		assert.equal(toApplicationRef({ application: { AdvertID: 1, AdvertCandidateID: 2 } })?.advertCandidateId, 2);
 		assert.equal(toApplicationRef({ advertId: 1, advertCandidateId: 2 })?.advertId, 1);
 		assert.equal(toApplicationRef({ advertCandidateId: 2 }), undefined, 'an application needs its advert');
 	});
 
-	it('groups advert fields and names status values', function () {
+	it('groups advert fields and names status values and codes in words', function () {
 		const view = buildAdvertView({
 			AdvertID: 3,
 			AdvertTitle: 'Chef',
+			AdvertType: 'T',
+			AdvertHours: 'F',
+			SalaryPer: 'Y',
+			JobDescription: '<p>Cook <b>well</b></p><script>x</script>',
 			SalaryFrom: '30000',
 			SalaryTo: '35000',
 			SalaryCurrency: 'GBP',
@@ -100,8 +115,19 @@ describe('panel view models', function () {
 			view.groups.find((g) => g.title === group)?.rows.find((r) => r.label === label)?.value;
 		assert.equal(find('Salary', 'Range'), '30000 – 35000');
 		assert.equal(find('Salary', 'Hidden'), 'No');
-		assert.equal(find('Status', 'Advert status'), 'ToAuthorise (16)');
-		assert.equal(find('Status', 'Delivery status'), 'Failed (3)');
+		assert.equal(find('Status', 'Advert status'), 'To Authorise');
+		assert.equal(find('Status', 'Posting'), 'Failed');
+		assert.equal(find('Job', 'Type'), 'Temporary');
+		assert.equal(find('Job', 'Hours'), 'Full time');
+		assert.equal(find('Salary', 'Per'), 'Year');
+		assert.equal(find('Salary', 'Currency'), 'Pound sterling');
+		assert.equal(view.posting, 'Failed');
+		// The description goes to the webview as untrusted HTML (sanitised there), not as text.
+		assert.equal(view.description.html, '<p>Cook <b>well</b></p><script>x</script>');
+		assert.equal(
+			buildAdvertView({ AdvertID: 4, JobDescription: 'Line 1\nA & B' }).description.html,
+			'Line 1<br>A &amp; B',
+		);
 		assert.equal(find('Dates', 'Last posted'), '01/02/2026 10:00:00');
 		assert.equal(view.counters[0].value, 4);
 		assert.equal(view.counters[2].value, 0, 'absent counters are zero');
@@ -125,8 +151,8 @@ describe('panel view models', function () {
 	});
 
 	it('describes score flags and application fields', function () {
-		assert.equal(scoreLabel(68), 'Favourite, Suitable (68)');
-		assert.equal(scoreLabel(0), 'None (0)');
+		assert.equal(scoreLabel(68), 'Favourite, Suitable');
+		assert.equal(scoreLabel(0), 'Unranked');
 		const view = buildApplicationView({
 			AdvertID: 1,
 			AdvertCandidateID: 2,
@@ -140,7 +166,7 @@ describe('panel view models', function () {
 		});
 		assert.equal(view.title, 'Ada L');
 		assert.deepEqual(view.badges.slice(0, 3), [
-			{ label: 'Score', value: 'Maybe (2)' },
+			{ label: 'Ranking', value: 'Maybe' },
 			{ label: 'Favourite', value: 'Yes' },
 			{ label: 'Progress', value: 'Interview (4)' },
 		]);

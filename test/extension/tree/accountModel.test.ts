@@ -181,6 +181,57 @@ describe('account tree model (real emulator)', function () {
 		assert.deepEqual(model.filters, {});
 	});
 
+	it('says how many applications of an advert match the filter once it is expanded', async function () {
+		model.setFilters({ ranking: 'Suitable' });
+		const { adverts } = await demoAdminAdverts();
+		const advert = adverts.find((a) => a.data.kind === 'advert' && (a.data.advert.Applications ?? 0) > 5)!;
+		const total = (advert.data as { advert: { Applications: number } }).advert.Applications;
+		assert.match(advert.descriptor.description ?? '', new RegExp(`^${total} applications in all`));
+		const shown = (await model.getChildren(advert)).filter((n) => n.data.kind === 'application');
+		assert.match(advert.descriptor.description ?? '', new RegExp(`^\\d+ of ${total} applications match`));
+		const matching = Number(/^(\d+) of/.exec(advert.descriptor.description!)![1]);
+		assert.ok(matching >= shown.length && matching < total);
+		assert.ok(changed.includes(advert), 'the row is redrawn with the count');
+		model.setFilters({});
+	});
+
+	it('orders applications as the filter asks (newest first)', async function () {
+		model.setFilters({ order: 'newest' });
+		const { adverts } = await demoAdminAdverts();
+		const advert = adverts.find((a) => a.data.kind === 'advert' && (a.data.advert.Applications ?? 0) > 3)!;
+		const dates = (await model.getChildren(advert))
+			.filter((n) => n.data.kind === 'application')
+			.map((n) => (n.data as { application: { ApplicationDate: string } }).application.ApplicationDate);
+		assert.deepEqual([...dates].sort().reverse(), dates);
+		model.setFilters({});
+	});
+
+	it('updates an advert row from a fresher record without reloading', async function () {
+		const { adverts } = await demoAdminAdverts();
+		const node = adverts.find((a) => a.data.kind === 'advert')!;
+		const advert = (node.data as { advert: import('../../../src/protocol/catalogue').Advert }).advert;
+		changed.length = 0;
+		model.advertSeen({ ...advert });
+		assert.deepEqual(changed, [], 'nothing changed, nothing redrawn');
+		model.advertSeen({
+			...advert,
+			Applications: (advert.Applications ?? 0) + 1,
+			LastDeliveryStatusID: 1,
+			LastPostDate: '2026-01-01T00:00:00Z',
+		});
+		assert.deepEqual(changed, [node]);
+		assert.match(node.descriptor.description ?? '', /Pending/);
+	});
+
+	it("puts the login's own organisation first", async function () {
+		const orgs = await model.getChildren(model.roots()[0]);
+		const users = await model.getChildren(orgs[0]);
+		assert.ok(
+			users.some((u) => u.data.kind === 'user' && u.data.user.username === 'demo.admin'),
+			`first: ${orgs[0].descriptor.label}`,
+		);
+	});
+
 	it('locates an advert found by id, loading the path to it', async function () {
 		const client = await wb.services.activeClient();
 		const first = await client.getAdvertPaged({

@@ -104,9 +104,14 @@ describe('tree descriptors', function () {
 			OrganisationID: 1,
 		};
 
-		it('shows counts in the description and an icon by status', function () {
+		it('shows counts and the posting state in the description and an icon by status', function () {
 			const d = advertDescriptor('c', advert);
-			assert.equal(d.description, '12 applications · 3 suitable');
+			assert.equal(d.description, '12 applications · 3 suitable · Not posted');
+			assert.equal(
+				advertDescriptor('c', { ...advert, LastPostDate: '2026-02-01T10:00:00Z', LastDeliveryStatusID: 1 })
+					.description,
+				'12 applications · 3 suitable · Pending',
+			);
 			assert.equal(d.icon?.id, 'megaphone');
 			assert.equal(d.collapsible, 'collapsed');
 			assert.equal(d.contextValue, 'advert');
@@ -116,6 +121,24 @@ describe('tree descriptors', function () {
 			assert.equal(deleted.collapsible, 'none');
 			assert.equal(deleted.contextValue, 'advert:deleted');
 			assert.equal(advertDescriptor('c', { ...advert, AdvertStatusID: 16 }).icon?.id, 'watch');
+		});
+
+		it('tells adverts with the same title apart by reference, else by ID', function () {
+			assert.equal(
+				advertDescriptor('c', { ...advert, AdvertReference: 'REF-9' }, { duplicateTitle: true }).description,
+				'ref REF-9 · 12 applications · 3 suitable · Not posted',
+			);
+			assert.match(advertDescriptor('c', advert, { duplicateTitle: true }).description!, /^#7 · /);
+		});
+
+		it('says what the count counts when application filters are set', function () {
+			assert.match(
+				advertDescriptor('c', advert, { applicationsFiltered: true }).description!,
+				/^12 applications in all · /,
+			);
+			const matched = advertDescriptor('c', advert, { applicationsFiltered: true, matching: 3 });
+			assert.match(matched.description!, /^3 of 12 applications match · /);
+			assert.match(matched.tooltip!, /Matching the filter: 3/);
 		});
 	});
 
@@ -175,6 +198,7 @@ describe('tree descriptors', function () {
 			assert.equal(d.label, 'Dana Whitfield');
 			assert.equal(d.description, 'demo.admin · 21 adverts');
 			assert.equal(d.icon?.id, 'shield');
+			assert.equal(userDescriptor('c', org.users[0], 4, true).description, 'demo.admin · 4 adverts match');
 		});
 	});
 
@@ -207,7 +231,13 @@ describe('tree descriptors', function () {
 				},
 				progress,
 			),
-			'Filtered: last 7 days, Created/ToAuthorise, Suitable, Interview, applied 2026-01-01 – …',
+			'Filtered: adverts of the last 7 days, adverts Created/ToAuthorise, Suitable, Interview, applied 2026-01-01 – …',
+		);
+		assert.equal(describeFilters({ ranking: 'MaybeSuitable,Unranked' }), 'Filtered: Maybe/Unranked');
+		assert.equal(describeFilters({ order: 'newest' }), 'Applications newest first');
+		assert.equal(
+			describeFilters({ ranking: 'Suitable', order: 'name' }),
+			'Filtered: Suitable; applications by name',
 		);
 	});
 });

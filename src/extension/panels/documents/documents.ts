@@ -14,6 +14,7 @@ import type {
 	UntrustedHtml,
 } from '../../../shared/panelMessages';
 import { readCv, rawXml } from './hrxml';
+import { clause } from '../../vocabulary';
 import { decodeCharset, parseMime, type MimePart } from './mime';
 
 /** Characters of text sent at once; "show more" fetches the next slice. */
@@ -174,7 +175,7 @@ export async function loadDocument(
 			case 'parsed':
 				return { ...base, view: parsedView(decodeCharset(bytes, 'utf-8'), base.sources) };
 			case 'email':
-				return { ...base, ...emailView(bytes, base.sources) };
+				return { ...base, ...(await emailView(bytes, base.sources)) };
 			case 'attachment':
 				return { ...base, view: await attachmentView(doc, bytes, base.sources, deps) };
 		}
@@ -183,7 +184,7 @@ export async function loadDocument(
 			...base,
 			view: {
 				kind: 'error',
-				message: `The document could not be shown: ${error instanceof Error ? error.message : String(error)}`,
+				message: `The document could not be shown: ${clause(error instanceof Error ? error.message : String(error))}.`,
 			},
 		};
 	}
@@ -252,8 +253,11 @@ async function attachmentView(
 	}
 }
 
-function emailView(bytes: Uint8Array, sources: LoadedDocument['sources']): { view: DocumentView; parts: MimePart[] } {
-	const message = parseMime(bytes);
+async function emailView(
+	bytes: Uint8Array,
+	sources: LoadedDocument['sources'],
+): Promise<{ view: DocumentView; parts: MimePart[] }> {
+	const message = await parseMime(bytes);
 	const headers: FieldRow[] = message.headers.map((h) => ({ label: h.name, value: h.value }));
 	const parts: EmailPartView[] = message.parts.map((part, index) => {
 		const common = { index, contentType: part.contentType, fileName: part.fileName, size: part.bytes.length };

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { loadDocument, moreOf, savable, TEXT_SLICE_CHARS } from '../../../../src/extension/panels/documents/documents';
-import {
-	decodeEncodedWords,
-	decodeQuotedPrintable,
-	parseHeaderValue,
-	parseMime,
-} from '../../../../src/extension/panels/documents/mime';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { parseMime } from '../../../../src/extension/panels/documents/mime';
+import { createMimeEmail } from '../../../../src/emulator/documents';
 
 const enc = new TextEncoder();
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -46,9 +46,9 @@ const MESSAGE = [
 	'epilogue',
 ].join('\r\n');
 
-describe('MIME reader', function () {
-	it('reads headers with folding and encoded words, and every leaf part of nested multiparts', function () {
-		const message = parseMime(enc.encode(MESSAGE));
+describe('MIME reader (postal-mime)', function () {
+	it('reads headers with folding and encoded words, and every leaf part of nested multiparts', async function () {
+		const message = await parseMime(enc.encode(MESSAGE));
 		const header = (name: string) => message.headers.find((h) => h.name === name)?.value;
 		assert.equal(header('From'), 'Jörg <jorg@example.com>');
 		assert.equal(header('Subject'), 'Bewerbung für die Stelle');
@@ -56,38 +56,105 @@ describe('MIME reader', function () {
 			message.parts.map((p) => p.contentType),
 			['text/plain', 'text/html', 'application/pdf'],
 		);
-		assert.equal(text(message.parts[0].bytes), 'Grüße, a long line that is soft-wrapped.');
+		assert.equal(text(message.parts[0].bytes).trim(), 'Grüße, a long line that is soft-wrapped.');
 		assert.match(text(message.parts[1].bytes), /^<p onclick/);
 		assert.equal(message.parts[2].fileName, 'Lebenslauf Jörg.pdf');
 		assert.equal(message.parts[2].disposition, 'attachment');
 		assert.equal(text(message.parts[2].bytes), '%PDF-1.4 fake');
 	});
 
-	it('decodes quoted-printable, encoded words and parameters', function () {
-		assert.equal(text(decodeQuotedPrintable('a=3Db=\r\nc')), 'a=bc');
-		assert.equal(decodeEncodedWords('=?utf-8?q?caf=C3=A9?= =?utf-8?b?IGF1IGxhaXQ=?='), 'café au lait');
-		assert.deepEqual(parseHeaderValue('Text/HTML; Charset="UTF-8"; name="a;b.html"'), {
-			value: 'text/html',
-			params: { charset: 'UTF-8', name: 'a;b.html' },
-		});
-		assert.equal(parseHeaderValue("attachment; filename*=utf-8''na%C3%AFve.txt").params.filename, 'naïve.txt');
+	it('decodes quoted-printable bodies, encoded words and RFC 2231 file names', async function () {
+		const message = await parseMime(
+			enc.encode(
+				[
+					'Subject: =?utf-8?q?caf=C3=A9?= =?utf-8?b?IGF1IGxhaXQ=?=',
+					'Content-Type: multipart/mixed; boundary=b',
+					'',
+					'--b',
+					'Content-Type: text/plain; charset=iso-8859-1',
+					'Content-Transfer-Encoding: quoted-printable',
+					'',
+					'a=3Db=',
+					'c caf=E9',
+					'--b',
+					"Content-Disposition: attachment; filename*=utf-8''na%C3%AFve.txt",
+					'Content-Type: text/plain',
+					'',
+					'x',
+					'--b--',
+				].join('\r\n'),
+			),
+		);
+		assert.equal(message.headers.find((h) => h.name === 'Subject')?.value, 'café au lait');
+		assert.equal(text(message.parts[0].bytes).trim(), 'a=bc café');
+		assert.equal(message.parts[1].fileName, 'naïve.txt');
 	});
 
-	it('survives hostile structure: a boundary that never ends, deep nesting, no headers', function () {
-		const unterminated = parseMime(
+	it('survives hostile structure: a boundary that never ends, deep nesting, no headers', async function () {
+		const unterminated = await parseMime(
 			enc.encode('Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nhello'),
 		);
 		assert.equal(unterminated.parts.length, 1);
-		assert.equal(text(unterminated.parts[0].bytes), 'hello');
+		assert.equal(text(unterminated.parts[0].bytes).trim(), 'hello');
 		let nested = 'Content-Type: text/plain\r\n\r\ndeep';
 		for (let i = 0; i < 50; i++) {
 			nested = `Content-Type: multipart/mixed; boundary=b${i}\r\n\r\n--b${i}\r\n${nested}\r\n--b${i}--`;
 		}
-		const deep = parseMime(enc.encode(nested));
-		assert.equal(deep.parts.length, 1);
-		const bare = parseMime(enc.encode('just a body'));
-		assert.deepEqual(bare.headers, []);
-		assert.equal(bare.parts[0].contentType, 'text/plain');
+		await assert.rejects(parseMime(enc.encode(nested)), /the email could not be read \(.*nesting depth/i);
+		const panel = await loadDocument('email', { DocumentBytes: enc.encode(nested) });
+		assert.equal(panel.view.kind, 'error', 'the panel says so instead of failing');
+		const bare = await parseMime(enc.encode('just a body'));
+		assert.deepEqual(bare.headers, [], 'a line without a colon is not a header');
+		let many = 'Content-Type: multipart/mixed; boundary=m\r\n\r\n';
+		for (let i = 0; i < 500; i++) {
+			many += `--m\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename=f${i}\r\n\r\nx\r\n`;
+		}
+		assert.ok((await parseMime(enc.encode(`${many}--m--`))).parts.length <= 200, 'the part count is bounded');
+	});
+
+	it('works as bundled for the extension host (esbuild resolves the ES module of postal-mime)', async function () {
+		this.timeout(30_000);
+		const dir = mkdtempSync(join(tmpdir(), 'mp-mime-'));
+		try {
+			const outfile = join(dir, 'mime.js');
+			await build({
+				entryPoints: [join(__dirname, '../../../../../src/extension/panels/documents/mime.ts')],
+				outfile,
+				bundle: true,
+				platform: 'node',
+				format: 'cjs',
+				target: 'node20',
+				logLevel: 'silent',
+			});
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const bundled = require(outfile) as typeof import('../../../../src/extension/panels/documents/mime');
+			const message = await bundled.parseMime(enc.encode(MESSAGE));
+			assert.equal(message.headers.find((h) => h.name === 'Subject')?.value, 'Bewerbung für die Stelle');
+			assert.equal(message.parts.length, 3);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it("reads the sandbox's own emails (HTML body and the CV attachment)", async function () {
+		const cv = { fileName: 'cv.pdf', contentType: 'application/pdf', bytes: enc.encode('%PDF-1.4 sandbox') };
+		const raw = createMimeEmail({
+			fromName: 'Zoë Dubois',
+			fromAddress: 'zoe@example.com',
+			to: 'hr@acme.example',
+			subject: 'Application: Café manager',
+			date: new Date('2026-05-01T10:00:00Z'),
+			id: 'seed-1-1',
+			html: '<p>Dear Hiring Manager</p>',
+			attachment: cv,
+		});
+		const message = await parseMime(enc.encode(raw));
+		assert.match(message.headers.find((h) => h.name === 'From')?.value ?? '', /Zoë Dubois/);
+		assert.equal(message.headers.find((h) => h.name === 'Subject')?.value, 'Application: Café manager');
+		const html = message.parts.find((p) => p.contentType === 'text/html');
+		assert.match(text(html!.bytes), /Dear Hiring Manager/);
+		const attachment = message.parts.find((p) => p.fileName === 'cv.pdf');
+		assert.equal(text(attachment!.bytes), '%PDF-1.4 sandbox');
 	});
 
 	it('loads a full email for the panel: text as text, HTML sanitised, attachments savable', async function () {

@@ -1,5 +1,6 @@
 /**
- * PDF preview with pdf.js, entirely inside the webview and without any network: the bytes come from
+ * PDF preview with pdf.js (the separate bundle dist/webview/pdf.js, loaded only when a PDF is shown;
+ * see common/pdfLoader.ts), entirely inside the webview and without any network: the bytes come from
  * the host by message, and the pdf.js worker code is bundled into this script and run on the main
  * thread ("fake worker"). A real Worker is not used because webview resources are served from another
  * origin than the webview document, which a Worker cannot be created from; dist/webview/pdf.worker.min.mjs
@@ -11,7 +12,7 @@
 // Sets globalThis.pdfjsWorker, which pdf.js uses as its main-thread worker.
 import 'pdfjs-dist/build/pdf.worker.mjs';
 import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist';
-import { button, el, notice } from './dom';
+import { button, el, notice } from '../common/dom';
 
 const FIRST_PAGES = 3;
 const MORE_PAGES = 5;
@@ -52,7 +53,8 @@ export function renderPdf(doc: Document, container: HTMLElement, base64: string)
 			await renderPages(FIRST_PAGES);
 		})
 		.catch((error: unknown) => {
-			status.textContent = `The PDF could not be previewed (${error instanceof Error ? error.message : String(error)}). Use Save as… to open it elsewhere.`;
+			const reason = (error instanceof Error ? error.message : String(error)).replace(/\.+$/, '');
+			status.textContent = `The PDF could not be previewed (${reason}). Use “Save as…” to open it elsewhere.`;
 		});
 }
 

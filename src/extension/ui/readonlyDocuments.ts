@@ -1,0 +1,73 @@
+/**
+ * Read-only documents with real titles (delivery log, feeds and quota, WSDL): served by a
+ * TextDocumentContentProvider, so VS Code never offers to save them as it does Untitled documents.
+ * Contents live in memory until their editor closes.
+ */
+import * as vscode from 'vscode';
+
+export const READONLY_SCHEME = 'multiposting-view';
+
+/** Markdown keeps its extension (the preview reads it); the others show their bare title. */
+const EXTENSIONS = { markdown: '.md', plaintext: '', xml: '' } as const;
+export type ReadonlyLanguage = keyof typeof EXTENSIONS;
+
+class ReadonlyDocuments implements vscode.TextDocumentContentProvider {
+	private readonly contents = new Map<string, string>();
+	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+	readonly onDidChange = this.changed.event;
+	private counter = 0;
+
+	provideTextDocumentContent(uri: vscode.Uri): string {
+		return this.contents.get(uri.toString()) ?? '';
+	}
+
+	/** A URI whose last path segment is the title; the query keeps two documents of one title apart. */
+	put(content: string, language: ReadonlyLanguage, title: string): vscode.Uri {
+		const safe = title.replace(/[\\/:*?"<>|#]+/g, ' ').trim() || 'Multiposting';
+		const uri = vscode.Uri.from({
+			scheme: READONLY_SCHEME,
+			path: `/${safe}${EXTENSIONS[language]}`,
+			query: String(++this.counter),
+		});
+		this.contents.set(uri.toString(), content);
+		return uri;
+	}
+
+	forget(uri: vscode.Uri): void {
+		this.contents.delete(uri.toString());
+	}
+
+	dispose(): void {
+		this.changed.dispose();
+		this.contents.clear();
+	}
+}
+
+let documents: ReadonlyDocuments | undefined;
+
+/** Registers the provider; call once at activation. */
+export function registerReadonlyDocuments(): vscode.Disposable {
+	const provider = new ReadonlyDocuments();
+	documents = provider;
+	return vscode.Disposable.from(
+		vscode.workspace.registerTextDocumentContentProvider(READONLY_SCHEME, provider),
+		vscode.workspace.onDidCloseTextDocument((doc) => {
+			if (doc.uri.scheme === READONLY_SCHEME) provider.forget(doc.uri);
+		}),
+		provider,
+		{ dispose: () => (documents = documents === provider ? undefined : documents) },
+	);
+}
+
+/** Opens `content` read-only under `title`; Markdown opens as its rendered preview. */
+export async function openReadonlyDocument(content: string, language: ReadonlyLanguage, title: string): Promise<void> {
+	if (!documents) throw new Error('the read-only document provider is not registered');
+	const uri = documents.put(content, language, title);
+	if (language === 'markdown') {
+		await vscode.commands.executeCommand('markdown.showPreview', uri);
+		return;
+	}
+	let document = await vscode.workspace.openTextDocument(uri);
+	if (document.languageId !== language) document = await vscode.languages.setTextDocumentLanguage(document, language);
+	await vscode.window.showTextDocument(document, { preview: true });
+}
