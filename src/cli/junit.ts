@@ -1,19 +1,12 @@
 /** JUnit XML of a test run, as CI servers read it (one testsuite per file, one testcase per request). */
 import { formatExchange } from '../client/requestFileRunner';
+import { escapeAttr, escapeText } from '../protocol/codecs/xml';
 import type { FileRun } from './report';
 
-/** Characters XML 1.0 cannot hold, removed from reports. */
-// eslint-disable-next-line no-control-regex
-const INVALID_XML_CHARS = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-function escape(text: string): string {
-	return text
-		.replace(INVALID_XML_CHARS, '\uFFFD')
-		.replace(/&/g, '&amp;')
-		.replace(/</g, '&lt;')
-		.replace(/>/g, '&gt;')
-		.replace(/"/g, '&quot;');
-}
+/** An attribute value of the report; characters XML 1.0 cannot hold become U+FFFD. */
+const xmlAttr = (text: string): string => escapeAttr(text, 'replace');
+/** Element content of the report (line breaks kept as they are), likewise. */
+const xmlText = (value: string): string => escapeText(value, 'replace');
 
 function seconds(ms: number): string {
 	return (ms / 1000).toFixed(3);
@@ -31,12 +24,12 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 	for (const file of files) {
 		const of = (status: string): number => file.results.filter((result) => result.status === status).length;
 		lines.push(
-			`  <testsuite name="${escape(file.path)}" tests="${file.results.length}" failures="${of('failed')}" errors="${of('errored')}" skipped="${of('skipped')}" time="${seconds(file.ms)}" timestamp="${file.startedAt}">`,
+			`  <testsuite name="${xmlAttr(file.path)}" tests="${file.results.length}" failures="${of('failed')}" errors="${of('errored')}" skipped="${of('skipped')}" time="${seconds(file.ms)}" timestamp="${file.startedAt}">`,
 		);
 		for (const problem of file.fileProblems) {
 			lines.push(
-				`    <testcase classname="${escape(className(file.path))}" name="(file)" time="0">`,
-				`      <error message="${escape(problem)}" type="file"/>`,
+				`    <testcase classname="${xmlAttr(className(file.path))}" name="(file)" time="0">`,
+				`      <error message="${xmlAttr(problem)}" type="file"/>`,
 				'    </testcase>',
 			);
 		}
@@ -44,7 +37,7 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 			const time = seconds(result.exchange?.timeMs ?? 0);
 			const line = file.lines[result.index];
 			lines.push(
-				`    <testcase classname="${escape(className(file.path))}" name="${escape(result.label)}" time="${time}" file="${escape(file.path)}"${line ? ` line="${line}"` : ''}>`,
+				`    <testcase classname="${xmlAttr(className(file.path))}" name="${xmlAttr(result.label)}" time="${time}" file="${xmlAttr(file.path)}"${line ? ` line="${line}"` : ''}>`,
 			);
 			const failed = result.outcomes.filter((outcome) => !outcome.passed);
 			const details = [
@@ -57,17 +50,17 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 			if (result.status === 'failed') {
 				const message = failed[0]?.message ?? result.problems[0] ?? 'failed';
 				lines.push(
-					`      <failure message="${escape(message)}" type="expectation">${escape(details)}</failure>`,
+					`      <failure message="${xmlAttr(message)}" type="expectation">${xmlText(details)}</failure>`,
 				);
 			} else if (result.status === 'errored') {
 				lines.push(
-					`      <error message="${escape(result.problems[0] ?? 'error')}" type="request">${escape(details)}</error>`,
+					`      <error message="${xmlAttr(result.problems[0] ?? 'error')}" type="request">${xmlText(details)}</error>`,
 				);
 			} else if (result.status === 'skipped') {
-				lines.push(`      <skipped message="${escape(result.problems[0] ?? 'skipped')}"/>`);
+				lines.push(`      <skipped message="${xmlAttr(result.problems[0] ?? 'skipped')}"/>`);
 			}
 			if (result.exchange && result.status !== 'passed') {
-				lines.push(`      <system-out>${escape(formatExchange(result.exchange))}</system-out>`);
+				lines.push(`      <system-out>${xmlText(formatExchange(result.exchange))}</system-out>`);
 			}
 			lines.push('    </testcase>');
 		}

@@ -14,7 +14,8 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { createOperationHandlers, type OperationHandlers, type OperationOptions } from './domain/handlers';
 import { DEMO_CREDENTIALS, seedSandbox, type SeedOptions } from './domain/seed';
-import { StorageError, storageError } from './store/database';
+import { storageError } from './store/database';
+import { StorageError } from './store/storageError';
 import { acquireOwnerLock, type OwnerLock } from './store/ownerLock';
 import { Store } from './store/store';
 

@@ -57,7 +57,6 @@ export const COMMANDS = {
 export type CommandKey = keyof typeof COMMANDS;
 export type CommandId = (typeof COMMANDS)[CommandKey];
 
-export const VIEW_CONTAINER_ID = 'multiposting';
 export const ACCOUNT_VIEW_ID = 'multiposting.account';
 
 /** View types of the webview panels (also used in `when` clauses: activeWebviewPanelId). */

@@ -15,6 +15,7 @@ import {
 	type ScalarType,
 } from './catalogue';
 import { isValueType } from './codecs/records';
+import { escapeAttr, escapeText } from './codecs/xml';
 
 /** Where the WSDL's messages live and where its ports point. */
 export interface WsdlOptions {
@@ -46,16 +47,6 @@ const DEFAULT_SERVICE_NAMES: Readonly<Record<Endpoint, string>> = {
 	administration: 'Administration',
 };
 
-/** Escapes text for an XML attribute value or element content. */
-function escapeXml(text: string): string {
-	return text
-		.replace(/&/g, '&amp;')
-		.replace(/</g, '&lt;')
-		.replace(/>/g, '&gt;')
-		.replace(/"/g, '&quot;')
-		.replace(/'/g, '&apos;');
-}
-
 /** The ASMX service name: the document name of the endpoint path (Posting.asmx -> Posting) when it is a plain name. */
 export function serviceNameOf(endpoint: Endpoint, location: string): string {
 	const match = /\/([A-Za-z_][A-Za-z0-9_]*)\.asmx\/?(?:[?#].*)?$/i.exec(location);
@@ -73,19 +64,22 @@ class SchemaBuilder {
 	}
 
 	addGlobal(name: string, type: string): void {
-		this.globals.set(name, `<s:element name="${escapeXml(name)}" nillable="true" type="tns:${escapeXml(type)}" />`);
+		this.globals.set(
+			name,
+			`<s:element name="${escapeAttr(name)}" nillable="true" type="tns:${escapeAttr(type)}" />`,
+		);
 	}
 
 	/** Registers a complex type; `body` is built lazily so recursive records terminate. */
 	ensureType(name: string, body: () => string): void {
 		if (this.types.has(name)) return;
 		this.types.set(name, '');
-		this.types.set(name, `<s:complexType name="${escapeXml(name)}">${body()}</s:complexType>`);
+		this.types.set(name, `<s:complexType name="${escapeAttr(name)}">${body()}</s:complexType>`);
 	}
 
 	toXml(namespace: string): string {
 		return (
-			`<s:schema elementFormDefault="qualified" targetNamespace="${escapeXml(namespace)}">` +
+			`<s:schema elementFormDefault="qualified" targetNamespace="${escapeAttr(namespace)}">` +
 			this.elements.join('') +
 			[...this.types.values()].join('') +
 			[...this.globals.values()].join('') +
@@ -99,7 +93,7 @@ function arrayOfScalar(schema: SchemaBuilder, scalar: ScalarType, item: string):
 	schema.ensureType(typeName, () => {
 		// Known facts: items are minOccurs=0; nillable except value types (ArrayOfInt's int items).
 		const nillable = isValueType(scalar) ? '' : ' nillable="true"';
-		return `<s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="${escapeXml(item)}"${nillable} type="s:${scalar}" /></s:sequence>`;
+		return `<s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="${escapeAttr(item)}"${nillable} type="s:${scalar}" /></s:sequence>`;
 	});
 	return typeName;
 }
@@ -108,7 +102,7 @@ function arrayOfRecord(schema: SchemaBuilder, record: string, item: string): str
 	const typeName = `ArrayOf${item}`;
 	schema.ensureType(typeName, () => {
 		recordType(schema, record);
-		return `<s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="${escapeXml(item)}" nillable="true" type="tns:${escapeXml(record)}" /></s:sequence>`;
+		return `<s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="${escapeAttr(item)}" nillable="true" type="tns:${escapeAttr(record)}" /></s:sequence>`;
 	});
 	return typeName;
 }
@@ -118,7 +112,7 @@ function fieldElement(schema: SchemaBuilder, field: FieldSpec): string {
 	const type = field.type;
 	if (typeof type === 'string') {
 		const min = isValueType(type) ? '1' : '0';
-		return `<s:element minOccurs="${min}" maxOccurs="1" name="${escapeXml(field.name)}"${nillable} type="s:${type}" />`;
+		return `<s:element minOccurs="${min}" maxOccurs="1" name="${escapeAttr(field.name)}"${nillable} type="s:${type}" />`;
 	}
 	let typeName: string;
 	if ('record' in type) {
@@ -128,7 +122,7 @@ function fieldElement(schema: SchemaBuilder, field: FieldSpec): string {
 	} else {
 		typeName = arrayOfScalar(schema, type.scalarList, type.item);
 	}
-	return `<s:element minOccurs="0" maxOccurs="1" name="${escapeXml(field.name)}"${nillable} type="tns:${escapeXml(typeName)}" />`;
+	return `<s:element minOccurs="0" maxOccurs="1" name="${escapeAttr(field.name)}"${nillable} type="tns:${escapeAttr(typeName)}" />`;
 }
 
 /** The complex type of a record: element fields in order, then attribute fields. */
@@ -143,7 +137,7 @@ function recordType(schema: SchemaBuilder, record: string): string {
 			.filter((f) => f.attribute)
 			.map(
 				(f) =>
-					`<s:attribute name="${escapeXml(f.name)}" type="s:${typeof f.type === 'string' ? f.type : 'string'}" />`,
+					`<s:attribute name="${escapeAttr(f.name)}" type="s:${typeof f.type === 'string' ? f.type : 'string'}" />`,
 			)
 			.join('');
 		return `<s:sequence>${elements}</s:sequence>${attributes}`;
@@ -152,7 +146,7 @@ function recordType(schema: SchemaBuilder, record: string): string {
 }
 
 function paramElement(schema: SchemaBuilder, param: ParamSpec): string {
-	const name = escapeXml(param.name);
+	const name = escapeAttr(param.name);
 	switch (param.type) {
 		case 'int':
 		case 'boolean':
@@ -174,12 +168,12 @@ function resultType(schema: SchemaBuilder, op: OperationSpec): string {
 function addOperationTypes(schema: SchemaBuilder, name: string, op: OperationSpec): void {
 	const params = op.params.map((p) => paramElement(schema, p)).join('');
 	schema.addElement(
-		`<s:element name="${escapeXml(name)}"><s:complexType><s:sequence>${params}</s:sequence></s:complexType></s:element>`,
+		`<s:element name="${escapeAttr(name)}"><s:complexType><s:sequence>${params}</s:sequence></s:complexType></s:element>`,
 	);
 	const type = resultType(schema, op);
 	schema.addElement(
-		`<s:element name="${escapeXml(name)}Response"><s:complexType><s:sequence>` +
-			`<s:element minOccurs="0" maxOccurs="1" name="${escapeXml(op.soapResult)}" type="tns:${escapeXml(type)}" />` +
+		`<s:element name="${escapeAttr(name)}Response"><s:complexType><s:sequence>` +
+			`<s:element minOccurs="0" maxOccurs="1" name="${escapeAttr(op.soapResult)}" type="tns:${escapeAttr(type)}" />` +
 			'</s:sequence></s:complexType></s:element>',
 	);
 	// HTTP GET and POST answer with this element as the document root.
@@ -197,7 +191,7 @@ export function abstractTypesNamespace(namespace: string): string {
 /** The second schema ASMX writes when a GET/POST parameter is a list: StringArray, a SOAP-encoded array. */
 function abstractTypesSchema(namespace: string): string {
 	return (
-		`<s:schema targetNamespace="${escapeXml(abstractTypesNamespace(namespace))}">` +
+		`<s:schema targetNamespace="${escapeAttr(abstractTypesNamespace(namespace))}">` +
 		`<s:import namespace="${NS.soapenc}" />` +
 		'<s:complexType name="StringArray"><s:complexContent mixed="false"><s:restriction base="soapenc:Array">' +
 		'<s:sequence><s:element minOccurs="0" maxOccurs="unbounded" name="String" type="s:string" /></s:sequence>' +
@@ -206,16 +200,16 @@ function abstractTypesSchema(namespace: string): string {
 }
 
 function messages(name: string, op: OperationSpec): string {
-	const n = escapeXml(name);
+	const n = escapeAttr(name);
 	// HTTP parameters travel as text (transport rule 5): s:string, and lists (repeated fields, rule 3)
 	// StringArray of the AbstractTypes schema, as ASMX types them.
 	const parts = op.params
 		.map(
 			(p) =>
-				`<wsdl:part name="${escapeXml(p.name)}" type="${p.type === 'string[]' ? `${ABSTRACT_PREFIX}:StringArray` : 's:string'}" />`,
+				`<wsdl:part name="${escapeAttr(p.name)}" type="${p.type === 'string[]' ? `${ABSTRACT_PREFIX}:StringArray` : 's:string'}" />`,
 		)
 		.join('');
-	const body = `<wsdl:part name="Body" element="tns:${escapeXml(op.httpRoot)}" />`;
+	const body = `<wsdl:part name="Body" element="tns:${escapeAttr(op.httpRoot)}" />`;
 	return (
 		`<wsdl:message name="${n}SoapIn"><wsdl:part name="parameters" element="tns:${n}" /></wsdl:message>` +
 		`<wsdl:message name="${n}SoapOut"><wsdl:part name="parameters" element="tns:${n}Response" /></wsdl:message>` +
@@ -228,27 +222,27 @@ function messages(name: string, op: OperationSpec): string {
 
 function portType(portName: string, suffix: 'Soap' | 'HttpGet' | 'HttpPost', names: readonly string[]): string {
 	const ops = names.map((name) => {
-		const n = escapeXml(name);
+		const n = escapeAttr(name);
 		return (
-			`<wsdl:operation name="${n}"><wsdl:documentation xmlns:wsdl="${NS.wsdl}">${escapeXml(OPERATIONS[name as keyof typeof OPERATIONS].doc)}</wsdl:documentation>` +
+			`<wsdl:operation name="${n}"><wsdl:documentation xmlns:wsdl="${NS.wsdl}">${escapeText(OPERATIONS[name as keyof typeof OPERATIONS].doc)}</wsdl:documentation>` +
 			`<wsdl:input message="tns:${n}${suffix}In" /><wsdl:output message="tns:${n}${suffix}Out" /></wsdl:operation>`
 		);
 	});
-	return `<wsdl:portType name="${escapeXml(portName)}${suffix}">${ops.join('')}</wsdl:portType>`;
+	return `<wsdl:portType name="${escapeAttr(portName)}${suffix}">${ops.join('')}</wsdl:portType>`;
 }
 
 function soapBinding(service: string, version: 'soap' | 'soap12', namespace: string, names: readonly string[]): string {
 	const bindingName = `${service}${version === 'soap' ? 'Soap' : 'Soap12'}`;
 	const ops = names.map(
 		(name) =>
-			`<wsdl:operation name="${escapeXml(name)}">` +
-			`<${version}:operation soapAction="${escapeXml(soapAction(namespace, name))}" style="document" />` +
+			`<wsdl:operation name="${escapeAttr(name)}">` +
+			`<${version}:operation soapAction="${escapeAttr(soapAction(namespace, name))}" style="document" />` +
 			`<wsdl:input><${version}:body use="literal" /></wsdl:input>` +
 			`<wsdl:output><${version}:body use="literal" /></wsdl:output></wsdl:operation>`,
 	);
 	// ASMX binds SOAP 1.2 to the same port type as SOAP 1.1.
 	return (
-		`<wsdl:binding name="${escapeXml(bindingName)}" type="tns:${escapeXml(service)}Soap">` +
+		`<wsdl:binding name="${escapeAttr(bindingName)}" type="tns:${escapeAttr(service)}Soap">` +
 		`<${version}:binding transport="${NS.soapHttp}" />${ops.join('')}</wsdl:binding>`
 	);
 }
@@ -258,11 +252,11 @@ function httpBinding(service: string, verb: 'GET' | 'POST', names: readonly stri
 	const input = verb === 'GET' ? '<http:urlEncoded />' : '<mime:content type="application/x-www-form-urlencoded" />';
 	const ops = names.map(
 		(name) =>
-			`<wsdl:operation name="${escapeXml(name)}"><http:operation location="/${escapeXml(name)}" />` +
+			`<wsdl:operation name="${escapeAttr(name)}"><http:operation location="/${escapeAttr(name)}" />` +
 			`<wsdl:input>${input}</wsdl:input><wsdl:output><mime:mimeXml part="Body" /></wsdl:output></wsdl:operation>`,
 	);
 	return (
-		`<wsdl:binding name="${escapeXml(service)}${suffix}" type="tns:${escapeXml(service)}${suffix}">` +
+		`<wsdl:binding name="${escapeAttr(service)}${suffix}" type="tns:${escapeAttr(service)}${suffix}">` +
 		`<http:binding verb="${verb}" />${ops.join('')}</wsdl:binding>`
 	);
 }
@@ -278,15 +272,15 @@ export function generateWsdl(endpoint: Endpoint, options: WsdlOptions): string {
 	const names = operationsOf(endpoint);
 	const schema = new SchemaBuilder();
 	for (const name of names) addOperationTypes(schema, name, OPERATIONS[name]);
-	const loc = escapeXml(location);
-	const svc = escapeXml(service);
+	const loc = escapeAttr(location);
+	const svc = escapeAttr(service);
 	const lists = names.some((name) => OPERATIONS[name].params.some((p) => p.type === 'string[]'));
-	const abstractNs = lists ? ` xmlns:${ABSTRACT_PREFIX}="${escapeXml(abstractTypesNamespace(namespace))}"` : '';
+	const abstractNs = lists ? ` xmlns:${ABSTRACT_PREFIX}="${escapeAttr(abstractTypesNamespace(namespace))}"` : '';
 	return (
 		'<?xml version="1.0" encoding="utf-8"?>\n' +
 		`<wsdl:definitions xmlns:soap="${NS.soap}" xmlns:tm="${NS.tm}" xmlns:soapenc="${NS.soapenc}" xmlns:mime="${NS.mime}"` +
-		` xmlns:tns="${escapeXml(namespace)}" xmlns:s="${NS.s}" xmlns:soap12="${NS.soap12}" xmlns:http="${NS.http}"` +
-		`${abstractNs} targetNamespace="${escapeXml(namespace)}" xmlns:wsdl="${NS.wsdl}">` +
+		` xmlns:tns="${escapeAttr(namespace)}" xmlns:s="${NS.s}" xmlns:soap12="${NS.soap12}" xmlns:http="${NS.http}"` +
+		`${abstractNs} targetNamespace="${escapeAttr(namespace)}" xmlns:wsdl="${NS.wsdl}">` +
 		`<wsdl:types>${schema.toXml(namespace)}${lists ? abstractTypesSchema(namespace) : ''}</wsdl:types>` +
 		names.map((name) => messages(name, OPERATIONS[name])).join('') +
 		portType(service, 'Soap', names) +

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { BINDING_NAMES, getBinding } from '../../src/protocol/bindings';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../../src/protocol/catalogue';
+import { escapeAttr, escapeText } from '../../src/protocol/codecs/xml';
 import {
 	CONNECTION_PLACEHOLDERS,
 	REQUEST_FILE_HEADER,
@@ -242,6 +244,27 @@ describe('request files (.mpreq)', () => {
 		assert.equal(
 			replaceSecretsWithPlaceholders('x=a%20b y=a+b z=a b', { apiKey: 'a b' }),
 			'x={{connection.apiKey}} y={{connection.apiKey}} z={{connection.apiKey}}',
+		);
+	});
+
+	it('turns secrets back into placeholders in bodies the bindings wrote, however they escaped them', () => {
+		const secrets = { apiKey: `a&"b'<c>`, password: 'p&q"r' };
+		const ctx = { namespace: 'http://mp.example/', endpointPath: '/SOAP/Posting.asmx' };
+		for (const binding of BINDING_NAMES) {
+			const request = getBinding(binding).encodeRequest(
+				'GetCurrency',
+				{ sCultureID: 'en-GB', sAPIKey: secrets.apiKey },
+				ctx,
+			);
+			const body = request.body === undefined ? '' : Buffer.from(request.body).toString('utf8');
+			const scrubbed = replaceSecretsWithPlaceholders(`${request.path}\n${body}`, secrets);
+			assert.ok(scrubbed.includes(CONNECTION_PLACEHOLDERS.apiKey), `${binding}: ${scrubbed}`);
+			assert.ok(!/a&(amp;)?"b|a%26/.test(scrubbed), `${binding} leaks the key: ${scrubbed}`);
+		}
+		const attribute = `<x k="${escapeAttr(secrets.password)}">${escapeText(secrets.password)}</x>`;
+		assert.equal(
+			replaceSecretsWithPlaceholders(attribute, secrets),
+			'<x k="{{connection.password}}">{{connection.password}}</x>',
 		);
 	});
 });

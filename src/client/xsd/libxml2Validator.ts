@@ -4,6 +4,7 @@
  * dynamic import; schemas are compiled once per WSDL and namespace and kept until dispose().
  */
 import type { SchemaProblem, SchemaSubject, XsdValidatorPort } from '../../protocol/schema/wsdlValidation';
+import { escapeAttr } from '../../protocol/codecs/xml';
 
 type Libxml2 = typeof import('libxml2-wasm', { with: { 'resolution-mode': 'import' } });
 type XmlDocument = InstanceType<Libxml2['XmlDocument']>;
@@ -104,10 +105,6 @@ function standalone(schema: InstanceType<Libxml2['XmlElement']>): string {
 	const text = schema.toString({ format: false });
 	const nameEnd = text.search(/[\s/>]/);
 	return text.slice(0, nameEnd) + inherited + text.slice(nameEnd);
-}
-
-function escapeAttr(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 
 function messageOf(error: unknown): string {

@@ -1,5 +1,5 @@
 /** Minimal but real Word documents (Office Open XML in a ZIP), readable by Word, LibreOffice and mammoth. */
-import { escapeXmlText } from './xmlText';
+import { escapeAttr } from '../../protocol/codecs/xml';
 import { writeZip } from './zip';
 
 const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
@@ -25,7 +25,7 @@ export interface DocxParagraph {
 
 function paragraphXml(paragraph: DocxParagraph): string {
 	const runProperties = paragraph.heading ? '<w:rPr><w:b/><w:sz w:val="28"/></w:rPr>' : '';
-	return `<w:p><w:r>${runProperties}<w:t xml:space="preserve">${escapeXmlText(paragraph.text)}</w:t></w:r></w:p>`;
+	return `<w:p><w:r>${runProperties}<w:t xml:space="preserve">${escapeAttr(paragraph.text, 'drop')}</w:t></w:r></w:p>`;
 }
 
 /** A .docx file with these paragraphs. */

@@ -1,5 +1,8 @@
 /** HR-XML 2.5 Candidate documents, the format of the parser's output (Parsed documents). */
-import { escapeXmlText as e } from './xmlText';
+import { escapeAttr } from '../../protocol/codecs/xml';
+
+/** Escapes a value for the document; characters XML cannot carry are dropped (demo data, never refused). */
+const e = (text: string): string => escapeAttr(text, 'drop');
 
 /** The HR-XML namespace used by the sandbox's parser output. */
 export const HR_XML_NAMESPACE = 'http://ns.hr-xml.org/2007-04-15';

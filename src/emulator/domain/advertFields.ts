@@ -1,6 +1,6 @@
-/** The advert fields of AddAdvert, validated, and the small location lookup that fills coordinates. */
-import { ADVERT_STATUS, VALUE_SETS } from '../../protocol/catalogue';
-import { FaultError } from '../../protocol/faults';
+/** The advert fields of AddAdvert and the small location lookup that fills coordinates. */
+import { VALUE_SETS, type ValueSet } from '../../protocol/catalogue';
+import { matchChoice } from '../../protocol/rules';
 import type { AdvertFields } from '../store/types';
 import type { OperationParams, ParamReader } from './paramReader';
 
@@ -29,93 +29,42 @@ export const KNOWN_LOCATIONS: Readonly<Record<string, readonly [string, string]>
 	remote: ['', ''],
 };
 
-function closedChoice<N extends string>(
-	params: ParamReader<N>,
-	name: NoInfer<N>,
-	allowed: readonly string[],
-): string | undefined {
+/**
+ * The value of a closed set as the catalogue spells it (the rules, checked before dispatch, accept any
+ * letter case and refuse values outside the set).
+ */
+function choiceOf<N extends string>(params: ParamReader<N>, name: NoInfer<N>, set: ValueSet): string | undefined {
 	const value = params.text(name);
-	if (value === undefined) return undefined;
-	const match = allowed.find((choice) => choice.toLowerCase() === value.toLowerCase());
-	if (!match) {
-		throw FaultError.client('InvalidParameter', `${name} must be one of ${allowed.join(', ')}; got '${value}'.`);
-	}
-	return match;
+	return value === undefined ? undefined : (matchChoice(set, value, false) ?? value);
 }
 
-function decimalText<N extends string>(params: ParamReader<N>, name: NoInfer<N>): string | undefined {
-	const value = params.text(name);
-	if (value !== undefined && !/^\d{1,12}(\.\d{1,4})?$/.test(value)) {
-		throw FaultError.client('InvalidParameter', `${name} must be numeric, e.g. 35000 or 12.50; got '${value}'.`);
-	}
-	return value;
-}
-
-/** Validates and collects the advert fields of AddAdvert. */
+/**
+ * Collects the advert fields of AddAdvert. Formats, value sets and the salary order are the
+ * catalogue's rules, which the pipeline checks before dispatch (src/protocol/rules).
+ */
 export function advertFields(params: AddAdvertParams): AdvertFields {
-	const salaryFrom = decimalText(params, 'sSalaryFrom');
-	const salaryTo = decimalText(params, 'sSalaryTo');
-	if (salaryFrom !== undefined && salaryTo !== undefined && Number(salaryFrom) > Number(salaryTo)) {
-		throw FaultError.client(
-			'InvalidParameter',
-			`sSalaryFrom (${salaryFrom}) is higher than sSalaryTo (${salaryTo}).`,
-		);
-	}
-	const currency = params.text('sSalaryCurrency')?.toUpperCase();
-	if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
-		throw FaultError.client(
-			'InvalidParameter',
-			`sSalaryCurrency must be a 3-letter ISO 4217 code such as GBP, EUR or USD; got '${currency}'.`,
-		);
-	}
-	const contactEmail = params.text('sContactEmail');
-	if (contactEmail !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contactEmail)) {
-		throw FaultError.client('InvalidParameter', `sContactEmail is not an email address: '${contactEmail}'.`);
-	}
-	const statusId = params.integer('sAdvertStatusID');
-	const statuses: number[] = Object.values(ADVERT_STATUS);
-	if (statusId !== undefined && !statuses.includes(statusId)) {
-		throw FaultError.client(
-			'InvalidParameter',
-			`sAdvertStatusID must be one of ${Object.entries(ADVERT_STATUS)
-				.map(([name, code]) => `${code} (${name})`)
-				.join(', ')}; got ${statusId}.`,
-		);
-	}
 	const iframe = params.text('sIframe') === undefined ? undefined : params.flag('sIframe') ? 1 : 0;
 	return {
 		identifier: params.text('sAdvertIdentifier'),
 		reference: params.text('sAdvertReference'),
 		title: params.text('sJobTitle'),
-		jobType: closedChoice(
-			params,
-			'sJobType',
-			VALUE_SETS.jobType.values.map((choice) => choice.value),
-		),
-		jobHours: closedChoice(
-			params,
-			'sJobHours',
-			VALUE_SETS.jobHours.values.map((choice) => choice.value),
-		),
-		salaryPer: closedChoice(
-			params,
-			'sSalaryPer',
-			VALUE_SETS.salaryPer.values.map((choice) => choice.value),
-		),
+		jobType: choiceOf(params, 'sJobType', VALUE_SETS.jobType),
+		jobHours: choiceOf(params, 'sJobHours', VALUE_SETS.jobHours),
+		salaryPer: choiceOf(params, 'sSalaryPer', VALUE_SETS.salaryPer),
 		primaryLocation: params.text('sPrimaryLocation'),
 		industry: params.text('sIndustry'),
-		salaryFrom,
-		salaryTo,
-		salaryCurrency: currency,
+		salaryFrom: params.text('sSalaryFrom'),
+		salaryTo: params.text('sSalaryTo'),
+		salaryCurrency: params.text('sSalaryCurrency')?.toUpperCase(),
 		salaryBenefits: params.text('sSalaryBenefits'),
 		contactName: params.text('sContactName'),
-		contactEmail,
+		contactEmail: params.text('sContactEmail'),
 		jobDescription: params.text('sJobDescription'),
 		applicationUrl: params.httpUrl('sApplicationURL'),
 		callbackUrl: params.httpUrl('sApplicationCallbackURL'),
 		scheduledPostAt: params.dateTime('sFuturePostDateTimeInUtc'),
 		redirectDomain: params.text('sRedirectDomain'),
-		statusId,
+		statusId: params.integer('sAdvertStatusID'),
 		iframe,
 	};
 }

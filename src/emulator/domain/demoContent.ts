@@ -1,5 +1,5 @@
 /** Word lists and the demo email body of the generated data. Pure functions of their arguments. */
-import { escapeXmlText } from '../documents/xmlText';
+import { escapeHtml } from '../../shared/html';
 
 export const FIRST_NAMES = [
 	'Olivia',
@@ -234,13 +234,13 @@ export const HOSTILE_FRAGMENTS = [
 ] as const;
 
 export function emailBodyHtml(person: Person, jobTitle: string, hostile: string | undefined): string {
-	const name = escapeXmlText(`${person.firstName} ${person.lastName}`);
+	const name = escapeHtml(`${person.firstName} ${person.lastName}`);
 	return [
 		'<html><body>',
 		`<p>Dear Hiring Manager,</p>`,
-		`<p>I would like to apply for the <b>${escapeXmlText(jobTitle)}</b> position. Please find my CV attached.</p>`,
+		`<p>I would like to apply for the <b>${escapeHtml(jobTitle)}</b> position. Please find my CV attached.</p>`,
 		hostile ?? '',
-		`<p>Kind regards,<br>${name}<br>${escapeXmlText(person.phone)}</p>`,
+		`<p>Kind regards,<br>${name}<br>${escapeHtml(person.phone)}</p>`,
 		'</body></html>',
 	].join('\n');
 }

@@ -1,15 +1,6 @@
 /** The shell shared by the emulator's HTML pages: escaping, a nonce'd style sheet and the CSP that goes with it. */
 import { randomBytes } from 'node:crypto';
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
-	return text
-		.replace(/&/g, '&amp;')
-		.replace(/</g, '&lt;')
-		.replace(/>/g, '&gt;')
-		.replace(/"/g, '&quot;')
-		.replace(/'/g, '&#39;');
-}
+import { escapeHtml } from '../../shared/html';
 
 /**
  * A link from the page at path `from` to the sandbox path `to` (both absolute, `to` may carry a query

@@ -13,7 +13,8 @@ import {
 	type OperationName,
 	type ParamSpec,
 } from '../../protocol/catalogue';
-import { escapeHtml, relativeHref, renderPage } from './html';
+import { escapeHtml } from '../../shared/html';
+import { relativeHref, renderPage } from './html';
 
 /** What the pages need to know about the running emulator. */
 export interface PageContext {

@@ -15,11 +15,8 @@ import { assertEngineReady } from './engine';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './schema';
 import { StorageError } from './storageError';
 
-export { StorageError, type StorageProblem } from './storageError';
-
 /** The values a statement can bind. */
 export type SqlValue = number | string | Uint8Array | null;
-export type SqlRow = Record<string, SqlValue | bigint>;
 
 export interface OpenOptions {
 	/**

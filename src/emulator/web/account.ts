@@ -12,7 +12,8 @@ import { toDisplayDate, toStoredDate } from '../store/time';
 import type { UserRow } from '../store/types';
 import { DELIVERY_LABELS } from './completion';
 import type { WebContext } from './context';
-import { escapeHtml, redirect, relativeHref, sendMessage, sendPage } from './layout';
+import { escapeHtml } from '../../shared/html';
+import { redirect, relativeHref, sendMessage, sendPage } from './layout';
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'mp_sandbox_session';

@@ -11,7 +11,8 @@ import { feedAllowances } from '../domain/quota';
 import type { FeedQuotaRow, AdvertRow } from '../store/types';
 import { toDisplayDate, toStoredDate } from '../store/time';
 import { csrfToken, isValidCsrf, readForm, type WebContext } from './context';
-import { escapeHtml, redirect, relativeHref, sendMessage, sendPage } from './layout';
+import { escapeHtml } from '../../shared/html';
+import { redirect, relativeHref, sendMessage, sendPage } from './layout';
 
 /** A feed as offered on the page. */
 interface OfferedFeed {

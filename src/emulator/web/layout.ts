@@ -3,9 +3,10 @@
  * with landmarks and a skip link, no external resources, and a strict CSP with a per-answer nonce.
  */
 import type { ServerResponse } from 'node:http';
-import { createNonce, escapeHtml, relativeHref } from '../pages/html';
+import { escapeHtml } from '../../shared/html';
+import { createNonce, relativeHref } from '../pages/html';
 
-export { escapeHtml, relativeHref } from '../pages/html';
+export { relativeHref } from '../pages/html';
 
 /** Options of one page. */
 export interface PageOptions {

@@ -18,12 +18,12 @@ import { prettyPrintXml, XmlError } from '../../protocol/codecs/xml';
 import { normaliseResult } from '../../protocol/compare';
 import {
 	CONNECTION_PLACEHOLDERS,
-	escapeXml,
 	hasPlaceholder,
 	substitutePlaceholders,
 	type ConnectionValues,
 	type RawHttpRequest,
 	type RequestParamValue,
+	xmlBodyValue,
 } from '../../protocol/requestFile';
 import type { PreparedHttpRequest } from '../../protocol/requestFiles/prepare';
 import type { Captured } from '../../client/sendPrepared';
@@ -227,7 +227,7 @@ export function prepareRawRequest(
 	const bodyEncode = contentType.includes('x-www-form-urlencoded')
 		? (value: string) => new URLSearchParams({ v: value }).toString().slice(2)
 		: contentType.includes('xml') || draft.body.trimStart().startsWith('<')
-			? escapeXml
+			? xmlBodyValue
 			: (value: string) => value;
 	return {
 		issues,

@@ -420,7 +420,3 @@ export function describeFilters(filters: TreeFilters, progress: readonly Progres
 	if (parts.length === 0) return order ? `Applications ${order.toLowerCase()}` : undefined;
 	return `Filtered: ${parts.join(', ')}${order ? `; applications ${order.toLowerCase()}` : ''}`;
 }
-
-export function hasFilters(filters: TreeFilters): boolean {
-	return describeFilters(filters) !== undefined;
-}

@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { escapeHtml } from '../../shared/html';
 
 /** Options of every panel: scripts on, and only the extension's build output and media readable. */
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
@@ -70,11 +71,4 @@ ${styles}
 <script nonce="${nonce}" src="${asset('dist', 'webview', `${options.script}.js`)}"${lazy}></script>
 </body>
 </html>`;
-}
-
-export function escapeHtml(text: string): string {
-	return text.replace(
-		/[&<>"']/g,
-		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-	);
 }

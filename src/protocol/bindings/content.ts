@@ -2,7 +2,6 @@
 import { Buffer, isAscii } from 'node:buffer';
 
 export const TEXT_XML = 'text/xml; charset=utf-8';
-export const SOAP12_XML = 'application/soap+xml; charset=utf-8';
 export const FORM = 'application/x-www-form-urlencoded';
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
 

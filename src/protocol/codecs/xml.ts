@@ -1503,18 +1503,47 @@ export function childrenNamed(el: XmlElement, local: string, ns?: string): XmlEl
 }
 
 // ---------------------------------------------------------------------------------------------
-// Writer
+// Escaping: the one XML escaper of the project
+
+/**
+ * What to do with a character XML 1.0 cannot carry (C0 controls other than tab, LF and CR, U+FFFE,
+ * U+FFFF, lone surrogates): `throw` an 'XML_CHAR' error (the protocol: a message must be exact),
+ * `drop` it, `replace` it by U+FFFD (reports), or `keep` it (raw requests are sent as written).
+ */
+export type InvalidXmlChars = 'throw' | 'drop' | 'replace' | 'keep';
+
+/** Where the escaped text goes: element content, a double-quoted attribute, or either of both quotes. */
+type EscapeContext = 'text' | 'attribute' | 'anywhere';
 
 /** Code units needing attention in text: markup characters, CR, C0 controls, surrogates, U+FFFE/F. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const TEXT_SPECIAL = /[&<>\r\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const ATTR_SPECIAL = /[&<>"\t\n\r\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const ANYWHERE_SPECIAL = /[&<>"'\t\n\r\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
-function escapeWith(s: string, attribute: boolean): string {
+function invalidChar(i: number, c: number, invalid: InvalidXmlChars, lone: boolean): string | undefined {
+	switch (invalid) {
+		case 'drop':
+			return '';
+		case 'replace':
+			return '\uFFFD';
+		case 'keep':
+			return undefined;
+		default:
+			throw new XmlError(
+				'XML_CHAR',
+				`${hex(c)}${lone ? ' (lone surrogate)' : ''} at index ${i} cannot be written in XML 1.0`,
+			);
+	}
+}
+
+function escapeWith(s: string, context: EscapeContext, invalid: InvalidXmlChars): string {
 	const out: string[] = [];
 	let last = 0;
 	const n = s.length;
+	const attribute = context !== 'text';
 	for (let i = 0; i < n; i++) {
 		const c = s.charCodeAt(i);
 		let rep: string | undefined;
@@ -1534,6 +1563,9 @@ function escapeWith(s: string, attribute: boolean): string {
 			case CH_DQUOTE:
 				if (attribute) rep = '&quot;';
 				break;
+			case CH_SQUOTE:
+				if (context === 'anywhere') rep = '&apos;';
+				break;
 			case CH_LF:
 				if (attribute) rep = '&#xA;';
 				break;
@@ -1547,13 +1579,9 @@ function escapeWith(s: string, attribute: boolean): string {
 						i++;
 						continue;
 					}
-					throw new XmlError(
-						'XML_CHAR',
-						`${hex(c)} (lone surrogate) at index ${i} cannot be written in XML 1.0`,
-					);
-				}
-				if (!isXmlChar(c)) {
-					throw new XmlError('XML_CHAR', `${hex(c)} at index ${i} cannot be written in XML 1.0`);
+					rep = invalidChar(i, c, invalid, true);
+				} else if (!isXmlChar(c)) {
+					rep = invalidChar(i, c, invalid, c >= 0xdc00 && c <= 0xdfff);
 				}
 		}
 		if (rep !== undefined) {
@@ -1569,108 +1597,28 @@ function escapeWith(s: string, attribute: boolean): string {
 
 /**
  * Escapes character data: `&`, `<` and `>` become entity references and CR becomes `&#xD;` so it
- * survives line-end normalisation. Throws 'XML_CHAR' for characters XML 1.0 cannot carry (C0
- * controls other than tab/LF/CR, U+FFFE, U+FFFF, lone surrogates).
+ * survives line-end normalisation. Characters XML 1.0 cannot carry are handled as `invalid` says
+ * (by default: throws 'XML_CHAR').
  */
-export function escapeText(s: string): string {
-	return TEXT_SPECIAL.test(s) ? escapeWith(s, false) : s;
+export function escapeText(s: string, invalid: InvalidXmlChars = 'throw'): string {
+	return TEXT_SPECIAL.test(s) ? escapeWith(s, 'text', invalid) : s;
 }
 
 /**
  * Escapes an attribute value for double quotes: `& < > "` plus tab, LF and CR as character
- * references so they survive attribute-value normalisation. Throws 'XML_CHAR' like {@link escapeText}.
+ * references so they survive attribute-value normalisation. Invalid characters as in {@link escapeText}.
  */
-export function escapeAttr(s: string): string {
-	return ATTR_SPECIAL.test(s) ? escapeWith(s, true) : s;
+export function escapeAttr(s: string, invalid: InvalidXmlChars = 'throw'): string {
+	return ATTR_SPECIAL.test(s) ? escapeWith(s, 'attribute', invalid) : s;
 }
-
-/** True when `name` is an XML Name (qualified names included). */
-export function isXmlName(name: string): boolean {
-	return name.length > 0 && scanName(name, 0) === name.length;
-}
-
-/** Attribute map for {@link XmlWriter}; null and undefined values are left out. */
-export type XmlWriterAttrs = Readonly<Record<string, string | number | boolean | null | undefined>>;
 
 /**
- * A small append-only XML string builder. Names are checked to be XML Names, text and attribute
- * values are escaped ({@link escapeText}, {@link escapeAttr}); `raw` is written as given.
- * Writes compact XML (no indentation); `toString` throws when elements are still open.
+ * Escapes a value for a place not known in advance (element content, or an attribute in double or
+ * single quotes): {@link escapeAttr} plus `'` as `&apos;`. Used where a value is substituted into a
+ * document written by hand.
  */
-export class XmlWriter {
-	private readonly parts: string[] = [];
-	private readonly stack: string[] = [];
-
-	/** Number of currently open elements. */
-	get depth(): number {
-		return this.stack.length;
-	}
-
-	/** Writes a start tag and keeps the element open until {@link close}. */
-	open(name: string, attrs?: XmlWriterAttrs): this {
-		this.parts.push('<', checkName(name), attrs === undefined ? '' : writeAttrs(attrs), '>');
-		this.stack.push(name);
-		return this;
-	}
-
-	/** Writes `<name>text</name>` (`<name />` for empty text). */
-	leaf(name: string, text: string, attrs?: XmlWriterAttrs): this {
-		checkName(name);
-		const a = attrs === undefined ? '' : writeAttrs(attrs);
-		if (text === '') this.parts.push('<', name, a, ' />');
-		else this.parts.push('<', name, a, '>', escapeText(text), '</', name, '>');
-		return this;
-	}
-
-	/** Writes `<name xsi:nil="true" />`; the `xsi` prefix must be declared by an ancestor. */
-	nil(name: string, attrs?: XmlWriterAttrs): this {
-		this.parts.push('<', checkName(name), attrs === undefined ? '' : writeAttrs(attrs), ' xsi:nil="true" />');
-		return this;
-	}
-
-	/** Writes the end tag of the innermost open element. */
-	close(): this {
-		const name = this.stack.pop();
-		if (name === undefined) throw new Error('XmlWriter.close(): no open element');
-		this.parts.push('</', name, '>');
-		return this;
-	}
-
-	/** Appends `s` unchanged (an XML declaration, a pre-built fragment). */
-	raw(s: string): this {
-		this.parts.push(s);
-		return this;
-	}
-
-	/** The document written so far; throws when an element is still open. */
-	toString(): string {
-		if (this.stack.length > 0) {
-			throw new Error(
-				`XmlWriter.toString(): ${this.stack.length} element(s) still open: ${this.stack.map((n) => `<${n}>`).join(', ')}`,
-			);
-		}
-		return this.parts.join('');
-	}
-}
-
-/** Names already checked by the writer (bounded, catalogue names repeat). */
-const checkedNames = new Set<string>();
-
-function checkName(name: string): string {
-	if (checkedNames.has(name)) return name;
-	if (!isXmlName(name)) throw new XmlError('XML_MALFORMED', `'${clip(name)}' is not a valid XML name`);
-	if (checkedNames.size < 10_000) checkedNames.add(name);
-	return name;
-}
-
-function writeAttrs(attrs: XmlWriterAttrs): string {
-	let out = '';
-	for (const key of Object.keys(attrs)) {
-		const v = attrs[key];
-		if (v === undefined || v === null) continue;
-		out += ' ' + checkName(key) + '="' + escapeAttr(String(v)) + '"';
-	}
-	return out;
+export function escapeXml(s: string, invalid: InvalidXmlChars = 'throw'): string {
+	return ANYWHERE_SPECIAL.test(s) ? escapeWith(s, 'anywhere', invalid) : s;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -150,13 +150,3 @@ export function createPlaceholderRedactor(secrets: ConnectionValues): Placeholde
 export function replaceSecretsWithPlaceholders(text: string, secrets: ConnectionValues): string {
 	return createPlaceholderRedactor(secrets).text(text);
 }
-
-/** XML text escaping, for placeholders substituted into XML bodies. */
-export function escapeXml(text: string): string {
-	return text
-		.replace(/&/g, '&amp;')
-		.replace(/</g, '&lt;')
-		.replace(/>/g, '&gt;')
-		.replace(/"/g, '&quot;')
-		.replace(/'/g, '&apos;');
-}

@@ -6,17 +6,17 @@
 import { getBinding } from '../bindings';
 import type { CodecContext } from '../bindings/types';
 import { OPERATIONS, type AnyParams, type Endpoint, type OperationName } from '../catalogue';
-import type { Capture, Expectation, Operand } from './expressions';
+import type { Expectation, Operand } from './expressions';
 import type { RequestEntry, RequestParamValue } from './format';
 import { typedValue } from './format';
 import {
-	escapeXml,
 	substitutePlaceholders,
 	substituteVariables,
 	variablesIn,
 	type CapturedValues,
 	type ConnectionValues,
 } from './placeholders';
+import { xmlBodyValue } from './xmlBody';
 import type { RawHttpRequest } from './rawHttp';
 
 /** Where requests go: the connection's address, namespace and endpoint paths. */
@@ -71,11 +71,6 @@ function operandTextOf(operand: Operand): string {
 /** True when the request checks its response against the schema. */
 export function checksSchema(expectations: readonly Expectation[]): boolean {
 	return expectations.some((expectation) => expectation.kind === 'schemaValid');
-}
-
-/** The capture names an entry defines. */
-export function capturedNames(captures: readonly Capture[]): string[] {
-	return captures.map((capture) => capture.name);
 }
 
 /**
@@ -161,7 +156,7 @@ export function prepareRaw(
 	const bodyEncode = contentType.includes('x-www-form-urlencoded')
 		? (value: string) => new URLSearchParams({ v: value }).toString().slice(2)
 		: contentType.includes('xml') || raw.body.trimStart().startsWith('<')
-			? escapeXml
+			? xmlBodyValue
 			: (value: string) => value;
 	const fill = (text: string, encode: (value: string) => string): string =>
 		substitutePlaceholders(substituteVariables(text, variables, encode).text, connection, encode);

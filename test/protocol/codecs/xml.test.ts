@@ -6,13 +6,12 @@ import {
 	childrenNamed,
 	escapeAttr,
 	escapeText,
-	isXmlName,
+	escapeXml,
 	parseXml,
 	prettyPrintXml,
 	XML_NS,
 	XMLNS_NS,
 	XmlError,
-	XmlWriter,
 	XSI_NS,
 	type XmlElement,
 	type XmlErrorCode,
@@ -506,7 +505,7 @@ describe('protocol/codecs/xml', () => {
 		});
 	});
 
-	describe('writer', () => {
+	describe('escaping', () => {
 		it('escapes text and attribute values', () => {
 			assert.equal(escapeText('plain'), 'plain');
 			assert.equal(escapeText('a<b>&c "d" \'e\'\tf\ng\rh]]>'), 'a&lt;b&gt;&amp;c "d" \'e\'\tf\ng&#xD;h]]&gt;');
@@ -531,47 +530,40 @@ describe('protocol/codecs/xml', () => {
 			throwsXml(() => escapeAttr('a\uD83Db'), 'XML_CHAR');
 		});
 
-		it('builds documents with XmlWriter', () => {
-			const w = new XmlWriter()
-				.raw('<?xml version="1.0" encoding="utf-8"?>')
-				.open('soap:Envelope', { 'xmlns:soap': SOAP11, 'xmlns:xsi': XSI_NS, skipped: undefined, none: null })
-				.open('soap:Body')
-				.open('Op', { xmlns: SVC })
-				.leaf('Title', 'R&D <lead>')
-				.leaf('Empty', '')
-				.leaf('N', '7', { kind: 'a"b', n: 3, b: true })
-				.nil('Values')
-				.close()
-				.close();
-			assert.equal(w.depth, 1);
-			w.close();
-			const xml = w.toString();
+		it('escapes for any position with escapeXml: both quotes, tab, LF and CR as references', () => {
+			assert.equal(escapeXml('plain é 😀'), 'plain é 😀');
 			assert.equal(
-				xml,
-				'<?xml version="1.0" encoding="utf-8"?>' +
-					`<soap:Envelope xmlns:soap="${SOAP11}" xmlns:xsi="${XSI_NS}"><soap:Body><Op xmlns="${SVC}">` +
-					'<Title>R&amp;D &lt;lead&gt;</Title><Empty /><N kind="a&quot;b" n="3" b="true">7</N><Values xsi:nil="true" />' +
-					'</Op></soap:Body></soap:Envelope>',
+				escapeXml('a<b>&c "d" \'e\'\tf\ng\rh'),
+				'a&lt;b&gt;&amp;c &quot;d&quot; &apos;e&apos;&#x9;f&#xA;g&#xD;h',
 			);
-			const op = parseXml(xml).children[0].children[0];
-			assert.equal(child(op, 'Title')!.text, 'R&D <lead>');
-			assert.equal(attr(child(op, 'Values')!, 'nil', XSI_NS), 'true');
+			const value = `x"y'z&\t\n`;
+			const doc = parseXml(`<r a="${escapeXml(value)}" b='${escapeXml(value)}'>${escapeXml(value)}</r>`);
+			assert.deepEqual([attr(doc, 'a'), attr(doc, 'b'), doc.text], [value, value, value]);
 		});
 
-		it('guards against misuse', () => {
-			assert.throws(() => new XmlWriter().close(), /no open element/);
-			assert.throws(() => new XmlWriter().open('a').open('b').toString(), /2 element\(s\) still open: <a>, <b>/);
-			throwsXml(() => new XmlWriter().leaf('a b', 'x'), 'XML_MALFORMED', /'a b' is not a valid XML name/);
-			throwsXml(() => new XmlWriter().open('a', { '1x': 'y' }), 'XML_MALFORMED');
-			assert.equal(isXmlName('soap:Body'), true);
-			assert.equal(isXmlName('-x'), false);
-			assert.equal(isXmlName(''), false);
+		it('drops, replaces or keeps the characters XML cannot carry when asked, in every context', () => {
+			const bad = 'a\u0000b\u0008c\u000Bd\u001Fe\uFFFEf\uFFFFg\uD800h\uDC00i';
+			const escapers = [escapeText, escapeAttr, escapeXml];
+			for (const escape of escapers) {
+				throwsXml(() => escape(bad), 'XML_CHAR', /U\+0000 at index 1/);
+				assert.equal(escape(bad, 'drop'), 'abcdefghi');
+				assert.equal(escape(bad, 'replace'), 'a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg\uFFFDh\uFFFDi');
+				assert.equal(escape(bad, 'keep'), bad);
+				assert.equal(escape('&\u0001\uD83D\uDE00', 'drop'), '&amp;\uD83D\uDE00', 'a surrogate pair is kept');
+				assert.equal(
+					escape('\uDBFF\uDBFF\uDFFF', 'replace'),
+					'\uFFFD\uDBFF\uDFFF',
+					'a lone high surrogate before a pair',
+				);
+			}
+			assert.equal(escapeText('<\u0002\r\n', 'replace'), '&lt;\uFFFD&#xD;\n');
+			assert.equal(escapeAttr('"\u0002\t', 'drop'), '&quot;&#x9;');
 		});
 
-		it('round-trips any valid string through writer and parser (property)', () => {
+		it('round-trips any valid string through the escapers and the parser (property)', () => {
 			fc.assert(
 				fc.property(fc.string({ unit: 'binary', maxLength: 200 }).filter(isValidXmlString), (s) => {
-					const xml = new XmlWriter().open('r', { a: s }).leaf('t', s).raw(escapeText(s)).close().toString();
+					const xml = `<r a="${escapeAttr(s)}"><t>${escapeText(s)}</t>${escapeText(s)}</r>`;
 					const root = parseXml(xml);
 					assert.equal(attr(root, 'a'), s);
 					assert.equal(root.children[0].text, s);
@@ -709,26 +701,24 @@ describe('protocol/codecs/xml', () => {
 		});
 
 		it('parses a 10 MB document of 50,000 records', () => {
-			const w = new XmlWriter()
-				.raw('<?xml version="1.0" encoding="utf-8"?>\n')
-				.open('soap:Envelope', { 'xmlns:soap': SOAP11, 'xmlns:xsi': XSI_NS })
-				.open('soap:Body')
-				.open('GetApplicationsPagedResponse', { xmlns: SVC })
-				.open('ApplicationPaged')
-				.leaf('PageCount', '1')
-				.leaf('PageIndex', '0')
-				.leaf('TotalItemCount', '50000')
-				.open('Applications');
+			const parts = [
+				'<?xml version="1.0" encoding="utf-8"?>\n',
+				`<soap:Envelope xmlns:soap="${SOAP11}" xmlns:xsi="${XSI_NS}"><soap:Body>`,
+				`<GetApplicationsPagedResponse xmlns="${SVC}"><ApplicationPaged>`,
+				'<PageCount>1</PageCount><PageIndex>0</PageIndex><TotalItemCount>50000</TotalItemCount><Applications>',
+			];
 			for (let i = 0; i < 50_000; i++) {
-				w.raw('\n    ')
-					.open('APIApplication')
-					.leaf('AdvertCandidateID', String(1_000_000 + i))
-					.leaf('ApplicationDate', '2014-05-01T10:11:12.1234567+01:00')
-					.leaf('FirstName', `Zoë & ${i}`)
-					.nil('EmailBody')
-					.close();
+				parts.push(
+					'\n    <APIApplication>',
+					`<AdvertCandidateID>${1_000_000 + i}</AdvertCandidateID>`,
+					'<ApplicationDate>2014-05-01T10:11:12.1234567+01:00</ApplicationDate>',
+					`<FirstName>${escapeText(`Zoë & ${i}`)}</FirstName>`,
+					'<EmailBody xsi:nil="true" />',
+					'</APIApplication>',
+				);
 			}
-			const doc = w.close().close().close().close().close().toString();
+			parts.push('</Applications></ApplicationPaged></GetApplicationsPagedResponse></soap:Body></soap:Envelope>');
+			const doc = parts.join('');
 			const bytes = new TextEncoder().encode(doc);
 			const root = parseXml(doc);
 			const fromBytes = parseXml(bytes);

@@ -1,7 +1,7 @@
 /** Advert operations: the GetAdvert* searches, AddAdvert, ExpressPostAdvert and the tracking log. */
 import { randomBytes } from 'node:crypto';
 import type { APIPosting } from '../../../protocol/catalogue';
-import { DELIVERY_STATUS, VALUE_SETS } from '../../../protocol/catalogue';
+import { DELIVERY_STATUS } from '../../../protocol/catalogue';
 import { renderDateText } from '../../../protocol/codecs/scalars';
 import { FaultError } from '../../../protocol/faults';
 import type { Store } from '../../store/store';
@@ -189,13 +189,8 @@ function addAdvert({ store }: HandlerDeps, params: OperationParams<'AddAdvert'>,
 	const location = lookupLocation(fields.primaryLocation ?? undefined);
 	const identifier = fields.identifier ?? undefined;
 	if (location.coordinates) [fields.latitude, fields.longitude] = location.coordinates;
+	// A value outside the set is refused by the rules before dispatch.
 	const onDuplicate = (params.text('sOnDuplicate') ?? 'duplicate').toLowerCase();
-	if (!VALUE_SETS.onDuplicate.values.some((choice) => choice.value === onDuplicate)) {
-		throw FaultError.client(
-			'InvalidParameter',
-			`sOnDuplicate must be one of duplicate, ignore, update, error; got '${params.text('sOnDuplicate')}'.`,
-		);
-	}
 	const userScope = store.accounts.subtreeIds(user.organisationId);
 	const result = (advert: AdvertRow) => ({
 		AdvertID: advert.id,

@@ -15,14 +15,9 @@ export type CandidateOperation = 'CandidateTagPartner' | 'CandidateTag';
 export function candidateHandlers({ store }: HandlerDeps): HandlersFor<CandidateOperation> {
 	return {
 		CandidateTagPartner: guarded(store, 'CandidateTagPartner', (params, ctx, key) => {
+			// The rules (checked before dispatch) refuse a tag outside the set; any letter case is accepted.
 			const raw = params.requiredText('PartnerTag', `one of ${PARTNER_TAGS.join(', ')}`);
-			const tag = PARTNER_TAGS.find((value) => value.toLowerCase() === raw.toLowerCase());
-			if (!tag) {
-				throw FaultError.client(
-					'InvalidParameter',
-					`PartnerTag must be one of ${PARTNER_TAGS.join(', ')}; got '${raw}'.`,
-				);
-			}
+			const tag = PARTNER_TAGS.find((value) => value.toLowerCase() === raw.toLowerCase()) ?? raw;
 			return tagCandidates(store, key, params, tag, ctx, (candidateId, at) =>
 				store.candidates.setPartnerTag(candidateId, tag, at),
 			);
