@@ -12,7 +12,7 @@ import {
 	type ParamSpec,
 	type ValueSet,
 } from '../catalogue';
-import { parseLooseDateTime } from '../codecs/scalars';
+import { parseLooseDateTime } from '../codecs/dateParts';
 
 /** Which kind of check failed. */
 export type ValidationRule =
