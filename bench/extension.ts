@@ -225,10 +225,10 @@ export async function runExtensionBenchmarks(log: (line: string) => void): Promi
 		for (let i = 0; i < SANDBOX_REPS; i++) {
 			const dataDir = join(dir, `host-${i}`, 'sandbox');
 			let started = Date.now();
-			openSandbox({ dataDir, seed: 1 }).store.close();
+			openSandbox({ dataDir, seed: 1 }).close();
 			first.push(Date.now() - started);
 			started = Date.now();
-			openSandbox({ dataDir, seed: 1 }).store.close();
+			openSandbox({ dataDir, seed: 1 }).close();
 			again.push(Date.now() - started);
 		}
 		const defaultDb = join(dir, 'host-0', 'sandbox', 'sandbox.sqlite');
