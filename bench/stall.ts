@@ -32,7 +32,8 @@ async function bundles(dir: string): Promise<void> {
 		platform: 'node',
 		format: 'cjs',
 		target: 'node20',
-		external: ['vscode'],
+		// libxml2-wasm (request files' schema check) is loaded at run time from dist/vendor, never bundled.
+		external: ['vscode', 'libxml2-wasm'],
 		logLevel: 'silent',
 	};
 	await Promise.all([
