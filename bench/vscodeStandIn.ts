@@ -164,10 +164,12 @@ export function createVscodeStandIn(settings: Record<string, unknown> = {}): Vsc
 		calls.set(name, (calls.get(name) ?? 0) + 1);
 	};
 	/** A namespace: the given members (counted), any other member an inert counted function. */
-	const namespace = (name: string, members: Record<string, Fn>): object =>
+	const namespace = (name: string, members: Record<string, Fn>, values: Record<string, unknown> = {}): object =>
 		new Proxy(members, {
 			get: (target, key) => {
 				if (typeof key === 'symbol' || key === 'then') return undefined;
+				// Properties of the API that are values, not functions (e.g. workspace.textDocuments).
+				if (key in values) return values[key];
 				const member = target[key];
 				return (...args: unknown[]) => {
 					count(`${name}.${key}`);
@@ -225,7 +227,11 @@ export function createVscodeStandIn(settings: Record<string, unknown> = {}): Vsc
 			},
 			executeCommand: async (id, ...args) => commands.get(String(id))?.(...args),
 		}),
-		workspace: namespace('workspace', { getConfiguration: () => configuration }),
+		workspace: namespace(
+			'workspace',
+			{ getConfiguration: () => configuration },
+			{ textDocuments: [], workspaceFolders: undefined },
+		),
 		env: namespace('env', {}),
 		languages: namespace('languages', {}),
 		extensions: namespace('extensions', {}),
