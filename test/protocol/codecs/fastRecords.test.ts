@@ -176,6 +176,26 @@ describe('fast record path (readSubtree)', () => {
 		});
 	});
 
+	it('makes records that are plain objects with only the fields read, in document order, on both paths', () => {
+		const doc = paged(`<PageCount>1</PageCount><Applications>${APP}${APP}</Applications>`);
+		for (const Reader of [SpyReader, RecordReader]) {
+			const outcome = run(Reader, 'GetApplicationsPaged', doc).outcome;
+			assert.ok('value' in outcome);
+			const page = outcome.value as { Applications: Record<string, unknown>[] };
+			for (const record of [page as unknown as Record<string, unknown>, ...page.Applications]) {
+				assert.equal(Object.getPrototypeOf(record), Object.prototype);
+				assert.equal(record.constructor, Object);
+				assert.equal(String(record), '[object Object]');
+			}
+			const app = page.Applications[1];
+			assert.deepEqual(Object.keys(app), ['AdvertCandidateID', 'LastName', 'Viewed', 'ApplicationDate']);
+			assert.equal('EmailBody' in app, false);
+			assert.equal('MobilePhone' in app, false);
+			assert.deepEqual(JSON.parse(JSON.stringify(page)), page);
+			assert.deepEqual({ ...app }, app);
+		}
+	});
+
 	it('resolves prefixes rather than comparing them: other prefixes for the same namespaces read the same', () => {
 		const plain = paged(`<PageCount>1</PageCount><Applications>${APP}</Applications>`);
 		const prefixed =
