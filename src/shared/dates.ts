@@ -74,12 +74,6 @@ export function formatDateTime(
 	return { text: format.format(date), iso: isoDateTime(date) };
 }
 
-/** The display text of a date, or the value itself when it is not one. */
-export function dateText(value: string | undefined, options: DateFormatOptions = {}): string {
-	if (value === undefined || value === '') return '';
-	return formatDateTime(value, options)?.text ?? value;
-}
-
 /**
  * A date for a line of plain text or a tooltip, where no separate tooltip can carry the ISO form:
  * "2 Jan 2026, 03:04 (2026-01-02T03:04:05Z)"; the value itself when it is not a date.

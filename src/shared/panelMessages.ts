@@ -5,8 +5,6 @@
  */
 import { isOneOf, isRecord } from './webviewProtocol';
 
-export { describeMessage } from './webviewProtocol';
-
 /** One labelled value, already formatted for display (the webview only ever sets it as text). */
 export interface FieldRow {
 	label: string;

@@ -9,7 +9,7 @@ import type {
 	APIApplication,
 	ValueSetName,
 } from '../../protocol/catalogue';
-import { ADVERT_STATUS, SCORE_LETTERS, VALUE_SETS } from '../../protocol/catalogue';
+import { ADVERT_STATUS, VALUE_SETS } from '../../protocol/catalogue';
 import { isoDateTime, isUnsetDate, parseDateTime } from '../../shared/dates';
 import type { UntrustedHtml } from '../../shared/panelMessages';
 import type { ActivityEntry } from '../actions/activity';
@@ -205,17 +205,6 @@ function trackingEntry(log: AdvertTrackingLog): TrackingEntry {
 		errorLevel: format(log.ErrorLevel),
 		response: format(log.Response),
 	};
-}
-
-/** The words of a Score value (flags: 4 suitable, 2 maybe, 1 unsuitable, 64 favourite). */
-export function scoreLabel(score: number | undefined): string {
-	if (score === undefined) return '';
-	const names: string[] = [];
-	if (score & SCORE_LETTERS.F) names.push('Favourite');
-	if (score & SCORE_LETTERS.S) names.push('Suitable');
-	if (score & SCORE_LETTERS.M) names.push('Maybe');
-	if (score & SCORE_LETTERS.U) names.push('Unsuitable');
-	return names.length > 0 ? names.join(', ') : 'Unranked';
 }
 
 /** The application panel's overview; `activity` is what was done to it in this session. */

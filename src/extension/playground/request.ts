@@ -18,7 +18,6 @@ import { prettyPrintXml, XmlError } from '../../protocol/codecs/xml';
 import { normaliseResult } from '../../protocol/compare';
 import {
 	CONNECTION_PLACEHOLDERS,
-	hasPlaceholder,
 	substitutePlaceholders,
 	type ConnectionValues,
 	type RawHttpRequest,
@@ -240,7 +239,7 @@ export function prepareRawRequest(
 	};
 }
 
-export { sendPrepared, type Captured, type SendOptions } from '../../client/sendPrepared';
+export { sendPrepared } from '../../client/sendPrepared';
 
 /** Context for turning a captured exchange into what the webview shows. */
 export interface ViewContext {
@@ -443,14 +442,4 @@ export function previewForm(
 	} catch (error) {
 		return { issues, error: error instanceof Error ? error.message : String(error) };
 	}
-}
-
-/** True when any form value still holds a placeholder (used to warn about missing credentials). */
-export function formUsesPlaceholders(form: PlaygroundForm): boolean {
-	return (
-		Object.values(form.params).some((value) => (Array.isArray(value) ? value : [value]).some(hasPlaceholder)) ||
-		hasPlaceholder(form.raw.target) ||
-		hasPlaceholder(form.raw.headersText) ||
-		hasPlaceholder(form.raw.body)
-	);
 }

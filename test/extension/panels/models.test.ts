@@ -5,7 +5,6 @@ import {
 	buildApplicationView,
 	documentOf,
 	feedValues,
-	scoreLabel,
 	toAdvertRef,
 	toApplicationRef,
 } from '../../../src/extension/panels/models';
@@ -156,9 +155,7 @@ describe('panel view models', function () {
 		]);
 	});
 
-	it('describes score flags and application fields', function () {
-		assert.equal(scoreLabel(68), 'Favourite, Suitable');
-		assert.equal(scoreLabel(0), 'Unranked');
+	it('describes application fields, dates and session activity', function () {
 		const view = buildApplicationView(
 			{
 				AdvertID: 1,
