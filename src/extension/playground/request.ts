@@ -22,9 +22,8 @@ import {
 	type ConnectionValues,
 	type RawHttpRequest,
 	type RequestParamValue,
-	xmlBodyValue,
 } from '../../protocol/requestFile';
-import type { PreparedHttpRequest } from '../../protocol/requestFiles/prepare';
+import { rawBodyEncoder, type PreparedHttpRequest } from '../../protocol/requestFiles/prepare';
 import type { Captured } from '../../client/sendPrepared';
 import type {
 	HttpErrorView,
@@ -222,12 +221,7 @@ export function prepareRawRequest(
 	if (!draft.target.startsWith('/')) issues.push(`The path must start with /, got "${draft.target.slice(0, 60)}".`);
 	if (draft.method.trim().length === 0) issues.push('The method is empty.');
 	if (issues.length > 0) return { issues };
-	const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1].toLowerCase() ?? '';
-	const bodyEncode = contentType.includes('x-www-form-urlencoded')
-		? (value: string) => new URLSearchParams({ v: value }).toString().slice(2)
-		: contentType.includes('xml') || draft.body.trimStart().startsWith('<')
-			? xmlBodyValue
-			: (value: string) => value;
+	const bodyEncode = rawBodyEncoder(headers, draft.body);
 	return {
 		issues,
 		request: {
