@@ -62,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): void {
 		pageSize: () => settings.get<number>(SETTINGS.pageSize, 50),
 		progressNames: () => settings.get<unknown>(SETTINGS.progressNames, undefined),
 		log,
+		locale: vscode.env.language,
 	});
 	const provider = new AccountTreeProvider(model);
 	const treeView = vscode.window.createTreeView<TreeNode>(ACCOUNT_VIEW_ID, {

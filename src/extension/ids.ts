@@ -54,9 +54,6 @@ export const COMMANDS = {
 	requestFileCopyAs: 'multiposting.requestFile.copyAs',
 } as const;
 
-export type CommandKey = keyof typeof COMMANDS;
-export type CommandId = (typeof COMMANDS)[CommandKey];
-
 export const ACCOUNT_VIEW_ID = 'multiposting.account';
 
 /** View types of the webview panels (also used in `when` clauses: activeWebviewPanelId). */

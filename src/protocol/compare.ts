@@ -215,13 +215,6 @@ function lcsDiff(a: string[], b: string[]): DiffLine[] {
 	return out;
 }
 
-/** Counts of a line diff, for a summary. */
-export function diffStats(lines: readonly DiffLine[]): { same: number; removed: number; added: number } {
-	const stats = { same: 0, removed: 0, added: 0 };
-	for (const line of lines) stats[line.kind] += 1;
-	return stats;
-}
-
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** Base64 without Buffer, so the module also runs in the webview. */

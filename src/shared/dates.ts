@@ -39,36 +39,52 @@ export function isoDateTime(date: Date): string {
 	return date.toISOString().replace('.000Z', 'Z');
 }
 
-/**
- * A date for display and its ISO form; undefined when `value` is not a date. `dateOnly` leaves the
- * time out of the text (the tooltip keeps it). `timeZone` is for tests; the user's zone otherwise.
- */
+/** How a date shows: `dateOnly` leaves the time out of the text, `timeOnly` the date (the ISO keeps both). */
+export interface DateFormatOptions {
+	/** BCP 47 tag; the runtime's (in a webview, VS Code's display language) when absent. */
+	locale?: string;
+	dateOnly?: boolean;
+	timeOnly?: boolean;
+	/** For tests; the user's zone otherwise. */
+	timeZone?: string;
+}
+
+function dateTimeFormat(locale: string | undefined, options: DateFormatOptions): Intl.DateTimeFormat {
+	return new Intl.DateTimeFormat(locale, {
+		dateStyle: options.timeOnly ? undefined : 'medium',
+		timeStyle: options.dateOnly ? undefined : 'short',
+		timeZone: options.timeZone,
+	});
+}
+
+/** A date for display and its ISO form; undefined when `value` is not a date. */
 export function formatDateTime(
 	value: string | number | Date,
-	options: { locale?: string; dateOnly?: boolean; timeZone?: string } = {},
+	options: DateFormatOptions = {},
 ): FormattedDate | undefined {
 	const date = parseDateTime(value);
 	if (!date) return undefined;
 	let format: Intl.DateTimeFormat;
 	try {
-		format = new Intl.DateTimeFormat(options.locale, {
-			dateStyle: 'medium',
-			timeStyle: options.dateOnly ? undefined : 'short',
-			timeZone: options.timeZone,
-		});
+		format = dateTimeFormat(options.locale, options);
 	} catch {
 		// An unknown locale falls back to the runtime's default rather than failing the view.
-		format = new Intl.DateTimeFormat(undefined, {
-			dateStyle: 'medium',
-			timeStyle: options.dateOnly ? undefined : 'short',
-			timeZone: options.timeZone,
-		});
+		format = dateTimeFormat(undefined, options);
 	}
 	return { text: format.format(date), iso: isoDateTime(date) };
 }
 
-/** The display text of a date, or the value itself when it is not one. */
-export function dateText(value: string | undefined, options: { locale?: string; dateOnly?: boolean } = {}): string {
+/**
+ * A date for a line of plain text or a tooltip, where no separate tooltip can carry the ISO form:
+ * "2 Jan 2026, 03:04 (2026-01-02T03:04:05Z)"; the value itself when it is not a date.
+ */
+export function dateWithIso(value: string | undefined, options: DateFormatOptions = {}): string {
 	if (value === undefined || value === '') return '';
-	return formatDateTime(value, options)?.text ?? value;
+	const date = formatDateTime(value, options);
+	return date ? `${date.text} (${date.iso})` : value;
+}
+
+/** The .NET DateTime.MinValue (0001-01-01) the service sends for a date that never happened. */
+export function isUnsetDate(value: string | undefined): boolean {
+	return value === undefined || value === '' || value.startsWith('0001-');
 }

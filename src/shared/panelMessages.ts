@@ -5,12 +5,12 @@
  */
 import { isOneOf, isRecord } from './webviewProtocol';
 
-export { describeMessage } from './webviewProtocol';
-
 /** One labelled value, already formatted for display (the webview only ever sets it as text). */
 export interface FieldRow {
 	label: string;
 	value: string;
+	/** Set when the value is a date: its instant in ISO, which the webview shows in the user's locale (ISO in the tooltip). */
+	iso?: string;
 }
 
 /** A titled group of rows (job, salary, location, ...). */
@@ -37,7 +37,9 @@ export interface FeedValues {
 export interface TrackingEntry {
 	postingId: string;
 	feed: string;
+	/** The service's text; `deliveryIso` is its instant when it reads as one (shown in the user's locale). */
 	deliveryDate: string;
+	deliveryIso?: string;
 	errorLevel: string;
 	response: string;
 }
@@ -78,8 +80,8 @@ export interface ApplicationView {
 	badges: FieldRow[];
 	groups: FieldGroup[];
 	processingMessages: string;
-	/** What was done to the application in this session, newest first (time is HH:mm). */
-	activity: { time: string; text: string }[];
+	/** What was done to the application in this session, newest first (`at` is ISO; shown as a local time). */
+	activity: { at: string; text: string }[];
 }
 
 /**

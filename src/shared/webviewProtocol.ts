@@ -11,11 +11,6 @@ export type RequestId = number;
 /** A message with the id of the request it was sent as, or answers. */
 export type WithRequestId<T> = T & { requestId?: RequestId };
 
-/** The first message of every webview page, sent again whenever VS Code re-creates the page. */
-export interface ReadyMessage {
-	type: 'ready';
-}
-
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

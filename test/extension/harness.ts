@@ -5,6 +5,7 @@ import { ConnectionStore } from '../../src/extension/connections/connectionStore
 import { sandboxPortSetting } from '../../src/extension/connections/model';
 import { accessLogLine } from '../../src/emulator/logFormat';
 import { SandboxManager, type SandboxLaunchOptions } from '../../src/extension/sandbox/sandboxManager';
+import { AccountModel, type AccountModelOptions } from '../../src/extension/tree/accountModel';
 import { DefaultWorkbenchServices } from '../../src/extension/workbenchServices';
 import { FakeUi, MemoryLog, MemorySecrets, MemorySettings } from './fakes';
 
@@ -68,4 +69,17 @@ export function createTestWorkbench(settingsInit: Record<string, unknown> = {}):
 			await sandbox.stop();
 		},
 	};
+}
+
+/** The account tree's model over a test workbench: pages of 5, default progress names; `options` override. */
+export function accountModelFor(wb: TestWorkbench, options: Partial<AccountModelOptions> = {}): AccountModel {
+	return new AccountModel({
+		client: () => wb.services.activeClient(),
+		connection: () => wb.store.active(),
+		sandboxState: () => wb.sandbox.state,
+		pageSize: () => 5,
+		progressNames: () => undefined,
+		log: wb.log,
+		...options,
+	});
 }

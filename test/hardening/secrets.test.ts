@@ -218,7 +218,7 @@ describe('hardening: secrets stay secret', function () {
 				sUsername: CONNECTION_PLACEHOLDERS.username,
 				sPassword: CONNECTION_PLACEHOLDERS.password,
 			};
-			const curl = curlForForm('UserList', binding, params, target as never, values);
+			const curl = curlForForm({ operation: 'UserList', binding, params, target: target as never, values });
 			assertNoSecret(curl, secrets, `${binding} curl snippet`);
 			assert.match(curl, /\$MP_API_KEY/);
 			assert.match(curl, /\$MP_PASSWORD/);

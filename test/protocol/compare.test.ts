@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
-import {
-	compareOutcomes,
-	diffLines,
-	diffStats,
-	diffValues,
-	formatDifference,
-	normaliseResult,
-} from '../../src/protocol/compare';
+import { compareOutcomes, diffLines, diffValues, formatDifference, normaliseResult } from '../../src/protocol/compare';
+
+/** Counts of a line diff. */
+function diffStats(lines: readonly { kind: 'same' | 'removed' | 'added' }[]): Record<string, number> {
+	const stats = { same: 0, removed: 0, added: 0 };
+	for (const line of lines) stats[line.kind] += 1;
+	return stats;
+}
 
 describe('binding comparison', () => {
 	it('normalises key order, undefined fields, bytes and dates', () => {

@@ -9,52 +9,17 @@ import {
 	isAdvertFormToHostMessage,
 	parseDateTime,
 	validateAdvertForm,
-	type FeedOption,
 } from '../../src/shared/advertForm';
+import { feedOptions } from './feedOptions';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 
-const FEEDS: FeedOption[] = [
-	{
-		feedId: 108,
-		name: 'Totaljobs',
-		forced: false,
-		preselected: true,
-		minLength: 250,
-		maxLength: 5000,
-		quota: 10,
-		used: 3,
-		cost: 25,
-		currency: 'GBP',
-		costType: 'Posting',
-	},
-	{
-		feedId: 101,
-		name: 'Indeed',
-		forced: true,
-		preselected: true,
-		minLength: 100,
-		htmlSupport: 'Full',
-		quota: 5,
-		used: 5,
-		cost: 0,
-		currency: 'GBP',
-		costType: 'Posting',
-	},
-	{
-		feedId: 104,
-		name: 'CV-Library',
-		forced: false,
-		preselected: false,
-		minLength: 0,
-		maxLength: 50,
-		quota: 2,
-		used: 0,
-		cost: 12.5,
-		currency: 'GBP',
-		costType: 'Week',
-	},
-];
+/** Totaljobs up to 5,000 characters, Indeed with HTML and no quota left, CV-Library weekly and short. */
+const FEEDS = feedOptions({
+	108: { maxLength: 5000 },
+	101: { htmlSupport: 'Full', used: 5 },
+	104: { maxLength: 50, cost: 12.5, costType: 'Week' },
+});
 
 describe('Create Advert form (shared rules)', function () {
 	const fields = advertFormFields();

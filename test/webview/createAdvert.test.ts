@@ -1,45 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { advertFormFields, type AdvertFormValues, type FeedOption } from '../../src/shared/advertForm';
+import { advertFormFields, type AdvertFormValues } from '../../src/shared/advertForm';
 import { renderAdvertForm, renderCreated } from '../../src/webview/createAdvert/render';
+import { feedOptions } from '../shared/feedOptions';
 
-const FEEDS: FeedOption[] = [
-	{
-		feedId: 108,
-		name: 'Totaljobs',
-		forced: false,
-		preselected: true,
-		minLength: 250,
-		quota: 10,
-		used: 3,
-		cost: 25,
-		currency: 'GBP',
-		costType: 'Posting',
-	},
-	{
-		feedId: 101,
-		name: 'Indeed',
-		forced: true,
-		preselected: true,
-		minLength: 100,
-		quota: 5,
-		used: 1,
-		cost: 0,
-		currency: 'GBP',
-	},
-	{
-		feedId: 104,
-		name: 'CV-Library',
-		forced: false,
-		preselected: false,
-		minLength: 0,
-		quota: 2,
-		used: 0,
-		cost: 10,
-		currency: 'GBP',
-		costType: 'Posting',
-	},
-];
+const FEEDS = feedOptions();
 
 function setup(values: AdvertFormValues = {}) {
 	const dom = new JSDOM('<!DOCTYPE html><body></body>');

@@ -3,7 +3,8 @@ import createDOMPurify from 'dompurify';
 import { JSDOM } from 'jsdom';
 import type { AdvertToHostMessage, ApplicationToHostMessage, DocumentView } from '../../src/shared/panelMessages';
 import { renderAdvert } from '../../src/webview/advert/render';
-import { renderHeader } from '../../src/webview/application/render';
+import { renderHeader, renderOverview } from '../../src/webview/application/render';
+import { formatDateTime } from '../../src/shared/dates';
 import {
 	frameBlock,
 	renderDocumentView,
@@ -239,6 +240,51 @@ describe('webview rendering', function () {
 			.click();
 		assert.deepEqual(posted, [{ type: 'expressPost' }, { type: 'copy', field: 'advertReference' }]);
 		assertPanelDomIsInert(root);
+	});
+
+	it("shows panel dates in the user's locale with ISO in the tooltip, service text when it is no date", function () {
+		const { doc } = setup();
+		// The renderers format with the runtime's locale and zone (VS Code's in a webview): compare with the formatter.
+		const local = (iso: string, options = {}) => formatDateTime(iso, options)!.text;
+		const view = buildAdvertView(
+			{
+				AdvertID: 7,
+				AdvertTitle: 'Nurse',
+				sLastPostDate: '01/02/2026 10:00:00',
+				LastPostDate: '2026-02-01T10:00:00',
+			},
+			{ tracking: [{ PostingID: 1, FeedName: 'Board', DeliveryDate: '2026-02-03T04:05:06Z' }, { PostingID: 2 }] },
+		);
+		const root = renderAdvert(doc, view, () => undefined, { purify: setup().ctx.purify });
+		const posted = Array.from(root.querySelectorAll('dt')).find(
+			(dt) => dt.textContent === 'Last posted',
+		)!.nextElementSibling!;
+		assert.equal(posted.textContent, local('2026-02-01T10:00:00Z'));
+		assert.equal(posted.getAttribute('title'), '2026-02-01T10:00:00Z');
+		assert.notEqual(posted.textContent, '01/02/2026 10:00:00');
+		const cells = Array.from(root.querySelectorAll('table tbody tr')).map((tr) => tr.querySelectorAll('td')[2]);
+		assert.equal(cells[0].textContent, local('2026-02-03T04:05:06Z'));
+		assert.equal(cells[0].getAttribute('title'), '2026-02-03T04:05:06Z');
+		assert.equal(cells[1].textContent, '');
+		assert.equal(cells[1].hasAttribute('title'), false);
+
+		const overview = renderOverview(doc, {
+			advertId: 1,
+			advertCandidateId: 2,
+			title: 'A',
+			subtitle: '',
+			badges: [],
+			groups: [
+				{ title: 'Dates', rows: [{ label: 'Applied', value: '02/03/2026', iso: '2026-03-02T08:00:00Z' }] },
+			],
+			processingMessages: '',
+			activity: [{ at: '2026-03-03T09:05:00Z', text: 'Added a note' }],
+		});
+		assert.equal(overview.querySelector('dd')?.textContent, local('2026-03-02T08:00:00Z'));
+		const when = overview.querySelector('.mp-activity-list li span')!;
+		assert.equal(when.textContent, local('2026-03-03T09:05:00Z', { timeOnly: true }));
+		assert.equal(when.getAttribute('title'), '2026-03-03T09:05:00Z');
+		assert.equal(overview.querySelector('.mp-activity-list li')?.textContent, `${when.textContent} Added a note`);
 	});
 
 	it('makes application actions buttons that post the shared action names', function () {

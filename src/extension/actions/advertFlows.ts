@@ -1,5 +1,6 @@
 /** The delivery log of an advert and the account's feeds and quota, as read-only documents. */
 import type { AdvertTrackingLog, CPostFeed } from '../../protocol/catalogue';
+import { dateWithIso, isUnsetDate } from '../../shared/dates';
 import type { AdvertRef, WorkbenchServices } from '../services';
 import type { UiPort } from '../ui/port';
 import { escapeMarkdown } from '../util/markdown';
@@ -7,8 +8,15 @@ import { advertName } from './advertActions';
 import { costText, money } from './expressPlan';
 import { runWithProgress } from './run';
 
-/** The delivery log of an advert's postings, as plain text. */
-export function formatDeliveryLog(advert: AdvertRef, logs: readonly AdvertTrackingLog[]): string {
+/**
+ * The delivery log of an advert's postings, as plain text. A document has no tooltips, so each date
+ * shows in the user's locale followed by its ISO form (what one quotes to the service).
+ */
+export function formatDeliveryLog(
+	advert: AdvertRef,
+	logs: readonly AdvertTrackingLog[],
+	format: { locale?: string; timeZone?: string } = {},
+): string {
 	const name = advertName(advert);
 	if (logs.length === 0) {
 		return `Delivery log of ${name}: nothing delivered yet.\n`;
@@ -16,7 +24,7 @@ export function formatDeliveryLog(advert: AdvertRef, logs: readonly AdvertTracki
 	const lines = [`Delivery log of ${name}`, ''];
 	for (const log of logs) {
 		lines.push(
-			`${log.DeliveryDate ?? '(no date)'}  ${log.FeedName ?? `job board ${log.FeedID}`}  posting ${log.PostingID ?? '?'}  ${log.ErrorLevel ?? ''}`.trimEnd(),
+			`${isUnsetDate(log.DeliveryDate) ? '(no date)' : dateWithIso(log.DeliveryDate, format)}  ${log.FeedName ?? `job board ${log.FeedID}`}  posting ${log.PostingID ?? '?'}  ${log.ErrorLevel ?? ''}`.trimEnd(),
 		);
 		if (log.Response) {
 			lines.push(...log.Response.split(/\r?\n/).map((l) => `    ${l}`));
@@ -40,7 +48,7 @@ export async function showDeliveryLog(services: WorkbenchServices, ui: UiPort, a
 	if (result !== undefined) {
 		const named = { ...advert, title: result.title };
 		await ui.showDocument(
-			formatDeliveryLog(named, result.logs),
+			formatDeliveryLog(named, result.logs, { locale: ui.locale }),
 			'plaintext',
 			`Delivery log of ${result.title ?? `advert ${advert.advertId}`} (${advert.advertId})`,
 		);

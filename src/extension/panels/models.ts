@@ -9,7 +9,8 @@ import type {
 	APIApplication,
 	ValueSetName,
 } from '../../protocol/catalogue';
-import { ADVERT_STATUS, SCORE_LETTERS, VALUE_SETS } from '../../protocol/catalogue';
+import { ADVERT_STATUS, VALUE_SETS } from '../../protocol/catalogue';
+import { isoDateTime, isUnsetDate, parseDateTime } from '../../shared/dates';
 import type { UntrustedHtml } from '../../shared/panelMessages';
 import type { ActivityEntry } from '../actions/activity';
 import { deliveryText } from '../tree/descriptors';
@@ -44,9 +45,19 @@ function group(title: string, pairs: [string, Scalar][]): FieldGroup | undefined
 	return list.length > 0 ? { title, rows: list } : undefined;
 }
 
-/** Text date: the s-prefixed rendering when the service sent one, else the dateTime itself. */
-function date(text: string | undefined, raw: string | undefined): string | undefined {
-	return text || raw;
+/**
+ * A date row: the dateTime's instant for the webview to show in the user's locale, with the service's
+ * own text (the s-prefixed rendering, else the dateTime) as the value; none for an unset date.
+ */
+function dateRow(label: string, text: string | undefined, raw: string | undefined): FieldRow | undefined {
+	if (isUnsetDate(raw) && !text) return undefined;
+	const instant = isUnsetDate(raw) ? undefined : parseDateTime(raw!);
+	return { label, value: text || raw!, ...(instant ? { iso: isoDateTime(instant) } : {}) };
+}
+
+function dateGroup(title: string, dates: [string, string | undefined, string | undefined][]): FieldGroup | undefined {
+	const list = dates.map(([label, text, raw]) => dateRow(label, text, raw)).filter((r): r is FieldRow => !!r);
+	return list.length > 0 ? { title, rows: list } : undefined;
 }
 
 function nameOf<T extends Record<string, number>>(set: T, id: number | undefined): string | undefined {
@@ -117,11 +128,11 @@ export function buildAdvertView(
 			['Name', advert.ContactName],
 			['Email', advert.ContactEmail],
 		]),
-		group('Dates', [
-			['Last posted', date(advert.sLastPostDate, advert.LastPostDate)],
-			['Last delivered', date(advert.sLastDeliveryDate, advert.LastDeliveryDate)],
-			['Last scored', date(advert.sLastScoreDate, advert.LastScoreDate)],
-			['Last progressed', date(advert.sLastProgressDate, advert.LastProgressDate)],
+		dateGroup('Dates', [
+			['Last posted', advert.sLastPostDate, advert.LastPostDate],
+			['Last delivered', advert.sLastDeliveryDate, advert.LastDeliveryDate],
+			['Last scored', advert.sLastScoreDate, advert.LastScoreDate],
+			['Last progressed', advert.sLastProgressDate, advert.LastProgressDate],
 		]),
 		group('Status', [
 			['Advert status', nameOf(ADVERT_STATUS, advert.AdvertStatusID)],
@@ -183,30 +194,17 @@ export function feedValues(advertId: number | undefined, records: APIAdvertWithV
 }
 
 function trackingEntry(log: AdvertTrackingLog): TrackingEntry {
+	const delivered = log.DeliveryDate && !isUnsetDate(log.DeliveryDate) ? parseDateTime(log.DeliveryDate) : undefined;
 	return {
 		postingId: format(log.PostingID),
 		feed: log.FeedName
 			? `${log.FeedName}${log.FeedID !== undefined ? ` (${log.FeedID})` : ''}`
 			: format(log.FeedID),
 		deliveryDate: format(log.DeliveryDate),
+		...(delivered ? { deliveryIso: isoDateTime(delivered) } : {}),
 		errorLevel: format(log.ErrorLevel),
 		response: format(log.Response),
 	};
-}
-
-/** The words of a Score value (flags: 4 suitable, 2 maybe, 1 unsuitable, 64 favourite). */
-export function scoreLabel(score: number | undefined): string {
-	if (score === undefined) return '';
-	const names: string[] = [];
-	if (score & SCORE_LETTERS.F) names.push('Favourite');
-	if (score & SCORE_LETTERS.S) names.push('Suitable');
-	if (score & SCORE_LETTERS.M) names.push('Maybe');
-	if (score & SCORE_LETTERS.U) names.push('Unsuitable');
-	return names.length > 0 ? names.join(', ') : 'Unranked';
-}
-
-function clock(date: Date): string {
-	return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
 }
 
 /** The application panel's overview; `activity` is what was done to it in this session. */
@@ -251,11 +249,11 @@ export function buildApplicationView(app: APIApplication, activity: readonly Act
 			['User ID', app.UserID],
 			['Archived', app.Archived],
 		]),
-		group('Dates', [
-			['Applied', date(app.sApplicationDate, app.ApplicationDate)],
-			['Last scored', date(app.sLastScoreDate, app.LastScoreDate)],
-			['Last progressed', date(app.sLastProgressDate, app.LastProgressDate)],
-			['Last note', date(app.sLastNoteDate, app.LastNoteDate)],
+		dateGroup('Dates', [
+			['Applied', app.sApplicationDate, app.ApplicationDate],
+			['Last scored', app.sLastScoreDate, app.LastScoreDate],
+			['Last progressed', app.sLastProgressDate, app.LastProgressDate],
+			['Last note', app.sLastNoteDate, app.LastNoteDate],
 		]),
 	].filter((g): g is FieldGroup => g !== undefined);
 	return {
@@ -266,7 +264,7 @@ export function buildApplicationView(app: APIApplication, activity: readonly Act
 		badges,
 		groups,
 		processingMessages: app.APIProcessingMessages ?? '',
-		activity: activity.map((entry) => ({ time: clock(entry.at), text: entry.text })),
+		activity: activity.map((entry) => ({ at: isoDateTime(entry.at), text: entry.text })),
 	};
 }
 

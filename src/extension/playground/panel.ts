@@ -284,14 +284,8 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 			text = curlForRaw(form.raw, target, values, include);
 		} else {
 			if (!isOperationName(form.operation)) throw new Error(`Unknown operation ${form.operation}.`);
-			text = curlForForm(
-				form.operation,
-				form.binding,
-				formToParams(form.operation, form.params).params,
-				target,
-				values,
-				include,
-			);
+			const params = formToParams(form.operation, form.params).params;
+			text = curlForForm({ operation: form.operation, binding: form.binding, params, target, values }, include);
 		}
 		await vscode.env.clipboard.writeText(text);
 	}

@@ -18,14 +18,12 @@ import { prettyPrintXml, XmlError } from '../../protocol/codecs/xml';
 import { normaliseResult } from '../../protocol/compare';
 import {
 	CONNECTION_PLACEHOLDERS,
-	hasPlaceholder,
 	substitutePlaceholders,
 	type ConnectionValues,
 	type RawHttpRequest,
 	type RequestParamValue,
-	xmlBodyValue,
 } from '../../protocol/requestFile';
-import type { PreparedHttpRequest } from '../../protocol/requestFiles/prepare';
+import { rawBodyEncoder, type PreparedHttpRequest } from '../../protocol/requestFiles/prepare';
 import type { Captured } from '../../client/sendPrepared';
 import type {
 	HttpErrorView,
@@ -223,12 +221,7 @@ export function prepareRawRequest(
 	if (!draft.target.startsWith('/')) issues.push(`The path must start with /, got "${draft.target.slice(0, 60)}".`);
 	if (draft.method.trim().length === 0) issues.push('The method is empty.');
 	if (issues.length > 0) return { issues };
-	const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1].toLowerCase() ?? '';
-	const bodyEncode = contentType.includes('x-www-form-urlencoded')
-		? (value: string) => new URLSearchParams({ v: value }).toString().slice(2)
-		: contentType.includes('xml') || draft.body.trimStart().startsWith('<')
-			? xmlBodyValue
-			: (value: string) => value;
+	const bodyEncode = rawBodyEncoder(headers, draft.body);
 	return {
 		issues,
 		request: {
@@ -240,7 +233,7 @@ export function prepareRawRequest(
 	};
 }
 
-export { sendPrepared, type Captured, type SendOptions } from '../../client/sendPrepared';
+export { sendPrepared } from '../../client/sendPrepared';
 
 /** Context for turning a captured exchange into what the webview shows. */
 export interface ViewContext {
@@ -443,14 +436,4 @@ export function previewForm(
 	} catch (error) {
 		return { issues, error: error instanceof Error ? error.message : String(error) };
 	}
-}
-
-/** True when any form value still holds a placeholder (used to warn about missing credentials). */
-export function formUsesPlaceholders(form: PlaygroundForm): boolean {
-	return (
-		Object.values(form.params).some((value) => (Array.isArray(value) ? value : [value]).some(hasPlaceholder)) ||
-		hasPlaceholder(form.raw.target) ||
-		hasPlaceholder(form.raw.headersText) ||
-		hasPlaceholder(form.raw.body)
-	);
 }

@@ -49,15 +49,19 @@ export function curlFromPrepared(prepared: PreparedRequest, includeSecrets: bool
 	return parts.join(' \\\n  ');
 }
 
+/** One form request, as every snippet builder reads it. */
+export interface SnippetRequest {
+	operation: OperationName;
+	binding: BindingName;
+	params: Readonly<Record<string, RequestParamValue>>;
+	target: Target;
+	/** The connection's values; secrets among them never reach a snippet unless curl is asked to include them. */
+	values: ConnectionValues;
+}
+
 /** curl for a form request. */
-export function curlForForm(
-	operation: OperationName,
-	binding: BindingName,
-	params: Readonly<Record<string, RequestParamValue>>,
-	target: Target,
-	values: ConnectionValues,
-	includeSecrets = false,
-): string {
+export function curlForForm(request: SnippetRequest, includeSecrets = false): string {
+	const { operation, binding, params, target, values } = request;
 	return curlFromPrepared(
 		encodeFormRequest(operation, binding, params, target, snippetValues(values, includeSecrets)),
 		includeSecrets,
@@ -111,25 +115,18 @@ export const SNIPPET_LANGUAGES = [
 export type SnippetLanguage = (typeof SNIPPET_LANGUAGES)[number]['id'];
 
 /** The same form request in a language; secrets always come from environment variables here. */
-export function requestSnippet(
-	language: SnippetLanguage,
-	operation: OperationName,
-	binding: BindingName,
-	params: Readonly<Record<string, RequestParamValue>>,
-	target: Target,
-	values: ConnectionValues,
-): string {
+export function requestSnippet(language: SnippetLanguage, request: SnippetRequest): string {
 	switch (language) {
 		case 'curl':
-			return curlForForm(operation, binding, params, target, values, false);
+			return curlForForm(request, false);
 		case 'python':
-			return pythonZeepSnippet(operation, binding, params, target, values);
+			return pythonZeepSnippet(request);
 		case 'php':
-			return phpSoapClientSnippet(operation, binding, params, target, values);
+			return phpSoapClientSnippet(request);
 		case 'csharp':
-			return csharpHttpClientSnippet(operation, binding, params, target, values);
+			return csharpHttpClientSnippet(request);
 		case 'typescript':
-			return typescriptClientSnippet(operation, binding, params, target, values);
+			return typescriptClientSnippet(request);
 	}
 }
 
@@ -171,13 +168,8 @@ function pythonLiteral(value: RequestParamValue): string {
 }
 
 /** Python with zeep, from the endpoint's WSDL, on the port of the binding. */
-export function pythonZeepSnippet(
-	operation: OperationName,
-	binding: BindingName,
-	params: Readonly<Record<string, RequestParamValue>>,
-	target: Target,
-	values: ConnectionValues,
-): string {
+export function pythonZeepSnippet(request: SnippetRequest): string {
+	const { operation, binding, params, target, values } = request;
 	const endpoint = OPERATIONS[operation].endpoint;
 	const service = serviceNameOf(endpoint, target.paths[endpoint]);
 	const port = `${service}${{ soap11: 'Soap', soap12: 'Soap12', httpGet: 'HttpGet', httpPost: 'HttpPost' }[binding]}`;
@@ -208,13 +200,8 @@ function phpLiteral(value: RequestParamValue): string {
 }
 
 /** PHP's SoapClient from the endpoint's WSDL (SOAP 1.1 or 1.2; SoapClient speaks no HTTP GET/POST). */
-export function phpSoapClientSnippet(
-	operation: OperationName,
-	binding: BindingName,
-	params: Readonly<Record<string, RequestParamValue>>,
-	target: Target,
-	values: ConnectionValues,
-): string {
+export function phpSoapClientSnippet(request: SnippetRequest): string {
+	const { operation, binding, params, target, values } = request;
 	const version = binding === 'soap12' ? 'SOAP_1_2' : 'SOAP_1_1';
 	const args = snippetParams(operation, params, values).map(
 		([name, value]) =>
@@ -245,13 +232,8 @@ function csharpString(text: string): string {
 const CSHARP_TOKENS = { apiKey: 'MPWBCSAPIKEY', password: 'MPWBCSPASSWORD' } as const;
 
 /** C# with HttpClient: the exact request of the binding (the SOAP envelope, or the GET/POST form). */
-export function csharpHttpClientSnippet(
-	operation: OperationName,
-	binding: BindingName,
-	params: Readonly<Record<string, RequestParamValue>>,
-	target: Target,
-	values: ConnectionValues,
-): string {
+export function csharpHttpClientSnippet(request: SnippetRequest): string {
+	const { operation, binding, params, target, values } = request;
 	const prepared = encodeFormRequest(operation, binding, params, target, {
 		...values,
 		apiKey: CSHARP_TOKENS.apiKey,
@@ -304,13 +286,8 @@ export function csharpHttpClientSnippet(
 }
 
 /** A small TypeScript program that calls the operation through this project's typed client. */
-export function typescriptClientSnippet(
-	operation: OperationName,
-	binding: BindingName,
-	params: Readonly<Record<string, RequestParamValue>>,
-	target: Target,
-	values: ConnectionValues,
-): string {
+export function typescriptClientSnippet(request: SnippetRequest): string {
+	const { operation, binding, params, target, values } = request;
 	const filled: Record<string, RequestParamValue> = {};
 	for (const [name, value] of snippetParams(operation, params, values)) {
 		if ('literal' in value) filled[name] = value.literal;

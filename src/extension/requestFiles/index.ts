@@ -162,14 +162,13 @@ export function registerRequestFiles(
 				const values = await secretValues(services);
 				if (!isOperationName(request.operation)) return;
 				await vscode.env.clipboard.writeText(
-					requestSnippet(
-						choice.id,
-						request.operation,
-						request.binding,
-						request.params,
-						targetOfClient(client),
+					requestSnippet(choice.id, {
+						operation: request.operation,
+						binding: request.binding,
+						params: request.params,
+						target: targetOfClient(client),
 						values,
-					),
+					}),
 				);
 				void vscode.window.showInformationMessage(
 					`Copied as ${choice.label}; set MP_API_KEY and MP_PASSWORD before running it.`,

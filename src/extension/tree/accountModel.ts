@@ -63,6 +63,8 @@ export interface AccountModelOptions {
 	pageSize: () => number;
 	progressNames: () => unknown;
 	log: LogPort;
+	/** The user's locale for dates in rows and tooltips (VS Code's display language). */
+	locale?: string;
 }
 
 /** The earliest application date used when a search needs a time period. */
@@ -219,7 +221,12 @@ export class AccountModel {
 			for (const node of applicationNodes) {
 				if (fresh) {
 					node.data = { kind: 'application', application: fresh };
-					node.descriptor = applicationDescriptor(this.connectionId(), fresh, this.progress());
+					node.descriptor = applicationDescriptor(
+						this.connectionId(),
+						fresh,
+						this.progress(),
+						this.options.locale,
+					);
 				}
 				this.changeEmitter.fire(node);
 			}
@@ -362,6 +369,7 @@ export class AccountModel {
 				),
 			applicationsFiltered: hasApplicationFilters(this.filtersValue),
 			matching: this.children.get(node)?.total,
+			locale: this.options.locale,
 		};
 		const collapsible = node.descriptor.collapsible;
 		node.descriptor = advertDescriptor(this.connectionId(), advert, row);
@@ -478,7 +486,7 @@ export class AccountModel {
 				const adverts = result.Adverts ?? [];
 				return {
 					items: adverts.map((advert) => ({
-						descriptor: advertDescriptor(connectionId, advert),
+						descriptor: advertDescriptor(connectionId, advert, { locale: this.options.locale }),
 						data: { kind: 'advert', advert },
 					})),
 					pageCount: result.PageCount,
@@ -496,7 +504,7 @@ export class AccountModel {
 				const progress = this.progress();
 				return {
 					items: applications.map((application) => ({
-						descriptor: applicationDescriptor(connectionId, application, progress),
+						descriptor: applicationDescriptor(connectionId, application, progress, this.options.locale),
 						data: { kind: 'application', application },
 					})),
 					pageCount: result.PageCount,

@@ -4,6 +4,7 @@
  * into TreeItems; unit tests check them directly.
  */
 import { ADVERT_STATUS, type Advert, type APIApplication, type CUser } from '../../protocol/catalogue';
+import { dateWithIso, formatDateTime, isUnsetDate } from '../../shared/dates';
 import { progressName, type ProgressChoice } from '../actions/progressNames';
 import { DELIVERY_WORDS, RANKING_WORDS, rankingOf as rankingOfScore, rankingWord } from '../vocabulary';
 import type { ConnectionInfo } from '../services';
@@ -249,11 +250,23 @@ export interface AdvertRowContext {
 	applicationsFiltered?: boolean;
 	/** Applications that match the filters, once the advert's children were loaded. */
 	matching?: number;
+	/** The user's locale for dates (VS Code's display language); the runtime's when absent. */
+	locale?: string;
+}
+
+/** A date for a tooltip: the user's locale with ISO, else the service's text; none when unset. */
+function tooltipDate(
+	raw: string | undefined,
+	text: string | undefined,
+	locale: string | undefined,
+): string | undefined {
+	if (isUnsetDate(raw)) return text || undefined;
+	return formatDateTime(raw!, { locale }) ? dateWithIso(raw, { locale }) : text || raw;
 }
 
 /** Where an advert's posting stands: not posted yet, or its last delivery's state. */
 export function deliveryText(advert: Advert): string {
-	if (!advert.LastPostDate || advert.LastPostDate.startsWith('0001-')) return 'Not posted';
+	if (isUnsetDate(advert.LastPostDate)) return 'Not posted';
 	return DELIVERY_WORDS[advert.LastDeliveryStatusID ?? 0] ?? 'Posted';
 }
 
@@ -286,7 +299,7 @@ export function advertDescriptor(connectionId: string, advert: Advert, row: Adve
 			['Status', statusName],
 			['Posting', deliveryText(advert)],
 			['Location', advert.PrimaryLocation],
-			['Last posted', advert.sLastPostDate ?? advert.LastPostDate],
+			['Last posted', tooltipDate(advert.LastPostDate, advert.sLastPostDate, row.locale)],
 			['Applications', applications],
 			['Matching the filter', row.applicationsFiltered ? row.matching : undefined],
 			[
@@ -326,6 +339,7 @@ export function applicationDescriptor(
 	connectionId: string,
 	app: APIApplication,
 	progress: readonly ProgressChoice[],
+	locale?: string,
 ): NodeDescriptor {
 	const name =
 		[app.FirstName, app.LastName].filter(Boolean).join(' ') ||
@@ -333,18 +347,22 @@ export function applicationDescriptor(
 		`Application ${app.AdvertCandidateID}`;
 	const ranking = RANKING_WORDS[rankingOf(app)];
 	const progressText = progressName(progress, app.ProgressID, app.Progress);
-	const date = (app.ApplicationDate ?? '').slice(0, 10);
+	const applied = isUnsetDate(app.ApplicationDate)
+		? undefined
+		: formatDateTime(app.ApplicationDate!, { locale, dateOnly: true })?.text;
 	return {
 		id: `app:${connectionId}:${app.AdvertCandidateID}`,
 		kind: 'application',
 		label: name,
-		description: [app.Favourite ? 'Favourite' : undefined, ranking, progressText, date].filter(Boolean).join(' · '),
+		description: [app.Favourite ? 'Favourite' : undefined, ranking, progressText, applied]
+			.filter(Boolean)
+			.join(' · '),
 		tooltip: tooltipLines(name, [
 			['AdvertCandidateID', app.AdvertCandidateID],
 			['Advert', app.AdvertTitle ? `${app.AdvertTitle} (${app.AdvertID})` : app.AdvertID],
 			['Email', app.EmailAddress],
 			['Phone', app.MobilePhone || app.HomePhone || app.WorkPhone],
-			['Applied', app.sApplicationDate ?? app.ApplicationDate],
+			['Applied', tooltipDate(app.ApplicationDate, app.sApplicationDate, locale)],
 			['Job board', app.FeedName],
 			['Ranking', ranking],
 			['Favourite', app.Favourite ? 'yes' : undefined],

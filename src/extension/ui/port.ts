@@ -46,6 +46,8 @@ export interface UiPort {
 	/** A short confirmation in the status bar (for frequent actions that need no notification). */
 	status(text: string): void;
 	showLog(): void;
+	/** The user's locale (VS Code's display language) for dates in documents; the runtime's when absent. */
+	readonly locale?: string;
 }
 
 /** Settings and secrets storage, as the logic modules see them. */

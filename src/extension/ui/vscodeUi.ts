@@ -6,6 +6,8 @@ import { openReadonlyDocument } from './readonlyDocuments';
 import type { InputOptions, PickItem, SecretsPort, SettingsPort, StepOptions, UiPort } from './port';
 
 export class VscodeUi implements UiPort {
+	readonly locale = vscode.env.language;
+
 	constructor(private readonly log: vscode.LogOutputChannel) {}
 
 	async pick<T>(items: PickItem<T>[], options: StepOptions): Promise<PickItem<T> | undefined> {

@@ -2,7 +2,7 @@
 import { ADMINISTRATION_OPERATIONS } from './administration';
 import type { OperationName } from './model';
 import { POSTING_OPERATIONS } from './posting';
-import { RECORDS, type RecordName } from './records';
+import { RECORDS } from './records';
 import { withTransportNames, type OperationDeclaration } from './transportNames';
 import type { Endpoint, OperationSpec, RecordSpec } from './types';
 
@@ -32,11 +32,6 @@ export function isOperationName(name: string): name is OperationName {
 	return Object.prototype.hasOwnProperty.call(OPERATIONS, name);
 }
 
-/** The operation with this exact name, or undefined. */
-export function findOperation(name: string): OperationSpec | undefined {
-	return isOperationName(name) ? OPERATIONS[name] : undefined;
-}
-
 /** Resolves an operation name ignoring case (HTTP GET/POST paths are matched that way). */
 export function resolveOperationName(name: string): OperationName | undefined {
 	return isOperationName(name) ? name : byLowerName.get(name.toLowerCase());
@@ -53,8 +48,6 @@ export function getRecord(name: string): RecordSpec {
 	}
 	return record;
 }
-
-export const RECORD_NAMES = Object.keys(RECORDS) as RecordName[];
 
 /**
  * Endpoint paths. The spec gives /SOAP/Administration.asmx but not the posting document's name, so

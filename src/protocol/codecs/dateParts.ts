@@ -8,16 +8,20 @@ export function daysInMonth(year: number, month: number): number {
 	return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/** UTC milliseconds of the wall-clock fields (years 0-99 are not shifted to 19xx). */
-export function utcMillis(p: {
+/** The wall-clock fields of a date-time (month 1-12). */
+export interface WallClockFields {
 	year: number;
 	month: number;
 	day: number;
 	hour: number;
 	minute: number;
 	second: number;
+	/** Milliseconds (fraction truncated to 3 digits). */
 	ms: number;
-}): number {
+}
+
+/** UTC milliseconds of the wall-clock fields (years 0-99 are not shifted to 19xx). */
+export function utcMillis(p: WallClockFields): number {
 	const d = new Date(0);
 	d.setUTCFullYear(p.year, p.month - 1, p.day);
 	d.setUTCHours(p.hour, p.minute, p.second, p.ms);

@@ -11,6 +11,22 @@
  */
 import type { ScalarType } from '../catalogue/types';
 import {
+	CH_AMP,
+	CH_BANG,
+	CH_CR,
+	CH_DQUOTE,
+	CH_EQ,
+	CH_GT,
+	CH_HASH,
+	CH_LF,
+	CH_LT,
+	CH_SEMI,
+	CH_SLASH,
+	CH_SPACE,
+	CH_SQUOTE,
+	CH_TAB,
+} from './chars';
+import {
 	compile,
 	decodeField,
 	isScalar,
@@ -30,21 +46,6 @@ import {
 	type XmlAttribute,
 	type XmlElement,
 } from './xml';
-
-const CH_TAB = 0x09;
-const CH_LF = 0x0a;
-const CH_CR = 0x0d;
-const CH_SPACE = 0x20;
-const CH_BANG = 0x21;
-const CH_DQUOTE = 0x22;
-const CH_HASH = 0x23;
-const CH_AMP = 0x26;
-const CH_SQUOTE = 0x27;
-const CH_SLASH = 0x2f;
-const CH_SEMI = 0x3b;
-const CH_LT = 0x3c;
-const CH_EQ = 0x3d;
-const CH_GT = 0x3e;
 
 /** The five predefined entities, with their ';' (no other entity exists: DTDs are refused). */
 const PREDEFINED_REFS: readonly (readonly [string, string])[] = [

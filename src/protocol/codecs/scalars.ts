@@ -6,7 +6,7 @@
 
 import { Buffer } from 'node:buffer';
 import type { ScalarValueMap } from '../catalogue/model';
-import { daysInMonth, utcMillis } from './dateParts';
+import { daysInMonth, utcMillis, type WallClockFields } from './dateParts';
 import type { ScalarType } from '../catalogue/types';
 
 export type { ScalarType } from '../catalogue/types';
@@ -107,15 +107,7 @@ function decodeBoolean(text: string): boolean {
 const DATE_TIME =
 	/^(-?(?:[1-9][0-9]{4,}|[0-9]{4}))-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?(Z|[+-][0-9]{2}:[0-9]{2})?$/;
 
-interface DateTimeParts {
-	year: number;
-	month: number;
-	day: number;
-	hour: number;
-	minute: number;
-	second: number;
-	/** Milliseconds (fraction truncated to 3 digits). */
-	ms: number;
+interface DateTimeParts extends WallClockFields {
 	/** Offset east of UTC in minutes; undefined when the text has none. */
 	offset: number | undefined;
 }

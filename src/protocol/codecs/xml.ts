@@ -12,6 +12,26 @@
  * for the same character. Node's Buffer only serves its native byte search (deferred large text).
  */
 import { Buffer, isAscii, isUtf8 } from 'node:buffer';
+import {
+	CH_AMP,
+	CH_BANG,
+	CH_COLON,
+	CH_CR,
+	CH_DASH,
+	CH_DQUOTE,
+	CH_EQ,
+	CH_GT,
+	CH_HASH,
+	CH_LF,
+	CH_LT,
+	CH_QUESTION,
+	CH_SEMI,
+	CH_SLASH,
+	CH_SPACE,
+	CH_SQUOTE,
+	CH_TAB,
+	CH_X,
+} from './chars';
 
 /** Namespace URI bound to the `xml` prefix. */
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -127,25 +147,6 @@ export class XmlError extends Error {
 
 // ---------------------------------------------------------------------------------------------
 // Character classes
-
-const CH_TAB = 0x09;
-const CH_LF = 0x0a;
-const CH_CR = 0x0d;
-const CH_SPACE = 0x20;
-const CH_BANG = 0x21;
-const CH_DQUOTE = 0x22;
-const CH_HASH = 0x23;
-const CH_AMP = 0x26;
-const CH_SQUOTE = 0x27;
-const CH_DASH = 0x2d;
-const CH_SLASH = 0x2f;
-const CH_COLON = 0x3a;
-const CH_SEMI = 0x3b;
-const CH_LT = 0x3c;
-const CH_EQ = 0x3d;
-const CH_GT = 0x3e;
-const CH_QUESTION = 0x3f;
-const CH_X = 0x78;
 
 const NAME_START = 1;
 const NAME_CHAR = 2;

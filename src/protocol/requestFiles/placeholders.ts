@@ -21,9 +21,6 @@ const PLACEHOLDER_PATTERN = /\{\{connection\.(apiKey|username|password|culture)\
 /** A `{{name}}` reference to a captured value (names: letters, digits, `_`; not `connection.*`). */
 export const VARIABLE_PATTERN = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
-/** A valid capture name. */
-export const CAPTURE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** Values of the connection, by placeholder role. */
 export type ConnectionValues = Partial<Record<ParamRole, string>>;
 

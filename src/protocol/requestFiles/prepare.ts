@@ -140,6 +140,22 @@ function resolveValue(
 }
 
 /**
+ * How a value substituted into a raw body is escaped: URL-encoded in a form body, XML-escaped in an
+ * XML body (by its content type, or a body that starts with `<`), as it is otherwise.
+ */
+export function rawBodyEncoder(
+	headers: readonly (readonly [string, string])[],
+	body: string,
+): (value: string) => string {
+	const contentType = headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1].toLowerCase() ?? '';
+	if (contentType.includes('x-www-form-urlencoded')) {
+		return (value) => new URLSearchParams({ v: value }).toString().slice(2);
+	}
+	if (contentType.includes('xml') || body.trimStart().startsWith('<')) return xmlBodyValue;
+	return (value) => value;
+}
+
+/**
  * A raw request as it will be sent: values URL-encoded in the target and in form bodies,
  * XML-escaped in XML bodies, as they are in headers. Nothing else is changed. The target is a path,
  * or a URL on the connection's own origin (so a file can follow a RedirectUrl, never send a
@@ -152,12 +168,7 @@ export function prepareRaw(
 	variables: CapturedValues,
 ): { request?: PreparedHttpRequest; problems: string[] } {
 	const problems: string[] = [];
-	const contentType = raw.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1].toLowerCase() ?? '';
-	const bodyEncode = contentType.includes('x-www-form-urlencoded')
-		? (value: string) => new URLSearchParams({ v: value }).toString().slice(2)
-		: contentType.includes('xml') || raw.body.trimStart().startsWith('<')
-			? xmlBodyValue
-			: (value: string) => value;
+	const bodyEncode = rawBodyEncoder(raw.headers, raw.body);
 	const fill = (text: string, encode: (value: string) => string): string =>
 		substitutePlaceholders(substituteVariables(text, variables, encode).text, connection, encode);
 	// A variable that holds a whole URL is used as it is; inside a path, values are URL-encoded.

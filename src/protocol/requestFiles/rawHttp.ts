@@ -52,16 +52,6 @@ export function parseRawHttpRequest(text: string, lineOffset = 0): RawHttpReques
 	return { method: match[1], target: match[2], headers, body: lines.slice(index).join('\n') };
 }
 
-/** Writes a raw HTTP request in the text form parseRawHttpRequest reads. */
-export function formatRawHttpRequest(raw: RawHttpRequest): string {
-	return [
-		`${raw.method} ${raw.target} HTTP/1.1`,
-		...raw.headers.map(([name, value]) => `${name}: ${value}`),
-		'',
-		raw.body,
-	].join('\n');
-}
-
 export function truncate(text: string, max = 60): string {
 	return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }

@@ -3,10 +3,13 @@ import type { DOMPurify } from 'dompurify';
 import type { AdvertToHostMessage, AdvertView } from '../../shared/panelMessages';
 import { counterChart } from '../common/chart';
 import { frameBlock } from '../common/documentView';
-import { button, el, fieldGroups, notice } from '../common/dom';
+import { button, dateOptions, el, fieldGroups, notice, type ElementOptions } from '../common/dom';
 import type { FrameTheme } from '../common/sanitizePolicy';
 
-function table(doc: Document, caption: string, headers: string[], rows: string[][]): HTMLTableElement {
+/** A cell: its text, or its text and a tooltip (dates). */
+type Cell = string | ElementOptions;
+
+function table(doc: Document, caption: string, headers: string[], rows: Cell[][]): HTMLTableElement {
 	const t = el(doc, 'table', { className: 'mp-table' }, [el(doc, 'caption', { text: caption })]);
 	t.appendChild(
 		el(doc, 'thead', {}, [
@@ -28,7 +31,7 @@ function table(doc: Document, caption: string, headers: string[], rows: string[]
 					doc,
 					'tr',
 					{},
-					r.map((cell) => el(doc, 'td', { text: cell })),
+					r.map((cell) => el(doc, 'td', typeof cell === 'string' ? { text: cell } : cell)),
 				),
 			),
 		),
@@ -144,7 +147,13 @@ export function renderAdvert(
 				doc,
 				'Job-board responses',
 				['Posting', 'Feed', 'Delivered', 'Level', 'Response'],
-				view.tracking.map((t) => [t.postingId, t.feed, t.deliveryDate, t.errorLevel, t.response]),
+				view.tracking.map((t) => [
+					t.postingId,
+					t.feed,
+					dateOptions(t.deliveryIso, t.deliveryDate),
+					t.errorLevel,
+					t.response,
+				]),
 			),
 		);
 	}

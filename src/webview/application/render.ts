@@ -1,6 +1,6 @@
 /** Renders the application panel's header and overview (pure DOM; tested under jsdom). */
 import type { ApplicationToHostMessage, ApplicationView, DocumentTab } from '../../shared/panelMessages';
-import { button, el, fieldGroups, notice } from '../common/dom';
+import { button, dateOptions, el, fieldGroups, notice } from '../common/dom';
 import type { TabSpec } from '../common/tabs';
 
 export { renderPreviewBar } from '../common/previewBar';
@@ -76,7 +76,8 @@ export function renderOverview(doc: Document, view: ApplicationView): HTMLElemen
 				{ className: 'mp-activity-list' },
 				view.activity.map((entry) =>
 					el(doc, 'li', {}, [
-						el(doc, 'span', { className: 'mp-muted', text: `${entry.time} ` }),
+						el(doc, 'span', { className: 'mp-muted', ...dateOptions(entry.at, '', { timeOnly: true }) }),
+						' ',
 						el(doc, 'span', { text: entry.text }),
 					]),
 				),

@@ -2,6 +2,7 @@
  * Small DOM builders. Service data is only ever set with textContent or attribute values (never
  * innerHTML), so nothing a service returns is parsed as markup in the panel itself.
  */
+import { formatDateTime, type DateFormatOptions } from '../../shared/dates';
 import type { FieldGroup, FieldRow } from '../../shared/panelMessages';
 
 export interface ElementOptions {
@@ -49,12 +50,25 @@ export function button(
 	return b;
 }
 
-/** A definition list of label/value rows. */
+/**
+ * The options of an element showing a date: its text in the user's locale and its ISO form as the
+ * tooltip; `fallback` as plain text when `iso` is absent or not a date.
+ */
+export function dateOptions(
+	iso: string | undefined,
+	fallback: string,
+	format: DateFormatOptions = {},
+): { text: string; attrs: { title?: string } } {
+	const date = iso ? formatDateTime(iso, format) : undefined;
+	return date ? { text: date.text, attrs: { title: date.iso } } : { text: fallback, attrs: {} };
+}
+
+/** A definition list of label/value rows; date rows show in the user's locale, ISO in the tooltip. */
 export function fieldList(doc: Document, rows: FieldRow[]): HTMLDListElement {
 	const list = el(doc, 'dl', { className: 'mp-fields' });
 	for (const row of rows) {
 		list.appendChild(el(doc, 'dt', { text: row.label }));
-		list.appendChild(el(doc, 'dd', { text: row.value }));
+		list.appendChild(el(doc, 'dd', dateOptions(row.iso, row.value)));
 	}
 	return list;
 }

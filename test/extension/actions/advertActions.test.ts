@@ -132,6 +132,24 @@ describe('advert actions and flows (real emulator)', function () {
 
 	it('formats empty logs and escapes feed names', function () {
 		assert.equal(formatDeliveryLog({ advertId: 4 }, []), 'Delivery log of advert 4: nothing delivered yet.\n');
+		assert.equal(
+			formatDeliveryLog(
+				{ advertId: 4, title: 'Chef' },
+				[
+					{ DeliveryDate: '2026-02-03T04:05:06', FeedName: 'Board', PostingID: 9, ErrorLevel: 'Info' },
+					{ DeliveryDate: '0001-01-01T00:00:00', FeedID: 2, Response: 'queued' },
+				],
+				{ locale: 'en-GB', timeZone: 'UTC' },
+			),
+			[
+				'Delivery log of “Chef” (advert 4)',
+				'',
+				'3 Feb 2026, 04:05 (2026-02-03T04:05:06Z)  Board  posting 9  Info',
+				'(no date)  job board 2  posting ?',
+				'    queued',
+				'',
+			].join('\n'),
+		);
 		const md = formatFeeds('x', [{ FeedName: '[x](javascript:alert(1))', FeedIdentifier: 'a|b' }]);
 		assert.ok(!md.includes('[x](javascript'));
 		assert.ok(md.includes('a\\|b'));

@@ -9,10 +9,10 @@ import { OpenGesture } from '../../../src/extension/commands/openGesture';
 import { openFromTree } from '../../../src/extension/commands/treeCommands';
 import { COMMANDS } from '../../../src/extension/ids';
 import type { AdvertRef, ApplicationRef } from '../../../src/extension/services';
-import { AccountModel, type TreeNode } from '../../../src/extension/tree/accountModel';
+import type { AccountModel, TreeNode } from '../../../src/extension/tree/accountModel';
 import { findInAccount } from '../../../src/extension/tree/findFlow';
 import { pickValue } from '../fakes';
-import { createTestWorkbench, type TestWorkbench } from '../harness';
+import { accountModelFor, createTestWorkbench, type TestWorkbench } from '../harness';
 
 interface Manifest {
 	contributes: {
@@ -142,14 +142,7 @@ describe('commands', function () {
 			await wb.dispose();
 		});
 		beforeEach(function () {
-			model = new AccountModel({
-				client: () => wb.services.activeClient(),
-				connection: () => wb.store.active(),
-				sandboxState: () => wb.sandbox.state,
-				pageSize: () => 5,
-				progressNames: () => undefined,
-				log: wb.log,
-			});
+			model = accountModelFor(wb);
 			tree = new FakeTree();
 			panels = new FakePanels();
 			ctx = {
@@ -163,6 +156,18 @@ describe('commands', function () {
 				executeCommand: async () => undefined,
 			};
 		});
+
+		/** The Find command's flow over this test's model, tree and panels. */
+		function find(): Promise<TreeNode | undefined> {
+			return findInAccount({
+				ui: wb.ui,
+				log: wb.log,
+				client: () => wb.services.activeClient(),
+				model,
+				tree,
+				panels,
+			});
+		}
 
 		/** The application rows of an advert of demo.admin with at least three applications. */
 		async function applicationRows(): Promise<TreeNode[]> {
@@ -291,14 +296,7 @@ describe('commands', function () {
 			const rows = await applicationRows();
 			const app = (rows[1].data as { application: APIApplication }).application;
 			wb.ui.script(pickValue('applicationId'), { input: String(app.AdvertCandidateID) });
-			const node = await findInAccount({
-				ui: wb.ui,
-				log: wb.log,
-				client: () => wb.services.activeClient(),
-				model,
-				tree,
-				panels,
-			});
+			const node = await find();
 			assert.equal(node?.descriptor.id, rows[1].descriptor.id);
 			assert.deepEqual(tree.revealed.at(-1), { node, focus: true });
 			const shown = panels.shown.at(-1)!;
@@ -308,14 +306,7 @@ describe('commands', function () {
 
 		it('says so when nothing matches', async function () {
 			wb.ui.script(pickValue('advertReference'), { input: 'NO-SUCH-REF' });
-			const node = await findInAccount({
-				ui: wb.ui,
-				log: wb.log,
-				client: () => wb.services.activeClient(),
-				model,
-				tree,
-				panels,
-			});
+			const node = await find();
 			assert.equal(node, undefined);
 			assert.equal(wb.ui.messages('info').at(-1), 'Nothing matches NO-SUCH-REF.');
 		});

@@ -5,7 +5,6 @@ import {
 	buildApplicationView,
 	documentOf,
 	feedValues,
-	scoreLabel,
 	toAdvertRef,
 	toApplicationRef,
 } from '../../../src/extension/panels/models';
@@ -128,7 +127,13 @@ describe('panel view models', function () {
 			buildAdvertView({ AdvertID: 4, JobDescription: 'Line 1\nA & B' }).description.html,
 			'Line 1<br>A &amp; B',
 		);
-		assert.equal(find('Dates', 'Last posted'), '01/02/2026 10:00:00');
+		// Dates keep the service's text and carry their instant for the webview to show in the user's locale.
+		const posted = view.groups.find((g) => g.title === 'Dates')?.rows.find((r) => r.label === 'Last posted');
+		assert.deepEqual(posted, { label: 'Last posted', value: '01/02/2026 10:00:00', iso: '2026-02-01T10:00:00Z' });
+		const unset = buildAdvertView({ AdvertID: 4, LastPostDate: '0001-01-01T00:00:00', LastScoreDate: 'soon' });
+		assert.deepEqual(unset.groups.find((g) => g.title === 'Dates')?.rows, [
+			{ label: 'Last scored', value: 'soon' },
+		]);
 		assert.equal(view.counters[0].value, 4);
 		assert.equal(view.counters[2].value, 0, 'absent counters are zero');
 	});
@@ -150,26 +155,32 @@ describe('panel view models', function () {
 		]);
 	});
 
-	it('describes score flags and application fields', function () {
-		assert.equal(scoreLabel(68), 'Favourite, Suitable');
-		assert.equal(scoreLabel(0), 'Unranked');
-		const view = buildApplicationView({
-			AdvertID: 1,
-			AdvertCandidateID: 2,
-			FirstName: 'Ada',
-			LastName: 'L',
-			Score: 2,
-			Favourite: true,
-			Progress: 'Interview',
-			ProgressID: 4,
-			sLastNoteDate: '03/03/2026',
-		});
+	it('describes application fields, dates and session activity', function () {
+		const view = buildApplicationView(
+			{
+				AdvertID: 1,
+				AdvertCandidateID: 2,
+				FirstName: 'Ada',
+				LastName: 'L',
+				Score: 2,
+				Favourite: true,
+				Progress: 'Interview',
+				ProgressID: 4,
+				sLastNoteDate: '03/03/2026',
+			},
+			[{ kind: 'note', text: 'Added a note', at: new Date(Date.UTC(2026, 2, 3, 9, 5)) }],
+		);
 		assert.equal(view.title, 'Ada L');
 		assert.deepEqual(view.badges.slice(0, 3), [
 			{ label: 'Ranking', value: 'Maybe' },
 			{ label: 'Favourite', value: 'Yes' },
 			{ label: 'Progress', value: 'Interview (4)' },
 		]);
-		assert.equal(view.groups.find((g) => g.title === 'Dates')?.rows[0].value, '03/03/2026');
+		// Only the s-text came: shown as sent, with no instant to localise.
+		assert.deepEqual(view.groups.find((g) => g.title === 'Dates')?.rows[0], {
+			label: 'Last note',
+			value: '03/03/2026',
+		});
+		assert.deepEqual(view.activity, [{ at: '2026-03-03T09:05:00Z', text: 'Added a note' }]);
 	});
 });

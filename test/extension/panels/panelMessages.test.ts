@@ -1,10 +1,6 @@
 import * as assert from 'node:assert/strict';
-import {
-	describeMessage,
-	isAdvertToHostMessage,
-	isApplicationToHostMessage,
-	isOpenableUrl,
-} from '../../../src/shared/panelMessages';
+import { isAdvertToHostMessage, isApplicationToHostMessage, isOpenableUrl } from '../../../src/shared/panelMessages';
+import { describeMessage } from '../../../src/shared/webviewProtocol';
 
 describe('panel message validation', function () {
 	it('accepts the application webview messages of the contract', function () {

@@ -113,7 +113,7 @@ describe('playground files, snippets and history', () => {
 				sCultureID: 'en',
 			};
 			for (const binding of ['soap11', 'soap12', 'httpGet', 'httpPost'] as const) {
-				const curl = curlForForm('UserList', binding, params, TARGET, VALUES);
+				const curl = curlForForm({ operation: 'UserList', binding, params, target: TARGET, values: VALUES });
 				assertNoSecret(curl, `curl ${binding}`);
 				assert.ok(curl.includes(`'"$MP_API_KEY"'`), curl);
 				assert.ok(curl.includes(`'"$MP_PASSWORD"'`), curl);
@@ -135,11 +135,13 @@ describe('playground files, snippets and history', () => {
 
 		it('includes the secrets only when asked to, shell-quoted', () => {
 			const curl = curlForForm(
-				'GetCurrency',
-				'httpGet',
-				{ sAPIKey: '{{connection.apiKey}}' },
-				TARGET,
-				VALUES,
+				{
+					operation: 'GetCurrency',
+					binding: 'httpGet',
+					params: { sAPIKey: '{{connection.apiKey}}' },
+					target: TARGET,
+					values: VALUES,
+				},
 				true,
 			);
 			assert.ok(

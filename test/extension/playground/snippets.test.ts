@@ -6,10 +6,12 @@ import {
 	pythonZeepSnippet,
 	requestSnippet,
 	typescriptClientSnippet,
+	type SnippetRequest,
 } from '../../../src/extension/playground/snippets';
 import type { Target } from '../../../src/extension/playground/request';
-import { DEFAULT_ENDPOINT_PATHS } from '../../../src/protocol/catalogue';
-import { CONNECTION_PLACEHOLDERS } from '../../../src/protocol/requestFile';
+import type { BindingName } from '../../../src/protocol/bindings/types';
+import { DEFAULT_ENDPOINT_PATHS, type OperationName } from '../../../src/protocol/catalogue';
+import { CONNECTION_PLACEHOLDERS, type RequestParamValue } from '../../../src/protocol/requestFile';
 
 const TARGET: Target = {
 	baseUrl: 'http://127.0.0.1:8099',
@@ -25,11 +27,19 @@ const PARAMS = {
 	Destinations: ['108', "Total'jobs"],
 };
 
+function request(
+	operation: OperationName,
+	binding: BindingName,
+	params: Readonly<Record<string, RequestParamValue>>,
+): SnippetRequest {
+	return { operation, binding, params, target: TARGET, values: VALUES };
+}
+
 describe('snippets in other languages', () => {
 	it('never contain a secret, in any language and binding', () => {
 		for (const { id } of SNIPPET_LANGUAGES) {
 			for (const binding of ['soap11', 'soap12', 'httpGet', 'httpPost'] as const) {
-				const text = requestSnippet(id, 'UserFeedsAndQuotaWithDestinations', binding, PARAMS, TARGET, VALUES);
+				const text = requestSnippet(id, request('UserFeedsAndQuotaWithDestinations', binding, PARAMS));
 				assert.ok(
 					!text.includes('real-key') && !text.includes('real "pass"') && !text.includes('real ""pass'),
 					`${id} ${binding}:\n${text}`,
@@ -41,7 +51,7 @@ describe('snippets in other languages', () => {
 
 	it('Python: zeep on the port of the binding, lists as ArrayOfString', () => {
 		assert.equal(
-			pythonZeepSnippet('UserFeedsAndQuotaWithDestinations', 'soap12', PARAMS, TARGET, VALUES),
+			pythonZeepSnippet(request('UserFeedsAndQuotaWithDestinations', 'soap12', PARAMS)),
 			[
 				'# pip install zeep',
 				'import os',
@@ -61,13 +71,13 @@ describe('snippets in other languages', () => {
 			].join('\n'),
 		);
 		assert.match(
-			pythonZeepSnippet('GetCurrency', 'soap11', {}, TARGET, VALUES),
+			pythonZeepSnippet(request('GetCurrency', 'soap11', {})),
 			/service = client\.service .*\nresult = service\.GetCurrency\(\)/,
 		);
 	});
 
 	it('PHP: SoapClient with the SOAP version, quotes escaped', () => {
-		const text = phpSoapClientSnippet('UserFeedsAndQuotaWithDestinations', 'soap11', PARAMS, TARGET, VALUES);
+		const text = phpSoapClientSnippet(request('UserFeedsAndQuotaWithDestinations', 'soap11', PARAMS));
 		assert.match(
 			text,
 			/^<\?php\n\$client = new SoapClient\('http:\/\/127\.0\.0\.1:8099\/SOAP\/Posting\.asmx\?WSDL', \['soap_version' => SOAP_1_1/,
@@ -75,16 +85,12 @@ describe('snippets in other languages', () => {
 		assert.match(text, /'sAPIKey' => getenv\('MP_API_KEY'\),/);
 		assert.match(text, /'Destinations' => \['string' => \['108', 'Total\\'jobs'\]\],/);
 		assert.match(text, /var_dump\(\$response->UserFeedsAndQuotaWithDestinationsResult\);$/);
-		assert.match(phpSoapClientSnippet('GetCurrency', 'httpGet', {}, TARGET, VALUES), /SoapClient speaks SOAP only/);
+		assert.match(phpSoapClientSnippet(request('GetCurrency', 'httpGet', {})), /SoapClient speaks SOAP only/);
 	});
 
 	it('C#: HttpClient with the exact envelope, secrets escaped where they land', () => {
 		const soap = csharpHttpClientSnippet(
-			'GetCurrency',
-			'soap12',
-			{ sCultureID: 'en-GB', sAPIKey: CONNECTION_PLACEHOLDERS.apiKey },
-			TARGET,
-			VALUES,
+			request('GetCurrency', 'soap12', { sCultureID: 'en-GB', sAPIKey: CONNECTION_PLACEHOLDERS.apiKey }),
 		);
 		assert.match(
 			soap,
@@ -96,11 +102,7 @@ describe('snippets in other languages', () => {
 			/MediaTypeHeaderValue\.Parse\(@"application\/soap\+xml; charset=utf-8; action=""http:\/\/127\.0\.0\.1:8099\/GetCurrency"""\)/,
 		);
 		const get = csharpHttpClientSnippet(
-			'GetCurrency',
-			'httpGet',
-			{ sCultureID: 'en-GB', sAPIKey: CONNECTION_PLACEHOLDERS.apiKey },
-			TARGET,
-			VALUES,
+			request('GetCurrency', 'httpGet', { sCultureID: 'en-GB', sAPIKey: CONNECTION_PLACEHOLDERS.apiKey }),
 		);
 		assert.match(
 			get,
@@ -110,7 +112,7 @@ describe('snippets in other languages', () => {
 	});
 
 	it("TypeScript: a program over this project's client", () => {
-		const text = typescriptClientSnippet('UserFeedsAndQuotaWithDestinations', 'httpPost', PARAMS, TARGET, VALUES);
+		const text = typescriptClientSnippet(request('UserFeedsAndQuotaWithDestinations', 'httpPost', PARAMS));
 		assert.match(text, /import \{ MultipostingClient \} from '\.\/src\/client';/);
 		assert.match(text, /binding: 'httpPost',/);
 		assert.match(text, /apiKey: process\.env\.MP_API_KEY \?\? '',/);

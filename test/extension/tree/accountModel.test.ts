@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { AccountModel, type TreeNode } from '../../../src/extension/tree/accountModel';
-import { createTestWorkbench, type TestWorkbench } from '../harness';
+import type { AccountModel, TreeNode } from '../../../src/extension/tree/accountModel';
+import { accountModelFor, createTestWorkbench, type TestWorkbench } from '../harness';
 
 describe('account tree model (real emulator)', function () {
 	this.timeout(60_000);
@@ -19,14 +19,7 @@ describe('account tree model (real emulator)', function () {
 	beforeEach(function () {
 		pageSize = 5;
 		changed = [];
-		model = new AccountModel({
-			client: () => wb.services.activeClient(),
-			connection: () => wb.store.active(),
-			sandboxState: () => wb.sandbox.state,
-			pageSize: () => pageSize,
-			progressNames: () => undefined,
-			log: wb.log,
-		});
+		model = accountModelFor(wb, { pageSize: () => pageSize });
 		model.onDidChange((n) => changed.push(n));
 	});
 
@@ -66,7 +59,7 @@ describe('account tree model (real emulator)', function () {
 	/** A client whose GetApplicationsPaged calls are recorded, and answered empty while `recentIsEmpty` says so for a recent start date. */
 	function recordingClient(recentIsEmpty: (start: string) => boolean): { starts: string[]; model: AccountModel } {
 		const starts: string[] = [];
-		const recording = new AccountModel({
+		const recording = accountModelFor(wb, {
 			client: async () => {
 				const client = await wb.services.activeClient();
 				return new Proxy(client, {
@@ -83,11 +76,7 @@ describe('account tree model (real emulator)', function () {
 					},
 				});
 			},
-			connection: () => wb.store.active(),
-			sandboxState: () => wb.sandbox.state,
 			pageSize: () => pageSize,
-			progressNames: () => undefined,
-			log: wb.log,
 		});
 		return { starts, model: recording };
 	}
@@ -257,16 +246,11 @@ describe('account tree model (real emulator)', function () {
 
 	it('shows an error node with the reason when loading fails, and recovers on retry', async function () {
 		let fail = true;
-		const failing = new AccountModel({
+		const failing = accountModelFor(wb, {
 			client: async () => {
 				if (fail) throw new Error('service unreachable');
 				return wb.services.activeClient();
 			},
-			connection: () => wb.store.active(),
-			sandboxState: () => wb.sandbox.state,
-			pageSize: () => 5,
-			progressNames: () => undefined,
-			log: wb.log,
 		});
 		const [root] = failing.roots();
 		const children = await failing.getChildren(root);
@@ -278,14 +262,7 @@ describe('account tree model (real emulator)', function () {
 	});
 
 	it('shows no nodes while the sandbox is stopped (the view shows its welcome instead)', function () {
-		const stopped = new AccountModel({
-			client: () => wb.services.activeClient(),
-			connection: () => wb.store.active(),
-			sandboxState: () => 'stopped',
-			pageSize: () => 5,
-			progressNames: () => undefined,
-			log: wb.log,
-		});
+		const stopped = accountModelFor(wb, { sandboxState: () => 'stopped' });
 		assert.deepEqual(stopped.roots(), []);
 	});
 });

@@ -22,7 +22,7 @@ function application(fields: Partial<APIApplication>): APIApplication {
 		AdvertID: 3,
 		FirstName: 'Ada',
 		LastName: 'Lovelace',
-		ApplicationDate: '2026-05-01T10:00:00Z',
+		ApplicationDate: '2026-05-01T12:00:00Z',
 		Score: 0,
 		Ranking: 'Unranked',
 		ProgressID: 0,
@@ -61,11 +61,19 @@ describe('tree descriptors', function () {
 		it('describes ranking, progress name and date, and uses the configured progress names', function () {
 			const d = applicationDescriptor(
 				'c',
-				application({ Score: 4, ProgressID: 4, Progress: 'Interview' }),
+				application({ Score: 4, ProgressID: 4, Progress: 'Interview', sApplicationDate: '01/05/2026 12:00' }),
 				progress,
+				'en-GB',
 			);
 			assert.equal(d.label, 'Ada Lovelace');
-			assert.equal(d.description, 'Suitable · Interview · 2026-05-01');
+			// The date in the user's locale (midday UTC: the same day in every usual zone); ISO in the tooltip.
+			assert.equal(d.description, 'Suitable · Interview · 1 May 2026');
+			assert.match(d.tooltip!, /Applied: 1 May 2026, \d\d\\:00 \\\(2026\\-05\\-01T12\\:00\\:00Z\\\)/);
+			assert.equal(
+				applicationDescriptor('c', application({ ApplicationDate: '0001-01-01T00:00:00' }), progress)
+					.description,
+				'Unranked',
+			);
 			assert.equal(d.contextValue, 'application');
 			assert.equal(d.id, 'app:c:10');
 			const custom = applicationDescriptor(

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { dateText, formatDateTime, looksLikeDateTime, parseDateTime } from '../../src/shared/dates';
+import { dateWithIso, formatDateTime, isUnsetDate, looksLikeDateTime, parseDateTime } from '../../src/shared/dates';
 
 describe('one date format', function () {
 	it('reads service date-times as UTC unless they carry a zone', function () {
@@ -30,10 +30,28 @@ describe('one date format', function () {
 		);
 	});
 
-	it('falls back to the runtime locale for an unknown one, and leaves non-dates as they are', function () {
+	it('falls back to the runtime locale for an unknown one, and reads no date from other text', function () {
 		assert.ok(formatDateTime(0, { locale: 'not a locale!' })?.text);
-		assert.equal(dateText('soon'), 'soon');
-		assert.equal(dateText(''), '');
-		assert.equal(dateText(undefined), '');
+		assert.equal(formatDateTime('soon'), undefined);
+		assert.equal(formatDateTime(''), undefined);
+	});
+
+	it('shows only the time when asked, and both forms on one line where no tooltip can carry the ISO', function () {
+		const when = '2026-01-02T15:04:05Z';
+		assert.equal(formatDateTime(when, { locale: 'en-GB', timeZone: 'UTC', timeOnly: true })?.text, '15:04');
+		assert.equal(formatDateTime(when, { locale: 'en-US', timeZone: 'UTC', timeOnly: true })?.text, '3:04 PM');
+		assert.equal(
+			dateWithIso('2026-01-02T15:04:05', { locale: 'en-GB', timeZone: 'UTC' }),
+			'2 Jan 2026, 15:04 (2026-01-02T15:04:05Z)',
+		);
+		assert.equal(dateWithIso('02/01/2026 15:04', { locale: 'en-GB' }), '02/01/2026 15:04');
+		assert.equal(dateWithIso(undefined), '');
+	});
+
+	it("knows the service's never-happened date", function () {
+		assert.equal(isUnsetDate('0001-01-01T00:00:00'), true);
+		assert.equal(isUnsetDate(undefined), true);
+		assert.equal(isUnsetDate(''), true);
+		assert.equal(isUnsetDate('2026-01-02T00:00:00'), false);
 	});
 });
