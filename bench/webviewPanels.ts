@@ -144,7 +144,7 @@ async function timePage(
 			mark,
 			{ timeout: 30_000 },
 		);
-		return page.evaluate((m) => {
+		return await page.evaluate((m) => {
 			const ready = (window as unknown as { __bench: { readyAt: number } }).__bench.readyAt;
 			const shown = m ? performance.getEntriesByName(m)[0]?.startTime : undefined;
 			return { readyMs: ready, firstDataMs: shown };
@@ -168,7 +168,7 @@ async function timePdfViewer(browser: Browser, dir: string): Promise<number> {
 			return route.fulfill({ status: 200, contentType: 'text/javascript', body: readFileSync(join(dir, name)) });
 		});
 		await page.goto(`${ORIGIN}/index.html`);
-		return page.evaluate(
+		return await page.evaluate(
 			() =>
 				new Promise<number>((resolve, reject) => {
 					const start = performance.now();
