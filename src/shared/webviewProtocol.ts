@@ -16,6 +16,12 @@ export interface ReadyMessage {
 	type: 'ready';
 }
 
+/**
+ * The id of the JSON data block in which the host writes a page's first messages into its HTML
+ * (src/extension/webviews/shell.ts); the page handles them on its first load only.
+ */
+export const INITIAL_MESSAGES_ID = 'mp-initial';
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -10,13 +10,15 @@ import type { WorkbenchServices } from '../services';
 import { WebviewPanelBase, type Reply } from '../webviews/webviewPanel';
 import type { PanelKind, PanelSlot } from './previewModel';
 
-export interface PanelSpec<In extends { type: string }> {
+export interface PanelSpec<In extends { type: string }, Out extends { type: string }> {
 	viewType: string;
 	kind: PanelKind;
 	/** Bundle name under dist/webview. */
 	script: string;
 	/** Bundles the script may load on demand (name under dist/webview), e.g. the PDF viewer. */
 	lazyScripts?: string[];
+	/** The first view, from the record at hand (the tree's row), written into the page's HTML. */
+	initialMessages?: readonly Out[];
 	isMessage(value: unknown): value is In;
 }
 
@@ -39,7 +41,7 @@ export abstract class DetailPanel<In extends { type: string }, Out extends { typ
 
 	constructor(
 		protected readonly services: WorkbenchServices,
-		spec: PanelSpec<In>,
+		spec: PanelSpec<In, Out>,
 		private readonly options: PanelOptions,
 	) {
 		super(
@@ -48,6 +50,7 @@ export abstract class DetailPanel<In extends { type: string }, Out extends { typ
 				viewType: spec.viewType,
 				script: spec.script,
 				lazyScripts: spec.lazyScripts,
+				initialMessages: spec.initialMessages,
 				title: 'Loading…',
 				styles: ['media/panels.css'],
 				preserveFocus: options.preserveFocus,

@@ -21,6 +21,11 @@ export interface WebviewPanelSpec<In extends { type: string }> {
 	lazyScripts?: string[];
 	/** Opens without taking the focus (a preview that follows the tree's selection). */
 	preserveFocus?: boolean;
+	/**
+	 * What the page shows before it asks for anything, in the HTML (a new panel is then drawn without
+	 * waiting for the ready round trip); the page handles them as host messages on its first load only.
+	 */
+	initialMessages?: readonly unknown[];
 	parse(value: unknown): In | undefined;
 }
 
@@ -59,6 +64,7 @@ export abstract class WebviewPanelBase<In extends { type: string }, Out> impleme
 			title: spec.title,
 			styles: spec.styles,
 			lazyScripts: spec.lazyScripts,
+			initialMessages: spec.initialMessages,
 		});
 		this.disposables.push(
 			this.panel.onDidDispose(() => this.dispose()),
