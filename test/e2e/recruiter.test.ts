@@ -129,6 +129,36 @@ describe('the recruiter flows in real VS Code', function () {
 		console.log(`      panel timings (ms): ${timings.map((t) => `${t.step}: ${t.ms}`).join('; ')}`);
 	});
 
+	it('keeps a hidden panel alive: switching between a pinned panel and the preview does not re-create either page', async function () {
+		const apps = await revealApplications(page);
+		const first = await rowName(apps.nth(0));
+		const second = await rowName(apps.nth(1));
+		await apps.nth(0).dblclick();
+		// A mark on each page's window while it shows: a page VS Code re-created would not have it.
+		const keep = (frame: Frame) =>
+			frame.evaluate(() => {
+				Object.assign(window, { mpKept: true });
+			});
+		await keep(await frameWithText(page, '.mp-header h1', exact(first)));
+		await editorTab(page, exact(`Application: ${first}`)).waitFor({ state: 'visible', timeout: UI_WAIT });
+		await apps.nth(1).click();
+		await keep(await frameWithText(page, '.mp-header h1', exact(second)));
+		for (const [title, name] of [
+			[`Application: ${first}`, first],
+			[`Preview: ${second}`, second],
+			[`Application: ${first}`, first],
+		]) {
+			await editorTab(page, exact(title)).click();
+			const shown = await frameWithText(page, '.mp-header h1', exact(name));
+			assert.equal(
+				await shown.evaluate(() => (window as unknown as { mpKept?: boolean }).mpKept),
+				true,
+				`${title}: the page was kept while hidden`,
+			);
+		}
+		await screenshot(page, 'recruiter-2b-switched-back');
+	});
+
 	it('triages with one key per score in the tree and in the panel, and moves with J and K', async function () {
 		const apps = await revealApplications(page);
 		const first = apps.filter({ has: page.locator('.label-description', { hasText: /^Unranked/ }) }).first();

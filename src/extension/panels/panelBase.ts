@@ -1,9 +1,10 @@
 /**
  * What both detail panels add to the webview base (shell, validated messages, ready handshake,
  * request ids): media/panels.css, a busy indicator, errors shown in the page, and preview behaviour
- * (a preview panel is reused for the next item opened from the tree until it is pinned). State
- * survives hiding through the page's getState/setState, not retainContextWhenHidden, so the page
- * posts 'ready' again whenever it is re-created.
+ * (a preview panel is reused for the next item opened from the tree until it is pinned). A hidden
+ * panel keeps its page (retainContextWhenHidden: showing it again is then instant instead of a new
+ * webview); the page's getState/setState still covers a page VS Code re-creates, which posts
+ * 'ready' again.
  */
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../services';
@@ -51,6 +52,7 @@ export abstract class DetailPanel<In extends { type: string }, Out extends { typ
 				script: spec.script,
 				lazyScripts: spec.lazyScripts,
 				initialMessages: spec.initialMessages,
+				retainContextWhenHidden: true,
 				title: 'Loading…',
 				styles: ['media/panels.css'],
 				preserveFocus: options.preserveFocus,

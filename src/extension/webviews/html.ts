@@ -8,11 +8,18 @@ import { readFileSync, statSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { buildShell, type ShellAsset } from './shell';
 
-/** Options of every panel: scripts on, and only the extension's build output and media readable. */
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+/**
+ * Options of every panel: scripts on, and only the extension's build output and media readable.
+ * `retainContextWhenHidden` keeps a hidden panel's page alive (see WebviewPanelSpec.retainContextWhenHidden).
+ */
+export function webviewOptions(
+	extensionUri: vscode.Uri,
+	retainContextWhenHidden = false,
+): vscode.WebviewPanelOptions & vscode.WebviewOptions {
 	return {
 		enableScripts: true,
 		enableCommandUris: false,
+		retainContextWhenHidden,
 		localResourceRoots: [
 			vscode.Uri.joinPath(extensionUri, 'dist', 'webview'),
 			vscode.Uri.joinPath(extensionUri, 'media'),
