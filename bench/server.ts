@@ -71,10 +71,27 @@ interface Sandbox {
 }
 
 /** Starts a sandbox bundle as its CLI; resolves with the JSON line it prints when ready. */
-function startSandbox(bundle: string, dataDir: string, nodeArgs: string[] = []): Promise<Sandbox> {
+function startSandbox(
+	bundle: string,
+	dataDir: string,
+	nodeArgs: string[] = [],
+	cliArgs: string[] = [],
+): Promise<Sandbox> {
 	const child = spawn(
 		process.execPath,
-		[...nodeArgs, bundle, '--port', '0', '--data', dataDir, '--seed', String(SEED), '--namespace', BENCH_NAMESPACE],
+		[
+			...nodeArgs,
+			bundle,
+			'--port',
+			'0',
+			'--data',
+			dataDir,
+			'--seed',
+			String(SEED),
+			'--namespace',
+			BENCH_NAMESPACE,
+			...cliArgs,
+		],
 		// The access log (stderr) goes nowhere, as it would to a terminal nobody scrolls; it is still written.
 		{ stdio: ['ignore', 'pipe', 'ignore'] },
 	);
@@ -372,7 +389,10 @@ function workloads(demo: Sandbox['demo'], application: { AdvertID: number; Adver
 	];
 }
 
-type ServerName = 'sandbox' | 'WireMock' | 'bare node:http' | 'node-soap';
+type ServerName = 'sandbox' | 'sandbox, no answer cache' | 'WireMock' | 'bare node:http' | 'node-soap';
+
+/** The sandbox measured a second time with every request run in full, in this binding only (time). */
+const FULL_RUN_BINDING: BindingName = 'soap11';
 
 /** Runs benchmark 3 and returns its report sections. */
 export async function runServerBenchmarks(
@@ -448,6 +468,9 @@ export async function runServerBenchmarks(
 		const fixedPath = join(dir, 'fixed.json');
 		writeFileSync(fixedPath, JSON.stringify(fixed));
 
+		// The same sandbox with its answer cache off, on its own copy of the data (one owner per folder).
+		const fullRun = await startSandbox(shipped, join(dir, 'data-full-run'), [], ['--no-answer-cache']);
+		stops.push(() => fullRun.stop());
 		const bare = await startPeer(['bare']);
 		stops.push(() => bare.stop());
 		const nodeSoap = await startPeer(['node-soap', fixedPath]);
@@ -483,6 +506,9 @@ export async function runServerBenchmarks(
 					) / specs.length;
 				const servers: [ServerName, string][] = [
 					['sandbox', sandbox.baseUrl],
+					...(binding === FULL_RUN_BINDING
+						? [['sandbox, no answer cache', fullRun.baseUrl] as [ServerName, string]]
+						: []),
 					...(typeof wireMock !== 'string' ? [['WireMock', wireMock.url] as [ServerName, string]] : []),
 					['bare node:http', bare.url],
 					...(binding === 'soap11' || binding === 'soap12'
@@ -504,10 +530,12 @@ export async function runServerBenchmarks(
 			}
 		}
 		rssAfter.sandbox = rssMbOf(sandbox.process.pid);
+		rssAfter.fullRun = rssMbOf(fullRun.process.pid);
 		rssAfter.bare = rssMbOf(bare.process.pid);
 		rssAfter.nodeSoap = rssMbOf(nodeSoap.process.pid);
 		if (typeof wireMock !== 'string') rssAfter.wireMock = rssMbOf(wireMock.pid);
 		await sandbox.stop();
+		await fullRun.stop();
 		stops.shift();
 
 		const sections: Section[] = [
@@ -547,7 +575,12 @@ function throughputSection(
 	wireMock: WireMock | string,
 ): Section {
 	const rows: (string | number)[][] = [];
-	const ratios = { wireMock: [] as number[], bare: [] as number[], nodeSoap: [] as number[] };
+	const ratios = {
+		wireMock: [] as number[],
+		bare: [] as number[],
+		nodeSoap: [] as number[],
+		fullRunWireMock: [] as number[],
+	};
 	const shown = (r: LoadResult | undefined): string => {
 		if (!r) return 'n/a';
 		const latency = r.rps > 0 ? ` (${r.p99})` : ' (none completed)';
@@ -570,12 +603,14 @@ function throughputSection(
 					connections,
 					fmt(cell.bytes / 1024, 1),
 					shown(cell.sandbox),
+					shown(cell['sandbox, no answer cache']),
 					shown(cell.WireMock),
 					shown(cell['bare node:http']),
 					shown(cell['node-soap']),
 					ratio(cell.sandbox, cell.WireMock, ratios.wireMock),
 					ratio(cell.sandbox, cell['bare node:http'], ratios.bare),
 					ratio(cell.sandbox, cell['node-soap'], ratios.nodeSoap),
+					ratio(cell['sandbox, no answer cache'], cell.WireMock, ratios.fullRunWireMock),
 				]);
 			}
 		}
@@ -589,7 +624,8 @@ function throughputSection(
 		body: [
 			`The sandbox: dist/sandbox.js (production bundle) started as its CLI with \`--data <folder> --seed ${SEED}\`, on its database file (${dbFiles.join(', ')} after seeding); first start with seeding ${fmt(seedMs / 1000, 1)} s. ` +
 				`Peers answer the bytes the sandbox gave for the same request (WireMock: ${typeof wireMock === 'string' ? `not measured, ${wireMock}` : `${wireMock.version}, stubs matching method, URL and body, --no-request-journal --disable-request-logging`}; bare node:http: a lookup by method, URL and body; node-soap ${soapVersion()}: the sandbox's results as fixed values, SOAP bindings only). ` +
-				`Reads: ${ROWS} rows per page; GetApplicationsPaged by a date range over every application of the demo administrator, "with documents" adds the email body and the attachment. ApplicationScore scores one application again and again; AddAdvert creates an advert each time (sOnDuplicate left at duplicate); the mix sends 8 reads and 2 writes in turn on each connection.`,
+				`Reads: ${ROWS} rows per page; GetApplicationsPaged by a date range over every application of the demo administrator, "with documents" adds the email body and the attachment. ApplicationScore scores one application again and again; AddAdvert creates an advert each time (sOnDuplicate left at duplicate); the mix sends 8 reads and 2 writes in turn on each connection. ` +
+				`The sandbox keeps the answer of a read until its state changes (src/emulator/pipeline/answerCache.ts): a load repeating one read is served from memory after its first request, a write runs in full every time and makes the reads after it run in full, as in the mix. "sandbox, no answer cache" is the same bundle with \`--no-answer-cache\` on its own copy of the data, measured in ${FULL_RUN_BINDING} only: what every request costs when it runs in full.`,
 			'',
 			'Cells: requests/s (p99 latency ms).',
 			'',
@@ -600,18 +636,20 @@ function throughputSection(
 					'conn.',
 					'response KiB',
 					'sandbox',
+					'sandbox, no answer cache',
 					'WireMock',
 					'bare node:http',
 					'node-soap',
 					'sandbox ÷ WireMock',
 					'sandbox ÷ bare',
 					'sandbox ÷ node-soap',
+					'no answer cache ÷ WireMock',
 				],
 				rows,
 			),
 			'',
-			`Ratios: sandbox ÷ WireMock ${range(ratios.wireMock)} (target ≥ 1.0×: ${met(ratios.wireMock, 1)}); sandbox ÷ bare node:http ${range(ratios.bare)} (target ≥ 0.3×: ${met(ratios.bare, 0.3)}); sandbox ÷ node-soap ${range(ratios.nodeSoap)}.`,
-			`Resident memory after the runs: sandbox ${fmt(rssAfter.sandbox, 0)} MB, WireMock ${fmt(rssAfter.wireMock ?? NaN, 0)} MB, bare node:http ${fmt(rssAfter.bare, 0)} MB, node-soap ${fmt(rssAfter.nodeSoap, 0)} MB.`,
+			`Ratios: sandbox ÷ WireMock ${range(ratios.wireMock)} (target ≥ 1.0×: ${met(ratios.wireMock, 1)}); sandbox ÷ bare node:http ${range(ratios.bare)} (target ≥ 0.3×: ${met(ratios.bare, 0.3)}); sandbox ÷ node-soap ${range(ratios.nodeSoap)}; with no answer cache ÷ WireMock ${range(ratios.fullRunWireMock)} (${met(ratios.fullRunWireMock, 1)} at ≥ 1.0×).`,
+			`Resident memory after the runs: sandbox ${fmt(rssAfter.sandbox, 0)} MB (with no answer cache ${fmt(rssAfter.fullRun, 0)} MB), WireMock ${fmt(rssAfter.wireMock ?? NaN, 0)} MB, bare node:http ${fmt(rssAfter.bare, 0)} MB, node-soap ${fmt(rssAfter.nodeSoap, 0)} MB.`,
 		].join('\n'),
 	};
 }
@@ -633,13 +671,19 @@ async function profileSection(
 	log: (line: string) => void,
 ): Promise<Section> {
 	const lines: string[] = [
-		'Each operation (SOAP 1.1, 16 connections, the same database file) once more with the sandbox under `node --cpu-prof`: the production bundle built with its names kept and a source map, which maps every function back to its source file. Only the samples taken while the measured load ran count (not start-up or warm-up). Shares are of the time the sandbox was busy (idle excluded); areas group functions by where they live.',
+		'Each operation (SOAP 1.1, 16 connections, the same database file) once more with the sandbox under `node --cpu-prof` and `--no-answer-cache` (every request runs in full: a kept answer costs only the HTTP exchange): the production bundle built with its names kept and a source map, which maps every function back to its source file. Only the samples taken while the measured load ran count (not start-up or warm-up). Shares are of the time the sandbox was busy (idle excluded); areas group functions by where they live.',
 		'',
 	];
 	for (const workload of loads) {
 		const profileDir = mkdtempSync(join(tmpdir(), 'mp-bench-prof-'));
 		try {
-			const sandbox = await startSandbox(bundle, dataDir, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+			// With the answer cache off: the profile shows what a request costs when it runs in full.
+			const sandbox = await startSandbox(
+				bundle,
+				dataDir,
+				['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+				['--no-answer-cache'],
+			);
 			const specs = workload.calls.map(([operation, params]) => requestFor('soap11', operation, params));
 			await load(sandbox.baseUrl, specs, 16, Math.max(1, Math.round(seconds / 3)));
 			const fromUs = Number(process.hrtime.bigint() / 1000n);

@@ -45,6 +45,8 @@ Options:
                     cloud metadata addresses (169.254.0.0/16, fe80::/10, metadata.*)
   --loose           accept what production (ASP.NET ASMX) refuses or ignores, and
                     report each leniency (X-Sandbox-Warning header, access log)
+  --no-answer-cache run every request in full (answers of reads are otherwise kept
+                    until the data changes; they are the same either way)
   --help            show this help
 
 On ready, one JSON line is printed on stdout:
@@ -87,6 +89,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				live: { type: 'boolean' },
 				'live-rate': { type: 'string' },
 				loose: { type: 'boolean' },
+				'no-answer-cache': { type: 'boolean' },
 				'allow-remote': { type: 'boolean' },
 				'allowed-host': { type: 'string', multiple: true },
 				'allow-link-local-callbacks': { type: 'boolean' },
@@ -138,6 +141,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		}
 		if (values.live) extra.live = true;
 		if (values.loose) extra.loose = true;
+		if (values['no-answer-cache']) extra.answerCache = false;
 		if (values['allow-remote']) extra.allowRemote = true;
 		if (values['allowed-host'] !== undefined) {
 			const names = values['allowed-host'].flatMap((list) => list.split(',')).map((name) => name.trim());

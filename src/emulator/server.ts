@@ -21,6 +21,7 @@ import { resolveSize, type SandboxSize } from './size';
 import { NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from './endpoint';
 import { foreignHostMessage, hostHeaderCheck } from './hostCheck';
 import { explainListenError } from './portHolder';
+import { AnswerCache, type AnswerCacheStats } from './pipeline/answerCache';
 import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
 
 export type { AccessLogEntry } from './pipeline/context';
@@ -107,6 +108,11 @@ export interface EmulatorOptions {
 	allowedHosts?: readonly string[];
 	/** Let callbacks reach link-local and cloud metadata addresses (default: refused). */
 	callbackAllowLinkLocal?: boolean;
+	/**
+	 * Keep answers of reads until the sandbox's state changes (pipeline/answerCache.ts); default true.
+	 * Answers are the same either way; false makes every request run in full (benchmarks, debugging).
+	 */
+	answerCache?: boolean;
 }
 
 export interface RunningEmulator {
@@ -134,6 +140,8 @@ export interface RunningEmulator {
 	reset(): Promise<void>;
 	/** What the resource limits have seen (heavy queries, held answer bytes, slow readers closed). */
 	resources(): ResourceStats;
+	/** Answers of reads kept and served again (undefined when the answer cache is off). */
+	answerCacheStats(): AnswerCacheStats | undefined;
 	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
@@ -287,6 +295,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
 	const namespace = resolveNamespace(options.namespace, baseUrl);
 	const limits = new ResourceLimits(options.limits);
+	const answerCache = sandbox && options.answerCache !== false ? new AnswerCache() : undefined;
 	const config: PipelineConfig = {
 		limits,
 		handlers,
@@ -302,6 +311,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		},
 		loose: options.loose ?? false,
 		maxPageSize: options.maxPageSize,
+		answers: answerCache && {
+			cache: answerCache,
+			changeCount: () => sandbox!.store.changeCount,
+		},
 	};
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;
@@ -345,11 +358,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		simulateApplication: (advertId) => background?.live.arrive(advertId),
 		callbacksIdle: () => notifier.idle(),
 		resources: () => limits.stats(),
+		answerCacheStats: () => answerCache?.stats(),
 		reset: async () => {
 			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');
 			}
 			sandbox.reseed();
+			answerCache?.clear();
 			web?.clearSessions();
 		},
 		stop,

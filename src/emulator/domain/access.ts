@@ -41,7 +41,8 @@ const throttles = new WeakMap<Store, LoginThrottle>();
 function throttleOf(store: Store): LoginThrottle {
 	let throttle = throttles.get(store);
 	if (!throttle) {
-		throttle = new LoginThrottle();
+		// The throttle decides answers: its changes count as changes of the sandbox's state.
+		throttle = new LoginThrottle({ onChange: () => store.noteChange() });
 		throttles.set(store, throttle);
 	}
 	return throttle;

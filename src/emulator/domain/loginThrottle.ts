@@ -18,6 +18,8 @@ export interface LoginThrottleOptions {
 	forgetAfterMs?: number;
 	/** Usernames tracked at most; the oldest are forgotten first (default 10,000). */
 	maxTracked?: number;
+	/** Called after each change of what the throttle holds (a failure counted, failures cleared). */
+	onChange?: () => void;
 }
 
 interface Failures {
@@ -28,7 +30,8 @@ interface Failures {
 
 export class LoginThrottle {
 	private readonly failures = new Map<string, Failures>();
-	private readonly options: Required<LoginThrottleOptions>;
+	private readonly options: Required<Omit<LoginThrottleOptions, 'onChange'>>;
+	private readonly onChange: () => void;
 
 	constructor(options: LoginThrottleOptions = {}) {
 		this.options = {
@@ -38,6 +41,7 @@ export class LoginThrottle {
 			forgetAfterMs: options.forgetAfterMs ?? 15 * 60_000,
 			maxTracked: options.maxTracked ?? 10_000,
 		};
+		this.onChange = options.onChange ?? (() => undefined);
 	}
 
 	/** Milliseconds before a login of `username` is checked again; 0 when it may be checked now. */
@@ -62,16 +66,18 @@ export class LoginThrottle {
 		while (this.failures.size > this.options.maxTracked) {
 			this.failures.delete(this.failures.keys().next().value as string);
 		}
+		this.onChange();
 	}
 
 	succeeded(username: string): void {
-		this.failures.delete(username);
+		if (this.failures.delete(username)) this.onChange();
 	}
 
 	private current(username: string, now: number): Failures | undefined {
 		const entry = this.failures.get(username);
 		if (entry && now - entry.lastAt > this.options.forgetAfterMs && now >= entry.blockedUntil) {
 			this.failures.delete(username);
+			this.onChange();
 			return undefined;
 		}
 		return entry;

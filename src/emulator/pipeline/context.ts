@@ -4,6 +4,7 @@ import type { BindingName } from '../../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../../protocol/catalogue';
 import type { OperationHandlers } from '../domain/handlers';
 import type { ResourceLimits } from '../resources/limits';
+import type { AnswerCache } from './answerCache';
 
 /** Loose mode: the response header carrying one leniency applied to the request (one header each). */
 export const SANDBOX_WARNING = 'x-sandbox-warning';
@@ -45,6 +46,12 @@ export interface PipelineConfig {
 	maxPageSize?: number;
 	/** Write deadlines, held-memory budget and heavy-query slots (resources/limits.ts). */
 	limits?: ResourceLimits;
+	/** Answers of reads kept until the sandbox's state changes (answerCache.ts); absent: every request runs. */
+	answers?: {
+		cache: AnswerCache;
+		/** Moves with every change of state (Store.changeCount). */
+		changeCount(): number;
+	};
 }
 
 /** What the pipeline has learnt about a request so far; used for the answer's format and the log. */

@@ -33,6 +33,7 @@ import {
 	renderServicePage,
 	type PageContext,
 } from '../pages/servicePage';
+import { endOfSecond } from './answerCache';
 import { ClientAbortedError, readBody } from './body';
 import { bodyAsUtf8 } from './charset';
 import { SANDBOX_WARNING, SANDBOX_WARNING_PREFIX, type PipelineConfig, type RequestState } from './context';
@@ -172,6 +173,24 @@ async function serveCall(
 	// 3. read, capped.
 	const raw = await readBody(req, config.maxRequestBytes);
 	if (state.done) return;
+	// 3a. the same read as before, with nothing changed since: its kept answer (answerCache.ts).
+	const answers = config.answers;
+	const nowMs = Date.now();
+	const key = answers?.cache.keyOf({
+		method: state.method,
+		url: req.url ?? '/',
+		contentType: req.headers['content-type'],
+		soapAction: req.headers.soapaction as string | undefined,
+		body: raw,
+	});
+	if (answers && key !== undefined) {
+		const kept = answers.cache.get(key, answers.changeCount(), nowMs);
+		if (kept) {
+			state.operation = kept.operation;
+			send(state, res, kept.answer);
+			return;
+		}
+	}
 	// 3b. a declared charset other than UTF-8 is decoded, never read as UTF-8 by mistake.
 	const body = bodyAsUtf8(raw, req.headers['content-type'], binding);
 	// 4. decode; the binding's one XML pass refuses unsafe or broken XML.
@@ -199,15 +218,30 @@ async function serveCall(
 		if (state.done || res.destroyed) return release();
 		res.once('close', release);
 	}
-	// 6. handle.
+	// 6. handle; whether it read the clock decides how long its answer may be kept.
+	const changeCount = answers?.changeCount();
+	let clockRead = false;
+	const now = new Date(nowMs);
 	const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
 		endpoint,
 		binding,
 		baseUrl: config.baseUrl,
-		now: new Date(),
+		get now() {
+			clockRead = true;
+			return now;
+		},
 	});
 	// 7. encode.
-	send(state, res, getBinding(binding).encodeResponse(decoded.operation, result, ctx));
+	const answer = getBinding(binding).encodeResponse(decoded.operation, result, ctx);
+	if (answers && key !== undefined && state.warnings === undefined && answers.changeCount() === changeCount) {
+		answers.cache.set(key, {
+			operation: decoded.operation,
+			answer,
+			changeCount: changeCount!,
+			validUntil: clockRead ? endOfSecond(nowMs) : Infinity,
+		});
+	}
+	send(state, res, answer);
 }
 
 /** Decodes a request; XML that cannot be read safely is a 400 (the body is not a SOAP message at all). */

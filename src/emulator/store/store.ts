@@ -110,6 +110,20 @@ export class Store {
 		return this.db.isOpen;
 	}
 
+	/**
+	 * Moves with every change of the sandbox's state: each write, each rollback, each bulk load, and
+	 * each change noted with noteChange(). Anything derived from the state at one value (the answer
+	 * cache) stays true while it has not moved.
+	 */
+	get changeCount(): number {
+		return this.sql.writes;
+	}
+
+	/** Counts a change of state kept outside the database (the login throttle). */
+	noteChange(): void {
+		this.sql.invalidate();
+	}
+
 	schemaVersion(): number {
 		return schemaVersion(this.db);
 	}

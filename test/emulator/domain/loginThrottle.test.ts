@@ -39,6 +39,21 @@ describe('failed-login throttle', () => {
 			for (let n = 0; n < 150; n++) throttle.failed(`spray-${n}`, 1);
 			assert.equal(throttle.retryAfterMs('first', 1), 0, 'the oldest entries make room');
 		});
+
+		it('reports each change of what it holds, and only changes', () => {
+			let changes = 0;
+			const throttle = new LoginThrottle({ onChange: () => changes++ });
+			throttle.succeeded('u');
+			assert.equal(changes, 0, 'nothing to clear');
+			throttle.failed('u', 0);
+			throttle.failed('u', 0);
+			assert.equal(changes, 2);
+			throttle.succeeded('u');
+			assert.equal(changes, 3, 'failures cleared');
+			throttle.failed('quiet', 0);
+			assert.equal(throttle.retryAfterMs('quiet', 16 * 60_000), 0);
+			assert.equal(changes, 5, 'a quiet username forgotten');
+		});
 	});
 
 	describe('logins of the sandbox', function () {
