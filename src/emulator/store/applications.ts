@@ -233,17 +233,23 @@ export class ApplicationRepository {
 	}
 
 	/** Sets ranking and favourite flags and records who scored and when. */
+	/**
+	 * Sets the score. The same score by the same user in the same second (dates have second precision)
+	 * finds the row already so and changes nothing: nothing is written and kept answers stay true.
+	 */
 	score(id: number, ranking: number, favourite: boolean, byUserId: number, at: string): void {
 		this.sql.run(
-			'UPDATE application SET ranking = ?, favourite = ?, viewed = 1, last_score_date = ?, last_scored_by = ? WHERE id = ?',
+			'UPDATE application SET ranking = ?1, favourite = ?2, viewed = 1, last_score_date = ?3, last_scored_by = ?4 ' +
+				'WHERE id = ?5 AND NOT (ranking IS ?1 AND favourite IS ?2 AND viewed = 1 AND last_score_date IS ?3 AND last_scored_by IS ?4)',
 			[ranking, favourite ? 1 : 0, at, byUserId, id],
 		);
 	}
 
-	/** Sets the progress; moving to Interview starts a pending interview. */
+	/** Sets the progress; moving to Interview starts a pending interview. The same again in the same second changes nothing (see score). */
 	progress(id: number, progressId: number, interviewStatus: string | null, byUserId: number, at: string): void {
 		this.sql.run(
-			'UPDATE application SET progress_id = ?, interview_status = ?, viewed = 1, last_progress_date = ?, last_progressed_by = ? WHERE id = ?',
+			'UPDATE application SET progress_id = ?1, interview_status = ?2, viewed = 1, last_progress_date = ?3, last_progressed_by = ?4 ' +
+				'WHERE id = ?5 AND NOT (progress_id IS ?1 AND interview_status IS ?2 AND viewed = 1 AND last_progress_date IS ?3 AND last_progressed_by IS ?4)',
 			[progressId, interviewStatus, at, byUserId, id],
 		);
 	}

@@ -52,18 +52,26 @@ export class StatementCache {
 		return out;
 	}
 
-	/** An INSERT, UPDATE or DELETE. */
+	/**
+	 * An INSERT, UPDATE or DELETE. It counts as a write only when it changed rows: a statement that
+	 * matched nothing (or an update that found the row already so, see ApplicationRepository.score)
+	 * leaves every cache of derived data true.
+	 */
 	run(sql: string, values?: SqlValue[]): { changes: number; lastInsertRowid: number | bigint } {
+		const result = this.use(sql, (statement) => statement.run(values));
+		if (result.changes > 0) this.countWrite(sql);
+		return result;
+	}
+
+	private countWrite(sql: string): void {
 		this.writes++;
-		if (this.watchedTables !== undefined) {
-			let watched = this.namesWatched.get(sql);
-			if (watched === undefined) {
-				watched = this.watchedTables.test(sql);
-				if (this.namesWatched.size < DEFAULT_CAPACITY * 4) this.namesWatched.set(sql, watched);
-			}
-			if (watched) this.watchedWrites++;
+		if (this.watchedTables === undefined) return;
+		let watched = this.namesWatched.get(sql);
+		if (watched === undefined) {
+			watched = this.watchedTables.test(sql);
+			if (this.namesWatched.size < DEFAULT_CAPACITY * 4) this.namesWatched.set(sql, watched);
 		}
-		return this.use(sql, (statement) => statement.run(values));
+		if (watched) this.watchedWrites++;
 	}
 
 	/** A statement that changes no rows itself (BEGIN, COMMIT, ROLLBACK), kept like the others but not counted as a write. */

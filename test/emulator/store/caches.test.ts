@@ -100,7 +100,7 @@ describe('emulator store caches', () => {
 			cache.run('INSERT INTO t (name) VALUES (?)', ['a']);
 			assert.equal(cache.watchedWrites, 1);
 			cache.run('INSERT INTO other (t_id) VALUES (?)', [1]);
-			cache.run('UPDATE other SET t_id = 2');
+			cache.run('UPDATE other SET t_id = 1');
 			assert.equal(cache.watchedWrites, 1, 'a column named t_id is not the table t');
 			cache.run('DELETE FROM other WHERE t_id IN (SELECT id FROM T)');
 			assert.equal(cache.watchedWrites, 2);
@@ -109,6 +109,17 @@ describe('emulator store caches', () => {
 			assert.equal(cache.writes, 4, 'BEGIN and COMMIT are not writes');
 			cache.invalidate();
 			assert.deepEqual([cache.writes, cache.watchedWrites], [5, 3]);
+		});
+
+		it('counts only statements that changed rows as writes', () => {
+			const cache = new StatementCache(db, 8, /\bt\b/i);
+			cache.run('INSERT INTO t (name) VALUES (?)', ['a']);
+			cache.run('UPDATE t SET name = ? WHERE id = ?', ['b', 99]);
+			cache.run('DELETE FROM t WHERE name = ?', ['nobody']);
+			cache.run("UPDATE t SET name = 'a' WHERE name = 'a' AND name IS NOT 'a'");
+			assert.deepEqual([cache.writes, cache.watchedWrites], [1, 1]);
+			cache.run('UPDATE t SET name = ? WHERE id = ?', ['b', 1]);
+			assert.deepEqual([cache.writes, cache.watchedWrites], [2, 2]);
 		});
 
 		it('releases a read at once, so a write in a new transaction is not blocked', () => {
@@ -427,6 +438,50 @@ describe('emulator store caches', () => {
 			const scored = adverts().find((a) => a.AdvertID === advertId)!;
 			assert.equal(scored.Suitable, (renamed.Suitable ?? 0) + 1);
 			assert.ok(scored.LastScoreDate !== undefined && scored.LastScoreDate >= (renamed.LastScoreDate ?? ''));
+		});
+
+		it('changes nothing for the same score or progress again in the same second, and shows every real change', () => {
+			const store = sandbox.store;
+			const h = sandbox.handlers;
+			const application = store.applications.search({ organisationIds: store.accounts.subtreeIds(1) }, [], {
+				limit: 1,
+				offset: 0,
+			}).rows[0];
+			const target = {
+				...login,
+				sAdvertID: String(application.advertId),
+				sAdvertCandidateID: String(application.id),
+			};
+			const at = (iso: string): RequestContext => ({ ...ctx(), now: new Date(iso) });
+			const rowOf = () =>
+				store.applications.search(
+					{ organisationIds: store.accounts.subtreeIds(1), applicationIds: [application.id] },
+					[],
+					{
+						limit: 1,
+						offset: 0,
+					},
+				).rows[0];
+
+			h.ApplicationScore({ ...target, sScore: 'U' }, at('2026-11-24T10:00:00.100Z'));
+			const count = store.changeCount;
+			h.ApplicationScore({ ...target, sScore: 'U' }, at('2026-11-24T10:00:00.900Z'));
+			assert.equal(store.changeCount, count, 'the same score in the same second');
+			h.ApplicationScore({ ...target, sScore: 'U' }, at('2026-11-24T10:00:01.000Z'));
+			assert.ok(store.changeCount > count, 'a new second is a new last score date');
+			assert.equal(rowOf().lastScoreDate, '2026-11-24T10:00:01Z');
+			const afterSecond = store.changeCount;
+			h.ApplicationScore({ ...target, sScore: 'S' }, at('2026-11-24T10:00:01.500Z'));
+			assert.ok(store.changeCount > afterSecond, 'another score');
+			assert.equal(rowOf().ranking, 4);
+
+			h.ApplicationProgress({ ...target, sProgressID: '2' }, at('2026-11-24T10:00:02.000Z'));
+			const progressed = store.changeCount;
+			h.ApplicationProgress({ ...target, sProgressID: '2' }, at('2026-11-24T10:00:02.500Z'));
+			assert.equal(store.changeCount, progressed, 'the same progress in the same second');
+			h.ApplicationProgress({ ...target, sProgressID: '3' }, at('2026-11-24T10:00:02.600Z'));
+			assert.ok(store.changeCount > progressed);
+			assert.equal(rowOf().progressId, 3);
 		});
 
 		it('words the faults of an application action as before when advert and application do not match', () => {
