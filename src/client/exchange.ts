@@ -46,30 +46,46 @@ export const SECRET_FIELD_NAMES: readonly string[] = ['sAPIKey', 'sPassword', 'P
 export const REDACTED = '***';
 
 /**
+ * Bodies at least this long are redacted when first read rather than in redactExchange: a page of
+ * megabytes is mostly logged by its first few kilobytes (see bodyExcerpt), which are redacted alone.
+ */
+export const LAZY_REDACTION_BYTES = 64 * 1024;
+
+/** Bodies not redacted yet: the bytes as they travelled and the redactor that will redact them. */
+const pendingBodies = new WeakMap<object, { raw: Uint8Array; redactor: Redactor }>();
+
+/**
  * A copy of the exchange with every occurrence of each secret replaced by `***` in the URL, the
  * headers and both bodies. Each secret is matched raw, URL-encoded (percent and form forms) and
  * XML-escaped; in addition, the values of the fields named in SECRET_FIELD_NAMES are replaced as XML
  * elements and as query or form fields, so a credential is hidden even when it is not in `secrets`.
- * A body with nothing to redact is shared with the input, not copied.
+ * A body with nothing to redact is shared with the input, not copied. A body of
+ * LAZY_REDACTION_BYTES or more is redacted when its `body` is first read (the raw bytes are never
+ * handed out); bodyExcerpt quotes its beginning without redacting the rest.
  */
 export function redactExchange(exchange: Exchange, secrets: readonly string[] | Redactor): Exchange {
 	const redactor = Array.isArray(secrets) ? createRedactor(secrets) : (secrets as Redactor);
 	const redacted: Exchange = {
 		...exchange,
-		request: {
-			method: exchange.request.method,
-			url: redactor.text(exchange.request.url),
-			headers: redactor.headers(exchange.request.headers),
-			body: redactor.bytes(exchange.request.body),
-		},
+		request: withRedactedBody(
+			{
+				method: exchange.request.method,
+				url: redactor.text(exchange.request.url),
+				headers: redactor.headers(exchange.request.headers),
+			},
+			exchange.request.body,
+			redactor,
+			false,
+		),
 		timings: { ...exchange.timings },
 	};
 	if (exchange.response) {
-		redacted.response = {
-			status: exchange.response.status,
-			headers: redactor.headers(exchange.response.headers),
-			body: redactor.bytes(exchange.response.body),
-		};
+		redacted.response = withRedactedBody(
+			{ status: exchange.response.status, headers: redactor.headers(exchange.response.headers) },
+			exchange.response.body,
+			redactor,
+			false,
+		);
 	}
 	if (exchange.error !== undefined) {
 		redacted.error = redactor.text(exchange.error);
@@ -78,27 +94,100 @@ export function redactExchange(exchange: Exchange, secrets: readonly string[] | 
 }
 
 /**
+ * `part` with a `body` that is `raw` redacted: at once for a short body, on first read for a long
+ * one (an enumerable accessor, so spreading, JSON and structured cloning see the redacted bytes).
+ * `copy`: the body read is a copy of its own, as copyExchange promises.
+ */
+function withRedactedBody<P extends object>(
+	part: P,
+	raw: Uint8Array,
+	redactor: Redactor,
+	copy: boolean,
+): P & { body: Uint8Array } {
+	if (raw.length < LAZY_REDACTION_BYTES) {
+		const body = redactor.bytes(raw);
+		return Object.assign(part, { body: copy ? new Uint8Array(body) : body });
+	}
+	let body: Uint8Array | undefined;
+	pendingBodies.set(part, { raw, redactor });
+	Object.defineProperty(part, 'body', {
+		enumerable: true,
+		configurable: true,
+		get: (): Uint8Array => {
+			if (body === undefined) {
+				const redacted = redactor.bytes(raw);
+				body = copy ? new Uint8Array(redacted) : redacted;
+				pendingBodies.delete(part);
+			}
+			return body;
+		},
+		set: (value: Uint8Array) => {
+			body = value;
+			pendingBodies.delete(part);
+		},
+	});
+	return part as P & { body: Uint8Array };
+}
+
+/**
  * A deep copy of an exchange (bodies included), so its receiver cannot alter the original. (The
- * Uint8Array constructor copies; Buffer's slice() would not.)
+ * Uint8Array constructor copies; Buffer's slice() would not.) A body still to be redacted stays so,
+ * and is copied when read.
  */
 export function copyExchange(exchange: Exchange): Exchange {
+	const copyPart = <P extends { body: Uint8Array }>(part: P, rest: Omit<P, 'body'>): P => {
+		const pending = pendingBodies.get(part);
+		return (
+			pending !== undefined
+				? withRedactedBody(rest, pending.raw, pending.redactor, true)
+				: { ...rest, body: new Uint8Array(part.body) }
+		) as P;
+	};
 	const copy: Exchange = {
 		...exchange,
-		request: {
-			...exchange.request,
+		request: copyPart(exchange.request, {
+			method: exchange.request.method,
+			url: exchange.request.url,
 			headers: { ...exchange.request.headers },
-			body: new Uint8Array(exchange.request.body),
-		},
+		}),
 		timings: { ...exchange.timings },
 	};
 	if (exchange.response) {
-		copy.response = {
+		copy.response = copyPart(exchange.response, {
 			status: exchange.response.status,
 			headers: { ...exchange.response.headers },
-			body: new Uint8Array(exchange.response.body),
-		};
+		});
 	}
 	return copy;
+}
+
+/** The beginning of a body as text, for a log (see bodyExcerpt). */
+export interface BodyExcerpt {
+	/** At most maxChars characters of the body decoded as UTF-8. */
+	text: string;
+	/** Bytes of the body after `text` (0 when `text` is the whole body). */
+	moreBytes: number;
+}
+
+/**
+ * The first `maxChars` characters of an exchange's request or response body, decoded as UTF-8. A
+ * body that redactExchange left to be redacted on first read is not redacted whole: its beginning
+ * is redacted alone (Redactor.excerpt, which also masks a secret or credential element that the
+ * cut splits). Any other body is quoted as it is.
+ */
+export function bodyExcerpt(part: { body: Uint8Array }, maxChars: number): BodyExcerpt {
+	const pending = pendingBodies.get(part);
+	if (pending !== undefined && pending.raw.length > 4 * maxChars) {
+		// More than maxChars characters (at most 4 bytes each): the excerpt is always a cut.
+		const text = pending.redactor.excerpt(pending.raw, maxChars);
+		return { text, moreBytes: Math.max(0, pending.raw.length - Buffer.byteLength(text)) };
+	}
+	const body = part.body;
+	const head = body.subarray(0, 4 * maxChars);
+	const decoded = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8');
+	if (decoded.length <= maxChars && head.length === body.length) return { text: decoded, moreBytes: 0 };
+	const text = decoded.slice(0, maxChars);
+	return { text, moreBytes: body.length - Buffer.byteLength(text) };
 }
 
 /** Redacts text and bytes; built once per set of secrets. */

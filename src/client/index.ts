@@ -20,11 +20,14 @@ export {
 } from './client';
 export * from './errors';
 export {
+	LAZY_REDACTION_BYTES,
 	REDACTED,
 	SECRET_FIELD_NAMES,
+	bodyExcerpt,
 	copyExchange,
 	createRedactor,
 	redactExchange,
+	type BodyExcerpt,
 	type Exchange,
 	type Redactor,
 } from './exchange';

@@ -14,6 +14,7 @@ import {
 	TimeoutError,
 	UnexpectedResponseError,
 	ValidationError,
+	bodyExcerpt,
 	methodName,
 	type CallParams,
 	type ClientOptions,
@@ -801,6 +802,50 @@ describe('MultipostingClient', () => {
 			assert.equal(seen.length, 1);
 			assert.match(Buffer.from(exchange.response!.body).toString('utf8'), /GBP/);
 			assert.match(Buffer.from(exchange.request.body).toString('utf8'), /GetCurrency/);
+		});
+
+		it('keeps secrets out of a large successful page, read whole or quoted by its beginning', async () => {
+			await client.close();
+			client = newClient({ credentials: { apiKey, username: 'jane', password } });
+			// Secrets at the start, where the quoted beginning is cut (4,096 characters) and at the end.
+			const padding = 'é'.repeat(100_000);
+			const message = `${apiKey} ${'a'.repeat(3_000)}${password}${padding}${encodeURIComponent(apiKey)}`;
+			const result = {
+				UserID: 1,
+				OrganisationID: 2,
+				RedirectUrl: '/',
+				LoginSuccess: true,
+				LoginMessage: message,
+			};
+			answerWithResult(server, 'soap11', 'GetLoginURL', result);
+			const login = await client.getLoginURL({ returnUrl: '/home' });
+			assert.equal(login.LoginMessage, message, 'the result itself is not redacted');
+			const exchange = exchanges[exchanges.length - 1];
+			const quoted = bodyExcerpt(exchange.response!, 4096);
+			assert.equal(quoted.text.length <= 4096, true);
+			assert.ok(quoted.text.includes('<LoginMessage>***'), quoted.text.slice(0, 600));
+			assert.ok(quoted.moreBytes > 100_000);
+			for (const text of [quoted.text, bodyExcerpt(exchange.response!, 3_010).text, ...texts(exchange)]) {
+				for (const form of [...forms(apiKey), ...forms(password)]) {
+					assert.ok(!text.includes(form), `a secret (${form}) is shown in ${text.slice(0, 80)}…`);
+				}
+			}
+			assert.ok(texts(exchange)[4].includes(padding), 'the body is kept whole, redacted');
+		});
+
+		it('gives onExchange a copy the caller does not share, also of a body redacted when first read', async () => {
+			await client.close();
+			client = newClient({
+				onExchange: (exchange) => {
+					exchange.response?.body.fill(0x21);
+				},
+			});
+			const values = Array.from({ length: 5_000 }, (_, i) => ({ Value: `currency-${i}` }));
+			answerWithResult(server, 'soap11', 'GetCurrency', values);
+			const { result, exchange } = await client.callWithExchange('GetCurrency', {});
+			assert.equal(result.length, 5_000);
+			assert.ok(exchange.response!.body.length > 64 * 1024);
+			assert.match(Buffer.from(exchange.response!.body).toString('utf8'), /currency-4999/);
 		});
 
 		it('skips the exchange when captureExchange is false and survives a throwing listener', async () => {

@@ -1,5 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { REDACTED, createRedactor, redactExchange, type Exchange } from '../../src/client';
+import {
+	LAZY_REDACTION_BYTES,
+	REDACTED,
+	bodyExcerpt,
+	copyExchange,
+	createRedactor,
+	redactExchange,
+	type Exchange,
+	type Redactor,
+} from '../../src/client';
 
 const text = (bytes: Uint8Array | undefined): string => Buffer.from(bytes ?? new Uint8Array()).toString('utf8');
 
@@ -146,6 +155,63 @@ describe('redactExchange', () => {
 			`${'a'.repeat(30)}<tns:sAPIKey>***`,
 		);
 		assert.equal(redactor.excerpt(bytes('é'.repeat(600)), 500), 'é'.repeat(500));
+	});
+
+	it('redacts a large body when it is first read, and quotes its beginning without redacting the rest', () => {
+		const secret = 'TheSecretKey-42';
+		const calls: Uint8Array[] = [];
+		const real = createRedactor([secret]);
+		const counting: Redactor = {
+			...real,
+			bytes: (value) => {
+				calls.push(value);
+				return real.bytes(value);
+			},
+		};
+		const filler = 'lorem ipsum '.repeat(LAZY_REDACTION_BYTES / 6);
+		const body = `<a>${secret}</a>${filler}<sPassword>unknown</sPassword>${encodeURIComponent(secret)}`;
+		const exchange = exchangeWith('http://h/', '<q/>', body);
+		const raw = exchange.response!.body;
+		const redacted = redactExchange(exchange, counting);
+		assert.deepEqual(calls, [exchange.request.body], 'only the short request body is redacted at once');
+
+		const quoted = bodyExcerpt(redacted.response!, 100);
+		assert.equal(quoted.text, `<a>***</a>${filler.slice(0, 90)}`);
+		assert.equal(quoted.moreBytes, raw.length - Buffer.byteLength(quoted.text));
+		// The cut splits an open credential element or a secret: what is left of it is masked.
+		assert.equal(bodyExcerpt(redacted.response!, 10).text, '<a>***</a>');
+		const cutSecret = redactExchange(exchangeWith('http://h/', '', `${'x'.repeat(20)}${secret}${filler}`), [
+			secret,
+		]);
+		assert.equal(bodyExcerpt(cutSecret.response!, 25).text, `${'x'.repeat(20)}***lo`);
+		const cutElement = redactExchange(exchangeWith('http://h/', '', `<sAPIKey>${filler}</sAPIKey>`), [secret]);
+		assert.equal(bodyExcerpt(cutElement.response!, 30).text, '<sAPIKey>***');
+		assert.equal(calls.length, 1, 'quoting the beginning did not redact the whole body');
+
+		const whole = text(redacted.response!.body);
+		assert.equal(calls.length, 2);
+		assert.equal(whole, `<a>***</a>${filler}<sPassword>***</sPassword>***`);
+		assert.equal(redacted.response!.body, redacted.response!.body, 'redacted once');
+		assert.equal(calls.length, 2);
+		assert.ok(!JSON.stringify(redacted).includes(JSON.stringify([...Buffer.from(secret)]).slice(1, -1)));
+		assert.equal(text(raw), body, 'the input is not modified');
+		// Read whole, the body is quoted as it now is.
+		assert.equal(bodyExcerpt(redacted.response!, 100).text, `<a>***</a>${filler.slice(0, 90)}`);
+	});
+
+	it('copies a body still to be redacted as a body of its own, redacted when read', () => {
+		const filler = 'x'.repeat(LAZY_REDACTION_BYTES);
+		const redacted = redactExchange(exchangeWith('http://h/', '', `${filler}<b>s3cret</b>`), ['s3cret']);
+		const copy = copyExchange(redacted);
+		copy.response!.body.fill(0x21);
+		assert.ok(text(redacted.response!.body).endsWith('<b>***</b>'));
+		assert.ok(text(copyExchange(redacted).response!.body).endsWith('<b>***</b>'));
+		assert.notEqual(copyExchange(redacted).response!.body, redacted.response!.body);
+		// A short body is redacted at once and copied as before.
+		const short = redactExchange(exchangeWith('http://h/', '', '<b>s3cret</b>'), ['s3cret']);
+		assert.equal(text(copyExchange(short).response!.body), '<b>***</b>');
+		assert.deepEqual(bodyExcerpt(short.response!, 5), { text: '<b>**', moreBytes: 5 });
+		assert.deepEqual(bodyExcerpt(short.response!, 50), { text: '<b>***</b>', moreBytes: 0 });
 	});
 
 	it('leaves an exchange without a response or error as it is', () => {

@@ -1,6 +1,6 @@
 /** Turns failures and exchanges into text a recruiter or an integrator can act on. */
 import type { Exchange } from '../../client';
-import { MultipostingError, SoapFaultError } from '../../client';
+import { MultipostingError, SoapFaultError, bodyExcerpt } from '../../client';
 import { PortInUseError } from '../../emulator/portHolder';
 import { sentence } from '../vocabulary';
 
@@ -42,18 +42,12 @@ export function isReportedElsewhere(error: unknown): boolean {
 
 const BODY_LIMIT = 4096;
 
-function bodyText(body: Uint8Array | undefined): string {
-	if (!body || body.length === 0) {
-		return '(empty)';
-	}
-	// Only the part shown is decoded: a page can be megabytes, and this runs for every call.
-	const head = body.subarray(0, 4 * BODY_LIMIT);
-	const text = Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString('utf8');
-	if (text.length <= BODY_LIMIT && head.length === body.length) {
-		return text;
-	}
-	const shown = text.slice(0, BODY_LIMIT);
-	return `${shown}… (${body.length - Buffer.byteLength(shown)} more bytes)`;
+function bodyText(part: { body: Uint8Array } | undefined): string {
+	// Only the part shown is decoded (and redacted, when the client left that to the first read):
+	// a page can be megabytes, and this runs for every call.
+	const { text, moreBytes } = part ? bodyExcerpt(part, BODY_LIMIT) : { text: '', moreBytes: 0 };
+	if (moreBytes === 0) return text === '' ? '(empty)' : text;
+	return `${text}… (${moreBytes} more bytes)`;
 }
 
 /** The one-line summary of an exchange (the exchange is already redacted by the client). */
@@ -67,8 +61,8 @@ export function exchangeSummary(exchange: Exchange): string {
 export function exchangeDetail(exchange: Exchange): string {
 	return [
 		`${exchange.request.method} ${exchange.request.url}`,
-		bodyText(exchange.request.body),
+		bodyText(exchange.request),
 		`Response: ${exchange.response ? exchange.response.status : 'none'}`,
-		bodyText(exchange.response?.body),
+		bodyText(exchange.response),
 	].join('\n');
 }

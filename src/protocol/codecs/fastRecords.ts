@@ -59,10 +59,24 @@ function isWs(c: number): boolean {
 	return c === CH_SPACE || c === CH_LF || c === CH_TAB || c === CH_CR;
 }
 
+/**
+ * True when `name` is written in `s` at `p`: compared code unit by code unit, which V8 inlines,
+ * where startsWith is a builtin call per tag.
+ */
+function isAt(s: string, name: string, p: number): boolean {
+	const n = name.length;
+	for (let i = 0; i < n; i++) {
+		if (s.charCodeAt(p + i) !== name.charCodeAt(i)) return false;
+	}
+	return true;
+}
+
 /** True for the characters that can end an element name in a start tag. */
 function endsName(c: number): boolean {
 	return c === CH_GT || c === CH_SLASH || isWs(c);
 }
+
+const CR_RUN = /\r\n?/g;
 
 /** Most attributes on one start tag this path reads (its duplicate check is quadratic). */
 const MAX_ATTRIBUTES = 16;
@@ -146,10 +160,52 @@ class SubtreeReader {
 	private lastLocal = '';
 	private lastNs = '';
 
+	/** The document's bytes when `s` is their latin1 reading (SubtreeSource.bytes). */
+	private readonly bytes: Buffer | undefined;
+	/** Next byte above 0x7f at or after highFrom (-1: none, -2: not searched yet). */
+	private highAt = -2;
+	private highFrom = 0;
+	private readonly high = /[\x80-\xff]/g;
+
 	constructor(src: SubtreeSource) {
 		this.s = src.text;
 		this.src = src;
+		this.bytes = src.bytes;
 		this.ahead = new TextLookahead(src.text);
+	}
+
+	/** Offset of the next non-ASCII byte at or after `from` (reads as latin1 only), -1 for none. */
+	private nextHigh(from: number): number {
+		if (from < this.highFrom || (this.highAt !== -1 && this.highAt < from)) {
+			this.high.lastIndex = from;
+			const match = this.high.exec(this.s);
+			this.highAt = match === null ? -1 : match.index;
+		}
+		this.highFrom = from;
+		return this.highAt;
+	}
+
+	/** The text [a, b) as a string: sliced, or decoded from the bytes when it holds a non-ASCII byte. */
+	private str(a: number, b: number): string {
+		const bytes = this.bytes;
+		if (bytes !== undefined) {
+			const high = this.nextHigh(a);
+			if (high !== -1 && high < b) return bytes.toString('utf8', a, b);
+		}
+		return this.s.slice(a, b);
+	}
+
+	/** str(a, b) with CR LF and lone CR turned into LF (XML 1.0 §2.11), as TextLookahead.literal. */
+	private literal(a: number, b: number): string {
+		const piece = this.str(a, b);
+		const cr = this.ahead.nextCr(a);
+		return cr !== -1 && cr < b ? piece.replace(CR_RUN, '\n') : piece;
+	}
+
+	/** A name scanned in a latin1 reading must be ASCII (a non-ASCII name is left to the parser). */
+	private asciiName(a: number, b: number): void {
+		if (this.bytes === undefined) return;
+		for (let i = a; i < b; i++) if (this.s.charCodeAt(i) > 0x7f) throw NOT_FAST;
 	}
 
 	private frame(depth: number): Frame {
@@ -198,7 +254,7 @@ class SubtreeReader {
 			if (c === CH_SLASH) {
 				const f = this.frames[depth];
 				const qname = f.qname;
-				if (!s.startsWith(qname, lt + 2)) throw NOT_FAST;
+				if (!isAt(s, qname, lt + 2)) throw NOT_FAST;
 				let e = lt + 2 + qname.length;
 				let ch = s.charCodeAt(e);
 				while (isWs(ch)) ch = s.charCodeAt(++e);
@@ -224,7 +280,7 @@ class SubtreeReader {
 				const fields = (parent.record as CompiledRecord).children;
 				for (let i = parent.next; i < fields.length; i++) {
 					const name = fields[i].name;
-					if (s.startsWith(name, nameStart) && endsName(s.charCodeAt(nameStart + name.length))) {
+					if (isAt(s, name, nameStart) && endsName(s.charCodeAt(nameStart + name.length))) {
 						qname = name;
 						fieldIndex = i;
 						break;
@@ -232,7 +288,7 @@ class SubtreeReader {
 				}
 			} else if (parent.kind === Kind.RecordList || parent.kind === Kind.ScalarList) {
 				const name = parent.item;
-				if (s.startsWith(name, nameStart) && endsName(s.charCodeAt(nameStart + name.length))) qname = name;
+				if (isAt(s, name, nameStart) && endsName(s.charCodeAt(nameStart + name.length))) qname = name;
 			}
 			let local: string;
 			if (qname !== undefined) {
@@ -240,6 +296,7 @@ class SubtreeReader {
 			} else {
 				const nameEnd = scanName(s, nameStart);
 				if (nameEnd === nameStart) throw NOT_FAST;
+				this.asciiName(nameStart, nameEnd);
 				qname = s.slice(nameStart, nameEnd);
 				local = this.localOfElement(qname);
 			}
@@ -322,7 +379,8 @@ class SubtreeReader {
 				if (v === CH_AMP || v === CH_TAB || v === CH_LF || v === CH_CR) plain = false;
 				p++;
 			}
-			this.addAttr(an, anEnd, plain ? s.slice(vStart, p) : this.attrValue(vStart, p));
+			this.asciiName(an, anEnd);
+			this.addAttr(an, anEnd, plain ? this.str(vStart, p) : this.attrValue(vStart, p));
 			p++;
 		}
 	}
@@ -434,7 +492,7 @@ class SubtreeReader {
 
 	/** A record element: its attribute fields are read from the current start tag's attributes. */
 	private openRecord(f: Frame, record: CompiledRecord): void {
-		const value: Record<string, unknown> = {};
+		const value = record.newValue();
 		f.kind = Kind.Record;
 		f.record = record;
 		f.next = 0;
@@ -482,7 +540,7 @@ class SubtreeReader {
 	/** The scalar's text so far as a string (no longer a noted run). */
 	private ownText(f: Frame): string {
 		if (f.rawStart < 0) return f.text;
-		const text = this.s.slice(f.rawStart, f.rawEnd);
+		const text = this.str(f.rawStart, f.rawEnd);
 		f.rawStart = -1;
 		return text;
 	}
@@ -525,7 +583,7 @@ class SubtreeReader {
 			if (length === 4 && s.startsWith('true', a)) return true;
 			if (length === 5 && s.startsWith('false', a)) return false;
 		}
-		return decodeField(type, s.slice(a, b), NO_PATH, '');
+		return decodeField(type, this.str(a, b), NO_PATH, '');
 	}
 
 	/** Skips a comment or reads a CDATA section at `lt` ('<!'); returns the offset after it. */
@@ -540,7 +598,7 @@ class SubtreeReader {
 		const e = s.indexOf(']]>', lt + 9);
 		if (e < 0) throw NOT_FAST;
 		if (e > lt + 9 && (f.kind === Kind.Scalar || depth === 0)) {
-			f.text = this.ownText(f) + this.ahead.literal(lt + 9, e);
+			f.text = this.ownText(f) + this.literal(lt + 9, e);
 		}
 		return e + 3;
 	}
@@ -550,16 +608,16 @@ class SubtreeReader {
 		const cd = this.ahead.nextCdEnd(a);
 		if (cd !== -1 && cd < b) throw NOT_FAST;
 		let amp = this.ahead.nextAmp(a);
-		if (amp === -1 || amp >= b) return this.ahead.literal(a, b);
+		if (amp === -1 || amp >= b) return this.literal(a, b);
 		let out = '';
 		let p = a;
 		while (amp !== -1 && amp < b) {
-			if (amp > p) out += this.ahead.literal(p, amp);
+			if (amp > p) out += this.literal(p, amp);
 			out += this.ref(amp, b);
 			p = this.refEnd;
 			amp = this.ahead.nextAmp(p);
 		}
-		if (p < b) out += this.ahead.literal(p, b);
+		if (p < b) out += this.literal(p, b);
 		return out;
 	}
 
@@ -583,11 +641,11 @@ class SubtreeReader {
 		while (q < b) {
 			const c = s.charCodeAt(q);
 			if (c === CH_AMP) {
-				if (q > p) out += s.slice(p, q);
+				if (q > p) out += this.str(p, q);
 				out += this.ref(q, b);
 				q = p = this.refEnd;
 			} else if (c === CH_TAB || c === CH_LF || c === CH_CR) {
-				if (q > p) out += s.slice(p, q);
+				if (q > p) out += this.str(p, q);
 				out += ' ';
 				q++;
 				if (c === CH_CR && q < b && s.charCodeAt(q) === CH_LF) q++;
@@ -596,7 +654,7 @@ class SubtreeReader {
 				q++;
 			}
 		}
-		if (p < b) out += s.slice(p, b);
+		if (p < b) out += this.str(p, b);
 		return out;
 	}
 

@@ -32,6 +32,21 @@ export interface CompiledRecord {
 	children: FieldSpec[];
 	/** '.Name' of each element field, for error paths (built once, not per value). */
 	steps: Map<string, string>;
+	/** A new empty value of the record (see plainObjectMaker). */
+	newValue: () => Record<string, unknown>;
+}
+
+/**
+ * Makes empty plain objects (prototype Object.prototype, like `{}`) through a constructor of their
+ * own: V8 learns from the first objects how many fields they get and gives the next ones room for
+ * them inline, where an object literal grows its property store field by field (reallocated several
+ * times for a record of twenty fields).
+ */
+function plainObjectMaker(): () => Record<string, unknown> {
+	function PlainRecord(): void {}
+	PlainRecord.prototype = Object.prototype;
+	const Maker = PlainRecord as unknown as new () => Record<string, unknown>;
+	return () => new Maker();
 }
 
 const compiled = new Map<string, CompiledRecord>();
@@ -48,6 +63,7 @@ export function compile(recordName: string): CompiledRecord {
 			children,
 			elements: new Map(children.map((f) => [f.name, f])),
 			steps: new Map(children.map((f) => [f.name, `.${f.name}`])),
+			newValue: plainObjectMaker(),
 		};
 		compiled.set(recordName, entry);
 	}
@@ -424,7 +440,7 @@ export class RecordReader implements ElementStream {
 	}
 
 	private openRecord(f: FrameState, el: XmlElement, record: CompiledRecord, at: PathRef): void {
-		const value: Record<string, unknown> = {};
+		const value = record.newValue();
 		f.kind = Frame.Record;
 		f.record = record;
 		f.value = value;

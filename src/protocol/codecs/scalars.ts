@@ -213,13 +213,13 @@ function digitsAt(t: string, at: number, count: number): number {
 }
 
 /**
- * True for a valid dateTime of the shape services send, `YYYY-MM-DDThh:mm:ss` (no fraction, no
- * timezone, hour below 24), checked without the regular expression. False only means "not proven
+ * True for a valid dateTime of the shapes services send, `YYYY-MM-DDThh:mm:ss` with no timezone or
+ * `Z` (no fraction, hour below 24), checked without the regular expression. False only means "not proven
  * here": every other text takes parseDateTimeParts.
  */
 function isPlainValidDateTime(t: string): boolean {
 	if (
-		t.length !== 19 ||
+		(t.length !== 19 && (t.length !== 20 || t.charCodeAt(19) !== 0x5a)) ||
 		t.charCodeAt(4) !== 0x2d ||
 		t.charCodeAt(7) !== 0x2d ||
 		t.charCodeAt(10) !== 0x54 ||

@@ -11,7 +11,7 @@
  * happens on runs that contain `&` or CR, found through monotonic caches so no byte is searched twice
  * for the same character. Node's Buffer only serves its native byte search (deferred large text).
  */
-import { Buffer, isAscii } from 'node:buffer';
+import { Buffer, isAscii, isUtf8 } from 'node:buffer';
 
 /** Namespace URI bound to the `xml` prefix. */
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -545,6 +545,8 @@ class Parser {
 	private streamDepth = Infinity;
 	/** Streamed elements are done with once closed: one object per depth is reused. */
 	private readonly pool: (XmlElement | undefined)[] = [];
+	/** Set when `s` is the document's bytes read as latin1 (see parseAsLatin1). */
+	private readonly latin1: Latin1Source | undefined;
 
 	constructor(
 		s: string,
@@ -552,8 +554,10 @@ class Parser {
 		checkSurrogates: boolean,
 		holes?: DeferredRuns,
 		streamOption?: XmlParseOptions['stream'],
+		latin1?: Latin1Source,
 	) {
 		this.s = s;
+		this.latin1 = latin1;
 		this.ahead = new TextLookahead(s);
 		this.n = s.length;
 		this.lim = lim;
@@ -570,8 +574,15 @@ class Parser {
 	 * anywhere, deferred runs). Returns the offset after the subtree's end tag, or undefined.
 	 */
 	private readSubtree(stream: ElementStream, el: XmlElement, depth: number, from: number): number | undefined {
-		if (stream.readSubtree === undefined || this.firstBad >= 0 || this.holes !== undefined) return undefined;
+		const latin1 = this.latin1;
+		// Read as latin1, the parser itself must never read a non-ASCII byte: the stream reads them all.
+		if (stream.readSubtree === undefined || this.firstBad >= 0 || this.holes !== undefined) {
+			if (latin1 !== undefined) throw LATIN1_ABANDONED;
+			return undefined;
+		}
+		if (latin1 !== undefined && from > latin1.firstHigh) throw LATIN1_ABANDONED;
 		const read = stream.readSubtree(el, {
+			bytes: latin1?.bytes,
 			text: this.s,
 			from,
 			depthLeft: this.lim.maxDepth - depth,
@@ -584,7 +595,21 @@ class Parser {
 				return prefix === '' ? '' : undefined;
 			},
 		});
-		if (read === undefined) return undefined;
+		if (read === undefined || (latin1 !== undefined && read.end <= latin1.lastHigh)) {
+			if (latin1 !== undefined) throw LATIN1_ABANDONED;
+			return undefined;
+		}
+		if (latin1 !== undefined) {
+			latin1.covered = true;
+			// Columns count UTF-16 code units: take off the extra bytes of the line the subtree ends on.
+			this.locate(read.end);
+			const bytes = latin1.bytes;
+			for (let i = Math.max(this.lineStart, latin1.firstHigh); i <= latin1.lastHigh; i++) {
+				const b = bytes[i];
+				if ((b & 0xc0) === 0x80) this.lineShift--;
+				else if (b >= 0xf0) this.lineShift++;
+			}
+		}
 		this.elementCount += read.elements;
 		el.text = read.text;
 		return read.end;
@@ -1229,6 +1254,7 @@ class Parser {
 		if (root === undefined) this.fail('XML_MALFORMED', 'no root element', n);
 		if (this.firstBad >= 0) this.failBadChar();
 		if (this.holes !== undefined && this.holeIndex !== this.holes.at.length) throw DEFERRAL_ABANDONED;
+		if (this.latin1 !== undefined && !this.latin1.covered) throw LATIN1_ABANDONED;
 		return root;
 	}
 }
@@ -1260,6 +1286,12 @@ export interface SubtreeSource {
 	maxAttributes: number;
 	/** Namespace bound to `prefix` where the subtree starts ('' for an undeclared default), undefined when unbound. */
 	lookupNs(prefix: string): string | undefined;
+	/**
+	 * Present when `text` is these UTF-8 bytes read as latin1, one code unit per byte (see
+	 * parseAsLatin1): the reader must make every string it keeps from the bytes, as UTF-8, where a
+	 * byte is not ASCII, and give up on a non-ASCII byte in a tag.
+	 */
+	bytes?: Buffer;
 }
 
 /** Result of {@link ElementStream.readSubtree}. */
@@ -1327,11 +1359,80 @@ export function parseXml(
 			const root = parseDeferringLargeText(input, lim, options.stream);
 			if (root !== undefined) return root;
 		}
+		if (options?.stream !== undefined) {
+			const root = parseAsLatin1(input, lim, options.stream);
+			if (root !== undefined) return root;
+		}
 		s = decodeBytes(input);
 		checkSurrogates = false; // a fatal UTF-8 decoder never yields lone surrogates
 	}
 	rejectDoctypeInProlog(s);
 	return new Parser(s, lim, checkSurrogates, undefined, options?.stream).parse();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Non-ASCII documents read as latin1
+
+/** A document read as latin1 (see parseAsLatin1). */
+interface Latin1Source {
+	bytes: Buffer;
+	/** Offsets of its first and last non-ASCII bytes. */
+	firstHigh: number;
+	lastHigh: number;
+	/** Set once the stream has read a subtree holding every non-ASCII byte. */
+	covered: boolean;
+}
+
+/** Thrown inside the parser when a latin1 read cannot be exact (never escapes parseAsLatin1). */
+const LATIN1_ABANDONED = new Error('latin1 parse abandoned');
+/** U+FFFE and U+FFFF in UTF-8: not XML characters, which latin1 text would not show. */
+const UTF8_FFFE = Buffer.from([0xef, 0xbf, 0xbe]);
+const UTF8_FFFF = Buffer.from([0xef, 0xbf, 0xbf]);
+const ASCII_PROBE = 64 * 1024;
+
+/**
+ * A valid UTF-8 document whose non-ASCII bytes all lie in the subtree a stream reads itself
+ * (readSubtree), parsed without decoding it as UTF-8: latin1 gives one code unit per byte in one
+ * copy, the parser reads the ASCII markup around the subtree exactly as it would the decoded text,
+ * and the stream makes its strings from the bytes (SubtreeSource.bytes). Converting non-ASCII text is
+ * most of the cost of decoding a page of real data, whose values are mostly ASCII. Undefined
+ * (having kept nothing) for anything else: an ASCII document, invalid UTF-8, U+FFFE or U+FFFF, a
+ * non-ASCII byte the parser would read itself, a stream that gives up, or any error; the caller then
+ * parses the decoded text, which gives the exact result or error.
+ */
+function parseAsLatin1(
+	input: Uint8Array,
+	lim: XmlLimits,
+	stream: NonNullable<XmlParseOptions['stream']>,
+): XmlElement | undefined {
+	const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+	const firstHigh = nonAsciiOffset(bytes, true);
+	if (firstHigh < 0 || !isUtf8(bytes) || bytes.includes(UTF8_FFFE) || bytes.includes(UTF8_FFFF)) return undefined;
+	const source: Latin1Source = { bytes, firstHigh, lastHigh: nonAsciiOffset(bytes, false), covered: false };
+	try {
+		const s = bytes.toString('latin1');
+		rejectDoctypeInProlog(s);
+		return new Parser(s, lim, false, undefined, stream, source).parse();
+	} catch {
+		return undefined;
+	}
+}
+
+/** Offset of the first (or last) byte above 0x7f, -1 for none: probed by native ASCII checks. */
+function nonAsciiOffset(bytes: Buffer, first: boolean): number {
+	const n = bytes.length;
+	const probes = Math.ceil(n / ASCII_PROBE);
+	for (let k = 0; k < probes; k++) {
+		const a = (first ? k : probes - 1 - k) * ASCII_PROBE;
+		const b = Math.min(n, a + ASCII_PROBE);
+		if (isAscii(bytes.subarray(a, b))) continue;
+		if (first) {
+			for (let i = a; i < b; i++) if (bytes[i] > 0x7f) return i;
+		} else {
+			for (let i = b - 1; i >= a; i--) if (bytes[i] > 0x7f) return i;
+		}
+	}
+	return -1;
 }
 
 // ---------------------------------------------------------------------------------------------

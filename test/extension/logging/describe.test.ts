@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { Exchange } from '../../../src/client';
+import { redactExchange, type Exchange } from '../../../src/client';
 import { exchangeDetail, exchangeSummary } from '../../../src/extension/logging/describe';
 
 function exchange(responseBody: string): Exchange {
@@ -31,5 +31,19 @@ describe('exchange descriptions for the log', () => {
 	it('cuts a body just over the limit and says nothing more of one at the limit', () => {
 		assert.equal(exchangeDetail(exchange('a'.repeat(4096))).split('\n')[3], 'a'.repeat(4096));
 		assert.equal(exchangeDetail(exchange('a'.repeat(4097))).split('\n')[3], `${'a'.repeat(4096)}… (1 more bytes)`);
+	});
+
+	it('never shows a secret of a large exchange, whose beginning alone is redacted for the log', () => {
+		const secret = 'p@ss word&=<secret>';
+		const forms = [secret, encodeURIComponent(secret), secret.replace(/&/g, '&amp;').replace(/</g, '&lt;')];
+		const filler = 'z'.repeat(200_000);
+		for (const cut of [4096 - 30, 4096 - 3, 4096 + 2]) {
+			const head = `${'a'.repeat(cut - 13)}<sPassword>${forms[cut % 3]}</sPassword>`;
+			const body = `${forms[0]} ${forms[1]} ${head}${filler}${forms[2]}`;
+			const detail = exchangeDetail(redactExchange(exchange(body), [secret]));
+			for (const form of forms) assert.ok(!detail.includes(form), `${form} shown when cut at ${cut}`);
+			assert.match(detail, /^\*\*\* \*\*\* a/m);
+			assert.match(detail, /… \(\d+ more bytes\)$/);
+		}
 	});
 });

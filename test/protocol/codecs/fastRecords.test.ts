@@ -176,6 +176,26 @@ describe('fast record path (readSubtree)', () => {
 		});
 	});
 
+	it('makes records that are plain objects with only the fields read, in document order, on both paths', () => {
+		const doc = paged(`<PageCount>1</PageCount><Applications>${APP}${APP}</Applications>`);
+		for (const Reader of [SpyReader, RecordReader]) {
+			const outcome = run(Reader, 'GetApplicationsPaged', doc).outcome;
+			assert.ok('value' in outcome);
+			const page = outcome.value as { Applications: Record<string, unknown>[] };
+			for (const record of [page as unknown as Record<string, unknown>, ...page.Applications]) {
+				assert.equal(Object.getPrototypeOf(record), Object.prototype);
+				assert.equal(record.constructor, Object);
+				assert.equal(String(record), '[object Object]');
+			}
+			const app = page.Applications[1];
+			assert.deepEqual(Object.keys(app), ['AdvertCandidateID', 'LastName', 'Viewed', 'ApplicationDate']);
+			assert.equal('EmailBody' in app, false);
+			assert.equal('MobilePhone' in app, false);
+			assert.deepEqual(JSON.parse(JSON.stringify(page)), page);
+			assert.deepEqual({ ...app }, app);
+		}
+	});
+
 	it('resolves prefixes rather than comparing them: other prefixes for the same namespaces read the same', () => {
 		const plain = paged(`<PageCount>1</PageCount><Applications>${APP}</Applications>`);
 		const prefixed =
@@ -307,6 +327,91 @@ describe('fast record path (readSubtree)', () => {
 		]) {
 			agree('GetApplicationsPaged', paged(inner));
 		}
+	});
+
+	it('reads a non-ASCII document without decoding it, when the result holds every non-ASCII byte', () => {
+		const bytes = (doc: string): Uint8Array => new Uint8Array(Buffer.from(doc, 'utf8'));
+		const texts = [
+			'é',
+			'Zoë Ångström',
+			'日本語',
+			'😀 astral',
+			'a&amp;é&#233;&#x1F600;',
+			'é\r\nü\rx',
+			'<![CDATA[ü<&]]>é',
+		];
+		for (const t of texts) {
+			const inner = `<PageCount>1</PageCount><Applications><APIApplication><LastName>${t}</LastName><FirstName>x${t}</FirstName></APIApplication></Applications>`;
+			assert.ok(agree('GetApplicationsPaged', bytes(paged(inner))), `fast path for ${t}`);
+			const outcome = run(SpyReader, 'GetApplicationsPaged', bytes(paged(inner))).outcome;
+			const expected = run(SpyReader, 'GetApplicationsPaged', paged(inner)).outcome;
+			assert.deepEqual(outcome, expected, t);
+			// A non-ASCII attribute value and root text.
+			const withAttr = paged(
+				`é<Applications><APIApplication><EmailBody FileName="cv-${t.replace(/[<&]/g, '')}.pdf" DocumentType="Émail"><Document>${t}</Document></EmailBody></APIApplication></Applications>`,
+			);
+			assert.ok(agree('GetApplicationsPaged', bytes(withAttr)), `attribute ${t}`);
+		}
+	});
+
+	it('parses the decoded text instead when a non-ASCII byte is outside the result or in a name, with the same outcome', () => {
+		const bytes = (doc: string): Uint8Array => new Uint8Array(Buffer.from(doc, 'utf8'));
+		const app = '<Applications><APIApplication><LastName>é</LastName></APIApplication></Applications>';
+		const docs = [
+			// Before the result (a comment in the envelope), after it, and a UTF-8 BOM.
+			paged(app).replace('<soap:Body>', '<soap:Body><!-- ü -->'),
+			paged(app).replace('</soap:Body>', '<!-- ü --></soap:Body>'),
+			`\ufeff${paged(app)}`,
+			// A non-ASCII element or attribute name inside the result.
+			paged(`${app}<Ünknown>1</Ünknown>`),
+			// U+00F7 is no name character, but its bytes read as latin1 ('Ã·') would be.
+			paged(`${app}<x÷>1</x÷>`),
+			paged(`<Applications><APIApplication x÷="1"><LastName>é</LastName></APIApplication></Applications>`),
+			paged(`<Applications><APIApplication é="1"><LastName>é</LastName></APIApplication></Applications>`),
+			// Not characters of XML, invalid UTF-8 and a malformed result.
+			paged(`<Applications><APIApplication><LastName>\ufffe</LastName></APIApplication></Applications>`),
+			paged(`<Applications><APIApplication><LastName>é</LastName></APIApplication></Applications`),
+		];
+		for (const doc of docs) {
+			agree('GetApplicationsPaged', bytes(doc));
+			assert.deepEqual(
+				run(SpyReader, 'GetApplicationsPaged', bytes(doc)).outcome,
+				run(SpyReader, 'GetApplicationsPaged', doc).outcome,
+				doc,
+			);
+		}
+		const invalid = Buffer.concat([Buffer.from(paged(app).slice(0, 300)), Buffer.from([0xc3, 0x28])]);
+		agree('GetApplicationsPaged', new Uint8Array(invalid));
+	});
+
+	it('gives an element after a result read without decoding its column in UTF-16 code units', () => {
+		const doc =
+			`<?xml version="1.0"?><soap:Envelope xmlns:soap="${ENV}"><soap:Body><GetApplicationsPagedResponse xmlns="${NS}">` +
+			'<ApplicationPaged><Applications><APIApplication><LastName>é😀\nx日本</LastName></APIApplication></Applications></ApplicationPaged><After/>' +
+			'</GetApplicationsPagedResponse></soap:Body></soap:Envelope>';
+		const after = (input: string | Uint8Array): XmlElement => {
+			let spy: SpyReader | undefined;
+			const root = parseXml(input, undefined, {
+				stream: {
+					depth: 4,
+					start(el: XmlElement) {
+						if (el.local !== 'ApplicationPaged') return undefined;
+						spy = new SpyReader('ApplicationPaged', undefined, el.local);
+						return spy;
+					},
+				},
+			});
+			assert.ok(spy?.fast);
+			return root.children[0].children[0].children[1];
+		};
+		const fromBytes = after(new Uint8Array(Buffer.from(doc, 'utf8')));
+		const fromText = after(doc);
+		assert.equal(fromBytes.name, 'After');
+		assert.deepEqual([fromBytes.line, fromBytes.column], [fromText.line, fromText.column]);
+		assert.deepEqual(
+			[fromText.line, fromText.column],
+			[2, 'x日本</LastName></APIApplication></Applications></ApplicationPaged>'.length + 1],
+		);
 	});
 
 	it('agrees on values that do not fit their types, and keeps the first one', () => {

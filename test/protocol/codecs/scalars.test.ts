@@ -313,6 +313,12 @@ describe('protocol/codecs/scalars', () => {
 				'2024-04-31T00:00:00',
 				'2024-01-01T23:60:00',
 				'0000-01-01T00:00:00',
+				// With Z, the other shape read without the regular expression.
+				'2024-02-29T23:59:59Z',
+				'2023-02-29T00:00:00Z',
+				'2024-01-01T23:60:00Z',
+				'2024-01-01T24:00:00Z',
+				'0000-01-01T00:00:00Z',
 			]) {
 				let viaDate = true;
 				try {
@@ -334,6 +340,13 @@ describe('protocol/codecs/scalars', () => {
 				if (viaDate) assert.equal(decodeScalar('dateTime', text), text);
 				else throwsScalar(() => decodeScalar('dateTime', text), 'dateTime');
 			}
+		});
+
+		it('refuses a lower-case z and anything after the Z, in the shape read without the regular expression', () => {
+			for (const text of ['2024-01-01T10:00:00z', '2024-01-01T10:00:00ZZ', '2024-01-01T10:00:0Z']) {
+				throwsScalar(() => decodeScalar('dateTime', text), 'dateTime');
+			}
+			assert.equal(decodeScalar('dateTime', '2024-01-01T10:00:00Z'), '2024-01-01T10:00:00Z');
 		});
 
 		it('converts to Date (no offset means UTC)', () => {
