@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in one run on one machine, printed and written into
  * bench/RESULTS.md between the generated markers (the hand-written analysis around them is kept).
  *
- *   node out/bench/run.js [--only codec,client,server,scale,extension,stall] [--reps 5] [--seconds 5]
+ *   node out/bench/run.js [--only codec,client,server,scale,extension,stall,webview] [--reps 5] [--seconds 5]
  *     [--bindings soap11,soap12,httpGet,httpPost] [--no-profile] [--size 1000000] [--keep] [--no-write]
  *     [--ops GetCurrency,AddAdvert] [--connections 16]   (server: only these workloads and connection counts)
  */
@@ -16,6 +16,7 @@ import { runExtensionBenchmarks } from './extension';
 import { runScaleBenchmark } from './scale';
 import { runServerBenchmarks } from './server';
 import { runStallBenchmark } from './stall';
+import { runPanelOpenBenchmark } from './panelOpen';
 import { runWebviewBenchmarks } from './webviewPanels';
 import { BINDING_NAMES, type BindingName } from '../src/protocol/bindings';
 
@@ -71,7 +72,10 @@ async function main(): Promise<void> {
 	if (only.has('scale')) sections.push(...(await runScaleBenchmark(size, log, values.keep)));
 	if (only.has('extension')) sections.push(...(await runExtensionBenchmarks(log)));
 	if (only.has('stall')) sections.push(...(await runStallBenchmark(log)));
-	if (only.has('webview')) sections.push((await runWebviewBenchmarks(log, reps)).section);
+	if (only.has('webview')) {
+		sections.push((await runWebviewBenchmarks(log, reps)).section);
+		sections.push(await runPanelOpenBenchmark(log, reps));
+	}
 
 	const report = [
 		BEGIN,

@@ -11,6 +11,12 @@ export type RequestId = number;
 /** A message with the id of the request it was sent as, or answers. */
 export type WithRequestId<T> = T & { requestId?: RequestId };
 
+/**
+ * The id of the JSON data block in which the host writes a page's first messages into its HTML
+ * (src/extension/webviews/shell.ts); the page handles them on its first load only.
+ */
+export const INITIAL_MESSAGES_ID = 'mp-initial';
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

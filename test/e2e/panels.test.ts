@@ -190,7 +190,7 @@ describe('detail panels in real VS Code (code-server)', function () {
 		assert.deepEqual(await remoteUrls(nonLoopback), [], 'no request left the machine');
 	});
 
-	it('restores the hidden application panel from its saved state, on the tab it was left on', async function () {
+	it('shows the hidden application panel again on the tab it was left on (the page is kept while hidden)', async function () {
 		const shown = await openApplicationPanel();
 		await shown.getByRole('tab', { name: 'Full email' }).click();
 		await shown.locator('.mp-email').waitFor({ state: 'visible', timeout: WAIT_MS });

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { QUICK_INPUT, QUICK_INPUT_BOX, QUICK_INPUT_ROW, screenshot, screenshotDir } from './harness';
+import { QUICK_INPUT, QUICK_INPUT_BOX, QUICK_INPUT_ROW, runCommand, screenshot, screenshotDir } from './harness';
 import { e2eSession } from './session';
 import {
 	armInputClock,
@@ -109,10 +109,54 @@ describe('the recruiter flows in real VS Code', function () {
 		await editorTab(page, exact(`Application: ${names[1]}`)).waitFor({ state: 'visible', timeout: UI_WAIT });
 		await screenshot(page, 'recruiter-2-pinned');
 
+		// A panel created again, once every editor is closed: the session's first webview above also
+		// paid for installing code-server's service worker.
+		await runCommand(page, 'View: Close All Editors');
+		await editorTab(page, /^(Preview|Application):/)
+			.first()
+			.waitFor({ state: 'detached', timeout: UI_WAIT });
+		await armInputClock(page);
+		await apps.nth(2).click();
+		const again = await frameWithText(page, '.mp-header h1', exact(names[2]));
+		const clickedAgainAt = await inputTime(page);
+		const shownAgainAt = await firstMarkAfter(again, 'multiposting:application:', clickedAgainAt ?? 0);
+		assert.ok(clickedAgainAt && shownAgainAt, 'the click and the first view were both timed');
+		timings.push({ step: 'click → content, panel created again', ms: Math.round(shownAgainAt - clickedAgainAt) });
+
 		fs.mkdirSync(screenshotDir(), { recursive: true });
 		const file = path.join(screenshotDir(), 'panel-timings.json');
 		fs.writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), timings }, null, 2)}\n`);
 		console.log(`      panel timings (ms): ${timings.map((t) => `${t.step}: ${t.ms}`).join('; ')}`);
+	});
+
+	it('keeps a hidden panel alive: switching between a pinned panel and the preview does not re-create either page', async function () {
+		const apps = await revealApplications(page);
+		const first = await rowName(apps.nth(0));
+		const second = await rowName(apps.nth(1));
+		await apps.nth(0).dblclick();
+		// A mark on each page's window while it shows: a page VS Code re-created would not have it.
+		const keep = (frame: Frame) =>
+			frame.evaluate(() => {
+				Object.assign(window, { mpKept: true });
+			});
+		await keep(await frameWithText(page, '.mp-header h1', exact(first)));
+		await editorTab(page, exact(`Application: ${first}`)).waitFor({ state: 'visible', timeout: UI_WAIT });
+		await apps.nth(1).click();
+		await keep(await frameWithText(page, '.mp-header h1', exact(second)));
+		for (const [title, name] of [
+			[`Application: ${first}`, first],
+			[`Preview: ${second}`, second],
+			[`Application: ${first}`, first],
+		]) {
+			await editorTab(page, exact(title)).click();
+			const shown = await frameWithText(page, '.mp-header h1', exact(name));
+			assert.equal(
+				await shown.evaluate(() => (window as unknown as { mpKept?: boolean }).mpKept),
+				true,
+				`${title}: the page was kept while hidden`,
+			);
+		}
+		await screenshot(page, 'recruiter-2b-switched-back');
 	});
 
 	it('triages with one key per score in the tree and in the panel, and moves with J and K', async function () {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { createMessenger } from '../../src/webview/common/messenger';
+import { createMessenger, embeddedMessages } from '../../src/webview/common/messenger';
 import { hasType } from '../../src/shared/webviewProtocol';
 
 function fakeApi<State>() {
@@ -64,5 +64,16 @@ describe('webview messenger (the page end of every panel)', function () {
 			{ type: 'a', requestId: 4 },
 			{ type: 'c', requestId: -1 },
 		]);
+	});
+
+	it('reads the first messages the host wrote into the page, only those with a type', function () {
+		const page = (block: string) => new JSDOM(`<body><div id="root"></div>${block}</body>`).window.document;
+		const block = (json: string) => `<script type="application/json" id="mp-initial">${json}</script>`;
+		assert.deepEqual(embeddedMessages(page(block('[{"type":"mode","preview":true},3,null,{"kind":"x"}]'))), [
+			{ type: 'mode', preview: true },
+		]);
+		assert.deepEqual(embeddedMessages(page('')), []);
+		assert.deepEqual(embeddedMessages(page(block('{"type":"mode"}'))), [], 'not a list');
+		assert.deepEqual(embeddedMessages(page(block('[{"type":'))), [], 'not JSON');
 	});
 });

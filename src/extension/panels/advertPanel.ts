@@ -17,7 +17,27 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 	constructor(services: WorkbenchServices, ref: AdvertRef, options: PanelOptions & { initial?: Advert }) {
 		super(
 			services,
-			{ viewType: ADVERT_VIEW_TYPE, kind: 'advert', script: 'advert', isMessage: isAdvertToHostMessage },
+			{
+				viewType: ADVERT_VIEW_TYPE,
+				kind: 'advert',
+				script: 'advert',
+				isMessage: isAdvertToHostMessage,
+				// The row's fields are drawn from the HTML, before the first round trip to the host.
+				initialMessages: [
+					{ type: 'mode', preview: options.preview },
+					...(options.initial
+						? [
+								{
+									type: 'advert' as const,
+									view: buildAdvertView(options.initial, {
+										completionLink: services.adverts.completionLink(ref.advertId),
+										loading: true,
+									}),
+								},
+							]
+						: []),
+				],
+			},
 			options,
 		);
 		this.ref = ref;

@@ -2,7 +2,8 @@
  * The application details panel: candidate and application fields, the recruiter actions (shared with
  * the tree through services.applications) and the documents, each fetched only when its tab opens.
  * A preview panel shows another application without being re-created: the host sends the new view
- * (at once from the tree's row, then fresh from the service) and the webview keeps its tab.
+ * (at once from the tree's row, then fresh from the service) and the webview keeps its tab. A new
+ * panel has the row's view in its HTML, so it draws it before its first round trip to the host.
  */
 import * as vscode from 'vscode';
 import type { APIApplication } from '../../protocol/catalogue';
@@ -41,6 +42,20 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 				script: 'application',
 				lazyScripts: ['pdf'],
 				isMessage: isApplicationToHostMessage,
+				initialMessages: [
+					{ type: 'mode', preview: options.preview },
+					...(options.initial
+						? [
+								{
+									type: 'application' as const,
+									view: buildApplicationView(
+										options.initial,
+										services.activity.of(ref.advertCandidateId),
+									),
+								},
+							]
+						: []),
+				],
 			},
 			options,
 		);

@@ -1,22 +1,25 @@
 /**
  * What both detail panels add to the webview base (shell, validated messages, ready handshake,
  * request ids): media/panels.css, a busy indicator, errors shown in the page, and preview behaviour
- * (a preview panel is reused for the next item opened from the tree until it is pinned). State
- * survives hiding through the page's getState/setState, not retainContextWhenHidden, so the page
- * posts 'ready' again whenever it is re-created.
+ * (a preview panel is reused for the next item opened from the tree until it is pinned). A hidden
+ * panel keeps its page (retainContextWhenHidden: showing it again is then instant instead of a new
+ * webview); the page's getState/setState still covers a page VS Code re-creates, which posts
+ * 'ready' again.
  */
 import * as vscode from 'vscode';
 import type { WorkbenchServices } from '../services';
 import { WebviewPanelBase, type Reply } from '../webviews/webviewPanel';
 import type { PanelKind, PanelSlot } from './previewModel';
 
-export interface PanelSpec<In extends { type: string }> {
+export interface PanelSpec<In extends { type: string }, Out extends { type: string }> {
 	viewType: string;
 	kind: PanelKind;
 	/** Bundle name under dist/webview. */
 	script: string;
 	/** Bundles the script may load on demand (name under dist/webview), e.g. the PDF viewer. */
 	lazyScripts?: string[];
+	/** The first view, from the record at hand (the tree's row), written into the page's HTML. */
+	initialMessages?: readonly Out[];
 	isMessage(value: unknown): value is In;
 }
 
@@ -39,7 +42,7 @@ export abstract class DetailPanel<In extends { type: string }, Out extends { typ
 
 	constructor(
 		protected readonly services: WorkbenchServices,
-		spec: PanelSpec<In>,
+		spec: PanelSpec<In, Out>,
 		private readonly options: PanelOptions,
 	) {
 		super(
@@ -48,6 +51,8 @@ export abstract class DetailPanel<In extends { type: string }, Out extends { typ
 				viewType: spec.viewType,
 				script: spec.script,
 				lazyScripts: spec.lazyScripts,
+				initialMessages: spec.initialMessages,
+				retainContextWhenHidden: true,
 				title: 'Loading…',
 				styles: ['media/panels.css'],
 				preserveFocus: options.preserveFocus,

@@ -1,16 +1,25 @@
 /**
- * The one HTML shell of every webview: a strict Content-Security-Policy with a fresh nonce per render,
- * no inline code, assets only from the extension's own dist/webview and media folders.
+ * The one HTML shell of every webview (built by shell.ts): a strict Content-Security-Policy with a
+ * fresh nonce per render, the page's own bundle and styles inlined under that nonce, nothing else
+ * inline, assets only from the extension's own dist/webview and media folders.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import * as vscode from 'vscode';
-import { escapeHtml } from '../../shared/html';
+import { buildShell, type ShellAsset } from './shell';
 
-/** Options of every panel: scripts on, and only the extension's build output and media readable. */
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+/**
+ * Options of every panel: scripts on, and only the extension's build output and media readable.
+ * `retainContextWhenHidden` keeps a hidden panel's page alive (see WebviewPanelSpec.retainContextWhenHidden).
+ */
+export function webviewOptions(
+	extensionUri: vscode.Uri,
+	retainContextWhenHidden = false,
+): vscode.WebviewPanelOptions & vscode.WebviewOptions {
 	return {
 		enableScripts: true,
 		enableCommandUris: false,
+		retainContextWhenHidden,
 		localResourceRoots: [
 			vscode.Uri.joinPath(extensionUri, 'dist', 'webview'),
 			vscode.Uri.joinPath(extensionUri, 'media'),
@@ -22,53 +31,54 @@ export function createNonce(): string {
 	return randomBytes(16).toString('base64');
 }
 
+/** Bundle and stylesheet texts, read once per file version (a dev build in watch mode rewrites them). */
+const texts = new Map<string, { mtimeMs: number; size: number; text: string }>();
+
+/** The text of a file of the extension, or undefined when it cannot be read (the shell then links it). */
+export function assetText(path: string): string | undefined {
+	try {
+		const { mtimeMs, size } = statSync(path);
+		const cached = texts.get(path);
+		if (cached && cached.mtimeMs === mtimeMs && cached.size === size) return cached.text;
+		const text = readFileSync(path, 'utf8');
+		texts.set(path, { mtimeMs, size, text });
+		return text;
+	} catch {
+		return undefined;
+	}
+}
+
 /**
- * The shell: a root element, the panel's stylesheet and script. Service data never goes into this
- * HTML; the script receives it by message and renders it with DOM APIs.
- * `frameSrc` allows the sandboxed iframe (srcdoc) used for email bodies; img-src allows blob: for
- * previews built in the webview.
+ * The shell (shell.ts) for a panel: its bundle and stylesheets inlined under the nonce, the bundles
+ * it loads on demand by address, and its first messages, if any, in a JSON data block.
  */
 export function renderShell(
 	webview: vscode.Webview,
 	extensionUri: vscode.Uri,
-	options: { script: string; title: string; styles?: string[]; lazyScripts?: string[] },
+	options: {
+		script: string;
+		title: string;
+		styles?: string[];
+		lazyScripts?: string[];
+		initialMessages?: readonly unknown[];
+	},
 ): string {
-	const nonce = createNonce();
-	const asset = (...segments: string[]) =>
-		webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...segments)).toString();
-	const csp = [
-		"default-src 'none'",
-		`script-src 'nonce-${nonce}' ${webview.cspSource}`,
-		// The nonce lets the page style its document frames: a srcdoc frame inherits this policy.
-		`style-src ${webview.cspSource} 'nonce-${nonce}'`,
-		`img-src ${webview.cspSource} data: blob:`,
-		`font-src ${webview.cspSource}`,
-		`worker-src ${webview.cspSource} blob:`,
-		"frame-src 'self' data: blob:",
-		"connect-src 'none'",
-		"form-action 'none'",
-		"base-uri 'none'",
-	].join('; ');
-	const styles = ['media/webview.css', ...(options.styles ?? [])]
-		.map((href) => `<link rel="stylesheet" href="${asset(...href.split('/'))}">`)
-		.join('');
-	// Bundles the script loads on demand (with the same nonce): data-script-<name>="<address>".
-	const lazy = (options.lazyScripts ?? [])
-		.filter((name) => /^[a-z][a-zA-Z]*$/.test(name))
-		.map((name) => ` data-script-${name}="${asset('dist', 'webview', `${name}.js`)}"`)
-		.join('');
-	return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-${styles}
-<title>${escapeHtml(options.title)}</title>
-</head>
-<body>
-<div id="root" role="main"></div>
-<script nonce="${nonce}" src="${asset('dist', 'webview', `${options.script}.js`)}"${lazy}></script>
-</body>
-</html>`;
+	const file = (...segments: string[]) => vscode.Uri.joinPath(extensionUri, ...segments);
+	const asset = (...segments: string[]): ShellAsset => {
+		const uri = file(...segments);
+		const text = uri.scheme === 'file' ? assetText(uri.fsPath) : undefined;
+		return { href: webview.asWebviewUri(uri).toString(), text };
+	};
+	return buildShell({
+		nonce: createNonce(),
+		cspSource: webview.cspSource,
+		title: options.title,
+		script: asset('dist', 'webview', `${options.script}.js`),
+		styles: ['media/webview.css', ...(options.styles ?? [])].map((href) => asset(...href.split('/'))),
+		lazyScripts: (options.lazyScripts ?? []).map((name) => ({
+			name,
+			href: webview.asWebviewUri(file('dist', 'webview', `${name}.js`)).toString(),
+		})),
+		initialMessages: options.initialMessages,
+	});
 }

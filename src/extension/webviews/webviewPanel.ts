@@ -1,8 +1,9 @@
 /**
  * The one base of every webview panel (advert, application, playground): the strict shell with a
  * fresh nonce, the WebviewChannel (validated inbound messages, ready handshake, request ids on
- * replies) and disposal. The page keeps its own state with getState/setState, so panels never use
- * retainContextWhenHidden: VS Code re-creates a hidden page, which posts `ready` again.
+ * replies) and disposal. The page keeps its own state with getState/setState: VS Code re-creates a
+ * hidden page, which posts `ready` again. Only the detail panels, between which a recruiter switches
+ * all day, keep their hidden pages (retainContextWhenHidden); state still covers a re-created page.
  */
 import * as vscode from 'vscode';
 import { WebviewChannel, type ChannelLog, type Reply } from './channel';
@@ -21,6 +22,17 @@ export interface WebviewPanelSpec<In extends { type: string }> {
 	lazyScripts?: string[];
 	/** Opens without taking the focus (a preview that follows the tree's selection). */
 	preserveFocus?: boolean;
+	/**
+	 * What the page shows before it asks for anything, in the HTML (a new panel is then drawn without
+	 * waiting for the ready round trip); the page handles them as host messages on its first load only.
+	 */
+	initialMessages?: readonly unknown[];
+	/**
+	 * Keeps the page alive while its tab is hidden. Re-creating a page costs VS Code a new webview
+	 * (1.2 to 1.7 s under code-server, where each one registers its own service worker), which a
+	 * recruiter switching between detail panels would pay on every switch.
+	 */
+	retainContextWhenHidden?: boolean;
 	parse(value: unknown): In | undefined;
 }
 
@@ -44,7 +56,7 @@ export abstract class WebviewPanelBase<In extends { type: string }, Out> impleme
 			spec.viewType,
 			spec.title,
 			{ viewColumn: vscode.ViewColumn.Active, preserveFocus: spec.preserveFocus ?? false },
-			webviewOptions(deps.extensionUri),
+			webviewOptions(deps.extensionUri, spec.retainContextWhenHidden),
 		);
 		this.channel = new WebviewChannel<In, Out>({
 			name: spec.viewType,
@@ -59,11 +71,13 @@ export abstract class WebviewPanelBase<In extends { type: string }, Out> impleme
 			title: spec.title,
 			styles: spec.styles,
 			lazyScripts: spec.lazyScripts,
+			initialMessages: spec.initialMessages,
 		});
 		this.disposables.push(
 			this.panel.onDidDispose(() => this.dispose()),
 			this.panel.onDidChangeViewState(() => {
-				if (!this.panel.visible) this.channel.pageGone();
+				// A retained page lives on while hidden; any other is gone until it posts 'ready' again.
+				if (!this.panel.visible && !spec.retainContextWhenHidden) this.channel.pageGone();
 				this.viewStateChanged();
 			}),
 			this.panel.webview.onDidReceiveMessage((message: unknown) => void this.channel.receive(message)),

@@ -3,7 +3,7 @@ import createDOMPurify from 'dompurify';
 import type { AdvertToHostMessage, AdvertView, HostToAdvertMessage } from '../../shared/panelMessages';
 import { clear, notice } from '../common/dom';
 import { readTheme } from '../common/theme';
-import { createMessenger } from '../common/messenger';
+import { createMessenger, embeddedMessages } from '../common/messenger';
 import { renderPreviewBar } from '../common/previewBar';
 import { renderAdvert } from './render';
 
@@ -23,7 +23,8 @@ interface State {
 	status.setAttribute('role', 'status');
 	status.setAttribute('aria-live', 'polite');
 	const purify = createDOMPurify(window);
-	let state: State = messenger.state() ?? {};
+	const saved = messenger.state();
+	let state: State = saved ?? {};
 
 	const draw = () => {
 		clear(root);
@@ -39,7 +40,7 @@ interface State {
 		}
 	};
 
-	messenger.onMessage((message) => {
+	const handle = (message: HostToAdvertMessage): void => {
 		switch (message.type) {
 			case 'advert':
 				state = { ...state, view: message.view };
@@ -59,7 +60,10 @@ interface State {
 				root.insertBefore(notice(document, message.message, 'error'), status.nextSibling);
 				break;
 		}
-	});
+	};
+	messenger.onMessage(handle);
+	// A new panel draws the row's fields its HTML carries at once; the host's answer to 'ready' completes them.
+	if (!saved) for (const message of embeddedMessages<HostToAdvertMessage>(document)) handle(message);
 	performance.mark('multiposting:ready');
 	messenger.post({ type: 'ready' });
 	draw();

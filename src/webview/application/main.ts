@@ -1,8 +1,8 @@
 /**
- * Application panel webview. It asks for its data first thing (the PDF viewer is a separate bundle,
- * loaded only when a PDF is shown). Documents are asked for when their tab is first opened; what was
- * shown is kept with setState so a hidden and re-shown panel does not fetch again (PDFs excepted:
- * too big). A preview panel is given other applications in place: it keeps the tab and refetches
+ * Application panel webview. A new panel draws the view its HTML carries, then asks for fresh data
+ * (the PDF viewer is a separate bundle, loaded only when a PDF is shown). Documents are asked for
+ * when their tab is first opened; what was shown is kept with setState so a hidden and re-shown
+ * panel does not fetch again (PDFs excepted: too big). A preview panel is given other applications in place: it keeps the tab and refetches
  * that tab's document for the new one.
  */
 import createDOMPurify from 'dompurify';
@@ -19,7 +19,7 @@ import { clear, el, notice } from '../common/dom';
 import { lazyScript, loadPdfViewer } from '../common/pdfLoader';
 import { createTabs } from '../common/tabs';
 import { readTheme } from '../common/theme';
-import { createMessenger } from '../common/messenger';
+import { createMessenger, embeddedMessages } from '../common/messenger';
 import { renderHeader, renderOverview, renderPreviewBar, TAB_SPECS } from './render';
 
 interface State {
@@ -40,7 +40,8 @@ interface State {
 	const errors = el(document, 'div', { className: 'mp-errors' });
 	const previewBar = el(document, 'div');
 	const header = el(document, 'div');
-	const state: State = messenger.state() ?? { tab: 'overview', docs: {} };
+	const saved = messenger.state();
+	const state: State = saved ?? { tab: 'overview', docs: {} };
 	const requested = new Set<DocumentTab>();
 
 	const ctx: DocumentContext = {
@@ -120,7 +121,7 @@ interface State {
 		}
 	}
 
-	messenger.onMessage((message) => {
+	const handle = (message: HostToApplicationMessage): void => {
 		switch (message.type) {
 			case 'application':
 				if (state.view && state.view.advertCandidateId !== message.view.advertCandidateId) {
@@ -162,9 +163,12 @@ interface State {
 				errors.appendChild(notice(document, message.message, 'error'));
 				break;
 		}
-	});
+	};
+	messenger.onMessage(handle);
 
 	root.append(previewBar, status, errors, header, tabs.element, tabs.panel);
+	// A new panel draws the view its HTML carries at once; the host's answer to 'ready' refreshes it.
+	if (!saved) for (const message of embeddedMessages<HostToApplicationMessage>(document)) handle(message);
 	performance.mark('multiposting:ready');
 	messenger.post({ type: 'ready' });
 	tabs.select(state.tab);

@@ -5,7 +5,13 @@
  * id, which the host's replies carry back.
  */
 import type { WebviewApi } from 'vscode-webview';
-import { hasType, requestIdOf, type RequestId, type WithRequestId } from '../../shared/webviewProtocol';
+import {
+	hasType,
+	INITIAL_MESSAGES_ID,
+	requestIdOf,
+	type RequestId,
+	type WithRequestId,
+} from '../../shared/webviewProtocol';
 
 /** Typed messaging and state of one page. */
 export interface Messenger<In, Out, State> {
@@ -47,4 +53,23 @@ export function createMessenger<In extends { type: string }, Out, State>(
 			});
 		},
 	};
+}
+
+/**
+ * The first messages the host wrote into the page's HTML (a JSON data block, see
+ * src/extension/webviews/shell.ts), those `isInbound` accepts. A page handles them on its first load
+ * only: re-created after being hidden, it has its saved state, which may be newer.
+ */
+export function embeddedMessages<In extends { type: string }>(
+	doc: Document,
+	isInbound: (value: unknown) => value is In = (value): value is In => hasType(value),
+): In[] {
+	const text = doc.getElementById(INITIAL_MESSAGES_ID)?.textContent;
+	if (!text) return [];
+	try {
+		const value: unknown = JSON.parse(text);
+		return Array.isArray(value) ? value.filter(isInbound) : [];
+	} catch {
+		return [];
+	}
 }
