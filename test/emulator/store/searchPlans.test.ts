@@ -153,3 +153,47 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 		assert.throws(() => parseSize('huge'), /--size must be/);
 	});
 });
+
+describe('emulator planner statistics after many writes', function () {
+	this.timeout(120_000);
+
+	it('plans an application search from the applications once thousands of adverts without any were added', () => {
+		const sandbox = openSandbox({
+			dataDir: ':memory:',
+			passwordCost: 1024,
+			demoSize: { adverts: 20, applications: 300 },
+		});
+		try {
+			const { apiKey, username, password } = sandbox.demo;
+			const ctx = {
+				endpoint: 'posting' as const,
+				binding: 'soap11' as const,
+				baseUrl: 'http://127.0.0.1:1',
+				now: new Date(),
+			};
+			for (let i = 0; i < 2_100; i++) {
+				sandbox.handlers.AddAdvert(
+					{
+						sAPIKey: apiKey,
+						sUsername: username,
+						sPassword: password,
+						sJobTitle: `Engineer ${i}`,
+						sPrimaryLocation: 'London',
+						sContactName: 'Jane Doe',
+						sContactEmail: 'jane@example.com',
+						sJobDescription: 'A description long enough for every board. '.repeat(8),
+					},
+					ctx,
+				);
+			}
+			const search: ApplicationSearch = {
+				organisationIds: sandbox.store.accounts.subtreeIds(1),
+				appliedFrom: '2000-01-01T00:00:00Z',
+			};
+			const plan = sandbox.store.applications.explainSearch(search);
+			assert.match(plan[0], /^(SCAN|SEARCH) ap\b/, plan.join('\n'));
+		} finally {
+			sandbox.close();
+		}
+	});
+});
