@@ -7,10 +7,19 @@
  * of that process (the extension host's stand-in; the sandbox runs on a worker thread of it) against activation alone.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+	copyFileSync,
+	cpSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+	statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build, type BuildOptions } from 'esbuild';
 import { openSandbox } from '../src/emulator/sandbox';
 import { openDatabase } from '../src/emulator/store/database';
 import { generateBulkSandbox } from './bulkGenerate';
@@ -24,30 +33,22 @@ const LARGE_SANDBOX_APPLICATIONS = 1_000_000;
 /** Fresh processes per sandbox size for the tree figures (each gives one cold expansion). */
 const TREE_PROCESSES = 3;
 
-/** Production bundle of the extension host code and the sandbox worker, built into `dir` as esbuild.mjs --production does (SQLite's .wasm next to them). */
+/**
+ * The production bundles as shipped: `node esbuild.mjs --production` (its plugins apply the SQLite VFS
+ * patch and leave libxml2 to dist/vendor), copied into `dir` with SQLite's .wasm and the vendor folder,
+ * then the development build is put back in dist/ for the rest of the tooling.
+ */
 async function productionBundle(dir: string): Promise<string> {
-	const outfile = join(dir, 'extension.js');
-	const options: BuildOptions = {
-		bundle: true,
-		minify: true,
-		platform: 'node',
-		format: 'cjs',
-		target: 'node20',
-		external: ['vscode'],
-		logLevel: 'silent',
-	};
-	await build({ ...options, entryPoints: [join(ROOT, 'src/extension/extension.ts')], outfile });
-	// The sandbox's worker thread, which the extension starts from next to its bundle.
-	await build({
-		...options,
-		entryPoints: [join(ROOT, 'src/emulator/worker/sandboxWorker.ts')],
-		outfile: join(dir, 'sandboxWorker.js'),
-	});
-	copyFileSync(
-		join(ROOT, 'node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm'),
-		join(dir, 'node-sqlite3-wasm.wasm'),
-	);
-	return outfile;
+	execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
+	try {
+		for (const file of ['extension.js', 'sandboxWorker.js', 'node-sqlite3-wasm.wasm']) {
+			copyFileSync(join(ROOT, 'dist', file), join(dir, file));
+		}
+		cpSync(join(ROOT, 'dist', 'vendor'), join(dir, 'vendor'), { recursive: true });
+	} finally {
+		execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
+	}
+	return join(dir, 'extension.js');
 }
 
 /** Runs bench/extensionChild.js in a fresh Node process (with --expose-gc) and returns its figures. */
