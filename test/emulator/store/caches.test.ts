@@ -8,12 +8,21 @@ import { DEMO_CREDENTIALS, NORTH_API_KEY, OTHER_TREE_API_KEY } from '../../../sr
 import { openSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { jsonRow, StatementCache } from '../../../src/emulator/store/statements';
 import { hashSecret } from '../../../src/emulator/store/secrets';
+import type { ApplicationSearch } from '../../../src/emulator/store/applications';
 import type { Store } from '../../../src/emulator/store/store';
 import type { SqlValue } from '../../../src/emulator/store/database';
 
 /** A write through the store's own statement path, as any store method makes it (no method changes keys, users or organisations today). */
 function write(store: Store, sql: string, values: SqlValue[]): void {
 	(store as unknown as { sql: StatementCache }).sql.run(sql, values);
+}
+
+/** The first applications of the demo tree matching a filter, in the default order. */
+function applicationsOf(store: Store, filter: Partial<ApplicationSearch>, limit: number) {
+	return store.applications.search({ organisationIds: store.accounts.subtreeIds(1), ...filter }, [], {
+		limit,
+		offset: 0,
+	}).rows;
 }
 
 /** The subcode of the FaultError a call throws, or undefined when it succeeds. */
@@ -443,25 +452,14 @@ describe('emulator store caches', () => {
 		it('changes nothing for the same score or progress again in the same second, and shows every real change', () => {
 			const store = sandbox.store;
 			const h = sandbox.handlers;
-			const application = store.applications.search({ organisationIds: store.accounts.subtreeIds(1) }, [], {
-				limit: 1,
-				offset: 0,
-			}).rows[0];
+			const application = applicationsOf(store, {}, 1)[0];
 			const target = {
 				...login,
 				sAdvertID: String(application.advertId),
 				sAdvertCandidateID: String(application.id),
 			};
 			const at = (iso: string): RequestContext => ({ ...ctx(), now: new Date(iso) });
-			const rowOf = () =>
-				store.applications.search(
-					{ organisationIds: store.accounts.subtreeIds(1), applicationIds: [application.id] },
-					[],
-					{
-						limit: 1,
-						offset: 0,
-					},
-				).rows[0];
+			const rowOf = () => applicationsOf(store, { applicationIds: [application.id] }, 1)[0];
 
 			h.ApplicationScore({ ...target, sScore: 'U' }, at('2026-11-24T10:00:00.100Z'));
 			const count = store.changeCount;
@@ -487,10 +485,7 @@ describe('emulator store caches', () => {
 		it('words the faults of an application action as before when advert and application do not match', () => {
 			const store = sandbox.store;
 			const h = sandbox.handlers;
-			const applications = store.applications.search({ organisationIds: store.accounts.subtreeIds(1) }, [], {
-				limit: 300,
-				offset: 0,
-			}).rows;
+			const applications = applicationsOf(store, {}, 300);
 			const application = applications[0];
 			const other = applications.find((a) => a.advertId !== application.advertId)!;
 			const score = (advertId: number, applicationId: number) => () =>
