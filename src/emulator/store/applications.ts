@@ -232,10 +232,10 @@ export class ApplicationRepository {
 		);
 	}
 
-	/** Sets ranking and favourite flags and records who scored and when. */
 	/**
-	 * Sets the score. The same score by the same user in the same second (dates have second precision)
-	 * finds the row already so and changes nothing: nothing is written and kept answers stay true.
+	 * Sets ranking and favourite flags and records who scored and when. The same score by the same user
+	 * in the same second (dates have second precision) finds the row already so and changes nothing:
+	 * nothing is written and kept answers stay true.
 	 */
 	score(id: number, ranking: number, favourite: boolean, byUserId: number, at: string): void {
 		this.sql.run(
@@ -245,7 +245,10 @@ export class ApplicationRepository {
 		);
 	}
 
-	/** Sets the progress; moving to Interview starts a pending interview. The same again in the same second changes nothing (see score). */
+	/**
+	 * Sets the progress; moving to Interview starts a pending interview. The same again in the same
+	 * second changes nothing (see score).
+	 */
 	progress(id: number, progressId: number, interviewStatus: string | null, byUserId: number, at: string): void {
 		this.sql.run(
 			'UPDATE application SET progress_id = ?1, interview_status = ?2, viewed = 1, last_progress_date = ?3, last_progressed_by = ?4 ' +
