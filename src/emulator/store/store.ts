@@ -70,6 +70,8 @@ export class Store {
 	/** sql.writes when the planner's statistics were last refreshed, and when (never since opening: undefined). */
 	private writesAtStatistics = 0;
 	private statisticsAt: number | undefined;
+	/** Changes of state kept outside the database (noteChange). */
+	private outsideChanges = 0;
 	/** Organisations, API keys and users (identity lookups kept until those tables are written). */
 	readonly accounts: AccountRepository;
 	/** Job boards and quota rows. */
@@ -124,7 +126,7 @@ export class Store {
 	 * cache) stays true while it has not moved.
 	 */
 	get changeCount(): number {
-		return this.sql.writes;
+		return this.sql.writes + this.outsideChanges;
 	}
 
 	/**
@@ -148,9 +150,12 @@ export class Store {
 		}
 	}
 
-	/** Counts a change of state kept outside the database (the login throttle). */
+	/**
+	 * Counts a change of state kept outside the database (the login throttle). Only changeCount moves:
+	 * the statement cache's derived data (identities, advert rows) does not depend on it.
+	 */
 	noteChange(): void {
-		this.sql.invalidate();
+		this.outsideChanges++;
 	}
 
 	schemaVersion(): number {
