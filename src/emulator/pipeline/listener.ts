@@ -175,7 +175,6 @@ async function serveCall(
 	if (state.done) return;
 	// 3a. the same read as before, with nothing changed since: its kept answer (answerCache.ts).
 	const answers = config.answers;
-	const nowMs = Date.now();
 	const key = answers?.cache.keyOf({
 		method: state.method,
 		url: req.url ?? '/',
@@ -184,7 +183,7 @@ async function serveCall(
 		body: raw,
 	});
 	if (answers && key !== undefined) {
-		const kept = answers.cache.get(key, answers.changeCount(), nowMs);
+		const kept = answers.cache.get(key, answers.changeCount(), Date.now());
 		if (kept) {
 			state.operation = kept.operation;
 			send(state, res, kept.answer);
@@ -221,7 +220,9 @@ async function serveCall(
 	// 6. handle; whether it read the clock decides how long its answer may be kept.
 	const changeCount = answers?.changeCount();
 	let clockRead = false;
-	const now = new Date(nowMs);
+	// Taken here, after any wait for a heavy-query slot, as before the cache.
+	const handledAt = Date.now();
+	const now = new Date(handledAt);
 	const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
 		endpoint,
 		binding,
@@ -238,7 +239,7 @@ async function serveCall(
 			operation: decoded.operation,
 			answer,
 			changeCount: changeCount!,
-			validUntil: clockRead ? endOfSecond(nowMs) : Infinity,
+			validUntil: clockRead ? endOfSecond(handledAt) : Infinity,
 		});
 	}
 	send(state, res, answer);
