@@ -473,7 +473,7 @@ export async function runServerBenchmarks(
 		const fixedPath = join(dir, 'fixed.json');
 		writeFileSync(fixedPath, JSON.stringify(fixed));
 
-		// The same sandbox with its answer cache off, on its own copy of the data (one owner per folder).
+		// The same sandbox with its answer cache off, on a data folder of its own seeded alike (one owner per folder).
 		const fullRun = await startSandbox(shipped, join(dir, 'data-full-run'), [], ['--no-answer-cache']);
 		stops.push(() => fullRun.stop());
 		const bare = await startPeer(['bare']);
@@ -630,7 +630,7 @@ function throughputSection(
 			`The sandbox: dist/sandbox.js (production bundle) started as its CLI with \`--data <folder> --seed ${SEED}\`, on its database file (${dbFiles.join(', ')} after seeding); first start with seeding ${fmt(seedMs / 1000, 1)} s. ` +
 				`Peers answer the bytes the sandbox gave for the same request (WireMock: ${typeof wireMock === 'string' ? `not measured, ${wireMock}` : `${wireMock.version}, stubs matching method, URL and body, --no-request-journal --disable-request-logging`}; bare node:http: a lookup by method, URL and body; node-soap ${soapVersion()}: the sandbox's results as fixed values, SOAP bindings only). ` +
 				`Reads: ${ROWS} rows per page; GetApplicationsPaged by a date range over every application of the demo administrator, "with documents" adds the email body and the attachment. ApplicationScore scores one application again and again, Suitable and Unsuitable in turn (the same score again in the same second would change nothing and write nothing); AddAdvert creates an advert each time (sOnDuplicate left at duplicate); the mix sends 8 reads and 2 writes in turn on each connection. ` +
-				`The sandbox keeps the answer of a read until its state changes (src/emulator/pipeline/answerCache.ts): a load repeating one read is served from memory after its first request, a write runs in full every time and makes the reads after it run in full, as in the mix. "sandbox, no answer cache" is the same bundle with \`--no-answer-cache\` on its own copy of the data, measured in ${FULL_RUN_BINDING} only: what every request costs when it runs in full.`,
+				`The sandbox keeps the answer of a read until its state changes (src/emulator/pipeline/answerCache.ts): a load repeating one read is served from memory after its first request, a write runs in full every time and makes the reads after it run in full, as in the mix. "sandbox, no answer cache" is the same bundle with \`--no-answer-cache\` on a data folder of its own seeded with the same seed, measured in ${FULL_RUN_BINDING} only: what every request costs when it runs in full.`,
 			'',
 			'Cells: requests/s (p99 latency ms).',
 			'',
