@@ -149,7 +149,7 @@ function openOwned(
 		removeDatabaseFiles(path);
 	}
 	seedNewFile(path, seedOptions());
-	return Store.open(path);
+	return Store.open(path, { justSeeded: true });
 }
 
 /**

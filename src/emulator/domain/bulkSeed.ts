@@ -217,18 +217,22 @@ export function seedBulk(store: Store, options: BulkSeedOptions): { adverts: num
 	store.bulkLoad((prepare) => {
 		const run: Run = (sql, values = []) => void prepare(sql)(values);
 		run(
-			`CREATE TEMP TABLE bulk_user (grp INTEGER, k INTEGER, id INTEGER, org INTEGER, contact TEXT, email TEXT, PRIMARY KEY (grp, k))`,
+			`CREATE TEMP TABLE bulk_user (grp INTEGER, k INTEGER, id INTEGER, org INTEGER, contact TEXT, email TEXT, PRIMARY KEY (grp, k)) WITHOUT ROWID`,
 		);
 		run(`CREATE TEMP TABLE bulk_title (k INTEGER PRIMARY KEY, title TEXT, industry TEXT)`);
 		run(
-			`CREATE TEMP TABLE bulk_city (grp INTEGER, k INTEGER, city TEXT, lat TEXT, lon TEXT, PRIMARY KEY (grp, k))`,
+			`CREATE TEMP TABLE bulk_city (grp INTEGER, k INTEGER, city TEXT, lat TEXT, lon TEXT, PRIMARY KEY (grp, k)) WITHOUT ROWID`,
 		);
 		run(
-			`CREATE TEMP TABLE bulk_feed (grp INTEGER, k INTEGER, feed_id INTEGER, identifier TEXT, PRIMARY KEY (grp, k))`,
+			`CREATE TEMP TABLE bulk_feed (grp INTEGER, k INTEGER, feed_id INTEGER, identifier TEXT, PRIMARY KEY (grp, k)) WITHOUT ROWID`,
 		);
-		run(`CREATE TEMP TABLE bulk_stride (grp INTEGER, k INTEGER, stride INTEGER, PRIMARY KEY (grp, k))`);
-		run(`CREATE TEMP TABLE bulk_word (list TEXT, k INTEGER, word TEXT, ascii TEXT, PRIMARY KEY (list, k))`);
-		run(`CREATE TEMP TABLE bulk_slot (round INTEGER, slot INTEGER, PRIMARY KEY (round, slot))`);
+		run(
+			`CREATE TEMP TABLE bulk_stride (grp INTEGER, k INTEGER, stride INTEGER, PRIMARY KEY (grp, k)) WITHOUT ROWID`,
+		);
+		run(
+			`CREATE TEMP TABLE bulk_word (list TEXT, k INTEGER, word TEXT, ascii TEXT, PRIMARY KEY (list, k)) WITHOUT ROWID`,
+		);
+		run(`CREATE TEMP TABLE bulk_slot (round INTEGER, slot INTEGER, PRIMARY KEY (round, slot)) WITHOUT ROWID`);
 		const user = prepare('INSERT INTO bulk_user VALUES (?, ?, ?, ?, ?, ?)');
 		const city = prepare('INSERT INTO bulk_city VALUES (?, ?, ?, ?, ?)');
 		const feed = prepare('INSERT INTO bulk_feed VALUES (?, ?, ?, ?)');
@@ -523,7 +527,9 @@ function prepareApplicationTargets(run: Run, pool: number): void {
 	);
 	run(`INSERT INTO bulk_target SELECT row_number() OVER (ORDER BY p.advert_id) - 1, p.advert_id, a.organisation_id, a.user_id, min(p.k), count(*)
 		FROM bulk_target_post p JOIN advert a ON a.id = p.advert_id GROUP BY p.advert_id ORDER BY p.advert_id`);
-	run(`CREATE TEMP TABLE bulk_pool (org INTEGER, k INTEGER, candidate_id INTEGER, PRIMARY KEY (org, k))`);
+	run(
+		`CREATE TEMP TABLE bulk_pool (org INTEGER, k INTEGER, candidate_id INTEGER, PRIMARY KEY (org, k)) WITHOUT ROWID`,
+	);
 	run(`INSERT INTO bulk_pool SELECT org, k, id FROM (
 			SELECT organisation_id AS org, row_number() OVER (PARTITION BY organisation_id ORDER BY id) - 1 AS k, id FROM candidate)
 		WHERE k < ${pool}`);
