@@ -1,9 +1,11 @@
 /**
- * Benchmark 4: an emulator database of a million applications (bench/bulkGenerate.ts), its open
- * time and size, GetApplicationsPaged latency per filter kind over loopback, and the query plans
- * SQLite chooses for them (EXPLAIN QUERY PLAN; a SCAN of application would mean no index is used).
+ * Benchmark 4: a million applications as users make them, `--size large` seeded by the production
+ * CLI (bench/largeSandbox.ts), timed from spawn to ready; then on that database its open time,
+ * GetApplicationsPaged latency per filter kind over loopback, and the query plans SQLite chooses for
+ * them (EXPLAIN QUERY PLAN; a SCAN of application would mean no index is used).
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
@@ -11,8 +13,8 @@ import { startEmulator, type RunningEmulator } from '../src/emulator';
 import { StatementCache } from '../src/emulator/store/statements';
 import { getBinding } from '../src/protocol/bindings';
 import type { AnyParams } from '../src/protocol/catalogue';
-import { generateBulkSandbox } from './bulkGenerate';
 import { fmt, quantile, table, type Section } from './common';
+import { seedWithCli, shippedSandboxBundle } from './largeSandbox';
 
 const CALLS_PER_FILTER = 30;
 
@@ -76,15 +78,18 @@ async function call(emulator: RunningEmulator, params: AnyParams): Promise<numbe
 
 /** Runs benchmark 4 with `size` applications and returns its report section; `keep` leaves the database in place. */
 export async function runScaleBenchmark(size: number, log: (line: string) => void, keep = false): Promise<Section[]> {
-	const dir = mkdtempSync(join(tmpdir(), 'mp-bench-scale-'));
+	const root = mkdtempSync(join(tmpdir(), 'mp-bench-scale-'));
+	const dir = join(root, 'data');
 	try {
-		const generated = generateBulkSandbox(dir, size, (line) => {
-			if (/000000 |500000 /.test(line)) log(line);
-		});
-		const dbPath = join(dir, 'sandbox.sqlite');
-		const sizeMb = statSync(dbPath).size / 1e6;
+		const bundle = shippedSandboxBundle(join(root, 'shipped'));
+		const loadBefore = loadavg();
+		const generated = await seedWithCli(bundle, dir, size);
+		const load = `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadavg()
+			.map((l) => l.toFixed(2))
+			.join(' ')} after`;
 		log(
-			`scale: ${generated.applications} applications generated in ${fmt(generated.ms / 1000)} s, ${fmt(sizeMb)} MB`,
+			`scale: --size ${size} seeded by dist/sandbox.js in ${fmt(generated.ms / 1000)} s (${fmt(generated.cpuMs / 1000)} s CPU; ${load}), ` +
+				`${generated.adverts} adverts, ${generated.applications} applications, ${fmt(generated.sizeMb)} MB`,
 		);
 		const capture = captureSql();
 		const openStarted = Date.now();
@@ -163,7 +168,9 @@ export async function runScaleBenchmark(size: number, log: (line: string) => voi
 				{
 					title: `4. Scale: ${generated.applications.toLocaleString('en-GB')} applications`,
 					body:
-						`Generated in ${fmt(generated.ms / 1000)} s (bench/bulkGenerate.ts); database ${fmt(sizeMb)} MB; emulator open (startEmulator on the existing file) ${openMs} ms. ` +
+						`Seeded by the production CLI (\`node dist/sandbox.js --size ${size === 1_000_000 ? 'large' : size} --data <new folder>\`, bench/largeSandbox.ts) in ${fmt(generated.ms / 1000)} s from spawn to its ready line ` +
+						`(${fmt(generated.cpuMs / 1000)} s CPU; ${load}): ${generated.adverts.toLocaleString('en-GB')} adverts, database ${fmt(generated.sizeMb)} MB. ` +
+						`Then on that database: emulator open (startEmulator on the existing file) ${openMs} ms; ` +
 						`${CALLS_PER_FILTER} sequential GetApplicationsPaged calls (SOAP 1.1, RowsPerPage 50) per filter kind over loopback, decode included.\n\n` +
 						table(['filter', 'p50 ms', 'p99 ms', 'plan'], rows) +
 						`\n\nQuery plans (page of ids ‖ count):\n\n${plans.join('\n')}`,
@@ -175,6 +182,6 @@ export async function runScaleBenchmark(size: number, log: (line: string) => voi
 		}
 	} finally {
 		if (keep) log(`scale: kept ${dir}`);
-		else rmSync(dir, { recursive: true, force: true });
+		else rmSync(root, { recursive: true, force: true });
 	}
 }
