@@ -10,6 +10,7 @@
  * never differ; this path only has to be exact for what it accepts (see parseXml's readSubtree).
  */
 import type { ScalarType } from '../catalogue/types';
+import { keepShape } from './keepShape';
 import {
 	CH_AMP,
 	CH_BANG,
@@ -680,6 +681,19 @@ class SubtreeReader {
 	}
 }
 
+// See keepShape: one reader of each kind outlives every decode.
+keepShape(
+	new SubtreeReader({
+		text: '',
+		from: 0,
+		depthLeft: 0,
+		elementsLeft: 0,
+		maxNameLength: 0,
+		maxAttributes: 0,
+		lookupNs: () => undefined,
+	}),
+);
+
 /** The RecordReader with the fast path: a streamed result is read from the text when it can be. */
 export class FastRecordReader extends RecordReader {
 	private fastValue: { value: unknown } | undefined;
@@ -699,3 +713,5 @@ export class FastRecordReader extends RecordReader {
 		return this.fastValue !== undefined ? this.fastValue.value : super.result();
 	}
 }
+
+keepShape(new FastRecordReader('', undefined, ''));

@@ -6,6 +6,7 @@
 import { Buffer } from 'node:buffer';
 import { getRecord } from '../catalogue';
 import type { FieldSpec, FieldType, RecordSpec, ScalarType } from '../catalogue/types';
+import { keepShape } from './keepShape';
 import { decodeScalar, encodeScalar } from './scalars';
 import { deferredTextBytes, escapeAttr, escapeText, type ElementStream, type XmlElement } from './xml';
 
@@ -482,6 +483,9 @@ export class RecordReader implements ElementStream {
 		f.step = step;
 	}
 }
+
+// See keepShape: one reader outlives every decode.
+keepShape(new RecordReader('', undefined, ''));
 
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
