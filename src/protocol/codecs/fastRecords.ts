@@ -31,6 +31,7 @@ import {
 	compile,
 	decodeField,
 	isScalar,
+	keepRecordShapes,
 	RecordCodecError,
 	RecordReader,
 	type CompiledRecord,
@@ -710,7 +711,9 @@ export class FastRecordReader extends RecordReader {
 	}
 
 	override result(): unknown {
-		return this.fastValue !== undefined ? this.fastValue.value : super.result();
+		if (this.fastValue === undefined) return super.result();
+		keepRecordShapes(this.fastValue.value, compile(this.recordName));
+		return this.fastValue.value;
 	}
 }
 

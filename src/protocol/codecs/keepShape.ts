@@ -15,3 +15,8 @@ export function keepShape<T extends object>(instance: T): T {
 	kept.push(instance);
 	return instance;
 }
+
+/** What is kept, for the tests that check nothing of a decoded document stays with it. */
+export function keptShapes(): readonly object[] {
+	return kept;
+}

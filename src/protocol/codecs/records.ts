@@ -35,6 +35,8 @@ export interface CompiledRecord {
 	steps: Map<string, string>;
 	/** A new empty value of the record (see plainObjectMaker). */
 	newValue: () => Record<string, unknown>;
+	/** Field lists of the values whose shapes are kept (see keepRecordShapes). */
+	shapes: Set<string>;
 }
 
 /**
@@ -65,10 +67,52 @@ export function compile(recordName: string): CompiledRecord {
 			elements: new Map(children.map((f) => [f.name, f])),
 			steps: new Map(children.map((f) => [f.name, `.${f.name}`])),
 			newValue: plainObjectMaker(),
+			shapes: new Set(),
 		};
 		compiled.set(recordName, entry);
 	}
 	return entry;
+}
+
+/** Most shapes kept per record type: a few cover a page (records differ by the fields left out). */
+const MAX_SHAPES_PER_RECORD = 8;
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * Keeps the shapes of a decoded value's records: of the value if it is a record, of the first item if
+ * it is a list, and so on down its record fields. A record's shape is the fields it holds, in order,
+ * and V8 holds it only weakly, like a class's (see keepShape): once the caller drops the result, a
+ * full collection would discard the decoder's code that made and filled such records. What is kept
+ * is an empty copy made the same way (numbers and booleans as they are, nothing of the text or bytes),
+ * once per shape.
+ */
+export function keepRecordShapes(value: unknown, record: CompiledRecord): void {
+	const first = Array.isArray(value) ? (value as unknown[])[0] : value;
+	if (typeof first !== 'object' || first === null || Array.isArray(first) || first instanceof Uint8Array) return;
+	const fields = first as Record<string, unknown>;
+	const keys = Object.keys(fields);
+	const signature = keys.join(',');
+	if (!record.shapes.has(signature) && record.shapes.size < MAX_SHAPES_PER_RECORD) {
+		record.shapes.add(signature);
+		const copy = record.newValue();
+		for (const key of keys) copy[key] = emptyLike(fields[key]);
+		keepShape(copy);
+	}
+	// A known record can still hold records of a new shape.
+	for (const field of record.children) {
+		const type = field.type;
+		if (isScalar(type) || 'scalarList' in type || fields[field.name] === undefined) continue;
+		keepRecordShapes(fields[field.name], compile('record' in type ? type.record : type.list));
+	}
+}
+
+/** A value of the same kind holding nothing: numbers and booleans as they are (they are not data of size). */
+function emptyLike(value: unknown): unknown {
+	if (typeof value === 'string') return '';
+	if (value instanceof Uint8Array) return NO_BYTES;
+	if (Array.isArray(value)) return [];
+	if (typeof value === 'object' && value !== null) return {};
+	return value;
 }
 
 /** The .NET default of each value type, written for a non-nullable member the record leaves empty. */
@@ -437,6 +481,7 @@ export class RecordReader implements ElementStream {
 	/** The value read; throws the first value error met. */
 	result(): unknown {
 		if (this.error !== undefined) throw this.error;
+		keepRecordShapes(this.value, compile(this.recordName));
 		return this.value;
 	}
 
