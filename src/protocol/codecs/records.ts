@@ -557,12 +557,40 @@ function decodeBase64Fast(text: string): Uint8Array | undefined {
 	return new Uint8Array(buf);
 }
 
+/** Bytes of base64 text turned into a string at a time (a multiple of 4: groups are never split). */
+const BASE64_CHUNK = 64 * 1024;
+
+/**
+ * decodeBase64Fast on bytes (a deferred run), without making the whole run one string: each
+ * BASE64_CHUNK bytes become a short latin1 string, decoded by Node into the output where the chunk
+ * before stopped. The same check holds: a chunk holding anything Node skips or stops at (a character
+ * outside the alphabet, a non-ASCII byte, '=' before the end) gives fewer bytes than its length
+ * promises, which no later chunk can make up, so the total falls short.
+ */
+function decodeBase64Bytes(raw: Uint8Array): Uint8Array | undefined {
+	const n = raw.length;
+	const bytes = Buffer.from(raw.buffer, raw.byteOffset, n);
+	if (n % 4 !== 0 || bytes.includes(0x2d) || bytes.includes(0x5f)) return undefined;
+	const padding = n === 0 || bytes[n - 1] !== 0x3d ? 0 : bytes[n - 2] === 0x3d ? 2 : 1;
+	if (padding > 0) {
+		const last = BASE64_ALPHABET.indexOf(String.fromCharCode(bytes[n - padding - 1]));
+		if (last < 0 || (last & (padding === 2 ? 0x0f : 0x03)) !== 0) return undefined;
+	}
+	const length = (n / 4) * 3 - padding;
+	// Memory of its own, as the scalar codec returns; unfilled, and dropped unless every byte is written.
+	const out = Buffer.allocUnsafeSlow(length);
+	let written = 0;
+	for (let at = 0; at < n && written < length; at += BASE64_CHUNK) {
+		written += out.write(bytes.toString('latin1', at, Math.min(n, at + BASE64_CHUNK)), written, 'base64');
+	}
+	return written === length ? new Uint8Array(out.buffer, 0, length) : undefined;
+}
+
 /** A base64Binary element: from its deferred bytes when the parser left them undecoded (see parseXml). */
 function decodeBase64Element(el: XmlElement, at: PathRef, step: string | number): unknown {
 	const raw = deferredTextBytes(el);
 	if (raw !== undefined) {
-		// latin1 maps bytes to code units one to one; a non-ASCII byte is not base64 and fails the check.
-		const bytes = decodeBase64Fast(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1'));
+		const bytes = decodeBase64Bytes(raw);
 		if (bytes !== undefined) return bytes;
 	}
 	return decodeField('base64Binary', el.text, at, step);
