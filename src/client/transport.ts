@@ -3,7 +3,11 @@
  * cap on the response body and a dispatcher, and reports what happened without throwing. The typed
  * client turns the outcome into typed errors; the playground shows it as it is.
  */
-import { request, type Dispatcher } from 'undici';
+import { Writable } from 'node:stream';
+import { stream, type Dispatcher } from 'undici';
+
+/** A Writable high-water mark no body reaches (the byte cap stops a body long before). */
+const NEVER_FULL = 2 ** 31 - 1;
 
 /** A request ready to go: nothing is added to it but what undici adds (host, content-length, connection). */
 export interface OutgoingRequest {
@@ -83,56 +87,60 @@ export async function sendRequest(outgoing: OutgoingRequest, options: TransportO
 		if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'too-large', cause: error };
 		return otherwise;
 	};
+	const chunks: Buffer[] = [];
+	let length = 0;
+	let cut = false;
 	try {
 		const method = outgoing.method.toUpperCase();
-		let response: Dispatcher.ResponseData;
 		try {
-			response = await request(outgoing.url, {
-				method: outgoing.method as Dispatcher.HttpMethod,
-				headers: Array.isArray(outgoing.headers)
-					? (outgoing.headers as readonly (readonly [string, string])[]).flat()
-					: (outgoing.headers as Record<string, string>),
-				body:
-					method === 'GET' || method === 'HEAD'
-						? undefined
-						: Buffer.from(outgoing.body.buffer, outgoing.body.byteOffset, outgoing.body.byteLength),
-				signal: combined,
-				dispatcher: options.dispatcher,
-				headersTimeout: timeoutMs,
-				bodyTimeout: timeoutMs,
-			});
+			// undici's stream() hands each chunk of the body to a Writable as it arrives: no Readable
+			// buffering and no promise per chunk, as iterating request()'s body would cost.
+			await stream(
+				outgoing.url,
+				{
+					method: outgoing.method as Dispatcher.HttpMethod,
+					headers: Array.isArray(outgoing.headers)
+						? (outgoing.headers as readonly (readonly [string, string])[]).flat()
+						: (outgoing.headers as Record<string, string>),
+					body:
+						method === 'GET' || method === 'HEAD'
+							? undefined
+							: Buffer.from(outgoing.body.buffer, outgoing.body.byteOffset, outgoing.body.byteLength),
+					signal: combined,
+					dispatcher: options.dispatcher,
+					headersTimeout: timeoutMs,
+					bodyTimeout: timeoutMs,
+				},
+				({ statusCode, headers }) => {
+					result.headersMs = performance.now() - started;
+					result.response = { status: statusCode, headers: flattenHeaders(headers), body: new Uint8Array(0) };
+					return new Writable({
+						// The chunks are taken at once, so the writer never asks undici to wait for a drain.
+						highWaterMark: NEVER_FULL,
+						write(chunk: Buffer, _encoding, callback) {
+							const room = maxBodyBytes - length;
+							if (chunk.length > room) {
+								if (room > 0) {
+									chunks.push(chunk.subarray(0, room));
+									length += room;
+								}
+								cut = true;
+								callback(new Error(`the body is longer than ${maxBodyBytes} bytes`));
+								return;
+							}
+							chunks.push(chunk);
+							length += chunk.length;
+							callback();
+						},
+					});
+				},
+			);
 		} catch (error) {
-			result.failure = failure(error, { kind: 'network', cause: error });
-			return result;
+			result.failure = cut
+				? { kind: 'too-large' }
+				: failure(error, result.response ? { kind: 'body', cause: error } : { kind: 'network', cause: error });
 		}
-		result.headersMs = performance.now() - started;
-		const received: NonNullable<TransportResult['response']> = {
-			status: response.statusCode,
-			headers: flattenHeaders(response.headers),
-			body: new Uint8Array(0),
-		};
-		result.response = received;
-		const chunks: Buffer[] = [];
-		let length = 0;
-		try {
-			for await (const chunk of response.body as AsyncIterable<Buffer>) {
-				const room = maxBodyBytes - length;
-				if (chunk.length > room) {
-					if (room > 0) {
-						chunks.push(chunk.subarray(0, room));
-						length += room;
-					}
-					response.body.destroy();
-					result.failure = { kind: 'too-large' };
-					break;
-				}
-				chunks.push(chunk);
-				length += chunk.length;
-			}
-		} catch (error) {
-			result.failure = failure(error, { kind: 'body', cause: error });
-		}
-		received.body = joinChunks(chunks, length);
+		if (result.response) result.response.body = joinChunks(chunks, length);
 		return result;
 	} finally {
 		signal?.removeEventListener('abort', relay);
