@@ -307,6 +307,22 @@ describe('hardening: data safety of the sandbox folder', function () {
 			assert.match(parsed.message, /^The disk is full/);
 			assertLastCommitted(dataDir, 2, undefined);
 		});
+		it('says the disk is full when the disk fills at the very write of a COMMIT, and keeps the last committed state', async () => {
+			openSandbox({ dataDir, passwordCost: 1024, demoSize: SMALL }).close();
+			// A page cache large enough that nothing spills: the armed transaction's first write is its commit.
+			const full = await runChild({
+				mode: 'writer',
+				dataDir,
+				transactions: 4,
+				armTx: 3,
+				faultAfter: 1,
+				fault: 'enospc',
+			});
+			const error = full.lines.find((line) => line.startsWith('error '));
+			assert.ok(error, full.lines.join('\n') + full.stderr);
+			assert.equal((JSON.parse(error.slice('error '.length)) as { problem: string }).problem, 'disk-full');
+			assertLastCommitted(dataDir, 2, undefined);
+		});
 	});
 
 	describe('checks at start', () => {

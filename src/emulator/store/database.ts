@@ -5,9 +5,12 @@
  * file for as long as it is open (the sandbox's owner lock makes sure of that), so SQLite keeps its
  * page cache across transactions, takes its file lock once instead of around every statement, and
  * keeps the WAL index in memory (the wasm file layer has no shared memory; SQLite supports WAL without
- * it in exclusive mode). With synchronous=NORMAL a commit is a write into the log, without fsync: a
- * killed process loses nothing it committed; a power cut can lose the last commits before the next
- * checkpoint, never consistency.
+ * it in exclusive mode). A commit is one write into the log, without fsync: a killed process loses
+ * nothing it committed; a power cut can lose the last commits before the next checkpoint, never
+ * consistency. That is synchronous=NORMAL's durability, obtained through synchronous=FULL with
+ * checkpoint_fullfsync: SQLite then ends every commit with a log sync flagged NORMAL (a checkpoint's
+ * are flagged FULL), where the patched file layer writes the commit's frames, combined in memory, in
+ * one call and skips the fsync (scripts/sqlite-vfs-patch.cjs). A failed write fails the COMMIT itself.
  */
 import { dirname } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
@@ -20,7 +23,7 @@ export type SqlValue = number | string | Uint8Array | null;
 
 export interface OpenOptions {
 	/**
-	 * `serve` (default): exclusive lock, WAL, synchronous=NORMAL, checked with quick_check.
+	 * `serve` (default): exclusive lock, WAL, one write per commit without fsync, checked with quick_check.
 	 * `seed`: a new file being filled by seeding, without journal or fsync; the caller throws the file
 	 * away unless seeding finishes, then makes it durable (see sandbox.ts).
 	 */
@@ -63,7 +66,9 @@ export function openDatabase(path: string | ':memory:', options: OpenOptions = {
 			} else {
 				const mode = (db.get('PRAGMA journal_mode = WAL') as { journal_mode: string }).journal_mode;
 				if (mode !== 'wal') throw new Error(`SQLite refused the write-ahead log (journal mode ${mode})`);
-				db.exec('PRAGMA synchronous = NORMAL');
+				// FULL + checkpoint_fullfsync: see the top of this file (the file layer makes it NORMAL's durability).
+				db.exec('PRAGMA synchronous = FULL');
+				db.exec('PRAGMA checkpoint_fullfsync = ON');
 				db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
 				db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
 			}

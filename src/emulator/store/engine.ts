@@ -6,7 +6,7 @@
 import * as engine from 'node-sqlite3-wasm';
 
 /** The patch version this code was written against (PATCH_VERSION of scripts/sqlite-vfs-patch.cjs). */
-export const REQUIRED_VFS_PATCH = 1;
+export const REQUIRED_VFS_PATCH = 2;
 
 /** The patch version the loaded engine carries, or undefined. */
 export function loadedVfsPatch(): number | undefined {
