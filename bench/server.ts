@@ -31,6 +31,7 @@ import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import { BINDING_NAMES, getBinding, type BindingName } from '../src/protocol/bindings';
 import { OPERATIONS, RECORDS, type AnyParams, type FieldType, type OperationName } from '../src/protocol/catalogue';
+import { SANDBOX_FILE_NAME } from '../src/emulator/sandbox';
 import { fmt, table, type Section } from './common';
 import { summariseProfile, type ProfileSummary } from './profile';
 import { BENCH_NAMESPACE, POSTING_PATH, type CannedEntry } from './serverChild';
@@ -114,6 +115,13 @@ function startSandbox(
 			});
 		});
 	});
+}
+
+/** Empties a (stopped) sandbox's data folder and puts a copy of the seeded database file in it. */
+function resetDataFolder(folder: string, seeded: string): void {
+	rmSync(folder, { recursive: true, force: true });
+	mkdirSync(folder, { recursive: true });
+	copyFileSync(seeded, join(folder, SANDBOX_FILE_NAME));
 }
 
 function stopProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
@@ -418,13 +426,28 @@ export async function runServerBenchmarks(
 		const { shipped, profiled } = await bundles(dir);
 		const dataDir = join(dir, 'data');
 		const firstStart = Date.now();
-		const sandbox = await startSandbox(shipped, dataDir);
+		let sandbox = await startSandbox(shipped, dataDir);
 		const seedMs = Date.now() - firstStart;
 		stops.push(() => sandbox.stop());
 		const dbFiles = readdirSync(dataDir).map(
 			(name) => `${name} ${fmt(statSync(join(dataDir, name)).size / 1e6)} MB`,
 		);
 		log(`  sandbox (dist/sandbox.js, production) seeded and ready in ${seedMs} ms: ${dbFiles.join(', ')}`);
+		// The seeded file, kept: every workload starts from it, not from what the writes before it added
+		// (AddAdvert's cells alone add tens of thousands of adverts).
+		await sandbox.stop();
+		const seeded = join(dir, 'seeded.sqlite');
+		copyFileSync(join(dataDir, SANDBOX_FILE_NAME), seeded);
+		const fullRunDir = join(dir, 'data-full-run');
+		const restartOnSeededData = async (): Promise<void> => {
+			await sandbox.stop();
+			await fullRun.stop();
+			resetDataFolder(dataDir, seeded);
+			resetDataFolder(fullRunDir, seeded);
+			sandbox = await startSandbox(shipped, dataDir);
+			fullRun = await startSandbox(shipped, fullRunDir, [], ['--no-answer-cache']);
+		};
+		sandbox = await startSandbox(shipped, dataDir);
 
 		const probe = decode(
 			'soap11',
@@ -473,8 +496,9 @@ export async function runServerBenchmarks(
 		const fixedPath = join(dir, 'fixed.json');
 		writeFileSync(fixedPath, JSON.stringify(fixed));
 
-		// The same sandbox with its answer cache off, on a data folder of its own seeded alike (one owner per folder).
-		const fullRun = await startSandbox(shipped, join(dir, 'data-full-run'), [], ['--no-answer-cache']);
+		// The same sandbox with its answer cache off, on a copy of the seeded file (one owner per folder).
+		resetDataFolder(fullRunDir, seeded);
+		let fullRun = await startSandbox(shipped, fullRunDir, [], ['--no-answer-cache']);
 		stops.push(() => fullRun.stop());
 		const bare = await startPeer(['bare']);
 		stops.push(() => bare.stop());
@@ -499,6 +523,7 @@ export async function runServerBenchmarks(
 		const cells = new Map<string, Cell>();
 		const rssAfter: Record<string, number> = {};
 		for (const workload of loads) {
+			await restartOnSeededData();
 			for (const binding of bindings) {
 				const specs = workload.calls.map(([operation, params]) => requestFor(binding, operation, params));
 				const entries = [...new Map(specs.map((spec) => [keyOf(spec), canned.get(keyOf(spec))!])).values()];
@@ -541,7 +566,6 @@ export async function runServerBenchmarks(
 		if (typeof wireMock !== 'string') rssAfter.wireMock = rssMbOf(wireMock.pid);
 		await sandbox.stop();
 		await fullRun.stop();
-		stops.shift();
 
 		const sections: Section[] = [
 			throughputSection(
@@ -558,7 +582,7 @@ export async function runServerBenchmarks(
 			),
 		];
 		if (options.profile !== false) {
-			sections.push(await profileSection(profiled, dataDir, loads, seconds, log));
+			sections.push(await profileSection(profiled, dataDir, seeded, loads, seconds, log));
 		}
 		return sections;
 	} finally {
@@ -628,9 +652,9 @@ function throughputSection(
 		title: `3. Server throughput on loopback: the sandbox as shipped vs WireMock, bare node:http and node-soap (autocannon, ${seconds} s per cell after ${warm} s of warm-up)`,
 		body: [
 			`The sandbox: dist/sandbox.js (production bundle) started as its CLI with \`--data <folder> --seed ${SEED}\`, on its database file (${dbFiles.join(', ')} after seeding); first start with seeding ${fmt(seedMs / 1000, 1)} s. ` +
-				`Peers answer the bytes the sandbox gave for the same request (WireMock: ${typeof wireMock === 'string' ? `not measured, ${wireMock}` : `${wireMock.version}, stubs matching method, URL and body, --no-request-journal --disable-request-logging`}; bare node:http: a lookup by method, URL and body; node-soap ${soapVersion()}: the sandbox's results as fixed values, SOAP bindings only). ` +
+				`Every workload starts on a fresh copy of the seeded file (both sandboxes are restarted on it), so no workload measures the data an earlier one wrote; within a workload, its writes stay (AddAdvert's cells add adverts one after another, the mix's ApplicationScore and AddAdvert affect its reads). Peers answer the bytes the sandbox gave for the same request (WireMock: ${typeof wireMock === 'string' ? `not measured, ${wireMock}` : `${wireMock.version}, stubs matching method, URL and body, --no-request-journal --disable-request-logging`}; bare node:http: a lookup by method, URL and body; node-soap ${soapVersion()}: the sandbox's results as fixed values, SOAP bindings only). ` +
 				`Reads: ${ROWS} rows per page; GetApplicationsPaged by a date range over every application of the demo administrator, "with documents" adds the email body and the attachment. ApplicationScore scores one application again and again, Suitable and Unsuitable in turn (the same score again in the same second would change nothing and write nothing); AddAdvert creates an advert each time (sOnDuplicate left at duplicate); the mix sends 8 reads and 2 writes in turn on each connection. ` +
-				`The sandbox keeps the answer of a read until its state changes (src/emulator/pipeline/answerCache.ts): a load repeating one read is served from memory after its first request, a write runs in full every time and makes the reads after it run in full, as in the mix. "sandbox, no answer cache" is the same bundle with \`--no-answer-cache\` on a data folder of its own seeded with the same seed, measured in ${FULL_RUN_BINDING} only: what every request costs when it runs in full.`,
+				`The sandbox keeps the answer of a read until its state changes (src/emulator/pipeline/answerCache.ts): a load repeating one read is served from memory after its first request, a write runs in full every time and makes the reads after it run in full, as in the mix. "sandbox, no answer cache" is the same bundle with \`--no-answer-cache\` on a copy of the same seeded file, measured in ${FULL_RUN_BINDING} only: what every request costs when it runs in full.`,
 			'',
 			'Cells: requests/s (p99 latency ms).',
 			'',
@@ -671,17 +695,19 @@ function soapVersion(): string {
 async function profileSection(
 	bundle: string,
 	dataDir: string,
+	seeded: string,
 	loads: readonly Workload[],
 	seconds: number,
 	log: (line: string) => void,
 ): Promise<Section> {
 	const lines: string[] = [
-		'Each operation (SOAP 1.1, 16 connections, the same database file) once more with the sandbox under `node --cpu-prof` and `--no-answer-cache` (every request runs in full: a kept answer costs only the HTTP exchange): the production bundle built with its names kept and a source map, which maps every function back to its source file. Only the samples taken while the measured load ran count (not start-up or warm-up). Shares are of the time the sandbox was busy (idle excluded); areas group functions by where they live.',
+		'Each operation (SOAP 1.1, 16 connections, on a fresh copy of the seeded database file) once more with the sandbox under `node --cpu-prof` and `--no-answer-cache` (every request runs in full: a kept answer costs only the HTTP exchange): the production bundle built with its names kept and a source map, which maps every function back to its source file. Only the samples taken while the measured load ran count (not start-up or warm-up). Shares are of the time the sandbox was busy (idle excluded); areas group functions by where they live.',
 		'',
 	];
 	for (const workload of loads) {
 		const profileDir = mkdtempSync(join(tmpdir(), 'mp-bench-prof-'));
 		try {
+			resetDataFolder(dataDir, seeded);
 			// With the answer cache off: the profile shows what a request costs when it runs in full.
 			const sandbox = await startSandbox(
 				bundle,

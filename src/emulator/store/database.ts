@@ -33,12 +33,13 @@ export interface OpenOptions {
 /** Largest write-ahead log kept after a checkpoint (it is truncated to this size). */
 const WAL_SIZE_LIMIT = 64 * 1024 * 1024;
 /**
- * Pages in the write-ahead log before it is copied back into the database (SQLite's default: 1000).
- * Each checkpoint costs two fsyncs and rewrites the pages that changed; with more commits between
- * checkpoints, a page written by many of them (an index's last leaf, say) is copied once. A commit
- * is durable once in the log, whenever the checkpoint comes.
+ * Pages in the write-ahead log before it is copied back into the database (SQLite's default: 1000):
+ * 64 MB, the size the log is kept to. Each checkpoint costs two fsyncs and rewrites the pages that
+ * changed; with more commits between checkpoints, a page written by many of them (an index's last
+ * leaf, say) is copied once. 6,000 advert inserts, one per commit: 167–289 µs each with 4,096 pages,
+ * 127–153 µs with 16,384. A commit is durable once in the log, whenever the checkpoint comes.
  */
-const WAL_AUTOCHECKPOINT_PAGES = 4096;
+const WAL_AUTOCHECKPOINT_PAGES = 16384;
 
 /**
  * Opens a database file (created when missing) or an in-memory database, checks it (integrity,

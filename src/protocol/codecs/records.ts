@@ -196,7 +196,6 @@ export function writeRecord(
 function writeFields(out: XmlOut, record: CompiledRecord, object: Record<string, unknown>, path: string): void {
 	for (const field of record.children) {
 		const v = object[field.name];
-		const fieldPath = `${path}.${field.name}`;
 		const type = field.type;
 		if (v === undefined || v === null) {
 			// ASMX: a nullable member is written as xsi:nil; a non-nullable value-type member is always
@@ -208,8 +207,12 @@ function writeFields(out: XmlOut, record: CompiledRecord, object: Record<string,
 			continue;
 		}
 		if (isScalar(type)) {
-			out.leaf(field.name, encodeField(type, v, fieldPath));
-		} else if ('record' in type) {
+			// The path is made only for an error: most fields of a page are scalars.
+			out.leaf(field.name, encodeField(type, v, path, field.name));
+			continue;
+		}
+		const fieldPath = `${path}.${field.name}`;
+		if ('record' in type) {
 			writeRecord(out, field.name, type.record, v, fieldPath);
 		} else if ('list' in type) {
 			writeList(out, field.name, type.item, type.list, v, fieldPath);
@@ -238,11 +241,12 @@ export function writeList(
 	out.raw(`</${element}>`);
 }
 
-function encodeField(type: ScalarType, value: unknown, path: string): string {
+function encodeField(type: ScalarType, value: unknown, path: string, name?: string): string {
 	try {
 		return encodeScalar(type, value as never);
 	} catch (error) {
-		throw new RecordCodecError(`${path}: ${(error as Error).message}`, path);
+		const at = name === undefined ? path : `${path}.${name}`;
+		throw new RecordCodecError(`${at}: ${(error as Error).message}`, at);
 	}
 }
 

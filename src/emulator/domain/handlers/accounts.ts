@@ -1,5 +1,4 @@
 /** Account operations: the user list of the administration endpoint and the web interface login link. */
-import { randomBytes } from 'node:crypto';
 import { renderDateText } from '../../../protocol/codecs/scalars';
 import { FaultError } from '../../../protocol/faults';
 import { toStoredDate } from '../../store/time';
@@ -15,6 +14,7 @@ import {
 import { userRecord } from '../records';
 import { sameOriginPath } from '../returnPath';
 import { guarded, type HandlerDeps, type HandlersFor } from './handler';
+import { randomToken } from '../tokens';
 
 export type AccountOperation = 'UserList' | 'GetLoginURL';
 
@@ -59,7 +59,7 @@ export function accountHandlers({ store, loginUrlTtlMs }: HandlerDeps): Handlers
 			if (!user) {
 				return { LoginSuccess: false, LoginMessage: throttled ?? 'The username or password is not valid.' };
 			}
-			const token = randomBytes(24).toString('base64url');
+			const token = randomToken(24);
 			const expiresAt = new Date(ctx.now.getTime() + loginUrlTtlMs);
 			store.transaction(() =>
 				store.loginTokens.create(

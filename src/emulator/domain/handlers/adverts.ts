@@ -1,5 +1,4 @@
 /** Advert operations: the GetAdvert* searches, AddAdvert, ExpressPostAdvert and the tracking log. */
-import { randomBytes } from 'node:crypto';
 import type { APIPosting } from '../../../protocol/catalogue';
 import { DELIVERY_STATUS } from '../../../protocol/catalogue';
 import { renderDateText } from '../../../protocol/codecs/scalars';
@@ -17,6 +16,7 @@ import { feedAllowances, isUsedUp } from '../quota';
 import { pageOf, type OperationParams } from '../paramReader';
 import { trackingLogRecord } from '../records';
 import { guarded, type HandlerDeps, type HandlersFor } from './handler';
+import { randomToken } from '../tokens';
 
 /** A posting is expected to stay live for this long. */
 const POSTING_LIFETIME_DAYS = 28;
@@ -238,7 +238,7 @@ function addAdvert({ store }: HandlerDeps, params: OperationParams<'AddAdvert'>,
 			...fields,
 			userId: user.id,
 			organisationId: user.organisationId,
-			completionToken: randomBytes(18).toString('base64url'),
+			completionToken: randomToken(18),
 			createdAt: toStoredDate(ctx.now),
 			source: 'API',
 		});
