@@ -202,7 +202,7 @@ export async function runClientBenchmarks(reps: number, log: (line: string) => v
 						],
 						endToEnd,
 					) +
-					"\n\nFrom the call to the typed result: encoding, validation, the HTTP exchange over undici (a bare node:http server in another process answers the response bytes), the response decoded, the exchange captured and redacted (a body of 64 KiB or more when first read whole), and the extension's listener (log summary and trace detail, whose 4,096-character body excerpts are redacted as excerpts). node-soap: its generated client method from the same WSDL, over its own HTTP stack. Medians of interleaved rounds.",
+					"\n\nFrom the call to the typed result: encoding, validation, the HTTP exchange over undici (a bare node:http server in another process answers the response bytes), the response decoded, the exchange captured and redacted (a body of 64 KiB or more when first read whole), and the extension's listener (log summary and trace detail, whose 4,096-character body excerpts are redacted as excerpts). node-soap: its generated client method from the same WSDL, over its own HTTP stack. Medians of interleaved rounds; every call (of either client) starts after a full collection, so a figure includes what a major collection costs the call after it, as in the extension host: optimised code V8 drops when the shapes it checks die (the codecs keep theirs, src/protocol/codecs/keepShape.ts), and memory faulted in again.",
 			},
 			{
 				title: '1d. The decoder against the physical floor (same bytes, same run)',
@@ -217,7 +217,7 @@ export async function runClientBenchmarks(reps: number, log: (line: string) => v
 						],
 						decoding,
 					) +
-					"\n\nThe floor decodes the UTF-8 bytes with TextDecoder and scans the text once: no parsing, no records. The decoder reads ASCII documents as latin1 (the same characters, without Node's UTF-8 decoder), which is why it can beat the floor on the attachment; a non-ASCII document whose non-ASCII bytes all lie in the result is read as latin1 too, and only its values holding non-ASCII text are decoded from the bytes.",
+					"\n\nThe floor decodes the UTF-8 bytes with TextDecoder and scans the text once: no parsing, no records. Both start each round after a full collection, the previous result dropped. The decoder reads ASCII documents as latin1 (the same characters, without Node's UTF-8 decoder), which is why it can beat the floor on the attachment; a non-ASCII document whose non-ASCII bytes all lie in the result is read as latin1 too, and only its values holding non-ASCII text are decoded from the bytes.",
 			},
 		];
 	} finally {

@@ -3,7 +3,11 @@
  * cap on the response body and a dispatcher, and reports what happened without throwing. The typed
  * client turns the outcome into typed errors; the playground shows it as it is.
  */
-import { request, type Dispatcher } from 'undici';
+import { Writable } from 'node:stream';
+import { stream, type Dispatcher } from 'undici';
+
+/** A Writable high-water mark no body reaches (the byte cap stops a body long before). */
+const NEVER_FULL = 2 ** 31 - 1;
 
 /** A request ready to go: nothing is added to it but what undici adds (host, content-length, connection). */
 export interface OutgoingRequest {
@@ -83,56 +87,60 @@ export async function sendRequest(outgoing: OutgoingRequest, options: TransportO
 		if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'too-large', cause: error };
 		return otherwise;
 	};
+	let collected: BodyCollector | undefined;
+	let cut = false;
 	try {
 		const method = outgoing.method.toUpperCase();
-		let response: Dispatcher.ResponseData;
 		try {
-			response = await request(outgoing.url, {
-				method: outgoing.method as Dispatcher.HttpMethod,
-				headers: Array.isArray(outgoing.headers)
-					? (outgoing.headers as readonly (readonly [string, string])[]).flat()
-					: (outgoing.headers as Record<string, string>),
-				body:
-					method === 'GET' || method === 'HEAD'
-						? undefined
-						: Buffer.from(outgoing.body.buffer, outgoing.body.byteOffset, outgoing.body.byteLength),
-				signal: combined,
-				dispatcher: options.dispatcher,
-				headersTimeout: timeoutMs,
-				bodyTimeout: timeoutMs,
-			});
+			// undici's stream() hands each chunk of the body to a Writable as it arrives: no Readable
+			// buffering and no promise per chunk, as iterating request()'s body would cost.
+			await stream(
+				outgoing.url,
+				{
+					method: outgoing.method as Dispatcher.HttpMethod,
+					headers: Array.isArray(outgoing.headers)
+						? (outgoing.headers as readonly (readonly [string, string])[]).flat()
+						: (outgoing.headers as Record<string, string>),
+					body:
+						method === 'GET' || method === 'HEAD'
+							? undefined
+							: Buffer.from(outgoing.body.buffer, outgoing.body.byteOffset, outgoing.body.byteLength),
+					signal: combined,
+					dispatcher: options.dispatcher,
+					headersTimeout: timeoutMs,
+					bodyTimeout: timeoutMs,
+				},
+				({ statusCode, headers }) => {
+					result.headersMs = performance.now() - started;
+					result.response = { status: statusCode, headers: flattenHeaders(headers), body: new Uint8Array(0) };
+					const declared = Number(headers['content-length']);
+					const body = new BodyCollector(
+						Number.isSafeInteger(declared) ? Math.min(declared, maxBodyBytes) : 0,
+					);
+					collected = body;
+					return new Writable({
+						// The chunks are taken at once, so the writer never asks undici to wait for a drain.
+						highWaterMark: NEVER_FULL,
+						write(chunk: Buffer, _encoding, callback) {
+							const room = maxBodyBytes - body.length;
+							if (chunk.length > room) {
+								if (room > 0) body.add(chunk.subarray(0, room));
+								cut = true;
+								callback(new Error(`the body is longer than ${maxBodyBytes} bytes`));
+								return;
+							}
+							body.add(chunk);
+							callback();
+						},
+					});
+				},
+			);
 		} catch (error) {
-			result.failure = failure(error, { kind: 'network', cause: error });
-			return result;
+			result.failure = cut
+				? { kind: 'too-large' }
+				: failure(error, result.response ? { kind: 'body', cause: error } : { kind: 'network', cause: error });
 		}
-		result.headersMs = performance.now() - started;
-		const received: NonNullable<TransportResult['response']> = {
-			status: response.statusCode,
-			headers: flattenHeaders(response.headers),
-			body: new Uint8Array(0),
-		};
-		result.response = received;
-		const chunks: Buffer[] = [];
-		let length = 0;
-		try {
-			for await (const chunk of response.body as AsyncIterable<Buffer>) {
-				const room = maxBodyBytes - length;
-				if (chunk.length > room) {
-					if (room > 0) {
-						chunks.push(chunk.subarray(0, room));
-						length += room;
-					}
-					response.body.destroy();
-					result.failure = { kind: 'too-large' };
-					break;
-				}
-				chunks.push(chunk);
-				length += chunk.length;
-			}
-		} catch (error) {
-			result.failure = failure(error, { kind: 'body', cause: error });
-		}
-		received.body = joinChunks(chunks, length);
+		if (result.response && collected) result.response.body = collected.bytes();
 		return result;
 	} finally {
 		signal?.removeEventListener('abort', relay);
@@ -141,12 +149,49 @@ export async function sendRequest(outgoing: OutgoingRequest, options: TransportO
 }
 
 /**
- * The chunks copied once into a buffer of their own: a chunk (or a pooled Buffer) can be a view of
- * memory that holds other bytes, such as the response headers, which must not travel with the body.
+ * The body copied into memory of its own as it arrives: a chunk (or a pooled Buffer) can be a view
+ * of memory that holds other bytes, such as the response headers, which must not travel with the
+ * body. With a declared length the chunks go straight into a buffer of that size, so none is kept
+ * until the end (a 7 MB body would otherwise hold 7 MB of socket reads besides its copy); past it,
+ * or without one, they are kept and joined once.
  */
+class BodyCollector {
+	length = 0;
+	private readonly expected: Buffer | undefined;
+	private readonly chunks: Uint8Array[] = [];
+
+	/** `expected`: the declared length, 0 when unknown. */
+	constructor(expected: number) {
+		// Left unfilled: only the bytes written are ever handed out (see bytes()).
+		this.expected = expected > 0 ? Buffer.allocUnsafeSlow(expected) : undefined;
+	}
+
+	add(chunk: Uint8Array): void {
+		const expected = this.expected;
+		if (expected !== undefined && this.chunks.length === 0 && this.length + chunk.length <= expected.length) {
+			expected.set(chunk, this.length);
+		} else {
+			if (expected !== undefined && this.chunks.length === 0) this.chunks.push(expected.subarray(0, this.length));
+			this.chunks.push(chunk);
+		}
+		this.length += chunk.length;
+	}
+
+	/** The bytes received, in a buffer of exactly their length that holds nothing else. */
+	bytes(): Uint8Array {
+		const expected = this.expected;
+		if (expected !== undefined && this.chunks.length === 0) {
+			if (this.length === expected.length) return expected;
+			return joinChunks([expected.subarray(0, this.length)], this.length);
+		}
+		return joinChunks(this.chunks, this.length);
+	}
+}
+
+/** The chunks copied once into a buffer of its own (never the shared pool). */
 function joinChunks(chunks: readonly Uint8Array[], length: number): Uint8Array {
 	if (length === 0) return new Uint8Array(0);
-	// Memory of its own (never the shared pool), left unfilled: every byte is written below.
+	// Left unfilled: every byte is written below.
 	const body = Buffer.allocUnsafeSlow(length);
 	let offset = 0;
 	for (const chunk of chunks) {

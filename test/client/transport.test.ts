@@ -63,6 +63,40 @@ describe('transport (sendRequest)', () => {
 		}
 	});
 
+	it('gives the same bytes in memory of their own with a declared length, without one, and when a declared body stops short', async () => {
+		const big = Buffer.alloc(500_000);
+		for (let i = 0; i < big.length; i++) big[i] = (i * 7) % 253;
+		const ownMemory = (body: Uint8Array, expected: Uint8Array): void => {
+			assert.deepEqual(Buffer.from(body), Buffer.from(expected));
+			assert.equal(body.byteOffset, 0);
+			assert.equal(body.buffer.byteLength, expected.length);
+		};
+		// Declared length (node:http sets content-length for end(buffer)), in one write.
+		server.answer(200, {}, big);
+		ownMemory((await sendRequest(post(), options)).response!.body, big);
+		// No declared length: chunked transfer encoding, several writes.
+		server.handler = (_request, response) => {
+			response.writeHead(200);
+			response.write(big.subarray(0, 100_000));
+			response.write(big.subarray(100_000, 300_000));
+			response.end(big.subarray(300_000));
+		};
+		ownMemory((await sendRequest(post(), options)).response!.body, big);
+		// A declared length larger than what comes: the bytes received, nothing of the space left unfilled.
+		server.handler = (_request, response) => {
+			response.writeHead(200, { 'content-length': String(big.length) });
+			response.write(big.subarray(0, 200_000), () => setTimeout(() => response.socket?.destroy(), 20));
+		};
+		const short = await sendRequest(post(), options);
+		assert.equal(short.failure?.kind, 'body');
+		ownMemory(short.response!.body, big.subarray(0, 200_000));
+		// A declared length above the cap: cut at the cap, in a buffer of exactly that size.
+		server.answer(200, {}, big);
+		const cut = await sendRequest(post(), { ...options, maxBodyBytes: 123_457 });
+		assert.equal(cut.failure?.kind, 'too-large');
+		ownMemory(cut.response!.body, big.subarray(0, 123_457));
+	});
+
 	it('cuts a body longer than maxBodyBytes at exactly that many bytes', async () => {
 		const big = Buffer.alloc(300_000);
 		for (let i = 0; i < big.length; i++) big[i] = i % 251;

@@ -382,6 +382,17 @@ CREATE TABLE sandbox_meta (
 CREATE INDEX application_page_order ON application((CASE WHEN archived = 1 THEN 2 WHEN ranking = 0 THEN 0 ELSE 1 END), ranking DESC, score_extra DESC, favourite DESC, applied_at DESC, id DESC, advert_id);
 `,
 	},
+	{
+		version: 6,
+		description: 'No advert indexes that a longer one starts with',
+		sql: `
+-- advert_org_search_date and advert_user_search_date begin with organisation_id and user_id and serve
+-- every lookup these two served (foreign-key checks included); each index costs one more b-tree
+-- insert, and a page in the write-ahead log, for every new advert.
+DROP INDEX IF EXISTS advert_organisation;
+DROP INDEX IF EXISTS advert_user;
+`,
+	},
 ];
 
 /** The schema version a fully migrated database has. */

@@ -10,6 +10,7 @@
  * never differ; this path only has to be exact for what it accepts (see parseXml's readSubtree).
  */
 import type { ScalarType } from '../catalogue/types';
+import { keepShape } from './keepShape';
 import {
 	CH_AMP,
 	CH_BANG,
@@ -30,6 +31,7 @@ import {
 	compile,
 	decodeField,
 	isScalar,
+	keepRecordShapes,
 	RecordCodecError,
 	RecordReader,
 	type CompiledRecord,
@@ -680,6 +682,19 @@ class SubtreeReader {
 	}
 }
 
+// See keepShape: one reader of each kind outlives every decode.
+keepShape(
+	new SubtreeReader({
+		text: '',
+		from: 0,
+		depthLeft: 0,
+		elementsLeft: 0,
+		maxNameLength: 0,
+		maxAttributes: 0,
+		lookupNs: () => undefined,
+	}),
+);
+
 /** The RecordReader with the fast path: a streamed result is read from the text when it can be. */
 export class FastRecordReader extends RecordReader {
 	private fastValue: { value: unknown } | undefined;
@@ -696,6 +711,10 @@ export class FastRecordReader extends RecordReader {
 	}
 
 	override result(): unknown {
-		return this.fastValue !== undefined ? this.fastValue.value : super.result();
+		if (this.fastValue === undefined) return super.result();
+		keepRecordShapes(this.fastValue.value, compile(this.recordName));
+		return this.fastValue.value;
 	}
 }
+
+keepShape(new FastRecordReader('', undefined, ''));

@@ -6,6 +6,7 @@
 import { Buffer } from 'node:buffer';
 import { getRecord } from '../catalogue';
 import type { FieldSpec, FieldType, RecordSpec, ScalarType } from '../catalogue/types';
+import { keepShape } from './keepShape';
 import { decodeScalar, encodeScalar } from './scalars';
 import { deferredTextBytes, escapeAttr, escapeText, type ElementStream, type XmlElement } from './xml';
 
@@ -34,6 +35,8 @@ export interface CompiledRecord {
 	steps: Map<string, string>;
 	/** A new empty value of the record (see plainObjectMaker). */
 	newValue: () => Record<string, unknown>;
+	/** Field lists of the values whose shapes are kept (see keepRecordShapes). */
+	shapes: Set<string>;
 }
 
 /**
@@ -64,10 +67,52 @@ export function compile(recordName: string): CompiledRecord {
 			elements: new Map(children.map((f) => [f.name, f])),
 			steps: new Map(children.map((f) => [f.name, `.${f.name}`])),
 			newValue: plainObjectMaker(),
+			shapes: new Set(),
 		};
 		compiled.set(recordName, entry);
 	}
 	return entry;
+}
+
+/** Most shapes kept per record type: a few cover a page (records differ by the fields left out). */
+const MAX_SHAPES_PER_RECORD = 8;
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * Keeps the shapes of a decoded value's records: of the value if it is a record, of the first item if
+ * it is a list, and so on down its record fields. A record's shape is the fields it holds, in order,
+ * and V8 holds it only weakly, like a class's (see keepShape): once the caller drops the result, a
+ * full collection would discard the decoder's code that made and filled such records. What is kept
+ * is an empty copy made the same way (numbers and booleans as they are, nothing of the text or bytes),
+ * once per shape.
+ */
+export function keepRecordShapes(value: unknown, record: CompiledRecord): void {
+	const first = Array.isArray(value) ? (value as unknown[])[0] : value;
+	if (typeof first !== 'object' || first === null || Array.isArray(first) || first instanceof Uint8Array) return;
+	const fields = first as Record<string, unknown>;
+	const keys = Object.keys(fields);
+	const signature = keys.join(',');
+	if (!record.shapes.has(signature) && record.shapes.size < MAX_SHAPES_PER_RECORD) {
+		record.shapes.add(signature);
+		const copy = record.newValue();
+		for (const key of keys) copy[key] = emptyLike(fields[key]);
+		keepShape(copy);
+	}
+	// A known record can still hold records of a new shape.
+	for (const field of record.children) {
+		const type = field.type;
+		if (isScalar(type) || 'scalarList' in type || fields[field.name] === undefined) continue;
+		keepRecordShapes(fields[field.name], compile('record' in type ? type.record : type.list));
+	}
+}
+
+/** A value of the same kind holding nothing: numbers and booleans as they are (they are not data of size). */
+function emptyLike(value: unknown): unknown {
+	if (typeof value === 'string') return '';
+	if (value instanceof Uint8Array) return NO_BYTES;
+	if (Array.isArray(value)) return [];
+	if (typeof value === 'object' && value !== null) return {};
+	return value;
 }
 
 /** The .NET default of each value type, written for a non-nullable member the record leaves empty. */
@@ -440,6 +485,7 @@ export class RecordReader implements ElementStream {
 	/** The value read; throws the first value error met. */
 	result(): unknown {
 		if (this.error !== undefined) throw this.error;
+		keepRecordShapes(this.value, compile(this.recordName));
 		return this.value;
 	}
 
@@ -487,6 +533,9 @@ export class RecordReader implements ElementStream {
 	}
 }
 
+// See keepShape: one reader outlives every decode.
+keepShape(new RecordReader('', undefined, ''));
+
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /**
@@ -512,12 +561,40 @@ function decodeBase64Fast(text: string): Uint8Array | undefined {
 	return new Uint8Array(buf);
 }
 
+/** Bytes of base64 text turned into a string at a time (a multiple of 4: groups are never split). */
+const BASE64_CHUNK = 64 * 1024;
+
+/**
+ * decodeBase64Fast on bytes (a deferred run), without making the whole run one string: each
+ * BASE64_CHUNK bytes become a short latin1 string, decoded by Node into the output where the chunk
+ * before stopped. The same check holds: a chunk holding anything Node skips or stops at (a character
+ * outside the alphabet, a non-ASCII byte, '=' before the end) gives fewer bytes than its length
+ * promises, which no later chunk can make up, so the total falls short.
+ */
+function decodeBase64Bytes(raw: Uint8Array): Uint8Array | undefined {
+	const n = raw.length;
+	const bytes = Buffer.from(raw.buffer, raw.byteOffset, n);
+	if (n % 4 !== 0 || bytes.includes(0x2d) || bytes.includes(0x5f)) return undefined;
+	const padding = n === 0 || bytes[n - 1] !== 0x3d ? 0 : bytes[n - 2] === 0x3d ? 2 : 1;
+	if (padding > 0) {
+		const last = BASE64_ALPHABET.indexOf(String.fromCharCode(bytes[n - padding - 1]));
+		if (last < 0 || (last & (padding === 2 ? 0x0f : 0x03)) !== 0) return undefined;
+	}
+	const length = (n / 4) * 3 - padding;
+	// Memory of its own, as the scalar codec returns; unfilled, and dropped unless every byte is written.
+	const out = Buffer.allocUnsafeSlow(length);
+	let written = 0;
+	for (let at = 0; at < n && written < length; at += BASE64_CHUNK) {
+		written += out.write(bytes.toString('latin1', at, Math.min(n, at + BASE64_CHUNK)), written, 'base64');
+	}
+	return written === length ? new Uint8Array(out.buffer, 0, length) : undefined;
+}
+
 /** A base64Binary element: from its deferred bytes when the parser left them undecoded (see parseXml). */
 function decodeBase64Element(el: XmlElement, at: PathRef, step: string | number): unknown {
 	const raw = deferredTextBytes(el);
 	if (raw !== undefined) {
-		// latin1 maps bytes to code units one to one; a non-ASCII byte is not base64 and fails the check.
-		const bytes = decodeBase64Fast(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1'));
+		const bytes = decodeBase64Bytes(raw);
 		if (bytes !== undefined) return bytes;
 	}
 	return decodeField('base64Binary', el.text, at, step);

@@ -32,6 +32,7 @@ import {
 	CH_TAB,
 	CH_X,
 } from './chars';
+import { keepShape } from './keepShape';
 
 /** Namespace URI bound to the `xml` prefix. */
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -497,6 +498,21 @@ export function scanCharRef(
 	return { digitsStart, stop: q, codePoint: cp };
 }
 
+/** The SubtreeSource a parser hands out: its namespace bindings where the subtree starts. */
+interface ParserSubtreeSource extends SubtreeSource {
+	bindings: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * lookupNs of every ParserSubtreeSource: one function for the life of the process rather than a
+ * closure per parse, which optimised readers inline and would lose at each collection (see keepShape).
+ */
+function lookupBoundNs(this: ParserSubtreeSource, prefix: string): string | undefined {
+	const uris = this.bindings.get(prefix);
+	if (uris !== undefined && uris.length > 0) return uris[uris.length - 1];
+	return prefix === '' ? '' : undefined;
+}
+
 class Parser {
 	private readonly s: string;
 	private readonly n: number;
@@ -582,7 +598,7 @@ class Parser {
 			return undefined;
 		}
 		if (latin1 !== undefined && from > latin1.firstHigh) throw LATIN1_ABANDONED;
-		const read = stream.readSubtree(el, {
+		const source: ParserSubtreeSource = {
 			bytes: latin1?.bytes,
 			text: this.s,
 			from,
@@ -590,12 +606,10 @@ class Parser {
 			elementsLeft: this.lim.maxElements - this.elementCount,
 			maxNameLength: this.lim.maxNameLength,
 			maxAttributes: this.lim.maxAttributes,
-			lookupNs: (prefix) => {
-				const uris = this.nsBindings.get(prefix);
-				if (uris !== undefined && uris.length > 0) return uris[uris.length - 1];
-				return prefix === '' ? '' : undefined;
-			},
-		});
+			bindings: this.nsBindings,
+			lookupNs: lookupBoundNs,
+		};
+		const read = stream.readSubtree(el, source);
 		if (read === undefined || (latin1 !== undefined && read.end <= latin1.lastHigh)) {
 			if (latin1 !== undefined) throw LATIN1_ABANDONED;
 			return undefined;
@@ -1259,6 +1273,9 @@ class Parser {
 		return root;
 	}
 }
+
+// See keepShape: one parser (with its TextLookahead) outlives every parse.
+keepShape(new Parser('', DEFAULT_XML_LIMITS, false));
 
 /** Receives the elements of a subtree as the parser opens and closes them (see {@link XmlParseOptions.stream}). */
 export interface ElementStream {

@@ -250,6 +250,56 @@ describe('attachments in responses (deferred base64)', () => {
 			{ numRuns: 300 },
 		);
 	});
+
+	it('accepts exactly the base64 the strict codec accepts anywhere in a long run, across 64 KiB boundaries (property)', () => {
+		// A run of 200,000 characters is decoded 64 KiB at a time: the random piece lands on or near a cut.
+		const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+		const char = fc.oneof(
+			{ weight: 6, arbitrary: fc.constantFrom(...alphabet) },
+			{ weight: 1, arbitrary: fc.constantFrom('=', '-', '_', '*', ' ', '\t', '\u00e9', '\u20ac') },
+		);
+		const filler = 'QUJD'.repeat(50_000);
+		const template = Buffer.from(responseWith('soap11', new Uint8Array(0))).toString('utf8');
+		fc.assert(
+			fc.property(
+				fc.constantFrom(0, 65_530, 65_536, 131_069, 196_604, 199_996),
+				fc.array(char, { minLength: 1, maxLength: 10 }).map((cs) => cs.join('')),
+				fc.constantFrom('', '=', '=='),
+				(offset, piece, end) => {
+					const text =
+						(filler.slice(0, offset) + piece + filler.slice(offset + piece.length)).slice(
+							0,
+							filler.length - end.length,
+						) + end;
+					let strict: Uint8Array | undefined;
+					try {
+						strict = decodeScalar('base64Binary', text) as Uint8Array;
+					} catch {
+						strict = undefined;
+					}
+					const xml = template
+						.replace('<DocumentBytes />', `<DocumentBytes>${text}</DocumentBytes>`)
+						.replace('<DocumentBytes></DocumentBytes>', `<DocumentBytes>${text}</DocumentBytes>`);
+					assert.ok(xml.includes(text), 'the test document holds the text');
+					let fast: unknown;
+					try {
+						fast = attachmentOf('soap11', utf8(xml));
+					} catch (error) {
+						assert.ok(error instanceof ProtocolError);
+						fast = undefined;
+					}
+					if (strict === undefined) assert.equal(fast, undefined, JSON.stringify([offset, piece, end]));
+					else {
+						assert.ok(fast instanceof Uint8Array, JSON.stringify([offset, piece, end]));
+						assert.equal(fast.byteOffset, 0);
+						assert.equal(fast.buffer.byteLength, fast.length, 'the bytes own their memory');
+						assert.equal(Buffer.compare(Buffer.from(fast), Buffer.from(strict)), 0);
+					}
+				},
+			),
+			{ numRuns: 300 },
+		);
+	});
 });
 
 describe('results read while parsing (streamed)', () => {
