@@ -581,8 +581,18 @@ function commandRowScore(label: string, title: string): number {
  * or 'Reload Window') through the command palette, and waits for the palette to close. The row
  * that matches best is clicked (the palette's first row is not always the command typed). */
 export async function runCommand(page: Page, title: string): Promise<void> {
-	await openCommandPalette(page);
-	await page.locator(QUICK_INPUT_BOX).fill(`>${title}`);
+	for (let attempt = 1; ; attempt++) {
+		await openCommandPalette(page);
+		try {
+			await page.locator(QUICK_INPUT_BOX).fill(`>${title}`, { timeout: 5_000 });
+			break;
+		} catch (error) {
+			// A webview that takes the focus as it finishes opening closes the palette: open it again.
+			if (attempt >= 3) {
+				throw error;
+			}
+		}
+	}
 	const rowLabels = (): Promise<string[]> =>
 		page.locator(QUICK_INPUT_ROW).evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
 	// Wait for the filtered list: accept an exact match at once, a mere substring after 1 s.
