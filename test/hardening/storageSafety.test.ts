@@ -14,6 +14,7 @@ import { openSandbox, SANDBOX_FILE_NAME } from '../../src/emulator/sandbox';
 import { OWNER_LOCK_NAME } from '../../src/emulator/store/ownerLock';
 import { LATEST_SCHEMA_VERSION } from '../../src/emulator/store/schema';
 import { StorageError } from '../../src/emulator/store/storageError';
+import type { ChildTask } from './storageChild';
 import { assertLastCommitted, runChild } from './storageSupport';
 
 const CLI = join(__dirname, '../../src/emulator/cli.js');
@@ -289,39 +290,25 @@ describe('hardening: data safety of the sandbox folder', function () {
 			}
 		});
 
-		it('says the disk is full when a write meets a full disk part-way, and keeps the last committed state', async () => {
+		/** A writer whose third transaction meets a full disk: it says so, and the second stays the last committed. */
+		async function assertWriterMeetsFullDisk(fault: Partial<ChildTask>): Promise<void> {
 			openSandbox({ dataDir, passwordCost: 1024, demoSize: SMALL }).close();
-			const full = await runChild({
-				mode: 'writer',
-				dataDir,
-				transactions: 4,
-				armTx: 3,
-				cacheSize: 8,
-				faultAfter: 5,
-				fault: 'short-then-enospc',
-			});
+			const full = await runChild({ mode: 'writer', dataDir, transactions: 4, armTx: 3, ...fault });
 			const error = full.lines.find((line) => line.startsWith('error '));
 			assert.ok(error, full.lines.join('\n') + full.stderr);
 			const parsed = JSON.parse(error.slice('error '.length)) as { problem: string; message: string };
 			assert.equal(parsed.problem, 'disk-full');
 			assert.match(parsed.message, /^The disk is full/);
 			assertLastCommitted(dataDir, 2, undefined);
+		}
+
+		it('says the disk is full when a write meets a full disk part-way, and keeps the last committed state', async () => {
+			await assertWriterMeetsFullDisk({ cacheSize: 8, faultAfter: 5, fault: 'short-then-enospc' });
 		});
+
 		it('says the disk is full when the disk fills at the very write of a COMMIT, and keeps the last committed state', async () => {
-			openSandbox({ dataDir, passwordCost: 1024, demoSize: SMALL }).close();
 			// A page cache large enough that nothing spills: the armed transaction's first write is its commit.
-			const full = await runChild({
-				mode: 'writer',
-				dataDir,
-				transactions: 4,
-				armTx: 3,
-				faultAfter: 1,
-				fault: 'enospc',
-			});
-			const error = full.lines.find((line) => line.startsWith('error '));
-			assert.ok(error, full.lines.join('\n') + full.stderr);
-			assert.equal((JSON.parse(error.slice('error '.length)) as { problem: string }).problem, 'disk-full');
-			assertLastCommitted(dataDir, 2, undefined);
+			await assertWriterMeetsFullDisk({ faultAfter: 1, fault: 'enospc' });
 		});
 	});
 
