@@ -438,14 +438,19 @@ export async function runServerBenchmarks(
 		await sandbox.stop();
 		const seeded = join(dir, 'seeded.sqlite');
 		copyFileSync(join(dataDir, SANDBOX_FILE_NAME), seeded);
+		// The same sandbox with its answer cache off, on a copy of the seeded file (one owner per folder).
 		const fullRunDir = join(dir, 'data-full-run');
-		const restartOnSeededData = async (): Promise<void> => {
+		let fullRun: Sandbox | undefined;
+		stops.push(async () => fullRun?.stop());
+		/** Both sandboxes restarted on fresh copies of the seeded file; returns the one without answer cache. */
+		const restartOnSeededData = async (): Promise<Sandbox> => {
 			await sandbox.stop();
-			await fullRun.stop();
+			await fullRun?.stop();
 			resetDataFolder(dataDir, seeded);
 			resetDataFolder(fullRunDir, seeded);
 			sandbox = await startSandbox(shipped, dataDir);
 			fullRun = await startSandbox(shipped, fullRunDir, [], ['--no-answer-cache']);
+			return fullRun;
 		};
 		sandbox = await startSandbox(shipped, dataDir);
 
@@ -496,10 +501,6 @@ export async function runServerBenchmarks(
 		const fixedPath = join(dir, 'fixed.json');
 		writeFileSync(fixedPath, JSON.stringify(fixed));
 
-		// The same sandbox with its answer cache off, on a copy of the seeded file (one owner per folder).
-		resetDataFolder(fullRunDir, seeded);
-		let fullRun = await startSandbox(shipped, fullRunDir, [], ['--no-answer-cache']);
-		stops.push(() => fullRun.stop());
 		const bare = await startPeer(['bare']);
 		stops.push(() => bare.stop());
 		const nodeSoap = await startPeer(['node-soap', fixedPath]);
@@ -523,7 +524,7 @@ export async function runServerBenchmarks(
 		const cells = new Map<string, Cell>();
 		const rssAfter: Record<string, number> = {};
 		for (const workload of loads) {
-			await restartOnSeededData();
+			const full = await restartOnSeededData();
 			for (const binding of bindings) {
 				const specs = workload.calls.map(([operation, params]) => requestFor(binding, operation, params));
 				const entries = [...new Map(specs.map((spec) => [keyOf(spec), canned.get(keyOf(spec))!])).values()];
@@ -537,7 +538,7 @@ export async function runServerBenchmarks(
 				const servers: [ServerName, string][] = [
 					['sandbox', sandbox.baseUrl],
 					...(binding === FULL_RUN_BINDING
-						? [['sandbox, no answer cache', fullRun.baseUrl] as [ServerName, string]]
+						? [['sandbox, no answer cache', full.baseUrl] as [ServerName, string]]
 						: []),
 					...(typeof wireMock !== 'string' ? [['WireMock', wireMock.url] as [ServerName, string]] : []),
 					['bare node:http', bare.url],
@@ -560,12 +561,12 @@ export async function runServerBenchmarks(
 			}
 		}
 		rssAfter.sandbox = rssMbOf(sandbox.process.pid);
-		rssAfter.fullRun = rssMbOf(fullRun.process.pid);
+		rssAfter.fullRun = fullRun ? rssMbOf(fullRun.process.pid) : NaN;
 		rssAfter.bare = rssMbOf(bare.process.pid);
 		rssAfter.nodeSoap = rssMbOf(nodeSoap.process.pid);
 		if (typeof wireMock !== 'string') rssAfter.wireMock = rssMbOf(wireMock.pid);
 		await sandbox.stop();
-		await fullRun.stop();
+		await fullRun?.stop();
 
 		const sections: Section[] = [
 			throughputSection(
