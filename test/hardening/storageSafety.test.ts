@@ -16,6 +16,7 @@ import { LATEST_SCHEMA_VERSION } from '../../src/emulator/store/schema';
 import { StorageError } from '../../src/emulator/store/storageError';
 import type { ChildTask } from './storageChild';
 import { assertLastCommitted, runChild } from './storageSupport';
+import { backToSchema6 } from '../emulator/store/schemaHistory';
 
 const CLI = join(__dirname, '../../src/emulator/cli.js');
 const SMALL = { adverts: 20, applications: 600 };
@@ -218,6 +219,7 @@ describe('hardening: data safety of the sandbox folder', function () {
 			const asEarlierVersion = (halfSeeded: boolean): void => {
 				const db = new Database(file);
 				db.exec('PRAGMA locking_mode = EXCLUSIVE');
+				backToSchema6(db);
 				db.exec('DROP TABLE sandbox_meta');
 				db.exec('DELETE FROM schema_version WHERE version >= 4');
 				// Migration 5's index, which an earlier version did not have either.

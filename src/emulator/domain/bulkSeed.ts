@@ -652,9 +652,9 @@ function insertApplications(run: Run, batch: ApplicationBatch): void {
 	const progress = `CASE WHEN progress_roll < 550 THEN 1 ELSE progress_k END`;
 	const later = (fraction: string) =>
 		stored(`min(applied_s + CAST(${fraction} * max(${nowS} - applied_s, 0) AS INTEGER), ${nowS})`);
-	run(`INSERT INTO application (id, advert_id, candidate_id, posting_id, feed_id, applied_at, viewed, ranking, favourite, score_extra,
+	run(`INSERT INTO application (id, advert_id, organisation_id, candidate_id, posting_id, feed_id, applied_at, viewed, ranking, favourite, score_extra,
 			archived, progress_id, interview_status, processing_messages, last_score_date, last_scored_by, last_progress_date, last_progressed_by, last_note_date)
-		SELECT ${batch.applicationBase} + i - ${from} + 1, advert_id, candidate_id, posting_id, feed_id, ${stored(`min(applied_s, ${nowS})`)},
+		SELECT ${batch.applicationBase} + i - ${from} + 1, advert_id, org, candidate_id, posting_id, feed_id, ${stored(`min(applied_s, ${nowS})`)},
 			CASE WHEN ${ranking} <> 0 OR viewed_coin THEN 1 ELSE 0 END, ${ranking}, favourite, score_extra, archived, ${progress},
 			CASE ${progress} WHEN 4 THEN (SELECT word FROM bulk_word WHERE list = 'interview' AND k = interview_k) WHEN 5 THEN 'Confirmed' WHEN 6 THEN 'Confirmed' END,
 			CASE WHEN processing THEN 'Attachment could not be parsed: the PDF is password protected.' END,

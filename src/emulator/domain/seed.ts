@@ -683,9 +683,9 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 				prepare(`INSERT INTO candidate (organisation_id, email, first_name, last_name, home_phone, work_phone, mobile_phone, address)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
 			const insertApplication =
-				prepare(`INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, viewed, ranking, favourite, score_extra,
+				prepare(`INSERT INTO application (advert_id, organisation_id, candidate_id, posting_id, feed_id, applied_at, viewed, ranking, favourite, score_extra,
 				archived, progress_id, interview_status, processing_messages, last_score_date, last_scored_by, last_progress_date, last_progressed_by, last_note_date)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
 			const insertDocument =
 				prepare(`INSERT INTO application_document (application_id, kind, file_name, encoding_type, document_source, document_format, text, bytes)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -781,6 +781,7 @@ export function seedDemoData(store: Store, options: SeedOptions): SeedSummary {
 				const unparsed = random.chance(0.03);
 				const applicationId = insertApplication([
 					advert.id,
+					advert.orgId,
 					candidate.id,
 					posting.id,
 					posting.feedId,

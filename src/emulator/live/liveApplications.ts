@@ -135,6 +135,7 @@ export class LiveApplications {
 			});
 			const id = this.store.applications.insert({
 				advertId: target.advertId,
+				organisationId: target.organisationId,
 				candidateId,
 				postingId: target.postingId,
 				feedId: target.feedId,

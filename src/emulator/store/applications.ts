@@ -8,6 +8,7 @@ import {
 	APPLICATION_ORDER_FIELDS,
 	DEFAULT_APPLICATION_ORDER,
 	orderClause,
+	PAGE_GROUP,
 	type ApplicationOrderField,
 	type OrderTerm,
 } from './ordering';
@@ -130,8 +131,14 @@ export class ApplicationRepository {
 								`EXISTS (SELECT 1 FROM advert a WHERE a.id = ap.advert_id AND ${filter.advert.clauses.join(' AND ')})`,
 							]
 						: [];
+				// Unranked applications come first in page order: a filter of several rankings, none 0, starts
+				// after them (one ranking alone is found by SQLite's skip-scan, which this range would prevent).
+				const ranked =
+					search.rankings !== undefined && search.rankings.length > 1 && !search.rankings.includes(0)
+						? [`${PAGE_GROUP} >= 1`]
+						: [];
 				return {
-					sql: `SELECT ap.id FROM application ap INDEXED BY application_page_order WHERE ${whereOf([...advert, ...filter.application.clauses])} ORDER BY ${DEFAULT_APPLICATION_ORDER} LIMIT ? OFFSET ?`,
+					sql: `SELECT ap.id FROM application ap INDEXED BY application_page_order WHERE ${whereOf([...advert, ...ranked, ...filter.application.clauses])} ORDER BY ${DEFAULT_APPLICATION_ORDER} LIMIT ? OFFSET ?`,
 					values: [...filter.advert.values, ...filter.application.values, ...pageValues],
 					total,
 				};
@@ -164,15 +171,9 @@ export class ApplicationRepository {
 		return this.sql.one<{ total: number }>(`SELECT count(*) AS total ${from} WHERE ${where}`, values)?.total ?? 0;
 	}
 
-	/**
-	 * A search's conditions. A scope of every organisation is left out: every advert belongs to one
-	 * (NOT NULL foreign key), so it drops nothing, and without it a search on application columns alone
-	 * (a date range over the whole account, the administrator's usual view) needs no advert at all.
-	 */
+	/** A search's conditions. */
 	private filterOf(search: ApplicationSearch): SearchFilter {
-		const organisations = this.sql.one<{ n: number }>('SELECT count(*) AS n FROM organisation')?.n ?? 0;
-		const everyOrganisation = new Set(search.organisationIds).size >= organisations;
-		return applicationFilter(search, everyOrganisation);
+		return applicationFilter(search);
 	}
 
 	/** The highest application id: about the number of applications, read from the end of the table's b-tree. */
@@ -287,6 +288,8 @@ export class ApplicationRepository {
 	/** Inserts a new (unranked, progress New) application and returns its id (AdvertCandidateID). */
 	insert(application: {
 		advertId: number;
+		/** The advert's organisation (a trigger refuses any other). */
+		organisationId: number;
 		candidateId: number;
 		postingId: number;
 		feedId: number;
@@ -295,9 +298,10 @@ export class ApplicationRepository {
 	}): number {
 		return Number(
 			this.sql.run(
-				'INSERT INTO application (advert_id, candidate_id, posting_id, feed_id, applied_at, score_extra) VALUES (?, ?, ?, ?, ?, ?)',
+				'INSERT INTO application (advert_id, organisation_id, candidate_id, posting_id, feed_id, applied_at, score_extra) VALUES (?, ?, ?, ?, ?, ?, ?)',
 				[
 					application.advertId,
+					application.organisationId,
 					application.candidateId,
 					application.postingId,
 					application.feedId,
@@ -399,7 +403,7 @@ function whereOf(clauses: readonly string[]): string {
 	return clauses.length > 0 ? clauses.join(' AND ') : '1';
 }
 
-function applicationFilter(search: ApplicationSearch, everyOrganisation: boolean): SearchFilter {
+function applicationFilter(search: ApplicationSearch): SearchFilter {
 	const filter: SearchFilter = { advert: { clauses: [], values: [] }, application: { clauses: [], values: [] } };
 	const onAdvert = (clause: string, ...values: SqlValue[]) => {
 		filter.advert.clauses.push(clause);
@@ -411,9 +415,15 @@ function applicationFilter(search: ApplicationSearch, everyOrganisation: boolean
 	};
 	const addIn = (column: string, list: readonly number[]) =>
 		add(`${column} IN (${placeholders(list.length)})`, ...(list.length > 0 ? list : [-1]));
-	// An IN list here: with a range the planner drives the joins from the organisations instead of the filter's index.
-	if (!everyOrganisation) {
+	// The scope on the application's own copy of its advert's organisation (migration 7), which the filter
+	// indexes hold, unless the advert is joined anyway (a filter on the advert's owner or identifiers):
+	// then on the advert, whose lookup by owner or identifier carries it. IN lists: one range each.
+	const joinsAdvert =
+		search.userId !== undefined || search.advertIdentifier !== undefined || search.advertReference !== undefined;
+	if (joinsAdvert) {
 		onAdvert(`a.organisation_id IN (${placeholders(search.organisationIds.length)})`, ...search.organisationIds);
+	} else {
+		addIn('ap.organisation_id', search.organisationIds);
 	}
 	if (search.userId !== undefined) onAdvert('a.user_id = ?', search.userId);
 	if (search.advertIdentifier !== undefined) onAdvert('a.identifier = ? COLLATE NOCASE', search.advertIdentifier);

@@ -47,13 +47,15 @@ export interface OrderTerm<F extends string> {
 /** Default advert order: most recently posted first (never-posted adverts last), newest id first. */
 export const DEFAULT_ADVERT_ORDER = 'coalesce(a.last_post_date, a.created_at) DESC, a.id DESC';
 
+/** ScorePreSort, the first term of the default order (the first column of application_page_order). */
+export const PAGE_GROUP = '(CASE WHEN ap.archived = 1 THEN 2 WHEN ap.ranking = 0 THEN 0 ELSE 1 END)';
+
 /**
  * Default application order (spec rule 6). ScorePreSort: 0 = not yet ranked (needs triage),
  * 1 = ranked, 2 = archived. Score = the ranking flag (Suitable 4 > Maybe 2 > Unsuitable 1).
  * ScoreExtra = the CV-to-job match score of the parser (0–100).
  */
-export const DEFAULT_APPLICATION_ORDER =
-	'(CASE WHEN ap.archived = 1 THEN 2 WHEN ap.ranking = 0 THEN 0 ELSE 1 END) ASC, ap.ranking DESC, ap.score_extra DESC, ap.favourite DESC, ap.applied_at DESC, ap.id DESC';
+export const DEFAULT_APPLICATION_ORDER = `${PAGE_GROUP} ASC, ap.ranking DESC, ap.score_extra DESC, ap.favourite DESC, ap.applied_at DESC, ap.id DESC`;
 
 /**
  * Parses "Field [asc|desc][, Field [asc|desc]]…" (case-insensitive) against a whitelist. Returns

@@ -393,6 +393,50 @@ DROP INDEX IF EXISTS advert_organisation;
 DROP INDEX IF EXISTS advert_user;
 `,
 	},
+	{
+		version: 7,
+		description: "Applications carry their advert's organisation (account-wide searches count in one index)",
+		sql: `
+-- A search's scope is a set of organisations. Kept on the application, it is checked inside the filter's
+-- index instead of by a join per match: counting a month of a million-application account reads one
+-- index range per organisation (about 20 ms) instead of one per advert (70 ms to over a second).
+-- An advert never changes organisation and an application never changes advert; the triggers hold
+-- the copy to its advert's value whatever writes it.
+ALTER TABLE application ADD COLUMN organisation_id INTEGER REFERENCES organisation(id);
+UPDATE application SET organisation_id = (SELECT organisation_id FROM advert WHERE advert.id = application.advert_id);
+CREATE TRIGGER application_organisation_insert BEFORE INSERT ON application
+WHEN NEW.organisation_id IS NOT (SELECT organisation_id FROM advert WHERE id = NEW.advert_id)
+BEGIN SELECT RAISE(ABORT, 'application.organisation_id must be its advert''s organisation'); END;
+CREATE TRIGGER application_organisation_update BEFORE UPDATE OF advert_id, organisation_id ON application
+WHEN NEW.organisation_id IS NOT (SELECT organisation_id FROM advert WHERE id = NEW.advert_id)
+BEGIN SELECT RAISE(ABORT, 'application.organisation_id must be its advert''s organisation'); END;
+CREATE TRIGGER advert_organisation_fixed BEFORE UPDATE OF organisation_id ON advert
+WHEN NEW.organisation_id IS NOT OLD.organisation_id
+BEGIN SELECT RAISE(ABORT, 'an advert keeps its organisation'); END;
+-- Each filter index continues with the organisation and the date, so a scoped count, with or without
+-- a date range, reads only the matching entries and never leaves the index.
+-- application_advert is dropped: three longer indexes begin with advert_id.
+DROP INDEX IF EXISTS application_advert;
+DROP INDEX IF EXISTS application_applied;
+CREATE INDEX application_organisation_applied ON application(organisation_id, applied_at);
+DROP INDEX IF EXISTS application_feed;
+CREATE INDEX application_feed ON application(feed_id, organisation_id, applied_at);
+DROP INDEX IF EXISTS application_ranking;
+CREATE INDEX application_ranking ON application(ranking, organisation_id, applied_at);
+DROP INDEX IF EXISTS application_progress;
+CREATE INDEX application_progress ON application(progress_id, organisation_id, applied_at);
+DROP INDEX IF EXISTS application_last_score;
+CREATE INDEX application_last_score ON application(last_score_date, organisation_id);
+DROP INDEX IF EXISTS application_last_progress;
+CREATE INDEX application_last_progress ON application(last_progress_date, organisation_id);
+DROP INDEX IF EXISTS application_page_order;
+CREATE INDEX application_page_order ON application((CASE WHEN archived = 1 THEN 2 WHEN ranking = 0 THEN 0 ELSE 1 END), ranking DESC, score_extra DESC, favourite DESC, applied_at DESC, id DESC, advert_id, organisation_id);
+`,
+		after: (db, from) => {
+			// A database seeded earlier gets statistics for the new indexes at once (seeding analyzes everything).
+			if (from > 0) db.exec('ANALYZE application');
+		},
+	},
 ];
 
 /** The schema version a fully migrated database has. */

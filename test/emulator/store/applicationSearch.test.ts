@@ -35,6 +35,13 @@ function reference(
 	if (search.userId !== undefined) add('a.user_id = ?', search.userId);
 	if (search.advertId !== undefined) add('ap.advert_id = ?', search.advertId);
 	if (search.appliedFrom !== undefined) add('ap.applied_at >= ?', search.appliedFrom);
+	if (search.appliedTo !== undefined) add('ap.applied_at <= ?', search.appliedTo);
+	if (search.feedIds !== undefined) {
+		add(`ap.feed_id IN (${search.feedIds.map(() => '?').join(', ')})`, ...search.feedIds);
+	}
+	if (search.progressIds !== undefined) {
+		add(`ap.progress_id IN (${search.progressIds.map(() => '?').join(', ')})`, ...search.progressIds);
+	}
 	if (search.rankings !== undefined) {
 		add(`ap.ranking IN (${search.rankings.map(() => '?').join(', ')})`, ...search.rankings);
 	}
@@ -88,6 +95,17 @@ describe('emulator store: application search', () => {
 				// A part of the account: the scope is a condition on the advert.
 				{ organisationIds: store.accounts.subtreeIds(organisationIds[1]), appliedFrom: '2026-10-01T00:00:00Z' },
 				{ organisationIds: store.accounts.subtreeIds(organisationIds[1]), rankings: [0] },
+				// Without ranking 0 the page-order walk starts after the unranked applications.
+				{ organisationIds, rankings: [1] },
+				{ organisationIds, rankings: [0, 4] },
+				{
+					organisationIds,
+					feedIds: [101, 103],
+					appliedFrom: '2026-10-01T00:00:00Z',
+					appliedTo: '2026-11-15T00:00:00Z',
+				},
+				{ organisationIds, progressIds: [1, 2], rankings: [2, 4] },
+				{ organisationIds: [8, 9], feedIds: [101, 102, 103, 104, 105] },
 			];
 			for (const search of searches) {
 				for (const [limit, offset] of [

@@ -68,8 +68,16 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 			[{ organisationIds: organisations, advertReference: 'REF/2026/0005' }, /advert_reference/],
 			[
 				{ organisationIds: organisations, appliedFrom: '2026-11-20T00:00:00Z' },
-				/application_applied|application_advert_applied/,
+				/COVERING INDEX application_organisation_applied/,
 			],
+			// Feed, ranking and progress, alone or with a date range: counted inside their index (migration 7).
+			[{ organisationIds: organisations, feedIds: [101, 102] }, /COVERING INDEX application_feed/],
+			[
+				{ organisationIds: organisations, feedIds: [101, 102], appliedFrom: '2026-11-20T00:00:00Z' },
+				/COVERING INDEX application_(feed|organisation_applied)/,
+			],
+			[{ organisationIds: organisations, rankings: [1, 2] }, /COVERING INDEX application_ranking/],
+			[{ organisationIds: organisations, progressIds: [2] }, /COVERING INDEX application_progress/],
 			[{ organisationIds: organisations, applicationIds: [1, 2, 3] }, /SEARCH ap USING INTEGER PRIMARY KEY/],
 			[{ organisationIds: organisations, lastScoreSince: '2026-11-20T00:00:00Z' }, /application_last_score/],
 			[
