@@ -124,7 +124,27 @@ export async function runScaleBenchmark(size: number, log: (line: string) => voi
 						sApplicationEndDateTime: iso(0),
 					},
 				],
+				[
+					'DestinationsAsCSV (3 feeds) with a date range',
+					{
+						DestinationsAsCSV: generated.feedIds.slice(0, 3).join(','),
+						sApplicationStartDateTime: iso(30),
+						sApplicationEndDateTime: iso(0),
+					},
+				],
 				['sLastScoreDate (with a job)', { sAdvertID: '1', sLastScoreDate: iso(60) }],
+				// The filters on application columns without a job or date range: a whole account's matches.
+				['RankingAsCSV (2 rankings)', { RankingAsCSV: 'Suitable,MaybeSuitable' }],
+				[
+					'RankingAsCSV with a date range',
+					{
+						RankingAsCSV: 'Suitable,MaybeSuitable',
+						sApplicationStartDateTime: iso(30),
+						sApplicationEndDateTime: iso(0),
+					},
+				],
+				['ProgressIDAsCSV', { ProgressIDAsCSV: '2' }],
+				['sLastScoreDate (60 days)', { sLastScoreDate: iso(60) }],
 				// What the extension's tree asks to name a user's organisation: every application of the user's adverts.
 				[
 					"a user's applications, all time",
