@@ -416,10 +416,13 @@ function applicationFilter(search: ApplicationSearch): SearchFilter {
 	const addIn = (column: string, list: readonly number[]) =>
 		add(`${column} IN (${placeholders(list.length)})`, ...(list.length > 0 ? list : [-1]));
 	// The scope on the application's own copy of its advert's organisation (migration 7), which the filter
-	// indexes hold, unless the advert is joined anyway (a filter on the advert's owner or identifiers):
-	// then on the advert, whose lookup by owner or identifier carries it. IN lists: one range each.
+	// indexes hold, unless the search names adverts (by id, owner or identifiers): then on the advert,
+	// looked up once per advert, and the applications are read from the advert's covering indexes.
 	const joinsAdvert =
-		search.userId !== undefined || search.advertIdentifier !== undefined || search.advertReference !== undefined;
+		search.advertId !== undefined ||
+		search.userId !== undefined ||
+		search.advertIdentifier !== undefined ||
+		search.advertReference !== undefined;
 	if (joinsAdvert) {
 		onAdvert(`a.organisation_id IN (${placeholders(search.organisationIds.length)})`, ...search.organisationIds);
 	} else {

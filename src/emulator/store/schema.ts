@@ -418,6 +418,9 @@ BEGIN SELECT RAISE(ABORT, 'an advert keeps its organisation'); END;
 -- application_advert is dropped: three longer indexes begin with advert_id.
 DROP INDEX IF EXISTS application_advert;
 DROP INDEX IF EXISTS application_applied;
+-- A user's applications (the scope on the advert, by its owner) with a feed filter and a date range.
+DROP INDEX IF EXISTS application_advert_applied;
+CREATE INDEX application_advert_applied ON application(advert_id, applied_at, feed_id);
 CREATE INDEX application_organisation_applied ON application(organisation_id, applied_at);
 DROP INDEX IF EXISTS application_feed;
 CREATE INDEX application_feed ON application(feed_id, organisation_id, applied_at);
@@ -426,9 +429,9 @@ CREATE INDEX application_ranking ON application(ranking, organisation_id, applie
 DROP INDEX IF EXISTS application_progress;
 CREATE INDEX application_progress ON application(progress_id, organisation_id, applied_at);
 DROP INDEX IF EXISTS application_last_score;
-CREATE INDEX application_last_score ON application(last_score_date, organisation_id);
+CREATE INDEX application_last_score ON application(last_score_date, organisation_id, applied_at);
 DROP INDEX IF EXISTS application_last_progress;
-CREATE INDEX application_last_progress ON application(last_progress_date, organisation_id);
+CREATE INDEX application_last_progress ON application(last_progress_date, organisation_id, applied_at);
 DROP INDEX IF EXISTS application_page_order;
 CREATE INDEX application_page_order ON application((CASE WHEN archived = 1 THEN 2 WHEN ranking = 0 THEN 0 ELSE 1 END), ranking DESC, score_extra DESC, favourite DESC, applied_at DESC, id DESC, advert_id, organisation_id);
 `,

@@ -16,6 +16,8 @@ export function backToSchema6(db: Database): void {
 		DROP INDEX application_last_score;
 		DROP INDEX application_last_progress;
 		DROP INDEX application_page_order;
+		DROP INDEX application_advert_applied;
+		CREATE INDEX application_advert_applied ON application(advert_id, applied_at);
 		ALTER TABLE application DROP COLUMN organisation_id;
 		CREATE INDEX application_advert ON application(advert_id);
 		CREATE INDEX application_feed ON application(feed_id);
