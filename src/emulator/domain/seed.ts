@@ -324,7 +324,7 @@ export function seedSandbox(store: Store, options: SeedOptions, how: { newFile?:
 	let summary: SeedSummary | undefined;
 	// A new file is thrown away if seeding fails, so its indexes can be built once at the end.
 	const fill = () => (summary = fillSandbox(store, options, adverts, applications));
-	if (how.newFile === true) store.withoutSecondaryIndexes(fill);
+	if (how.newFile === true) store.withoutSecondaryIndexesAndTriggers(fill);
 	else fill();
 	const seeded = summary as SeedSummary;
 	store.analyze();

@@ -71,6 +71,9 @@ const APPLICATION_FROM = `FROM application ap
 /** The tables a search's filters need: the joins of APPLICATION_FROM left out cannot drop a row (NOT NULL foreign keys). */
 const APPLICATION_SEARCH_FROM = 'FROM application ap JOIN advert a ON a.id = ap.advert_id';
 
+/** Above this many organisations in a scope, the date bounds of a search are kept as given (see appliedSpan). */
+const MAX_SPAN_ORGANISATIONS = 64;
+
 /** Ids per `IN (...)` when reading a page's rows: far below SQLite's limit of bound values, whatever the page size. */
 const ROWS_PER_IN_LIST = 500;
 
@@ -171,9 +174,44 @@ export class ApplicationRepository {
 		return this.sql.one<{ total: number }>(`SELECT count(*) AS total ${from} WHERE ${where}`, values)?.total ?? 0;
 	}
 
-	/** A search's conditions. */
+	/**
+	 * A search's conditions. A date bound that every application of the scope meets is left out ("all
+	 * time" is a start date in 2000, the usual way to search without a job): the filter's index then
+	 * counts its range without comparing each entry's date.
+	 */
 	private filterOf(search: ApplicationSearch): SearchFilter {
-		return applicationFilter(search);
+		if (namesAdverts(search) || (search.appliedFrom === undefined && search.appliedTo === undefined)) {
+			return applicationFilter(search);
+		}
+		const span = this.appliedSpan(search.organisationIds);
+		if (span === undefined) return applicationFilter(search);
+		return applicationFilter({
+			...search,
+			appliedFrom:
+				search.appliedFrom !== undefined && search.appliedFrom <= span.first ? undefined : search.appliedFrom,
+			appliedTo: search.appliedTo !== undefined && search.appliedTo >= span.last ? undefined : search.appliedTo,
+		});
+	}
+
+	/**
+	 * The first and last application dates of these organisations, two index seeks each; undefined when
+	 * they have no application, or are too many organisations for the seeks to be worth it.
+	 */
+	private appliedSpan(organisationIds: readonly number[]): { first: string; last: string } | undefined {
+		if (organisationIds.length > MAX_SPAN_ORGANISATIONS) return undefined;
+		let first: string | undefined;
+		let last: string | undefined;
+		for (const id of new Set(organisationIds)) {
+			const row = this.sql.one<{ first: string | null; last: string | null }>(
+				// Two scalar subqueries: min and max in one SELECT would read the whole range instead of its ends.
+				'SELECT (SELECT min(applied_at) FROM application WHERE organisation_id = ?1) AS first, (SELECT max(applied_at) FROM application WHERE organisation_id = ?1) AS last',
+				[id],
+			);
+			if (row === undefined || row.first === null || row.last === null) continue;
+			if (first === undefined || row.first < first) first = row.first;
+			if (last === undefined || row.last > last) last = row.last;
+		}
+		return first === undefined || last === undefined ? undefined : { first, last };
 	}
 
 	/** The highest application id: about the number of applications, read from the end of the table's b-tree. */
@@ -403,6 +441,16 @@ function whereOf(clauses: readonly string[]): string {
 	return clauses.length > 0 ? clauses.join(' AND ') : '1';
 }
 
+/** Whether a search names its adverts (by id, owner or identifiers) rather than searching the whole scope. */
+function namesAdverts(search: ApplicationSearch): boolean {
+	return (
+		search.advertId !== undefined ||
+		search.userId !== undefined ||
+		search.advertIdentifier !== undefined ||
+		search.advertReference !== undefined
+	);
+}
+
 function applicationFilter(search: ApplicationSearch): SearchFilter {
 	const filter: SearchFilter = { advert: { clauses: [], values: [] }, application: { clauses: [], values: [] } };
 	const onAdvert = (clause: string, ...values: SqlValue[]) => {
@@ -418,12 +466,7 @@ function applicationFilter(search: ApplicationSearch): SearchFilter {
 	// The scope on the application's own copy of its advert's organisation (migration 7), which the filter
 	// indexes hold, unless the search names adverts (by id, owner or identifiers): then on the advert,
 	// looked up once per advert, and the applications are read from the advert's covering indexes.
-	const joinsAdvert =
-		search.advertId !== undefined ||
-		search.userId !== undefined ||
-		search.advertIdentifier !== undefined ||
-		search.advertReference !== undefined;
-	if (joinsAdvert) {
+	if (namesAdverts(search)) {
 		onAdvert(`a.organisation_id IN (${placeholders(search.organisationIds.length)})`, ...search.organisationIds);
 	} else {
 		addIn('ap.organisation_id', search.organisationIds);

@@ -429,9 +429,10 @@ CREATE INDEX application_ranking ON application(ranking, organisation_id, applie
 DROP INDEX IF EXISTS application_progress;
 CREATE INDEX application_progress ON application(progress_id, organisation_id, applied_at);
 DROP INDEX IF EXISTS application_last_score;
-CREATE INDEX application_last_score ON application(last_score_date, organisation_id, applied_at);
+-- The dates scored and progressed after the organisation: one range per organisation, no check per entry.
+CREATE INDEX application_last_score ON application(organisation_id, last_score_date, applied_at);
 DROP INDEX IF EXISTS application_last_progress;
-CREATE INDEX application_last_progress ON application(last_progress_date, organisation_id, applied_at);
+CREATE INDEX application_last_progress ON application(organisation_id, last_progress_date, applied_at);
 DROP INDEX IF EXISTS application_page_order;
 CREATE INDEX application_page_order ON application((CASE WHEN archived = 1 THEN 2 WHEN ranking = 0 THEN 0 ELSE 1 END), ranking DESC, score_extra DESC, favourite DESC, applied_at DESC, id DESC, advert_id, organisation_id);
 `,

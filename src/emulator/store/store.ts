@@ -221,20 +221,24 @@ export class Store {
 	}
 
 	/**
-	 * Runs work with the non-unique indexes dropped, then builds them again: filling a new database
-	 * (seeding into a scratch file) is several times faster that way than keeping every index up to
-	 * date row by row. Unique indexes stay, so constraints hold throughout.
+	 * Runs work with the non-unique indexes and the triggers dropped, then makes them again: filling a
+	 * new database (seeding into a scratch file) is several times faster that way than keeping every
+	 * index up to date row by row. Unique indexes stay, so constraints hold throughout. The triggers only
+	 * refuse inconsistent rows, like the foreign keys a scratch file does not check: the generators
+	 * make none (test/emulator/domain/seedFile.test.ts compares with seeding with every check in place).
 	 */
-	withoutSecondaryIndexes(work: () => void): void {
-		const indexes = this.db.all(
-			"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY name",
-		) as { name: string; sql: string }[];
+	withoutSecondaryIndexesAndTriggers(work: () => void): void {
+		const dropped = this.db.all(
+			"SELECT type, name, sql FROM sqlite_master WHERE ((type = 'index' AND sql NOT LIKE 'CREATE UNIQUE%') OR type = 'trigger') AND sql IS NOT NULL ORDER BY type, name",
+		) as { type: 'index' | 'trigger'; name: string; sql: string }[];
 		this.transaction(() => {
-			for (const index of indexes) this.db.exec(`DROP INDEX "${index.name.replace(/"/g, '""')}"`);
+			for (const { type, name } of dropped) {
+				this.db.exec(`DROP ${type === 'index' ? 'INDEX' : 'TRIGGER'} "${name.replace(/"/g, '""')}"`);
+			}
 		});
 		work();
 		this.transaction(() => {
-			for (const index of indexes) this.db.exec(index.sql);
+			for (const { sql } of dropped) this.db.exec(sql);
 		});
 		this.sql.invalidate();
 	}

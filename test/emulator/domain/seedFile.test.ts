@@ -91,6 +91,19 @@ describe('seeding a new database file', function () {
 		assert.equal((seededFile.get('PRAGMA foreign_keys') as { foreign_keys: number }).foreign_keys, 1);
 	});
 
+	it("has every trigger of the schema, and gives every application its advert's organisation", () => {
+		const triggers = (db: Database) =>
+			(db.all("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name") as { name: string }[]).map(
+				(row) => row.name,
+			);
+		assert.deepEqual(triggers(seededFile), triggers(checkedFile));
+		assert.ok(triggers(seededFile).includes('application_organisation_insert'));
+		const mismatched = seededFile.get(
+			'SELECT count(*) AS n FROM application ap JOIN advert a ON a.id = ap.advert_id WHERE ap.organisation_id IS NOT a.organisation_id',
+		) as { n: number };
+		assert.equal(mismatched.n, 0);
+	});
+
 	it('has every index of the schema, intact, and the planner statistics', () => {
 		assert.deepEqual(indexNames(seededFile), indexNames(checkedFile));
 		assert.ok(indexNames(seededFile).includes('application_page_order'));

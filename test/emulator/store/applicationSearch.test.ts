@@ -57,6 +57,18 @@ function reference(
 	return { ids, total };
 }
 
+function appliedEnd(store: Store, organisationIds: readonly number[], end: 'min' | 'max'): string {
+	const sql = (store as unknown as { sql: StatementCache }).sql;
+	return sql.one<{ at: string }>(
+		`SELECT ${end}(applied_at) AS at FROM application WHERE organisation_id IN (${organisationIds.map(() => '?').join(', ')})`,
+		[...organisationIds],
+	)!.at;
+}
+const firstApplied = (store: Store, ids: readonly number[]) => appliedEnd(store, ids, 'min');
+const lastApplied = (store: Store, ids: readonly number[]) => appliedEnd(store, ids, 'max');
+const secondAfter = (at: string) => new Date(Date.parse(at) + 1000).toISOString().replace('.000Z', 'Z');
+const secondBefore = (at: string) => new Date(Date.parse(at) - 1000).toISOString().replace('.000Z', 'Z');
+
 describe('emulator store: application search', () => {
 	let sandbox: Sandbox;
 	before(() => {
@@ -106,6 +118,21 @@ describe('emulator store: application search', () => {
 				},
 				{ organisationIds, progressIds: [1, 2], rankings: [2, 4] },
 				{ organisationIds: [8, 9], feedIds: [101, 102, 103, 104, 105] },
+				// Date bounds every application of the scope meets are left out of the query ("all time").
+				{ organisationIds, appliedFrom: '2000-01-01T00:00:00Z', progressIds: [2, 3] },
+				{
+					organisationIds,
+					appliedFrom: '2000-01-01T00:00:00Z',
+					appliedTo: '2099-01-01T00:00:00Z',
+					rankings: [1, 4],
+				},
+				{ organisationIds, appliedFrom: firstApplied(store, organisationIds), feedIds: [101, 102] },
+				{
+					organisationIds,
+					appliedFrom: secondAfter(firstApplied(store, organisationIds)),
+					feedIds: [101, 102],
+				},
+				{ organisationIds, appliedTo: secondBefore(lastApplied(store, organisationIds)) },
 			];
 			for (const search of searches) {
 				for (const [limit, offset] of [

@@ -5,6 +5,8 @@ import { openSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import { parseSize, resolveSize } from '../../../src/emulator/size';
 import type { AdvertSearch } from '../../../src/emulator/store/adverts';
 import type { ApplicationSearch } from '../../../src/emulator/store/applications';
+import type { SqlValue } from '../../../src/emulator/store/database';
+import type { StatementCache } from '../../../src/emulator/store/statements';
 
 /** A full scan of the big tables; lookups of small tables by rowid are fine. */
 const FULL_SCAN = /^SCAN (a|ap|advert|application|c|candidate)\b/;
@@ -78,6 +80,15 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 			],
 			[{ organisationIds: organisations, rankings: [1, 2] }, /COVERING INDEX application_ranking/],
 			[{ organisationIds: organisations, progressIds: [2] }, /COVERING INDEX application_progress/],
+			// "All time": a start date before every application is left out, so the index range is counted as is.
+			[
+				{
+					organisationIds: organisations,
+					lastScoreSince: '2026-10-01T00:00:00Z',
+					appliedFrom: '2000-01-01T00:00:00Z',
+				},
+				/COVERING INDEX application_last_score \(organisation_id=\? AND last_score_date>\?\)$/,
+			],
 			[{ organisationIds: organisations, applicationIds: [1, 2, 3] }, /SEARCH ap USING INTEGER PRIMARY KEY/],
 			[{ organisationIds: organisations, lastScoreSince: '2026-11-20T00:00:00Z' }, /application_last_score/],
 			[
@@ -96,6 +107,41 @@ describe('emulator scale: bounded seeding and indexed searches', function () {
 				plan.some((line) => index.test(line)),
 				`${JSON.stringify(search)} uses ${index}: ${plan.join(' | ')}`,
 			);
+		}
+	});
+
+	it('leaves out a date bound that every application of the scope meets, and keeps one that some do not', () => {
+		const sql = (sandbox.store.applications as unknown as { sql: StatementCache }).sql;
+		const counts: string[] = [];
+		const one = sql.one.bind(sql);
+		sql.one = ((text: string, values?: SqlValue[]) => {
+			if (/count\(\*\)/.test(text)) counts.push(text);
+			return one(text, values);
+		}) as typeof sql.one;
+		try {
+			const countSql = (search: ApplicationSearch): string => {
+				counts.length = 0;
+				sandbox.store.applications.search(search, [], { limit: 10, offset: 0 });
+				return counts.join(' ');
+			};
+			const allTime = countSql({
+				organisationIds: organisations,
+				appliedFrom: '2000-01-01T00:00:00Z',
+				rankings: [4],
+			});
+			assert.match(allTime, /ap\.ranking IN/);
+			assert.doesNotMatch(allTime, /applied_at/);
+			const recent = countSql({
+				organisationIds: organisations,
+				appliedFrom: '2026-11-20T00:00:00Z',
+				rankings: [4],
+			});
+			assert.match(recent, /ap\.applied_at >= \?/);
+			// A user's applications keep their bounds: the advert's index orders them by date anyway.
+			const user = countSql({ organisationIds: organisations, appliedFrom: '2000-01-01T00:00:00Z', userId: 1 });
+			assert.match(user, /ap\.applied_at >= \?/);
+		} finally {
+			sql.one = one;
 		}
 	});
 
