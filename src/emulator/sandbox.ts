@@ -140,7 +140,12 @@ function openOwned(
 	}
 	if (reset) removeDatabaseFiles(path);
 	if (existsSync(path)) {
-		const store = Store.open(path);
+		const store = Store.open(path, {
+			onUpgrade: ({ from, to, ms }) =>
+				notices.push(
+					`The sandbox database ${path} was upgraded from schema ${from} to ${to} in ${(ms / 1000).toFixed(1)} s (once; a million applications take about half a minute).`,
+				),
+		});
 		if (store.seedingRecord() !== undefined) return store;
 		store.close();
 		notices.push(

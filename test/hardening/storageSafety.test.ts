@@ -233,7 +233,9 @@ describe('hardening: data safety of the sandbox folder', function () {
 			asEarlierVersion(false);
 			let sandbox = openSandbox({ dataDir, passwordCost: 1024, demoSize: SMALL, now: new Date(NOW) });
 			try {
-				assert.deepEqual(sandbox.notices, []);
+				// The upgrade is told, and nothing else: the database is kept.
+				assert.equal(sandbox.notices.length, 1, sandbox.notices.join('\n'));
+				assert.match(sandbox.notices[0], new RegExp(`upgraded from schema 3 to ${LATEST_SCHEMA_VERSION} in`));
 				assert.equal(sandbox.store.schemaVersion(), LATEST_SCHEMA_VERSION);
 				assert.equal(sandbox.store.adverts.byId(1)?.title, 'Kept by the user');
 			} finally {

@@ -35,6 +35,15 @@ export interface OpenOptions {
 	 * took its name (quick_check reads every page: 2–3 s on a million applications).
 	 */
 	justSeeded?: boolean;
+	/** Told when migrations brought a database of an earlier schema (not a new one) to the latest. */
+	onUpgrade?: (upgrade: SchemaUpgrade) => void;
+}
+
+/** Migrations applied to an existing database when it was opened. */
+export interface SchemaUpgrade {
+	from: number;
+	to: number;
+	ms: number;
 }
 
 /** Largest write-ahead log kept after a checkpoint (it is truncated to this size). */
@@ -88,7 +97,7 @@ export function openDatabase(path: string | ':memory:', options: OpenOptions = {
 		db.exec('PRAGMA cache_size = -65536');
 		if (file && purpose === 'serve' && options.justSeeded !== true) quickCheck(db, path);
 		refuseNewerSchema(db, path);
-		migrate(db);
+		migrate(db, options.onUpgrade);
 		return db;
 	} catch (error) {
 		if (db.isOpen) closeQuietly(db);
@@ -131,8 +140,9 @@ export function schemaVersion(db: Database): number {
 	return row?.version ?? 0;
 }
 
-function migrate(db: Database): void {
+function migrate(db: Database, onUpgrade?: (upgrade: SchemaUpgrade) => void): void {
 	const current = schemaVersion(db);
+	const started = Date.now();
 	for (const migration of MIGRATIONS) {
 		if (migration.version <= current) continue;
 		inTransaction(db, () => {
@@ -144,6 +154,9 @@ function migrate(db: Database): void {
 				new Date().toISOString(),
 			]);
 		});
+	}
+	if (current > 0 && current < LATEST_SCHEMA_VERSION) {
+		onUpgrade?.({ from: current, to: LATEST_SCHEMA_VERSION, ms: Date.now() - started });
 	}
 }
 

@@ -122,6 +122,7 @@ describe("emulator store: applications carry their advert's organisation (schema
 		const after = open();
 		try {
 			assert.equal(after.store.schemaVersion(), LATEST_SCHEMA_VERSION);
+			assert.match(after.notices.join('\n'), /was upgraded from schema 6 to 7 in \d+\.\d s/);
 			assert.deepEqual(
 				searches.map((search) => total(after, search)),
 				totals,
