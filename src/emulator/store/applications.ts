@@ -95,7 +95,7 @@ export class ApplicationRepository {
 	): Page<ApplicationRow> {
 		const query = this.pageQuery(search, order, window);
 		const ids = this.sql.all<{ id: number }>(query.sql, query.values).map((row) => row.id);
-		const total = query.total ?? pageTotal(ids.length, window, () => this.count(search));
+		const total = query.total ?? pageTotal(ids.length, window, () => this.countOf(query.filter));
 		return { total, rows: this.rowsOf(ids) };
 	}
 
@@ -121,7 +121,7 @@ export class ApplicationRepository {
 		search: ApplicationSearch,
 		order: readonly OrderTerm<ApplicationOrderField>[],
 		window: PageWindow,
-	): { sql: string; values: SqlValue[]; total?: number } {
+	): { sql: string; values: SqlValue[]; filter: SearchFilter; total?: number } {
 		const filter = this.filterOf(search);
 		const pageValues = [window.limit, window.offset];
 		if (order.length === 0 && walksPageOrder(search)) {
@@ -143,6 +143,7 @@ export class ApplicationRepository {
 				return {
 					sql: `SELECT ap.id FROM application ap INDEXED BY application_page_order WHERE ${whereOf([...advert, ...ranked, ...filter.application.clauses])} ORDER BY ${DEFAULT_APPLICATION_ORDER} LIMIT ? OFFSET ?`,
 					values: [...filter.advert.values, ...filter.application.values, ...pageValues],
+					filter,
 					total,
 				};
 			}
@@ -150,6 +151,7 @@ export class ApplicationRepository {
 			return {
 				sql: `SELECT ap.id ${from} WHERE ${where} ORDER BY ${DEFAULT_APPLICATION_ORDER} LIMIT ? OFFSET ?`,
 				values: [...values, ...pageValues],
+				filter,
 				total,
 			};
 		}
@@ -161,14 +163,11 @@ export class ApplicationRepository {
 		return {
 			sql: `SELECT ap.id ${withCandidate} WHERE ${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
 			values: [...values, ...pageValues],
+			filter,
 		};
 	}
 
-	/** How many applications match a search (the joins of APPLICATION_FROM left out never drop a row). */
-	private count(search: ApplicationSearch): number {
-		return this.countOf(this.filterOf(search));
-	}
-
+	/** How many applications match a search's conditions (the joins of APPLICATION_FROM left out never drop a row). */
 	private countOf(filter: SearchFilter): number {
 		const { from, where, values } = searchParts(filter);
 		return this.sql.one<{ total: number }>(`SELECT count(*) AS total ${from} WHERE ${where}`, values)?.total ?? 0;
