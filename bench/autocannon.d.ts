@@ -9,7 +9,19 @@ declare module 'autocannon' {
 		duration?: number;
 		timeout?: number;
 		/** Sent in turn on every connection; each overrides the defaults above. */
-		requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
+		requests?: Request[];
+		/** Called with each connection's client as it is made (once per connection, again when it reconnects). */
+		setupClient?: (client: Client) => void;
+	}
+	interface Request {
+		method?: string;
+		path?: string;
+		headers?: Record<string, string>;
+		body?: string;
+	}
+	interface Client {
+		/** Replaces the requests this connection sends in turn. */
+		setRequests(requests: Request[]): void;
 	}
 	interface Histogram {
 		average: number;

@@ -35,7 +35,7 @@ import { SANDBOX_FILE_NAME } from '../src/emulator/sandbox';
 import { fmt, table, type Section } from './common';
 import { summariseProfile, type ProfileSummary } from './profile';
 import { BENCH_NAMESPACE, POSTING_PATH, type CannedEntry } from './serverChild';
-import { startWireMock, type WireMock } from './wiremock';
+import { startWireMock, type Stub, type WireMock } from './wiremock';
 
 const ROOT = join(__dirname, '..', '..');
 const CONNECTIONS = [1, 16] as const;
@@ -50,11 +50,60 @@ interface RequestSpec {
 	body: string;
 }
 
-/** A load: one request repeated, or a mix of requests sent in turn on each connection. */
+type Call = [OperationName, AnyParams];
+
+/**
+ * One step of a load. Most steps send one request. A write that must change something every time
+ * has lanes: connection k keeps to lane k and takes that lane's requests in turn (score an
+ * application Suitable, then Unsuitable), so no two connections ever send the same change and every
+ * request writes. The lists stay static, so the load generator builds no request on the fly.
+ */
+interface Step {
+	lanes: Call[][];
+}
+
+/** A load: one step repeated, or a mix of steps sent in turn on each connection. */
 interface Workload {
 	name: string;
-	/** The operation and parameters of each request. */
-	calls: [OperationName, AnyParams][];
+	steps: Step[];
+}
+
+function step(call: Call): Step {
+	return { lanes: [[call]] };
+}
+
+/** Every distinct call of a workload (what the peers must answer). */
+function callsOf(workload: Workload): Call[] {
+	return workload.steps.flatMap((s) => s.lanes.flat());
+}
+
+/** A workload's requests in one binding: per step, per lane. */
+interface LoadPlan {
+	steps: RequestSpec[][][];
+}
+
+function planOf(workload: Workload, binding: BindingName): LoadPlan {
+	return {
+		steps: workload.steps.map((s) => s.lanes.map((lane) => lane.map((call) => requestFor(binding, ...call)))),
+	};
+}
+
+/** Every request of a plan. */
+function specsOf(plan: LoadPlan): RequestSpec[] {
+	return plan.steps.flat(2);
+}
+
+/** What connection `k` sends, in turn: each step from its lane, for as many rounds as the longest lane. */
+function requestsOfConnection(plan: LoadPlan, k: number): RequestSpec[] {
+	const rounds = Math.max(...plan.steps.map((lanes) => Math.max(...lanes.map((lane) => lane.length))));
+	const out: RequestSpec[] = [];
+	for (let round = 0; round < rounds; round++) {
+		for (const lanes of plan.steps) {
+			const lane = lanes[k % lanes.length];
+			out.push(lane[round % lane.length]);
+		}
+	}
+	return out;
 }
 
 interface LoadResult {
@@ -263,23 +312,26 @@ function nodeSoapResult(operation: OperationName, result: unknown): unknown {
 	return { [spec.soapResult]: toNodeSoap(result, type) };
 }
 
-async function load(
-	url: string,
-	specs: readonly RequestSpec[],
-	connections: number,
-	seconds: number,
-): Promise<LoadResult> {
+async function load(url: string, plan: LoadPlan, connections: number, seconds: number): Promise<LoadResult> {
+	const widest = Math.max(...plan.steps.map((lanes) => lanes.length));
+	if (widest > 1 && connections > widest) {
+		throw new Error(`${connections} connections would share the ${widest} lanes of a write`);
+	}
+	const request = (spec: RequestSpec) => ({
+		method: spec.method,
+		path: spec.path,
+		headers: spec.headers,
+		...(spec.method === 'POST' ? { body: spec.body } : {}),
+	});
+	let connection = 0;
 	const result = await autocannon({
 		url,
 		connections,
 		duration: seconds,
 		timeout: 30,
-		requests: specs.map((spec) => ({
-			method: spec.method,
-			path: spec.path,
-			headers: spec.headers,
-			...(spec.method === 'POST' ? { body: spec.body } : {}),
-		})),
+		requests: requestsOfConnection(plan, 0).map(request),
+		// Each connection its own lane (autocannon calls this once per connection, as it makes it).
+		setupClient: (client) => client.setRequests(requestsOfConnection(plan, connection++).map(request)),
 	});
 	return {
 		rps: result.requests.total / Math.max(0.001, result.duration),
@@ -327,79 +379,108 @@ function rssMbOf(pid: number | undefined): number {
 	}
 }
 
+/** Applications ApplicationScore scores, one per connection: room for 32 connections, 16 are used. */
+const SCORED_APPLICATIONS = 32;
+
 /** The workloads, from the sandbox's own data. */
-function workloads(demo: Sandbox['demo'], application: { AdvertID: number; AdvertCandidateID: number }): Workload[] {
+function workloads(
+	demo: Sandbox['demo'],
+	applications: readonly { AdvertID: number; AdvertCandidateID: number }[],
+): Workload[] {
 	const login = { sAPIKey: demo.apiKey, sUsername: demo.username, sPassword: demo.password };
-	const applications = {
+	const search = {
 		...login,
 		sApplicationStartDateTime: '2000-01-01T00:00:00',
 		CurrentPage: 1,
 		RowsPerPage: ROWS,
 	};
-	const reads: Record<string, [OperationName, AnyParams]> = {
+	const reads: Record<string, Call> = {
 		GetCurrency: ['GetCurrency', { sAPIKey: demo.apiKey, sCultureID: 'en-GB' }],
 		GetAdvertPaged: ['GetAdvertPaged', { ...login, CurrentPage: 1, RowsPerPage: ROWS }],
-		GetApplicationsPaged: ['GetApplicationsPaged', applications],
+		GetApplicationsPaged: ['GetApplicationsPaged', search],
 		'GetApplicationsPaged with documents': [
 			'GetApplicationsPaged',
-			{ ...applications, boolIncludeEmailBody: 'true', boolIncludeAttachment: 'true' },
+			{ ...search, boolIncludeEmailBody: 'true', boolIncludeAttachment: 'true' },
 		],
 	};
-	const writes: Record<string, [OperationName, AnyParams]> = {
-		ApplicationScore: [
-			'ApplicationScore',
-			{
-				...login,
-				sAdvertID: String(application.AdvertID),
-				sAdvertCandidateID: String(application.AdvertCandidateID),
-				sScore: 'S',
-			},
-		],
-		AddAdvert: [
-			'AddAdvert',
-			{
-				...login,
-				sAdvertIdentifier: 'BENCH-ADVERT',
-				sAdvertReference: 'REF/1',
-				sJobTitle: 'Senior Software Engineer',
-				sPrimaryLocation: 'London',
-				sSalaryFrom: '50000',
-				sSalaryTo: '70000',
-				sContactName: 'Jane Doe',
-				sContactEmail: 'jane@example.com',
-				sJobDescription:
-					'<p>We are looking for an engineer to join a small team building &amp; running services.</p>'.repeat(
-						8,
-					),
-				sApplicationURL: 'https://example.com/apply?id=1&src=bench',
-			},
-		],
+	// The same score again in the same second changes nothing and writes nothing. Each connection
+	// scores an application of its own, Suitable then Unsuitable, so every request changes a row (one
+	// application alternating on 16 connections left most requests writing nothing).
+	const scoring: Step = {
+		lanes: applications.map((application): Call[] =>
+			(['S', 'U'] as const).map(
+				(sScore): Call => [
+					'ApplicationScore',
+					{
+						...login,
+						sAdvertID: String(application.AdvertID),
+						sAdvertCandidateID: String(application.AdvertCandidateID),
+						sScore,
+					},
+				],
+			),
+		),
 	};
-	const named = { ...reads, ...writes };
-	// The same score again in the same second changes nothing (no write): alternate so every request writes.
-	const unsuitable: [OperationName, AnyParams] = ['ApplicationScore', { ...writes.ApplicationScore[1], sScore: 'U' }];
+	const addAdvert: Call = [
+		'AddAdvert',
+		{
+			...login,
+			sAdvertIdentifier: 'BENCH-ADVERT',
+			sAdvertReference: 'REF/1',
+			sJobTitle: 'Senior Software Engineer',
+			sPrimaryLocation: 'London',
+			sSalaryFrom: '50000',
+			sSalaryTo: '70000',
+			sContactName: 'Jane Doe',
+			sContactEmail: 'jane@example.com',
+			sJobDescription:
+				'<p>We are looking for an engineer to join a small team building &amp; running services.</p>'.repeat(8),
+			sApplicationURL: 'https://example.com/apply?id=1&src=bench',
+		},
+	];
 	return [
-		...Object.entries(named).map(([name, call]) => ({
-			name,
-			calls: name === 'ApplicationScore' ? [call, unsuitable] : [call],
-		})),
+		...Object.entries(reads).map(([name, call]) => ({ name, steps: [step(call)] })),
+		{ name: 'ApplicationScore', steps: [scoring] },
+		// AddAdvert creates an advert every time (sOnDuplicate left at duplicate).
+		{ name: 'AddAdvert', steps: [step(addAdvert)] },
 		{
 			// Eight reads and two writes, in turn on every connection.
 			name: 'mixed (8 reads : 2 writes)',
-			calls: [
-				named.GetAdvertPaged,
-				named.GetApplicationsPaged,
-				named.GetCurrency,
-				named.ApplicationScore,
-				named.GetApplicationsPaged,
-				named.GetAdvertPaged,
-				named['GetApplicationsPaged with documents'],
-				named.GetCurrency,
-				named.AddAdvert,
-				named.GetApplicationsPaged,
+			steps: [
+				step(reads.GetAdvertPaged),
+				step(reads.GetApplicationsPaged),
+				step(reads.GetCurrency),
+				scoring,
+				step(reads.GetApplicationsPaged),
+				step(reads.GetAdvertPaged),
+				step(reads['GetApplicationsPaged with documents']),
+				step(reads.GetCurrency),
+				step(addAdvert),
+				step(reads.GetApplicationsPaged),
 			],
 		},
 	];
+}
+
+/** WireMock's stubs for a load: one per request, or one for a write's lanes, which share their answer. */
+function stubsOf(plan: LoadPlan, answerOf: (spec: RequestSpec) => CannedEntry, operations: OperationName[]): Stub[] {
+	const stubs = new Map<string, Stub>();
+	plan.steps.forEach((lanes, i) => {
+		const specs = lanes.flat();
+		const answers = specs.map(answerOf);
+		if (answers.length > 1 && answers.every((answer) => answer.response === answers[0].response)) {
+			const urlPath = specs[0].path.split('?')[0];
+			// SOAP requests share one path: the operation's element tells them apart.
+			const bodyContains = specs[0].body.startsWith('<') ? `<${operations[i]} ` : undefined;
+			stubs.set(`${specs[0].method} ${urlPath} ${bodyContains ?? ''}`, {
+				...answers[0],
+				shared: { urlPath, bodyContains },
+			});
+		} else {
+			for (const answer of answers) stubs.set(`${answer.method} ${answer.url}\n${answer.body}`, answer);
+		}
+	});
+	return [...stubs.values()];
 }
 
 type ServerName = 'sandbox' | 'sandbox, no answer cache' | 'WireMock' | 'bare node:http' | 'node-soap';
@@ -465,11 +546,11 @@ export async function runServerBenchmarks(
 					sPassword: sandbox.demo.password,
 					sApplicationStartDateTime: '2000-01-01T00:00:00',
 					CurrentPage: 1,
-					RowsPerPage: 1,
+					RowsPerPage: SCORED_APPLICATIONS,
 				}),
 			),
 		) as { Applications: { AdvertCandidateID: number; AdvertID: number }[] };
-		const loads = workloads(sandbox.demo, probe.Applications[0]).filter(
+		const loads = workloads(sandbox.demo, probe.Applications).filter(
 			(workload) => !options.operations || options.operations.includes(workload.name),
 		);
 		const connectionCounts = options.connections ?? CONNECTIONS;
@@ -480,7 +561,7 @@ export async function runServerBenchmarks(
 		const keyOf = (spec: RequestSpec): string => `${spec.method} ${spec.path}\n${spec.body}`;
 		for (const binding of bindings) {
 			for (const workload of loads) {
-				for (const [operation, params] of workload.calls) {
+				for (const [operation, params] of callsOf(workload)) {
 					const spec = requestFor(binding, operation, params);
 					if (!canned.has(keyOf(spec))) canned.set(keyOf(spec), await capture(sandbox.baseUrl, spec));
 				}
@@ -490,8 +571,9 @@ export async function runServerBenchmarks(
 		// node-soap's fixed results: the sandbox's own, decoded.
 		const fixed: Record<string, { result: unknown; withDocuments?: unknown }> = {};
 		for (const workload of loads) {
-			const [operation, params] = workload.calls[0];
-			if (workload.calls.some(([other]) => other !== operation)) continue;
+			const calls = callsOf(workload);
+			const [operation, params] = calls[0];
+			if (calls.some(([other]) => other !== operation)) continue;
 			const spec = requestFor('soap11', operation, params);
 			const entry = canned.get(keyOf(spec)) ?? (await capture(sandbox.baseUrl, spec));
 			const value = nodeSoapResult(operation, decode('soap11', operation, entry));
@@ -515,9 +597,9 @@ export async function runServerBenchmarks(
 		// and WireMock a longer one first.
 		const warm = Math.max(1, Math.round(seconds / 3));
 		if (typeof wireMock !== 'string') {
-			const spec = requestFor(bindings[0], ...loads[0].calls[0]);
-			await wireMock.setStubs([canned.get(keyOf(spec))!]);
-			await load(wireMock.url, [spec], 16, Math.max(5, seconds));
+			const warmUp = planOf({ name: 'warm-up', steps: [step(callsOf(loads[0])[0])] }, bindings[0]);
+			await wireMock.setStubs([canned.get(keyOf(specsOf(warmUp)[0]))!]);
+			await load(wireMock.url, warmUp, 16, Math.max(5, seconds));
 		}
 
 		type Cell = Partial<Record<ServerName, LoadResult>> & { bytes: number };
@@ -526,15 +608,22 @@ export async function runServerBenchmarks(
 		for (const workload of loads) {
 			const full = await restartOnSeededData();
 			for (const binding of bindings) {
-				const specs = workload.calls.map(([operation, params]) => requestFor(binding, operation, params));
+				const plan = planOf(workload, binding);
+				const specs = specsOf(plan);
 				const entries = [...new Map(specs.map((spec) => [keyOf(spec), canned.get(keyOf(spec))!])).values()];
 				await bare.setCanned(entries);
-				if (typeof wireMock !== 'string') await wireMock.setStubs(entries);
+				if (typeof wireMock !== 'string') {
+					const operations = workload.steps.map((s) => s.lanes[0][0][0]);
+					await wireMock.setStubs(stubsOf(plan, (spec) => canned.get(keyOf(spec))!, operations));
+				}
+				// The mean response of the workload's steps (a step's own mean over the requests it takes in turn).
+				const sizeOf = (spec: RequestSpec): number =>
+					Buffer.from(canned.get(keyOf(spec))!.response, 'base64').length;
 				const bytes =
-					specs.reduce(
-						(sum, spec) => sum + Buffer.from(canned.get(keyOf(spec))!.response, 'base64').length,
-						0,
-					) / specs.length;
+					plan.steps.reduce((sum, lanes) => {
+						const stepSpecs = lanes.flat();
+						return sum + stepSpecs.reduce((n, spec) => n + sizeOf(spec), 0) / stepSpecs.length;
+					}, 0) / plan.steps.length;
 				const servers: [ServerName, string][] = [
 					['sandbox', sandbox.baseUrl],
 					...(binding === FULL_RUN_BINDING
@@ -549,8 +638,8 @@ export async function runServerBenchmarks(
 				for (const connections of connectionCounts) {
 					const cell: Cell = { bytes };
 					for (const [server, url] of servers) {
-						await load(url, specs, connections, warm);
-						const result = await load(url, specs, connections, seconds);
+						await load(url, plan, connections, warm);
+						const result = await load(url, plan, connections, seconds);
 						cell[server] = result;
 						log(
 							`  ${workload.name} ${binding} c=${connections} ${server}: ${fmt(result.rps, 0)} req/s p99 ${result.p99} ms errors ${result.errors}`,
@@ -654,7 +743,7 @@ function throughputSection(
 		body: [
 			`The sandbox: dist/sandbox.js (production bundle) started as its CLI with \`--data <folder> --seed ${SEED}\`, on its database file (${dbFiles.join(', ')} after seeding); first start with seeding ${fmt(seedMs / 1000, 1)} s. ` +
 				`Every workload starts on a fresh copy of the seeded file (both sandboxes are restarted on it), so no workload measures the data an earlier one wrote; within a workload, its writes stay (AddAdvert's cells add adverts one after another, the mix's ApplicationScore and AddAdvert affect its reads). Peers answer the bytes the sandbox gave for the same request (WireMock: ${typeof wireMock === 'string' ? `not measured, ${wireMock}` : `${wireMock.version}, stubs matching method, URL and body, --no-request-journal --disable-request-logging`}; bare node:http: a lookup by method, URL and body; node-soap ${soapVersion()}: the sandbox's results as fixed values, SOAP bindings only). ` +
-				`Reads: ${ROWS} rows per page; GetApplicationsPaged by a date range over every application of the demo administrator, "with documents" adds the email body and the attachment. ApplicationScore scores one application again and again, Suitable and Unsuitable in turn (the same score again in the same second would change nothing and write nothing); AddAdvert creates an advert each time (sOnDuplicate left at duplicate); the mix sends 8 reads and 2 writes in turn on each connection. ` +
+				`Reads: ${ROWS} rows per page; GetApplicationsPaged by a date range over every application of the demo administrator, "with documents" adds the email body and the attachment. ApplicationScore: each connection scores an application of its own (of ${SCORED_APPLICATIONS}), Suitable and Unsuitable in turn, so every request changes a row (the same score again in the same second would change nothing and write nothing); AddAdvert creates an advert each time (sOnDuplicate left at duplicate); the mix sends 8 reads and 2 writes (that ApplicationScore and AddAdvert) in turn on each connection. ` +
 				`The sandbox keeps the answer of a read until its state changes (src/emulator/pipeline/answerCache.ts): a load repeating one read is served from memory after its first request, a write runs in full every time and makes the reads after it run in full, as in the mix. "sandbox, no answer cache" is the same bundle with \`--no-answer-cache\` on a copy of the same seeded file, measured in ${FULL_RUN_BINDING} only: what every request costs when it runs in full.`,
 			'',
 			'Cells: requests/s (p99 latency ms).',
@@ -716,10 +805,10 @@ async function profileSection(
 				['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
 				['--no-answer-cache'],
 			);
-			const specs = workload.calls.map(([operation, params]) => requestFor('soap11', operation, params));
-			await load(sandbox.baseUrl, specs, 16, Math.max(1, Math.round(seconds / 3)));
+			const plan = planOf(workload, 'soap11');
+			await load(sandbox.baseUrl, plan, 16, Math.max(1, Math.round(seconds / 3)));
 			const fromUs = Number(process.hrtime.bigint() / 1000n);
-			const result = await load(sandbox.baseUrl, specs, 16, seconds);
+			const result = await load(sandbox.baseUrl, plan, 16, seconds);
 			const toUs = Number(process.hrtime.bigint() / 1000n);
 			await sandbox.stop();
 			const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));

@@ -2,7 +2,8 @@
  * WireMock, the mock server integrators pick for SOAP, as a peer of the server benchmark: the
  * standalone jar that the npm package `wiremock` ships, run on the machine's Java (Debian's
  * default-jre-headless; bench/setup.sh installs it). It answers the same canned bytes as the bare
- * node:http peer, each stub matching the exact method, URL and body.
+ * node:http peer, each stub matching the exact method, URL and body (one stub for a load step that
+ * takes several requests with one answer in turn, see Stub).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -15,8 +16,18 @@ export interface WireMock {
 	pid: number;
 	version: string;
 	/** Replaces every stub with these. */
-	setStubs(entries: readonly CannedEntry[]): Promise<void>;
+	setStubs(entries: readonly Stub[]): Promise<void>;
 	stop(): Promise<void>;
+}
+
+/**
+ * A canned answer, matched by method, URL and body. `shared` makes one stub answer every request of a
+ * load step that takes several in turn (all with this same answer), matched as a hand-written mock
+ * would: method, path and, for SOAP, the operation's element in the body. Sixty-four stubs compared
+ * body by body would make WireMock, not the sandbox, the thing measured.
+ */
+export interface Stub extends CannedEntry {
+	shared?: { urlPath: string; bodyContains?: string };
 }
 
 /** The jar of the npm package, or undefined. */
@@ -101,12 +112,19 @@ export async function startWireMock(): Promise<WireMock | string> {
 		async setStubs(entries) {
 			await admin(url, 'DELETE');
 			for (const entry of entries) {
+				const { shared } = entry;
 				await admin(url, 'POST', {
-					request: {
-						method: entry.method,
-						url: entry.url,
-						...(entry.body.length > 0 ? { bodyPatterns: [{ equalTo: entry.body }] } : {}),
-					},
+					request: shared
+						? {
+								method: entry.method,
+								urlPath: shared.urlPath,
+								...(shared.bodyContains ? { bodyPatterns: [{ contains: shared.bodyContains }] } : {}),
+							}
+						: {
+								method: entry.method,
+								url: entry.url,
+								...(entry.body.length > 0 ? { bodyPatterns: [{ equalTo: entry.body }] } : {}),
+							},
 					response: {
 						status: entry.status,
 						headers: { 'Content-Type': entry.contentType },
