@@ -79,11 +79,13 @@ function callsOf(workload: Workload): Call[] {
 
 /** A workload's requests in one binding: per step, per lane. */
 interface LoadPlan {
+	binding: BindingName;
 	steps: RequestSpec[][][];
 }
 
 function planOf(workload: Workload, binding: BindingName): LoadPlan {
 	return {
+		binding,
 		steps: workload.steps.map((s) => s.lanes.map((lane) => lane.map((call) => requestFor(binding, ...call)))),
 	};
 }
@@ -466,7 +468,7 @@ function workloads(
 }
 
 /** WireMock's stubs for a load: one per request, or one for a write's lanes, which share their answer. */
-function stubsOf(plan: LoadPlan, answerOf: (spec: RequestSpec) => CannedEntry, operations: OperationName[]): Stub[] {
+function stubsOf(workload: Workload, plan: LoadPlan, answerOf: (spec: RequestSpec) => CannedEntry): Stub[] {
 	const stubs = new Map<string, Stub>();
 	plan.steps.forEach((lanes, i) => {
 		const specs = lanes.flat();
@@ -474,7 +476,9 @@ function stubsOf(plan: LoadPlan, answerOf: (spec: RequestSpec) => CannedEntry, o
 		if (answers.length > 1 && answers.every((answer) => answer.response === answers[0].response)) {
 			const urlPath = specs[0].path.split('?')[0];
 			// SOAP requests share one path: the operation's element tells them apart.
-			const bodyContains = specs[0].body.startsWith('<') ? `<${operations[i]} ` : undefined;
+			const [operation] = workload.steps[i].lanes[0][0];
+			const soap = plan.binding === 'soap11' || plan.binding === 'soap12';
+			const bodyContains = soap ? `<${operation} ` : undefined;
 			stubs.set(`${specs[0].method} ${urlPath} ${bodyContains ?? ''}`, {
 				...answers[0],
 				shared: { urlPath, bodyContains },
@@ -621,8 +625,7 @@ export async function runServerBenchmarks(
 				const entries = [...new Map(specs.map((spec) => [keyOf(spec), canned.get(keyOf(spec))!])).values()];
 				await bare.setCanned(entries);
 				if (typeof wireMock !== 'string') {
-					const operations = workload.steps.map((s) => s.lanes[0][0][0]);
-					await wireMock.setStubs(stubsOf(plan, (spec) => canned.get(keyOf(spec))!, operations));
+					await wireMock.setStubs(stubsOf(workload, plan, (spec) => canned.get(keyOf(spec))!));
 				}
 				// The mean response of the workload's steps (a step's own mean over the requests it takes in turn).
 				const sizeOf = (spec: RequestSpec): number =>
