@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in one run on one machine, printed and written into
  * bench/RESULTS.md between the generated markers (the hand-written analysis around them is kept).
  *
- *   node out/bench/run.js [--only codec,client,server,scale,extension,stall,webview] [--reps 5] [--seconds 5]
+ *   node out/bench/run.js [--only codec,client,server,scale,extension,stall,webview] [--reps 5] [--seconds 5] [--rounds 3]
  *     [--bindings soap11,soap12,httpGet,httpPost] [--no-profile] [--size 1000000] [--keep] [--no-write]
  *     [--ops GetCurrency,AddAdvert] [--connections 16]   (server: only these workloads and connection counts)
  */
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
 			only: { type: 'string' },
 			reps: { type: 'string', default: '5' },
 			seconds: { type: 'string', default: '5' },
+			rounds: { type: 'string', default: '3' },
 			size: { type: 'string', default: '1000000' },
 			'no-write': { type: 'boolean', default: false },
 			keep: { type: 'boolean', default: false },
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
 				profile: !values['no-profile'],
 				operations,
 				connections,
+				rounds: clamp(Number(values.rounds), 1, 9),
 			})),
 		);
 	}

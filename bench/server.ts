@@ -32,7 +32,7 @@ import { build } from 'esbuild';
 import { BINDING_NAMES, getBinding, type BindingName } from '../src/protocol/bindings';
 import { OPERATIONS, RECORDS, type AnyParams, type FieldType, type OperationName } from '../src/protocol/catalogue';
 import { SANDBOX_FILE_NAME } from '../src/emulator/sandbox';
-import { fmt, table, type Section } from './common';
+import { fmt, median, quantile, table, type Section } from './common';
 import { summariseProfile, type ProfileSummary } from './profile';
 import { BENCH_NAMESPACE, POSTING_PATH, type CannedEntry } from './serverChild';
 import { startWireMock, type Stub, type WireMock } from './wiremock';
@@ -113,6 +113,21 @@ interface LoadResult {
 	p50: number;
 	p99: number;
 	errors: number;
+}
+
+/** A server's figures in one cell: the medians of its rounds (errors summed), and the rounds. */
+interface Measured extends LoadResult {
+	rounds: LoadResult[];
+}
+
+function measured(rounds: LoadResult[]): Measured {
+	return {
+		rps: median(rounds.map((round) => round.rps)),
+		p50: median(rounds.map((round) => round.p50)),
+		p99: median(rounds.map((round) => round.p99)),
+		errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+		rounds,
+	};
 }
 
 interface Sandbox {
@@ -506,6 +521,11 @@ export async function runServerBenchmarks(
 		operations?: readonly string[];
 		/** Only these connection counts (1 and 16 when absent). */
 		connections?: readonly number[];
+		/**
+		 * Rounds per cell (default 3): each server is loaded `seconds` ÷ rounds at a time, the servers in
+		 * turn, so a drift of the machine falls on all of them alike and a cell is the median round.
+		 */
+		rounds?: number;
 	} = {},
 ): Promise<Section[]> {
 	const dir = mkdtempSync(join(tmpdir(), 'mp-bench-server-'));
@@ -614,7 +634,9 @@ export async function runServerBenchmarks(
 			await load(wireMock.url, warmUp, 16, Math.max(5, seconds));
 		}
 
-		type Cell = Partial<Record<ServerName, LoadResult>> & { bytes: number };
+		const rounds = Math.max(1, options.rounds ?? 3);
+		const roundSeconds = Math.max(1, Math.round(seconds / rounds));
+		type Cell = Partial<Record<ServerName, Measured>> & { bytes: number };
 		const cells = new Map<string, Cell>();
 		const rssAfter: Record<string, number> = {};
 		for (const workload of loads) {
@@ -647,13 +669,21 @@ export async function runServerBenchmarks(
 						: []),
 				];
 				for (const connections of connectionCounts) {
+					for (const [, url] of servers) await load(url, plan, connections, warm);
+					const runs = new Map<ServerName, LoadResult[]>(servers.map(([server]) => [server, []]));
+					for (let round = 0; round < rounds; round++) {
+						// Each round starts with another server, so none is always measured first or last.
+						for (let k = 0; k < servers.length; k++) {
+							const [server, url] = servers[(k + round) % servers.length];
+							runs.get(server)!.push(await load(url, plan, connections, roundSeconds));
+						}
+					}
 					const cell: Cell = { bytes };
-					for (const [server, url] of servers) {
-						await load(url, plan, connections, warm);
-						const result = await load(url, plan, connections, seconds);
+					for (const [server, results] of runs) {
+						const result = measured(results);
 						cell[server] = result;
 						log(
-							`  ${workload.name} ${binding} c=${connections} ${server}: ${fmt(result.rps, 0)} req/s p99 ${result.p99} ms errors ${result.errors}`,
+							`  ${workload.name} ${binding} c=${connections} ${server}: ${fmt(result.rps, 0)} req/s (rounds ${results.map((r) => fmt(r.rps, 0)).join(', ')}) p99 ${result.p99} ms errors ${result.errors}`,
 						);
 					}
 					cells.set(`${workload.name}|${binding}|${connections}`, cell);
@@ -670,8 +700,7 @@ export async function runServerBenchmarks(
 
 		const sections: Section[] = [
 			throughputSection(
-				seconds,
-				warm,
+				{ rounds, seconds: roundSeconds, warm },
 				bindings,
 				connectionCounts,
 				loads,
@@ -693,12 +722,11 @@ export async function runServerBenchmarks(
 }
 
 function throughputSection(
-	seconds: number,
-	warm: number,
+	timing: { rounds: number; seconds: number; warm: number },
 	bindings: readonly BindingName[],
 	connectionCounts: readonly number[],
 	loads: readonly Workload[],
-	cells: Map<string, Partial<Record<ServerName, LoadResult>> & { bytes: number }>,
+	cells: Map<string, Partial<Record<ServerName, Measured>> & { bytes: number }>,
 	seedMs: number,
 	dbFiles: string[],
 	rssAfter: Record<string, number>,
@@ -722,6 +750,24 @@ function throughputSection(
 		list.push(value);
 		return fmt(value, 2);
 	};
+	// How far one round is from another: a server's spread in a cell, and against WireMock round by round
+	// (the sandbox and WireMock measured next to each other).
+	const spreads: number[] = [];
+	const pairs = { always: 0, never: 0, cells: 0 };
+	for (const cell of cells.values()) {
+		for (const server of Object.values(cell)) {
+			if (typeof server !== 'object' || server.rps <= 0) continue;
+			const rps = server.rounds.map((round) => round.rps);
+			spreads.push((Math.max(...rps) - Math.min(...rps)) / server.rps);
+		}
+		const ours = cell.sandbox?.rounds;
+		const theirs = cell.WireMock?.rounds;
+		if (!ours || !theirs || theirs.some((round) => round.rps <= 0)) continue;
+		const won = ours.filter((round, k) => round.rps >= theirs[k].rps).length;
+		pairs.cells++;
+		if (won === ours.length) pairs.always++;
+		if (won === 0) pairs.never++;
+	}
 	for (const workload of loads) {
 		for (const binding of bindings) {
 			for (const connections of connectionCounts) {
@@ -750,14 +796,14 @@ function throughputSection(
 	const met = (list: number[], target: number): string =>
 		`${list.filter((value) => value >= target).length} of ${list.length} cells`;
 	return {
-		title: `3. Server throughput on loopback: the sandbox as shipped vs WireMock, bare node:http and node-soap (autocannon, ${seconds} s per cell after ${warm} s of warm-up)`,
+		title: `3. Server throughput on loopback: the sandbox as shipped vs WireMock, bare node:http and node-soap (autocannon, ${timing.rounds} rounds of ${timing.seconds} s per server and cell after ${timing.warm} s of warm-up)`,
 		body: [
 			`The sandbox: dist/sandbox.js (production bundle) started as its CLI with \`--data <folder> --seed ${SEED}\`, on its database file (${dbFiles.join(', ')} after seeding); first start with seeding ${fmt(seedMs / 1000, 1)} s. ` +
 				`Every workload starts on a fresh copy of the seeded file (both sandboxes are restarted on it), so no workload measures the data an earlier one wrote; within a workload, its writes stay (AddAdvert's cells add adverts one after another, the mix's ApplicationScore and AddAdvert affect its reads). Peers answer the bytes the sandbox gave for the same request (WireMock: ${typeof wireMock === 'string' ? `not measured, ${wireMock}` : `${wireMock.version}, stubs matching method, URL and body (a write's lanes: one stub matching method, path and, in SOAP, the operation's element), --no-request-journal --disable-request-logging`}; bare node:http: a lookup by method, URL and body; node-soap ${soapVersion()}: the sandbox's results as fixed values, SOAP bindings only). ` +
 				`Reads: ${ROWS} rows per page; GetApplicationsPaged by a date range over every application of the demo administrator, "with documents" adds the email body and the attachment. ApplicationScore: each connection scores an application of its own (of ${SCORED_APPLICATIONS}), Suitable and Unsuitable in turn, so every request changes a row (the same score again in the same second would change nothing and write nothing); AddAdvert creates an advert each time (sOnDuplicate left at duplicate); the mix sends 8 reads and 2 writes (that ApplicationScore and AddAdvert) in turn on each connection. ` +
 				`The sandbox keeps the answer of a read until its state changes (src/emulator/pipeline/answerCache.ts): a load repeating one read is served from memory after its first request, a write runs in full every time and makes the reads after it run in full, as in the mix. "sandbox, no answer cache" is the same bundle with \`--no-answer-cache\` on a copy of the same seeded file, measured in ${FULL_RUN_BINDING} only: what every request costs when it runs in full.`,
 			'',
-			'Cells: requests/s (p99 latency ms).',
+			`Cells: requests/s (p99 latency ms), the median of ${timing.rounds} rounds. In a cell every server is warmed up once, then loaded ${timing.seconds} s at a time in turn, each round starting with the next server: a drift of the machine falls on every server alike, and one bad round does not make the figure.`,
 			'',
 			table(
 				[
@@ -779,6 +825,7 @@ function throughputSection(
 			),
 			'',
 			`Ratios: sandbox ÷ WireMock ${range(ratios.wireMock)} (target ≥ 1.0×: ${met(ratios.wireMock, 1)}); sandbox ÷ bare node:http ${range(ratios.bare)} (target ≥ 0.3×: ${met(ratios.bare, 0.3)}); sandbox ÷ node-soap ${range(ratios.nodeSoap)}; with no answer cache ÷ WireMock ${range(ratios.fullRunWireMock)} (${met(ratios.fullRunWireMock, 1)} at ≥ 1.0×).`,
+			`How steady the rounds were: a server's rounds in a cell spread over ${fmt(100 * median(spreads), 0)} % of its median at the median, ${fmt(100 * quantile(spreads, 0.9), 0)} % at the 90th percentile. Round by round, the sandbox was ahead of WireMock in every round in ${pairs.always} of ${pairs.cells} cells and in none in ${pairs.never}; the other ${pairs.cells - pairs.always - pairs.never} are within the machine's noise of parity.`,
 			`Resident memory after the runs: sandbox ${fmt(rssAfter.sandbox, 0)} MB (with no answer cache ${fmt(rssAfter.fullRun, 0)} MB), WireMock ${fmt(rssAfter.wireMock ?? NaN, 0)} MB, bare node:http ${fmt(rssAfter.bare, 0)} MB, node-soap ${fmt(rssAfter.nodeSoap, 0)} MB.`,
 		].join('\n'),
 	};
