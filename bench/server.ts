@@ -744,9 +744,10 @@ function throughputSection(
 		const latency = r.rps > 0 ? ` (${r.p99})` : ' (none completed)';
 		return `${fmt(r.rps, 0)}${latency}${r.errors > 0 ? ` **${r.errors} errors**` : ''}`;
 	};
-	const ratio = (ours: LoadResult | undefined, peer: LoadResult | undefined, list: number[]): string => {
-		if (!ours || !peer || peer.rps <= 0) return 'n/a';
-		const value = ours.rps / peer.rps;
+	// Round by round: the two servers of a ratio were measured next to each other in each round.
+	const ratio = (ours: Measured | undefined, peer: Measured | undefined, list: number[]): string => {
+		if (!ours || !peer || peer.rounds.some((round) => round.rps <= 0)) return 'n/a';
+		const value = median(ours.rounds.map((round, k) => round.rps / peer.rounds[k].rps));
 		list.push(value);
 		return fmt(value, 2);
 	};
@@ -803,7 +804,7 @@ function throughputSection(
 				`Reads: ${ROWS} rows per page; GetApplicationsPaged by a date range over every application of the demo administrator, "with documents" adds the email body and the attachment. ApplicationScore: each connection scores an application of its own (of ${SCORED_APPLICATIONS}), Suitable and Unsuitable in turn, so every request changes a row (the same score again in the same second would change nothing and write nothing); AddAdvert creates an advert each time (sOnDuplicate left at duplicate); the mix sends 8 reads and 2 writes (that ApplicationScore and AddAdvert) in turn on each connection. ` +
 				`The sandbox keeps the answer of a read until its state changes (src/emulator/pipeline/answerCache.ts): a load repeating one read is served from memory after its first request, a write runs in full every time and makes the reads after it run in full, as in the mix. "sandbox, no answer cache" is the same bundle with \`--no-answer-cache\` on a copy of the same seeded file, measured in ${FULL_RUN_BINDING} only: what every request costs when it runs in full.`,
 			'',
-			`Cells: requests/s (p99 latency ms), the median of ${timing.rounds} rounds. In a cell every server is warmed up once, then loaded ${timing.seconds} s at a time in turn, each round starting with the next server: a drift of the machine falls on every server alike, and one bad round does not make the figure.`,
+			`Cells: requests/s (p99 latency ms), the median of ${timing.rounds} rounds. In a cell every server is warmed up once, then loaded ${timing.seconds} s at a time in turn, each round starting with the next server: a drift of the machine falls on every server alike, and one bad round does not make the figure. A ratio is the median of the round-by-round ratios (the two servers measured within seconds of each other), so it can differ a little from the ratio of the two medians shown.`,
 			'',
 			table(
 				[
