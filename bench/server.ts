@@ -744,15 +744,20 @@ function throughputSection(
 		const latency = r.rps > 0 ? ` (${r.p99})` : ' (none completed)';
 		return `${fmt(r.rps, 0)}${latency}${r.errors > 0 ? ` **${r.errors} errors**` : ''}`;
 	};
-	// Round by round: the two servers of a ratio were measured next to each other in each round.
+	// Round by round: the two servers were measured next to each other in each round.
+	const roundRatios = (ours: Measured | undefined, peer: Measured | undefined): number[] | undefined =>
+		!ours || !peer || peer.rounds.some((round) => round.rps <= 0)
+			? undefined
+			: ours.rounds.map((round, k) => round.rps / peer.rounds[k].rps);
 	const ratio = (ours: Measured | undefined, peer: Measured | undefined, list: number[]): string => {
-		if (!ours || !peer || peer.rounds.some((round) => round.rps <= 0)) return 'n/a';
-		const value = median(ours.rounds.map((round, k) => round.rps / peer.rounds[k].rps));
+		const perRound = roundRatios(ours, peer);
+		if (!perRound) return 'n/a';
+		const value = median(perRound);
 		list.push(value);
 		return fmt(value, 2);
 	};
-	// How far one round is from another: a server's spread in a cell, and against WireMock round by round
-	// (the sandbox and WireMock measured next to each other).
+	// How far one round is from another: a server's spread in a cell, and the sandbox against WireMock
+	// round by round.
 	const spreads: number[] = [];
 	const pairs = { always: 0, never: 0, cells: 0 };
 	for (const cell of cells.values()) {
@@ -761,12 +766,11 @@ function throughputSection(
 			const rps = server.rounds.map((round) => round.rps);
 			spreads.push((Math.max(...rps) - Math.min(...rps)) / server.rps);
 		}
-		const ours = cell.sandbox?.rounds;
-		const theirs = cell.WireMock?.rounds;
-		if (!ours || !theirs || theirs.some((round) => round.rps <= 0)) continue;
-		const won = ours.filter((round, k) => round.rps >= theirs[k].rps).length;
+		const vsWireMock = roundRatios(cell.sandbox, cell.WireMock);
+		if (!vsWireMock) continue;
+		const won = vsWireMock.filter((value) => value >= 1).length;
 		pairs.cells++;
-		if (won === ours.length) pairs.always++;
+		if (won === vsWireMock.length) pairs.always++;
 		if (won === 0) pairs.never++;
 	}
 	for (const workload of loads) {
