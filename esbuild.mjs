@@ -40,7 +40,7 @@ const node = {
 	...common,
 	platform: 'node',
 	format: 'cjs',
-	target: 'node20',
+	target: 'node22',
 	external: ['vscode'],
 	plugins: [sqliteVfsPatch, libxml2External],
 };
