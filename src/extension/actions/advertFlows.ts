@@ -6,6 +6,7 @@ import type { UiPort } from '../ui/port';
 import { escapeMarkdown } from '../util/markdown';
 import { advertName } from './advertActions';
 import { costText, money } from './expressPlan';
+import { advertById } from '../reads/queries';
 import { runWithProgress } from './run';
 
 /**
@@ -37,13 +38,11 @@ export async function showDeliveryLog(services: WorkbenchServices, ui: UiPort, a
 	const result = await runWithProgress(ui, services.log, 'Reading the delivery log', true, async (signal) => {
 		const client = await services.activeClient();
 		const sAdvertID = String(advert.advertId);
-		const [logs, page] = await Promise.all([
+		const [logs, found] = await Promise.all([
 			client.advertTrackingResponseLog({ sAdvertID }, { signal }),
-			advert.title
-				? undefined
-				: client.getAdvertPaged({ sAdvertID, sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 }, { signal }),
+			advert.title ? undefined : advertById(client, advert.advertId, { signal }),
 		]);
-		return { logs, title: advert.title ?? page?.Adverts?.[0]?.AdvertTitle };
+		return { logs, title: advert.title ?? found?.AdvertTitle };
 	});
 	if (result !== undefined) {
 		const named = { ...advert, title: result.title };

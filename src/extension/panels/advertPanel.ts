@@ -3,6 +3,7 @@ import type { Advert } from '../../protocol/catalogue';
 import type { AdvertToHostMessage, HostToAdvertMessage } from '../../shared/panelMessages';
 import { isAdvertToHostMessage, isOpenableUrl } from '../../shared/panelMessages';
 import { VIEW_TYPES } from '../ids';
+import { advertById, advertValues } from '../reads/queries';
 import type { AdvertRef, WorkbenchServices } from '../services';
 import { buildAdvertView } from './models';
 import { copyToClipboard, DetailPanel, type PanelOptions } from './panelBase';
@@ -122,14 +123,14 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 		await this.busy('Loading advert…', async () => {
 			const client = await this.services.activeClient();
 			const sAdvertID = String(ref.advertId);
-			const [page, values, tracking] = await Promise.allSettled([
-				client.getAdvertPaged({ sAdvertID, sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 }),
-				client.getAdvertWithValues({ sAdvertID, sSearchDays: '-1' }),
+			const [found, values, tracking] = await Promise.allSettled([
+				advertById(client, ref.advertId),
+				advertValues(client, ref.advertId),
 				client.advertTrackingResponseLog({ sAdvertID }),
 			]);
 			if (generation !== this.generation) return;
-			if (page.status === 'rejected') throw page.reason;
-			const advert = page.value.Adverts?.find((a) => a.AdvertID === ref.advertId) ?? page.value.Adverts?.[0];
+			if (found.status === 'rejected') throw found.reason;
+			const advert = found.value;
 			if (!advert) {
 				this.post({ type: 'error', message: `Advert ${ref.advertId} was not found on this connection.` });
 				return;

@@ -339,26 +339,6 @@ export const INCLUDE_FLAG = {
 	email: 'boolIncludeEmail',
 } as const satisfies Record<DocumentTab, string>;
 
-/**
- * GetApplicationsPaged parameters that read one application: exactly it (AdvertCandidateIDAsCSV and
- * sAdvertID), with only the document of `tab` included (none for the overview), so a panel never
- * downloads documents it does not show.
- */
-export function applicationQuery(
-	ref: ApplicationRef,
-	tab?: DocumentTab,
-): { AdvertCandidateIDAsCSV: string; sAdvertID: string; CurrentPage: number; RowsPerPage: number } & Partial<
-	Record<(typeof INCLUDE_FLAG)[DocumentTab], string>
-> {
-	const query = {
-		AdvertCandidateIDAsCSV: String(ref.advertCandidateId),
-		sAdvertID: String(ref.advertId),
-		CurrentPage: 1,
-		RowsPerPage: 1,
-	};
-	return tab === undefined ? query : { ...query, [INCLUDE_FLAG[tab]]: 'true' };
-}
-
 /** The document of a tab inside an application record. */
 export function documentOf(app: APIApplication | undefined, tab: DocumentTab): APIApplication['EmailBody'] {
 	if (!app) return undefined;

@@ -4,9 +4,19 @@
  * Free of 'vscode' so it runs against the real emulator in unit tests.
  */
 import type { MultipostingClient } from '../../client';
-import type { Advert, APIApplication, CUser } from '../../protocol/catalogue';
+import type { Advert, APIApplication } from '../../protocol/catalogue';
 import { progressChoices, type ProgressChoice } from '../actions/progressNames';
 import { describeFailure } from '../logging/describe';
+import { OrganisationDirectory } from '../reads/organisations';
+import {
+	advertById,
+	advertCountOfUser,
+	advertsOfUser,
+	applicationById,
+	applicationsOfAdvert,
+	type AdvertFilters,
+	type ApplicationFilters,
+} from '../reads/queries';
 import type { ConnectionInfo } from '../services';
 import type { LogPort } from '../ui/port';
 import { Emitter, type Event } from '../util/emitter';
@@ -15,7 +25,6 @@ import {
 	applicationDescriptor,
 	APPLICATION_ORDERS,
 	connectionDescriptor,
-	deriveOrganisations,
 	hasAdvertFilters,
 	hasApplicationFilters,
 	errorDescriptor,
@@ -67,14 +76,6 @@ export interface AccountModelOptions {
 	locale?: string;
 }
 
-/** The earliest application date used when a search needs a time period. */
-const ALL_TIME_START = '2000-01-01 00:00:00';
-/**
- * Days of applications asked for first when naming an organisation. A search over all dates makes
- * the service count every application of the user (seconds on a large account), while recent
- * applications usually exist and are few; all dates are asked for only when there are none.
- */
-const RECENT_APPLICATION_DAYS = 30;
 /** Bound on the pages read while locating an item for "Find". */
 const MAX_LOCATE_PAGES = 50;
 
@@ -83,6 +84,8 @@ export class AccountModel {
 	private readonly children = new Map<TreeNode, ChildState>();
 	private readonly loading = new Map<TreeNode, Promise<void>>();
 	private filtersValue: TreeFilters = {};
+	/** The organisations as read since the last refresh. */
+	private directory?: OrganisationDirectory;
 	private readonly changeEmitter = new Emitter<TreeNode | undefined>();
 	/** A node (or the whole tree, undefined) whose children or look changed. */
 	readonly onDidChange: Event<TreeNode | undefined> = this.changeEmitter.event;
@@ -180,6 +183,7 @@ export class AccountModel {
 	/** Forgets everything loaded: the whole tree reloads. */
 	refresh(): void {
 		this.children.clear();
+		this.directory = undefined;
 		this.changeEmitter.fire(undefined);
 	}
 
@@ -211,13 +215,10 @@ export class AccountModel {
 			return;
 		}
 		if (applicationNodes.length > 0 && change.advertCandidateId !== undefined) {
-			const page = await client.getApplicationsPaged({
-				AdvertCandidateIDAsCSV: String(change.advertCandidateId),
-				sAdvertID: change.advertId !== undefined ? String(change.advertId) : undefined,
-				CurrentPage: 1,
-				RowsPerPage: 1,
+			const fresh = await applicationById(client, {
+				advertCandidateId: change.advertCandidateId,
+				advertId: change.advertId,
 			});
-			const fresh = page.Applications?.[0];
 			for (const node of applicationNodes) {
 				if (fresh) {
 					node.data = { kind: 'application', application: fresh };
@@ -232,13 +233,7 @@ export class AccountModel {
 			}
 		}
 		if (advertNodes.length > 0 && change.advertId !== undefined) {
-			const page = await client.getAdvertPaged({
-				sAdvertID: String(change.advertId),
-				sSearchDays: '-1',
-				CurrentPage: 1,
-				RowsPerPage: 1,
-			});
-			const fresh = page.Adverts?.[0];
+			const fresh = await advertById(client, change.advertId);
 			for (const node of advertNodes) {
 				if (fresh) {
 					node.data = { kind: 'advert', advert: fresh };
@@ -278,13 +273,7 @@ export class AccountModel {
 
 	async locateApplication(application: APIApplication): Promise<TreeNode | undefined> {
 		const client = await this.options.client();
-		const page = await client.getAdvertPaged({
-			sAdvertID: String(application.AdvertID),
-			sSearchDays: '-1',
-			CurrentPage: 1,
-			RowsPerPage: 1,
-		});
-		const advert = page.Adverts?.[0];
+		const advert = application.AdvertID === undefined ? undefined : await advertById(client, application.AdvertID);
 		const advertNode = advert ? await this.locateAdvert(advert) : undefined;
 		if (!advertNode) return undefined;
 		return this.locateChild(
@@ -457,7 +446,8 @@ export class AccountModel {
 		const data = node.data;
 		switch (data.kind) {
 			case 'connection': {
-				const organisations = await this.organisations(client, data.connection);
+				this.directory ??= new OrganisationDirectory(this.options.client, data.connection, this.options.log);
+				const { organisations } = await this.directory.top();
 				return {
 					items: organisations.map((organisation) => ({
 						descriptor: organisationDescriptor(connectionId, organisation),
@@ -467,7 +457,9 @@ export class AccountModel {
 			}
 			case 'organisation': {
 				const counts = await Promise.all(
-					data.organisation.users.map((user) => this.advertCount(client, user).catch(() => undefined)),
+					data.organisation.users.map((user) =>
+						advertCountOfUser(client, user, this.advertFilters()).catch(() => undefined),
+					),
 				);
 				return {
 					items: data.organisation.users.map((user, i) => ({
@@ -477,38 +469,33 @@ export class AccountModel {
 				};
 			}
 			case 'user': {
-				const result = await client.getAdvertPaged({
-					...this.advertScope(data.user),
-					...this.advertFilters(),
-					CurrentPage: page,
-					RowsPerPage: pageSize,
-				});
-				const adverts = result.Adverts ?? [];
+				const result = await advertsOfUser(client, data.user, this.advertFilters(), page, pageSize);
 				return {
-					items: adverts.map((advert) => ({
+					items: result.items.map((advert) => ({
 						descriptor: advertDescriptor(connectionId, advert, { locale: this.options.locale }),
 						data: { kind: 'advert', advert },
 					})),
-					pageCount: result.PageCount,
-					total: result.TotalItemCount,
+					pageCount: result.pageCount,
+					total: result.total,
 				};
 			}
 			case 'advert': {
-				const result = await client.getApplicationsPaged({
-					sAdvertID: String(data.advert.AdvertID),
-					...this.applicationFilters(),
-					CurrentPage: page,
-					RowsPerPage: pageSize,
-				});
-				const applications = result.Applications ?? [];
+				if (data.advert.AdvertID === undefined) return { items: [] };
+				const result = await applicationsOfAdvert(
+					client,
+					data.advert.AdvertID,
+					this.applicationFilters(),
+					page,
+					pageSize,
+				);
 				const progress = this.progress();
 				return {
-					items: applications.map((application) => ({
+					items: result.items.map((application) => ({
 						descriptor: applicationDescriptor(connectionId, application, progress, this.options.locale),
 						data: { kind: 'application', application },
 					})),
-					pageCount: result.PageCount,
-					total: result.TotalItemCount,
+					pageCount: result.pageCount,
+					total: result.total,
 				};
 			}
 			default:
@@ -516,107 +503,18 @@ export class AccountModel {
 		}
 	}
 
-	/**
-	 * Organisations: from UserList when the login is an administrator, else from the adverts the
-	 * login can see; named from applications (OrganisationName).
-	 */
-	private async organisations(
-		client: MultipostingClient,
-		connection: ConnectionInfo,
-	): Promise<OrganisationSummary[]> {
-		let users: CUser[] = [];
-		let adverts: Advert[] = [];
-		try {
-			users = await client.userList({ sStartOrganisation: connection.startOrganisation });
-		} catch (error) {
-			this.options.log.info(
-				`UserList is not available to this login (${error instanceof Error ? error.message : String(error)}); deriving organisations from adverts.`,
-			);
-			const page = await client.getAdvertPaged({
-				sStartOrganisation: connection.startOrganisation,
-				sSearchDays: '-1',
-				CurrentPage: 1,
-				RowsPerPage: 500,
-			});
-			adverts = page.Adverts ?? [];
-		}
-		const found = deriveOrganisations(users, adverts);
-		// An application on an advert of one of the organisation's users reveals the organisation's name.
-		const recentStart = serviceDateTime(new Date(Date.now() - RECENT_APPLICATION_DAYS * 86_400_000));
-		const named = await Promise.all(
-			found.map(async (org) => {
-				for (const user of org.users.slice(0, 3)) {
-					for (const start of [recentStart, ALL_TIME_START]) {
-						try {
-							const page = await client.getApplicationsPaged({
-								...this.advertScope(user),
-								sApplicationStartDateTime: start,
-								CurrentPage: 1,
-								RowsPerPage: 1,
-							});
-							const found = (page.Applications ?? []).filter(
-								(a) => a.OrganisationID === org.organisationId && a.OrganisationName,
-							);
-							if (found.length > 0) return found;
-							if ((page.TotalItemCount ?? 0) > 0) break; // The user's applications are on another organisation's adverts.
-						} catch {
-							// The name is a nicety; the id label stays.
-							break;
-						}
-					}
-				}
-				return [];
-			}),
-		);
-		const organisations = deriveOrganisations(users, adverts, named.flat());
-		// The login's own organisation first: the others are usually below it (the service names no parents).
-		const own = users.find((u) => u.Username && u.Username === connection.username)?.OrganisationID;
-		return [
-			...organisations.filter((o) => o.organisationId === own),
-			...organisations.filter((o) => o.organisationId !== own),
-		];
+	private advertFilters(): AdvertFilters {
+		return { searchDays: this.filtersValue.searchDays, advertStatusIds: this.filtersValue.advertStatusIds };
 	}
 
-	private async advertCount(client: MultipostingClient, user: UserSummary): Promise<number | undefined> {
-		const page = await client.getAdvertPaged({
-			...this.advertScope(user),
-			...this.advertFilters(),
-			CurrentPage: 1,
-			RowsPerPage: 1,
-		});
-		return page.TotalItemCount;
-	}
-
-	private advertScope(user: UserSummary): { sUsername?: string; sUserIdentifier?: string } {
-		return user.username ? { sUsername: user.username } : { sUserIdentifier: String(user.userId) };
-	}
-
-	private advertFilters(): { sSearchDays: string; sAdvertStatusIDs?: string } {
-		return {
-			sSearchDays: this.filtersValue.searchDays ?? '-1',
-			sAdvertStatusIDs: this.filtersValue.advertStatusIds,
-		};
-	}
-
-	private applicationFilters(): {
-		RankingAsCSV?: string;
-		ProgressIDAsCSV?: string;
-		sApplicationStartDateTime?: string;
-		sApplicationEndDateTime?: string;
-		OrderBy?: string;
-	} {
+	private applicationFilters(): ApplicationFilters {
 		const order = this.filtersValue.order ? APPLICATION_ORDERS[this.filtersValue.order] : undefined;
 		return {
-			OrderBy: order?.orderBy,
-			RankingAsCSV: this.filtersValue.ranking,
-			ProgressIDAsCSV: this.filtersValue.progressIds,
-			sApplicationStartDateTime: this.filtersValue.applicationsFrom,
-			sApplicationEndDateTime: this.filtersValue.applicationsTo,
+			orderBy: order?.orderBy,
+			ranking: this.filtersValue.ranking,
+			progressIds: this.filtersValue.progressIds,
+			from: this.filtersValue.applicationsFrom,
+			to: this.filtersValue.applicationsTo,
 		};
 	}
-}
-
-/** A time as the service's date filters take it ("yyyy-MM-dd HH:mm:ss", UTC). */
-function serviceDateTime(date: Date): string {
-	return date.toISOString().slice(0, 19).replace('T', ' ');
 }

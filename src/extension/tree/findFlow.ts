@@ -2,46 +2,22 @@
 import type { MultipostingClient } from '../../client';
 import type { Advert, APIApplication } from '../../protocol/catalogue';
 import { runWithProgress } from '../actions/run';
+import { find, type FindBy } from '../reads/queries';
 import type { PanelPort, TreePort } from '../commands/context';
 import type { LogPort, UiPort } from '../ui/port';
 import type { AccountModel, TreeNode } from './accountModel';
 
-export type FindKind = 'advertId' | 'advertIdentifier' | 'advertReference' | 'applicationId';
+export type FindKind = FindBy;
 export type FindResult = { advert: Advert } | { application: APIApplication };
 
-const ALL_TIME_START = '2000-01-01 00:00:00';
-
 /** Searches the service for adverts or an application matching the text. */
-export async function findItems(
+export function findItems(
 	client: MultipostingClient,
 	kind: FindKind,
 	text: string,
 	signal?: AbortSignal,
 ): Promise<FindResult[]> {
-	const value = text.trim();
-	if (kind === 'applicationId') {
-		const page = await client.getApplicationsPaged(
-			{
-				AdvertCandidateIDAsCSV: value,
-				sApplicationStartDateTime: ALL_TIME_START,
-				CurrentPage: 1,
-				RowsPerPage: 10,
-			},
-			{ signal },
-		);
-		return (page.Applications ?? []).map((application) => ({ application }));
-	}
-	const filter =
-		kind === 'advertId'
-			? { sAdvertID: value }
-			: kind === 'advertIdentifier'
-				? { sAdvertIdentifier: value }
-				: { sAdvertReference: value };
-	const page = await client.getAdvertPaged(
-		{ ...filter, sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 50 },
-		{ signal },
-	);
-	return (page.Adverts ?? []).map((advert) => ({ advert }));
+	return find(client, kind, text, undefined, { signal });
 }
 
 /** Asks what to find; undefined when cancelled. */

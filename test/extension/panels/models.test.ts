@@ -1,19 +1,20 @@
 import * as assert from 'node:assert/strict';
 import {
-	applicationQuery,
 	buildAdvertView,
 	buildApplicationView,
 	documentOf,
 	feedValues,
+	INCLUDE_FLAG,
 	toAdvertRef,
 	toApplicationRef,
 } from '../../../src/extension/panels/models';
+import { applicationParams } from '../../../src/extension/reads/queries';
 import { APPLICATION_TABS, type DocumentTab } from '../../../src/shared/panelMessages';
 
 describe('panel view models', function () {
 	it('fetches a document with exactly the include flag of its tab, and the overview with none', function () {
 		const ref = { advertId: 12, advertCandidateId: 3456 };
-		assert.deepEqual(applicationQuery(ref), {
+		assert.deepEqual(applicationParams(ref), {
 			AdvertCandidateIDAsCSV: '3456',
 			sAdvertID: '12',
 			CurrentPage: 1,
@@ -21,12 +22,16 @@ describe('panel view models', function () {
 		});
 		const tabs = APPLICATION_TABS.filter((t): t is DocumentTab => t !== 'overview');
 		for (const tab of tabs) {
-			const flags = Object.entries(applicationQuery(ref, tab)).filter(([name]) => name.startsWith('boolInclude'));
+			const flags = Object.entries(applicationParams(ref, INCLUDE_FLAG[tab])).filter(([name]) =>
+				name.startsWith('boolInclude'),
+			);
 			assert.equal(flags.length, 1, tab);
 			assert.equal(flags[0][1], 'true');
 		}
 		assert.deepEqual(
-			tabs.map((t) => Object.keys(applicationQuery(ref, t)).find((k) => k.startsWith('boolInclude'))),
+			tabs.map((t) =>
+				Object.keys(applicationParams(ref, INCLUDE_FLAG[t])).find((k) => k.startsWith('boolInclude')),
+			),
 			['boolIncludeEmailBody', 'boolIncludeAttachment', 'boolIncludeParsed', 'boolIncludeEmail'],
 		);
 		const app = {
