@@ -16,6 +16,8 @@ export const COMMANDS = {
 	treeFilter: 'multiposting.tree.filter',
 	treeClearFilter: 'multiposting.tree.clearFilter',
 	treeFind: 'multiposting.tree.find',
+	treeFindInOrganisation: 'multiposting.tree.findInOrganisation',
+	treeShowOrganisation: 'multiposting.tree.showOrganisation',
 	treeRetry: 'multiposting.tree.retry',
 	/** Run by a click or Enter on an advert or application row: opens it in the preview panel. */
 	treeOpen: 'multiposting.tree.open',

@@ -49,7 +49,7 @@ export class OrganisationDirectory {
 			...list.filter((o) => o.organisationId === own),
 			...list.filter((o) => o.organisationId !== own),
 		];
-		if (flatBecause || all.length > 0) return { organisations: ownFirst(all), flatBecause };
+		if (flatBecause) return { organisations: ownFirst(all), flatBecause };
 		try {
 			const ids = await this.highest(ownFirst(all).map((o) => o.organisationId));
 			return { organisations: ownFirst(all.filter((o) => ids.has(o.organisationId))) };
@@ -70,6 +70,13 @@ export class OrganisationDirectory {
 		);
 		const ids = await this.highest(inside.map((o) => o.organisationId));
 		return inside.filter((o) => ids.has(o.organisationId));
+	}
+
+	/** True when one organisation lies below another (or is it), as far as the hierarchy is known. */
+	async contains(organisationId: number, inside: number): Promise<boolean> {
+		const { flatBecause } = await this.load();
+		if (flatBecause || this.hierarchyFailure) return organisationId === inside;
+		return (await this.subtree(organisationId)).has(inside);
 	}
 
 	/** A known organisation by id. */
@@ -107,7 +114,14 @@ export class OrganisationDirectory {
 	}
 
 	private load() {
-		this.loaded ??= this.loadOnce();
+		if (!this.loaded) {
+			const loading = this.loadOnce();
+			// A failure is not kept: a retry reads again.
+			loading.catch(() => {
+				if (this.loaded === loading) this.loaded = undefined;
+			});
+			this.loaded = loading;
+		}
 		return this.loaded;
 	}
 

@@ -30,6 +30,7 @@ import {
 	errorDescriptor,
 	loadMoreDescriptor,
 	messageDescriptor,
+	noteDescriptor,
 	organisationDescriptor,
 	userDescriptor,
 	type AdvertRowContext,
@@ -59,6 +60,8 @@ export interface TreeNode {
 
 interface ChildState {
 	items: TreeNode[];
+	/** Said above the items (why a level is not what the user might expect). */
+	note?: string;
 	/** The next page to load; undefined when all are loaded. */
 	nextPage?: number;
 	total?: number;
@@ -143,8 +146,19 @@ export class AccountModel {
 		if (!state) {
 			return [];
 		}
+		const note: TreeNode[] =
+			state.note === undefined
+				? []
+				: [
+						{
+							descriptor: noteDescriptor(node.descriptor.id, state.note),
+							data: { kind: 'message' },
+							parent: node,
+						},
+					];
 		if (state.error !== undefined) {
 			return [
+				...note,
 				...state.items,
 				{
 					descriptor: errorDescriptor(node.descriptor.id, state.error),
@@ -167,7 +181,7 @@ export class AccountModel {
 				parent: node,
 			});
 		}
-		return [...state.items, ...extra];
+		return [...note, ...state.items, ...extra];
 	}
 
 	/** Loads the next page of a node's children (the "Load more…" node's parent). */
@@ -258,12 +272,7 @@ export class AccountModel {
 	 * Undefined when the advert's owner is not in the tree.
 	 */
 	async locateAdvert(advert: Advert): Promise<TreeNode | undefined> {
-		const [root] = this.roots();
-		if (!root) return undefined;
-		const orgs = await this.getChildren(root);
-		const org = orgs.find(
-			(n) => n.data.kind === 'organisation' && n.data.organisation.organisationId === advert.OrganisationID,
-		);
+		const org = await this.locateOrganisation(advert.OrganisationID);
 		if (!org) return undefined;
 		const users = await this.getChildren(org);
 		const user = users.find((n) => n.data.kind === 'user' && n.data.user.userId === advert.UserID);
@@ -327,6 +336,34 @@ export class AccountModel {
 
 	dispose(): void {
 		this.changeEmitter.dispose();
+	}
+
+	/** The node of an organisation, loading the levels above it (each one's directory answer is cached). */
+	private async locateOrganisation(organisationId: number | undefined): Promise<TreeNode | undefined> {
+		const [root] = this.roots();
+		if (!root || organisationId === undefined) return undefined;
+		let level = await this.getChildren(root);
+		const seen = new Set<TreeNode>();
+		for (;;) {
+			const organisations = level.filter((n) => n.data.kind === 'organisation' && !seen.has(n));
+			const found = organisations.find(
+				(n) => n.data.kind === 'organisation' && n.data.organisation.organisationId === organisationId,
+			);
+			if (found) return found;
+			let above: TreeNode | undefined;
+			for (const node of organisations) {
+				seen.add(node);
+				if (
+					node.data.kind === 'organisation' &&
+					(await this.directory?.contains(node.data.organisation.organisationId, organisationId))
+				) {
+					above = node;
+					break;
+				}
+			}
+			if (!above) return undefined;
+			level = await this.getChildren(above);
+		}
 	}
 
 	private async locateChild(parent: TreeNode, predicate: (n: TreeNode) => boolean): Promise<TreeNode | undefined> {
@@ -414,7 +451,12 @@ export class AccountModel {
 			const items = loaded.items.map((child) => ({ ...child, parent: node }));
 			const all = [...(previous?.items ?? []), ...items];
 			const more = loaded.pageCount !== undefined && page < loaded.pageCount && items.length > 0;
-			this.children.set(node, { items: all, nextPage: more ? page + 1 : undefined, total: loaded.total });
+			this.children.set(node, {
+				items: all,
+				nextPage: more ? page + 1 : undefined,
+				total: loaded.total,
+				note: loaded.note,
+			});
 			if (node.data.kind === 'user') {
 				for (const advert of all) this.describeAdvert(advert);
 			}
@@ -440,32 +482,44 @@ export class AccountModel {
 		client: MultipostingClient,
 		node: TreeNode,
 		page: number,
-	): Promise<{ items: TreeNode[]; pageCount?: number; total?: number }> {
+	): Promise<{ items: TreeNode[]; pageCount?: number; total?: number; note?: string }> {
 		const connectionId = this.connectionId();
 		const pageSize = Math.max(1, Math.min(500, Math.floor(this.options.pageSize()) || 50));
 		const data = node.data;
 		switch (data.kind) {
 			case 'connection': {
-				this.directory ??= new OrganisationDirectory(this.options.client, data.connection, this.options.log);
-				const { organisations } = await this.directory.top();
-				return {
-					items: organisations.map((organisation) => ({
-						descriptor: organisationDescriptor(connectionId, organisation),
-						data: { kind: 'organisation', organisation },
-					})),
-				};
+				const directory = this.organisationDirectory(data.connection);
+				const only = this.filtersValue.organisation;
+				const chosen = only === undefined ? undefined : await directory.organisation(Number(only));
+				const { organisations, flatBecause } = chosen
+					? { organisations: [chosen], flatBecause: undefined }
+					: await directory.top();
+				return { items: organisations.map((o) => this.organisationNode(o)), note: flatBecause };
 			}
 			case 'organisation': {
+				const below = await this.organisationDirectory(this.options.connection()).below(
+					data.organisation.organisationId,
+				);
 				const counts = await Promise.all(
 					data.organisation.users.map((user) =>
 						advertCountOfUser(client, user, this.advertFilters()).catch(() => undefined),
 					),
 				);
 				return {
-					items: data.organisation.users.map((user, i) => ({
-						descriptor: userDescriptor(connectionId, user, counts[i], hasAdvertFilters(this.filtersValue)),
-						data: { kind: 'user', user, advertCount: counts[i] },
-					})),
+					items: [
+						...below.map((o) => this.organisationNode(o)),
+						...data.organisation.users.map(
+							(user, i): TreeNode => ({
+								descriptor: userDescriptor(
+									connectionId,
+									user,
+									counts[i],
+									hasAdvertFilters(this.filtersValue),
+								),
+								data: { kind: 'user', user, advertCount: counts[i] },
+							}),
+						),
+					],
 				};
 			}
 			case 'user': {
@@ -501,6 +555,19 @@ export class AccountModel {
 			default:
 				return { items: [] };
 		}
+	}
+
+	/** The organisations as read since the last refresh (read again after one). */
+	private organisationDirectory(connection: ConnectionInfo): OrganisationDirectory {
+		this.directory ??= new OrganisationDirectory(this.options.client, connection, this.options.log);
+		return this.directory;
+	}
+
+	private organisationNode(organisation: OrganisationSummary): TreeNode {
+		return {
+			descriptor: organisationDescriptor(this.connectionId(), organisation),
+			data: { kind: 'organisation', organisation },
+		};
 	}
 
 	private advertFilters(): AdvertFilters {

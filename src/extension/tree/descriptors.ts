@@ -41,6 +41,9 @@ export interface NodeDescriptor {
 
 /** Filters of the tree (command "Filter…"). Empty means the defaults. */
 export interface TreeFilters {
+	/** Only this organisation (OrganisationID) and those below it; its name for the filter's words. */
+	organisation?: string;
+	organisationName?: string;
 	/** sSearchDays of the advert search; default -1 (all time). */
 	searchDays?: string;
 	/** sAdvertStatusIDs, comma-separated. */
@@ -410,9 +413,16 @@ export function messageDescriptor(parentId: string, text: string): NodeDescripto
 	};
 }
 
+/** A note above a level's rows (e.g. why organisations are a flat list). */
+export function noteDescriptor(parentId: string, text: string): NodeDescriptor {
+	return { ...messageDescriptor(parentId, text), id: `note:${parentId}`, icon: { id: 'warning' } };
+}
+
 /** The words of the active filters ("last 30 days, Suitable/Maybe"); undefined when none is set. */
 export function describeFilters(filters: TreeFilters, progress: readonly ProgressChoice[] = []): string | undefined {
 	const parts: string[] = [];
+	if (filters.organisation)
+		parts.push(`${filters.organisationName ?? `organisation ${filters.organisation}`} and below`);
 	if (filters.searchDays && filters.searchDays !== '-1') parts.push(`adverts of the last ${filters.searchDays} days`);
 	if (filters.advertStatusIds) {
 		parts.push(
