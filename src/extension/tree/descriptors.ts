@@ -421,8 +421,9 @@ export function noteDescriptor(parentId: string, text: string): NodeDescriptor {
 /** The words of the active filters ("last 30 days, Suitable/Maybe"); undefined when none is set. */
 export function describeFilters(filters: TreeFilters, progress: readonly ProgressChoice[] = []): string | undefined {
 	const parts: string[] = [];
-	if (filters.organisation)
+	if (filters.organisation) {
 		parts.push(`${filters.organisationName ?? `organisation ${filters.organisation}`} and below`);
+	}
 	if (filters.searchDays && filters.searchDays !== '-1') parts.push(`adverts of the last ${filters.searchDays} days`);
 	if (filters.advertStatusIds) {
 		parts.push(
