@@ -10,6 +10,8 @@ export const COMMANDS = {
 	sandboxStart: 'multiposting.sandbox.start',
 	sandboxStop: 'multiposting.sandbox.stop',
 	sandboxReset: 'multiposting.sandbox.reset',
+	sandboxUsePort: 'multiposting.sandbox.usePort',
+	sandboxChangePort: 'multiposting.sandbox.changePort',
 	treeRefresh: 'multiposting.tree.refresh',
 	treeRefreshNode: 'multiposting.tree.refreshNode',
 	treeLoadMore: 'multiposting.tree.loadMore',

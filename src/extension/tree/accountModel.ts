@@ -18,6 +18,8 @@ import {
 	type ApplicationFilters,
 } from '../reads/queries';
 import type { ConnectionInfo } from '../services';
+import { portConflictRows } from '../sandbox/portConflict';
+import { TRANSITIONAL_STATES } from '../sandbox/sandboxManager';
 import type { LogPort } from '../ui/port';
 import { Emitter, type Event } from '../util/emitter';
 import {
@@ -30,6 +32,7 @@ import {
 	errorDescriptor,
 	loadMoreDescriptor,
 	messageDescriptor,
+	actionDescriptor,
 	noteDescriptor,
 	organisationDescriptor,
 	userDescriptor,
@@ -49,7 +52,8 @@ export type NodeData =
 	| { kind: 'application'; application: APIApplication }
 	| { kind: 'loadMore' }
 	| { kind: 'error'; message: string }
-	| { kind: 'message' };
+	| { kind: 'message' }
+	| { kind: 'action' };
 
 /** A node of the tree. Objects are stable: a refresh updates them in place. */
 export interface TreeNode {
@@ -72,6 +76,8 @@ export interface AccountModelOptions {
 	client: () => Promise<MultipostingClient>;
 	connection: () => ConnectionInfo;
 	sandboxState: () => string | undefined;
+	/** Why the sandbox last failed, when it did (a taken port is explained in the view). */
+	sandboxFailure?: () => unknown;
 	pageSize: () => number;
 	progressNames: () => unknown;
 	log: LogPort;
@@ -86,6 +92,8 @@ export class AccountModel {
 	private root?: TreeNode;
 	private readonly children = new Map<TreeNode, ChildState>();
 	private readonly loading = new Map<TreeNode, Promise<void>>();
+	/** Counts refreshes: a load begun before one is stale and thrown away, error and all. */
+	private generation = 0;
 	private filtersValue: TreeFilters = {};
 	/** The organisations as read since the last refresh. */
 	private directory?: OrganisationDirectory;
@@ -114,8 +122,10 @@ export class AccountModel {
 	roots(): TreeNode[] {
 		const connection = this.options.connection();
 		const sandboxState = connection.kind === 'sandbox' ? this.options.sandboxState() : undefined;
-		// A stopped sandbox shows the view's welcome (Start Sandbox, Add Connection) instead of starting by itself.
-		if (sandboxState === 'stopped' || sandboxState === 'failed') {
+		// A stopped sandbox shows the view's welcome (Start Sandbox, Add Connection) instead of starting by itself;
+		// one that failed on a taken port shows the cause and the ways out under its row.
+		const portRows = sandboxState === 'failed' ? portConflictRows(this.options.sandboxFailure?.()) : undefined;
+		if (sandboxState === 'stopped' || (sandboxState === 'failed' && !portRows)) {
 			this.root = undefined;
 			this.children.clear();
 			return [];
@@ -138,6 +148,18 @@ export class AccountModel {
 	async getChildren(node?: TreeNode): Promise<TreeNode[]> {
 		if (!node) {
 			return this.roots();
+		}
+		if (node === this.root && this.sandboxInTransition()) {
+			// Stopping, resetting or starting: nothing to read yet, and no error for what the user asked for.
+			return [];
+		}
+		if (node === this.root && this.options.sandboxState() === 'failed') {
+			const rows = portConflictRows(this.options.sandboxFailure?.()) ?? [];
+			return rows.map((row, i) => ({
+				descriptor: actionDescriptor(node.descriptor.id, row, i),
+				data: { kind: row.command ? 'action' : 'message' },
+				parent: node,
+			}));
 		}
 		if (!this.children.has(node)) {
 			await this.loadPage(node);
@@ -196,6 +218,7 @@ export class AccountModel {
 
 	/** Forgets everything loaded: the whole tree reloads. */
 	refresh(): void {
+		this.generation++;
 		this.children.clear();
 		this.directory = undefined;
 		this.changeEmitter.fire(undefined);
@@ -442,12 +465,20 @@ export class AccountModel {
 		return pending;
 	}
 
+	private sandboxInTransition(): boolean {
+		return (
+			this.options.connection().kind === 'sandbox' && TRANSITIONAL_STATES.has(this.options.sandboxState() ?? '')
+		);
+	}
+
 	private async loadPageOnce(node: TreeNode): Promise<void> {
 		const previous = this.children.get(node);
 		const page = previous?.error !== undefined ? (previous.nextPage ?? 1) : (previous?.nextPage ?? 1);
+		const generation = this.generation;
 		try {
 			const client = await this.options.client();
 			const loaded = await this.fetch(client, node, page);
+			if (generation !== this.generation) return;
 			const items = loaded.items.map((child) => ({ ...child, parent: node }));
 			const all = [...(previous?.items ?? []), ...items];
 			const more = loaded.pageCount !== undefined && page < loaded.pageCount && items.length > 0;
@@ -467,6 +498,7 @@ export class AccountModel {
 				if (node.descriptor.description !== before) this.changeEmitter.fire(node);
 			}
 		} catch (error) {
+			if (generation !== this.generation) return;
 			const message = describeFailure(`Loading ${node.descriptor.label}`, error);
 			this.options.log.error(message);
 			this.children.set(node, {

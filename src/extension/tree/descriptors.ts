@@ -18,7 +18,8 @@ export type NodeKind =
 	| 'application'
 	| 'loadMore'
 	| 'error'
-	| 'message';
+	| 'message'
+	| 'action';
 
 /** A codicon with an optional theme colour id. */
 export interface IconSpec {
@@ -37,6 +38,8 @@ export interface NodeDescriptor {
 	icon?: IconSpec;
 	contextValue: string;
 	collapsible: 'none' | 'collapsed' | 'expanded';
+	/** What a click or Enter runs (action rows). */
+	command?: { id: string; arguments: unknown[] };
 }
 
 /** Filters of the tree (command "Filter…"). Empty means the defaults. */
@@ -410,6 +413,24 @@ export function messageDescriptor(parentId: string, text: string): NodeDescripto
 		contextValue: 'message',
 		collapsible: 'none',
 		icon: { id: 'info' },
+	};
+}
+
+/** A row that runs a command, e.g. a way out of a failed start ("Use port 24818"). */
+export function actionDescriptor(
+	parentId: string,
+	row: { label: string; description?: string; command?: { id: string; arguments: unknown[] } },
+	index: number,
+): NodeDescriptor {
+	return {
+		id: `action:${parentId}:${index}`,
+		kind: row.command ? 'action' : 'message',
+		label: row.label,
+		description: row.description,
+		icon: { id: row.command ? 'arrow-right' : 'error', color: row.command ? undefined : 'errorForeground' },
+		contextValue: row.command ? 'action' : 'message',
+		collapsible: 'none',
+		command: row.command,
 	};
 }
 

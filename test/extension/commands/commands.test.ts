@@ -153,6 +153,7 @@ describe('commands', function () {
 				model,
 				tree,
 				panels,
+				settings: wb.settings,
 				executeCommand: async () => undefined,
 			};
 		});

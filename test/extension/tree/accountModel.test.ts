@@ -372,6 +372,34 @@ describe('account tree model (real emulator)', function () {
 		assert.deepEqual(path.slice(1, 4), ['Acme Recruitment Group', 'Acme North', 'Acme Manchester']);
 	});
 
+	it('reads nothing and reports no error while the sandbox stops, resets or starts', async function () {
+		let state = 'resetting';
+		let reads = 0;
+		let failNext: (() => void) | undefined;
+		const resetting = accountModelFor(wb, {
+			sandboxState: () => state,
+			client: async () => {
+				reads++;
+				// The old sandbox goes away under a read begun before the reset.
+				await new Promise<void>((resolve) => (failNext = resolve));
+				throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+			},
+		});
+		const [root] = resetting.roots();
+		assert.equal(root.descriptor.description, 'built-in · resetting');
+		assert.deepEqual(await resetting.getChildren(root), []);
+		assert.equal(reads, 0, 'nothing is read during the reset');
+
+		state = 'running';
+		const stale = resetting.getChildren(root);
+		await new Promise((resolve) => setImmediate(resolve));
+		state = 'resetting';
+		resetting.refresh();
+		failNext!();
+		assert.deepEqual(await stale, [], 'the read begun before the refresh is thrown away, its error too');
+		assert.deepEqual(await resetting.getChildren(root), []);
+	});
+
 	it('shows no nodes while the sandbox is stopped (the view shows its welcome instead)', function () {
 		const stopped = accountModelFor(wb, { sandboxState: () => 'stopped' });
 		assert.deepEqual(stopped.roots(), []);
