@@ -2,7 +2,7 @@
 // application whose seeded email body is hostile and proves that no script ran and nothing remote
 // was requested; then opens the CV, the attachment and the advert panel. Needs the packaged
 // extension: node esbuild.mjs && npx vsce package --no-dependencies --allow-missing-repository
-// --skip-license -o out/panels-e2e.vsix (PANELS_VSIX overrides the path).
+// --skip-license --no-rewrite-relative-links -o out/panels-e2e.vsix (PANELS_VSIX overrides the path).
 
 import * as assert from 'node:assert/strict';
 import type { Frame, Page, Request } from 'playwright-core';

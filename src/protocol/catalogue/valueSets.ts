@@ -1,6 +1,6 @@
 /**
  * Value sets named by the spec and the known facts, as typed constants. Sets marked "defined here"
- * have no public list; they are this project's documented choice (README "Where the spec is silent").
+ * have no public list; they are this project's documented choice (docs/sandbox.md "Where the spec is silent").
  */
 
 export interface ValueChoice {
