@@ -232,6 +232,14 @@ describe('webview rendering', function () {
 		);
 		assert.match(bars[0].getAttribute('class') ?? '', /counter-total/);
 		assert.match(root.querySelector('table')?.textContent ?? '', /<html>500<\/html>/);
+		// Columns say what they hold, the level what happened (the service's word on hover).
+		assert.deepEqual(
+			Array.from(root.querySelectorAll('table th')).map((th) => th.textContent),
+			['Posting', 'Job board', 'Logged at', 'Outcome', 'Job board’s response'],
+		);
+		const outcome = root.querySelectorAll('table tbody td')[3];
+		assert.equal(outcome.textContent, 'Failed');
+		assert.equal(outcome.getAttribute('title'), 'ErrorLevel: Error');
 		Array.from(root.querySelectorAll('button'))
 			.find((b) => b.textContent === 'Express post…')!
 			.click();

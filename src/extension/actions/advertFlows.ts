@@ -7,6 +7,7 @@ import { escapeMarkdown } from '../util/markdown';
 import { advertName } from './advertActions';
 import { costText, money } from './expressPlan';
 import { advertById } from '../reads/queries';
+import { deliveryOutcome } from '../vocabulary';
 import { runWithProgress } from './run';
 
 /**
@@ -25,7 +26,7 @@ export function formatDeliveryLog(
 	const lines = [`Delivery log of ${name}`, ''];
 	for (const log of logs) {
 		lines.push(
-			`${isUnsetDate(log.DeliveryDate) ? '(no date)' : dateWithIso(log.DeliveryDate, format)}  ${log.FeedName ?? `job board ${log.FeedID}`}  posting ${log.PostingID ?? '?'}  ${log.ErrorLevel ?? ''}`.trimEnd(),
+			`${isUnsetDate(log.DeliveryDate) ? '(no date)' : dateWithIso(log.DeliveryDate, format)}  ${log.FeedName ?? `job board ${log.FeedID}`}  posting ${log.PostingID ?? '?'}  ${outcomeText(log.ErrorLevel)}`.trimEnd(),
 		);
 		if (log.Response) {
 			lines.push(...log.Response.split(/\r?\n/).map((l) => `    ${l}`));
@@ -52,6 +53,13 @@ export async function showDeliveryLog(services: WorkbenchServices, ui: UiPort, a
 			`Delivery log of ${result.title ?? `advert ${advert.advertId}`} (${advert.advertId})`,
 		);
 	}
+}
+
+/** What happened to a delivery, and the service's own word for it when that differs ("Delivered (ErrorLevel None)"). */
+function outcomeText(errorLevel: string | undefined): string {
+	if (!errorLevel) return '';
+	const outcome = deliveryOutcome(errorLevel);
+	return outcome === errorLevel ? outcome : `${outcome} (ErrorLevel ${errorLevel})`;
 }
 
 /** Escapes text for a Markdown table cell. */

@@ -121,13 +121,19 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 		const generation = this.generation;
 		const ref = this.ref;
 		await this.busy('Loading advert…', async () => {
+			const started = performance.now();
 			const client = await this.services.activeClient();
 			const sAdvertID = String(ref.advertId);
+			const timed = <T>(name: string, read: Promise<T>): Promise<T> =>
+				read.finally(() => times.push(`${name} ${Math.round(performance.now() - started)} ms`));
+			const times: string[] = [];
 			const [found, values, tracking] = await Promise.allSettled([
-				advertById(client, ref.advertId),
-				advertValues(client, ref.advertId),
-				client.advertTrackingResponseLog({ sAdvertID }),
+				timed('GetAdvertPaged', advertById(client, ref.advertId)),
+				timed('GetAdvertWithValues', advertValues(client, ref.advertId)),
+				timed('AdvertTrackingResponseLog', client.advertTrackingResponseLog({ sAdvertID })),
 			]);
+			// Where an advert panel's time goes, for a real run's log (trace level).
+			this.services.log.info(`Advert panel ${ref.advertId}: ${times.join(', ')}`);
 			if (generation !== this.generation) return;
 			if (found.status === 'rejected') throw found.reason;
 			const advert = found.value;

@@ -14,7 +14,7 @@ import { isoDateTime, isUnsetDate, parseDateTime } from '../../shared/dates';
 import type { UntrustedHtml } from '../../shared/panelMessages';
 import type { ActivityEntry } from '../actions/activity';
 import { deliveryText } from '../tree/descriptors';
-import { RANKING_WORDS, rankingOf } from '../vocabulary';
+import { deliveryOutcome, RANKING_WORDS, rankingOf } from '../vocabulary';
 import { htmlPrefix } from './documents/documents';
 import type {
 	AdvertView,
@@ -202,6 +202,7 @@ function trackingEntry(log: AdvertTrackingLog): TrackingEntry {
 			: format(log.FeedID),
 		deliveryDate: format(log.DeliveryDate),
 		...(delivered ? { deliveryIso: isoDateTime(delivered) } : {}),
+		outcome: deliveryOutcome(log.ErrorLevel),
 		errorLevel: format(log.ErrorLevel),
 		response: format(log.Response),
 	};

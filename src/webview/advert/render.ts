@@ -146,12 +146,12 @@ export function renderAdvert(
 			table(
 				doc,
 				'Job-board responses',
-				['Posting', 'Feed', 'Delivered', 'Level', 'Response'],
+				['Posting', 'Job board', 'Logged at', 'Outcome', 'Job board’s response'],
 				view.tracking.map((t) => [
 					t.postingId,
 					t.feed,
 					dateOptions(t.deliveryIso, t.deliveryDate),
-					t.errorLevel,
+					{ text: t.outcome, attrs: { title: `ErrorLevel: ${t.errorLevel}` } },
 					t.response,
 				]),
 			),
