@@ -496,7 +496,11 @@ describe('the recruiter flows in real VS Code', function () {
 		await page.locator(QUICK_INPUT_BOX).fill(reference);
 		const guess = page.locator(QUICK_INPUT_ROW, { hasText: `Find “${reference}” as an advert reference` });
 		await guess.waitFor({ state: 'visible', timeout: UI_WAIT });
-		assert.match(await page.locator(QUICK_INPUT_ROW).first().innerText(), /as an advert reference/);
+		assert.match(
+			await page.locator(QUICK_INPUT_ROW).first().innerText(),
+			/as an advert reference/,
+			'the likeliest reading first',
+		);
 		await screenshot(page, 'recruiter-14-find-typed');
 		await page.keyboard.press('Enter');
 		await frameWithText(page, 'h1', exact(title));

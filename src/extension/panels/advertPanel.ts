@@ -3,7 +3,7 @@ import type { Advert } from '../../protocol/catalogue';
 import type { AdvertToHostMessage, HostToAdvertMessage } from '../../shared/panelMessages';
 import { isAdvertToHostMessage, isOpenableUrl } from '../../shared/panelMessages';
 import { VIEW_TYPES } from '../ids';
-import { advertById, advertValues } from '../reads/queries';
+import { advertById, advertValues, feedNames } from '../reads/queries';
 import type { AdvertRef, WorkbenchServices } from '../services';
 import { buildAdvertView } from './models';
 import { copyToClipboard, DetailPanel, type PanelOptions } from './panelBase';
@@ -127,10 +127,11 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 			const timed = <T>(name: string, read: Promise<T>): Promise<T> =>
 				read.finally(() => times.push(`${name} ${Math.round(performance.now() - started)} ms`));
 			const times: string[] = [];
-			const [found, values, tracking] = await Promise.allSettled([
+			const [found, values, tracking, names] = await Promise.allSettled([
 				timed('GetAdvertPaged', advertById(client, ref.advertId)),
 				timed('GetAdvertWithValues', advertValues(client, ref.advertId)),
 				timed('AdvertTrackingResponseLog', client.advertTrackingResponseLog({ sAdvertID })),
+				timed('UserFeedsAndQuotaWithDestinations', feedNames(client)),
 			]);
 			// Where an advert panel's time goes, for a real run's log (trace level).
 			this.services.log.info(`Advert panel ${ref.advertId}: ${times.join(', ')}`);
@@ -159,6 +160,8 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 			const view = buildAdvertView(advert, {
 				values: values.status === 'fulfilled' ? values.value : [],
 				tracking: tracking.status === 'fulfilled' ? tracking.value : [],
+				// The names are a nicety: without them the headings say "Job board 107".
+				feedNames: names.status === 'fulfilled' ? names.value : undefined,
 				warnings,
 				completionLink: this.services.adverts.completionLink(ref.advertId),
 			});

@@ -112,6 +112,14 @@ export function advertValues(client: MultipostingClient, advertId: number, optio
 	return client.getAdvertWithValues({ sAdvertID: String(advertId), sSearchDays: ALL_DAYS }, options);
 }
 
+/** The names of the job boards of the login, by FeedID. */
+export async function feedNames(client: MultipostingClient, options: ReadOptions = {}): Promise<Map<number, string>> {
+	const feeds = await client.userFeedsAndQuotaWithDestinations({}, options);
+	return new Map(
+		feeds.filter((f) => f.FeedID !== undefined && f.FeedName).map((f) => [f.FeedID!, f.FeedName!] as const),
+	);
+}
+
 /** A page of a user's adverts. */
 export async function advertsOfUser(
 	client: MultipostingClient,

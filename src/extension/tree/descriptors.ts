@@ -71,7 +71,7 @@ export const APPLICATION_ORDERS = {
 export type ApplicationOrder = keyof typeof APPLICATION_ORDERS;
 
 /** How the service orders applications when the tree asks for no order. */
-export const DEFAULT_ORDER_TEXT = 'unranked first, then by score, favourites, newest';
+export const DEFAULT_ORDER_TEXT = 'unranked first, then by score, favourites, newest; archived last';
 
 /** True when a filter narrows the applications (so an advert's total is not what its row lists). */
 export function hasApplicationFilters(filters: TreeFilters): boolean {
@@ -360,7 +360,14 @@ export function applicationDescriptor(
 		id: `app:${connectionId}:${app.AdvertCandidateID}`,
 		kind: 'application',
 		label: name,
-		description: [app.Favourite ? 'Favourite' : undefined, ranking, progressText, applied]
+		// Archived applications sort last (even unranked ones): the row says why it sits there.
+		description: [
+			app.Favourite ? 'Favourite' : undefined,
+			ranking,
+			app.Archived ? 'Archived' : undefined,
+			progressText,
+			applied,
+		]
 			.filter(Boolean)
 			.join(' · '),
 		tooltip: tooltipLines(name, [
@@ -372,6 +379,7 @@ export function applicationDescriptor(
 			['Job board', app.FeedName],
 			['Ranking', ranking],
 			['Favourite', app.Favourite ? 'yes' : undefined],
+			['Archived', app.Archived ? 'yes (sorted after the others)' : undefined],
 			['Progress', progressText],
 			['Organisation', app.OrganisationName],
 		]),

@@ -59,9 +59,11 @@ export function findChoices(typed: string): PickItem<FindChoice>[] {
 			: ['advertIdentifier', 'advertReference'];
 	return order.map((kind) => {
 		const known = FIND_KINDS.find((k) => k.kind === kind)!;
+		// The typed text is in the description, not the label: VS Code re-sorts items whose labels
+		// match what was typed, and the likeliest reading must stay first.
 		return {
-			label: `Find “${text}” as an ${lowerFirst(known.label)}`,
-			description: known.description,
+			label: known.label,
+			description: `Find “${text}” as an ${lowerFirst(known.label)}`,
 			value: { kind, text },
 		};
 	});
@@ -140,11 +142,18 @@ export async function findInAccount(deps: FindDeps, scope?: FindScope): Promise<
 					)
 				)?.value;
 	if (!chosen) return undefined;
+	// The panel first, from the record at hand: locating the row may load several levels of the tree.
+	await openFound(deps, chosen);
 	const node = await runWithProgress(ui, log, 'Locating it in the tree', true, async () =>
 		'advert' in chosen ? deps.model.locateAdvert(chosen.advert) : deps.model.locateApplication(chosen.application),
 	);
-	if (node) await deps.tree.reveal(node, { focus: true });
-	else void ui.info('It is not under a user shown in the tree; its details open in a panel.');
+	if (node) await deps.tree.reveal(node, { focus: false });
+	else void ui.info('It is not under a user shown in the tree; its details are in the panel.');
+	return node;
+}
+
+/** Opens what Find found in the preview panel. */
+async function openFound(deps: FindDeps, chosen: FindResult): Promise<void> {
 	if ('advert' in chosen) {
 		const id = chosen.advert.AdvertID;
 		if (id !== undefined) await deps.panels.showAdvert({ advertId: id }, { preview: true, initial: chosen.advert });
@@ -157,7 +166,6 @@ export async function findInAccount(deps: FindDeps, scope?: FindScope): Promise<
 			);
 		}
 	}
-	return node;
 }
 
 function lowerFirst(text: string): string {

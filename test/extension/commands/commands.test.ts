@@ -310,7 +310,11 @@ describe('commands', function () {
 			wb.ui.script(typeIntoFind('', 'applicationId'), { input: String(app.AdvertCandidateID) });
 			const node = await find();
 			assert.equal(node?.descriptor.id, rows[1].descriptor.id);
-			assert.deepEqual(tree.revealed.at(-1), { node, focus: true });
+			assert.deepEqual(
+				tree.revealed.at(-1),
+				{ node, focus: false },
+				'the row is shown, the panel keeps the focus',
+			);
 			const shown = panels.shown.at(-1)!;
 			assert.equal((shown.ref as ApplicationRef).advertCandidateId, app.AdvertCandidateID);
 			assert.equal(shown.options.preview, true);
@@ -334,9 +338,33 @@ describe('commands', function () {
 			wb.ui.script(typeIntoFind(advert.AdvertReference!));
 			const node = await find();
 			const offered = wb.ui.calls.filter((c) => c.kind === 'pickTyped').at(-1)!.items!;
-			assert.equal(offered[0].label, `Find “${advert.AdvertReference}” as an advert reference`);
+			assert.equal(offered[0].label, 'Advert reference');
+			assert.equal(offered[0].description, `Find “${advert.AdvertReference}” as an advert reference`);
 			assert.equal(node?.descriptor.id, advertRow.descriptor.id);
 			assert.equal((panels.shown.at(-1)!.ref as AdvertRef).advertId, advert.AdvertID);
+		});
+
+		it('opens what it found before it locates the row in the tree', async function () {
+			const rows = await applicationRows();
+			const advert = (rows[0].parent!.data as { advert: Advert }).advert;
+			const shownWhenLocating: number[] = [];
+			wb.ui.script(typeIntoFind(String(advert.AdvertID), 'advertId'));
+			const before = panels.shown.length;
+			await findInAccount({
+				ui: wb.ui,
+				log: wb.log,
+				client: () => wb.services.activeClient(),
+				model: {
+					locateAdvert: (a) => {
+						shownWhenLocating.push(panels.shown.length - before);
+						return model.locateAdvert(a);
+					},
+					locateApplication: (a) => model.locateApplication(a),
+				},
+				tree,
+				panels,
+			});
+			assert.deepEqual(shownWhenLocating, [1], 'the panel was already open');
 		});
 
 		it('offers a typed number as an advert ID first, then as an application ID', async function () {

@@ -150,14 +150,39 @@ describe('panel view models', function () {
 				AdvertValues: [
 					{ FeedID: 0, FieldIdentifier: 'Benefit', Value: 'Pension' },
 					{ FeedID: 108, FieldID: 9, Values: ['a', 'b'] },
+					{ FeedID: 107, FieldIdentifier: 'Sector', Value: 'Care' },
 				],
 			},
 			{ Advert: { AdvertID: 4 }, AdvertValues: [{ FeedID: 1, FieldIdentifier: 'Other', Value: 'x' }] },
 		]);
 		assert.deepEqual(values, [
-			{ feed: 'All feeds', rows: [{ label: 'Benefit', value: 'Pension' }] },
-			{ feed: 'Feed 108', rows: [{ label: 'Field 9', value: 'a, b' }] },
+			{ feed: 'All job boards', rows: [{ label: 'Benefit', value: 'Pension' }] },
+			{ feed: 'Job board 108', rows: [{ label: 'Field 9', value: 'a, b' }] },
+			{ feed: 'Job board 107', rows: [{ label: 'Sector', value: 'Care' }] },
 		]);
+	});
+
+	it("heads each feed's values with its job board's name, from the delivery log or the login's feeds", function () {
+		const view = buildAdvertView(
+			{ AdvertID: 3 },
+			{
+				values: [
+					{
+						Advert: { AdvertID: 3 },
+						AdvertValues: [
+							{ FeedID: 107, FieldIdentifier: 'Sector', Value: 'Care' },
+							{ FeedID: 108, FieldIdentifier: 'Band', Value: '5' },
+						],
+					},
+				],
+				tracking: [{ FeedID: 107, FeedName: 'Monster', PostingID: 1 }],
+				feedNames: new Map([[108, 'Reed.co.uk']]),
+			},
+		);
+		assert.deepEqual(
+			view.values.map((v) => v.feed),
+			['Monster (107)', 'Reed.co.uk (108)'],
+		);
 	});
 
 	it('describes application fields, dates and session activity', function () {
