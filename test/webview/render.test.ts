@@ -250,6 +250,19 @@ describe('webview rendering', function () {
 		assertPanelDomIsInert(root);
 	});
 
+	it('sizes the job description frame to its content: a short one is short, a long one is capped', function () {
+		const { doc } = setup();
+		const frameOf = (html: string) =>
+			renderAdvert(doc, buildAdvertView({ AdvertID: 7, JobDescription: html }), () => undefined, {
+				purify: setup().ctx.purify,
+			}).querySelector<HTMLIFrameElement>('.mp-description iframe')!;
+		const short = Number(frameOf('<p>Two lines of duties.</p><p>Apply today.</p>').getAttribute('height'));
+		const long = Number(frameOf(`<p>${'Care for patients on the ward. '.repeat(200)}</p>`).getAttribute('height'));
+		assert.ok(short > 0 && short <= 120, `a two-paragraph description gets a small frame (${short} px)`);
+		assert.ok(long > short * 10, `a long one a tall frame (${long} px), capped by CSS at 60vh`);
+		assert.equal(frameOf('<p>x</p>').getAttribute('sandbox'), '', 'still fully sandboxed');
+	});
+
 	it("shows panel dates in the user's locale with ISO in the tooltip, service text when it is no date", function () {
 		const { doc } = setup();
 		// The renderers format with the runtime's locale and zone (VS Code's in a webview): compare with the formatter.

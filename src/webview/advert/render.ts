@@ -114,6 +114,7 @@ export function renderAdvert(
 				frameBlock(doc, frames.purify, view.description.html, {
 					theme: frames.theme,
 					title: 'Job description (sanitised, no scripts)',
+					fitContent: true,
 					onLink: (url) => post({ type: 'openLink', url }),
 				}),
 				view.description.truncated
