@@ -52,6 +52,7 @@ export const COMMANDS = {
 	requestFileRunTest: 'multiposting.requestFile.runTest',
 	requestFileRunAll: 'multiposting.requestFile.runAll',
 	requestFileCopyAs: 'multiposting.requestFile.copyAs',
+	requestFileShowExchange: 'multiposting.requestFile.showExchange',
 } as const;
 
 export const ACCOUNT_VIEW_ID = 'multiposting.account';
