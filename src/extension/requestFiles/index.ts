@@ -21,6 +21,8 @@ import { COMMANDS } from '../ids';
 import { SNIPPET_LANGUAGES, requestSnippet } from '../playground/snippets';
 import { isRequestDocument, REQUEST_LANGUAGE_ID, REQUEST_SELECTOR, registerRequestLanguage } from './language';
 import { openReadonlyDocument } from '../ui/readonlyDocuments';
+import { VscodeSecrets, VscodeUi } from '../ui/vscodeUi';
+import { RequestEnvironments } from './environments';
 import { describeRun, runHeadline, runOptionsFor } from './running';
 import { RequestFileTests } from './tests';
 
@@ -32,6 +34,8 @@ export const REQUEST_FILE_COMMANDS = {
 	runAll: COMMANDS.requestFileRunAll,
 	copyAs: COMMANDS.requestFileCopyAs,
 	showExchange: COMMANDS.requestFileShowExchange,
+	selectEnvironment: COMMANDS.requestFileSelectEnvironment,
+	setEnvironmentSecrets: COMMANDS.requestFileSetEnvironmentSecrets,
 } as const;
 
 export { REQUEST_LANGUAGE_ID };
@@ -42,11 +46,20 @@ export function registerRequestFiles(
 	services: WorkbenchServices,
 	playground: PlaygroundDeps,
 ): void {
-	registerRequestLanguage(context);
+	const environments = new RequestEnvironments(
+		context.workspaceState,
+		services,
+		new VscodeUi(services.log),
+		new VscodeSecrets(context.secrets),
+	);
+	registerRequestLanguage(context, (uri) => environments.variablesFor(uri), environments.onDidChange);
 	const output = vscode.window.createOutputChannel('Multiposting Requests');
 	const timeout = (): number =>
 		vscode.workspace.getConfiguration('multiposting').get<number>('requestTimeoutMs', 30_000);
-	const tests = new RequestFileTests(() => runOptionsFor(services, timeout()), services.log);
+	const tests = new RequestFileTests(
+		async (file) => runOptionsFor(services, timeout(), await environments.runFor(file)),
+		services.log,
+	);
 	const report = (error: unknown): void => {
 		const message = error instanceof Error ? error.message : String(error);
 		services.log.error(`Request files: ${message}`);
@@ -94,6 +107,15 @@ export function registerRequestFiles(
 	context.subscriptions.push(
 		output,
 		tests,
+		environments,
+		vscode.commands.registerCommand(
+			REQUEST_FILE_COMMANDS.selectEnvironment,
+			guarded(() => environments.select()),
+		),
+		vscode.commands.registerCommand(
+			REQUEST_FILE_COMMANDS.setEnvironmentSecrets,
+			guarded(() => environments.setSecrets()),
+		),
 		vscode.commands.registerCommand(
 			REQUEST_FILE_COMMANDS.send,
 			guarded(async (uri?: vscode.Uri, index?: number) => {

@@ -5,20 +5,65 @@
 import { formatExchange, type RequestRunResult, type RunOptions } from '../../client/requestFileRunner';
 import { wsdlSchemaValidator } from '../../client/requestFileSchema';
 import { loadLibxml2Validator } from '../../client/xsd/libxml2Validator';
+import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../../protocol/catalogue';
+import type { RequestEnvironment } from '../../protocol/requestFiles/environments';
+import type { ConnectionValues } from '../../protocol/requestFiles/placeholders';
+import type { RequestTarget } from '../../protocol/requestFiles/prepare';
 import type { WorkbenchServices } from '../services';
+import type { EnvironmentSecrets } from './environmentChoice';
 import { secretValues, secretsToHide, targetOfClient } from '../playground/connection';
 
-/** The options of a run over the active connection (starts the sandbox when that is the connection). */
-export async function runOptionsFor(services: WorkbenchServices, timeoutMs: number): Promise<RunOptions> {
-	const client = await services.activeClient();
-	const connection = await secretValues(services);
-	const secrets = await secretsToHide(services, connection);
-	const target = targetOfClient(client);
+/** The environment of a run and, when it names a URL, its secrets from SecretStorage. */
+export interface EnvironmentRun {
+	environment: RequestEnvironment;
+	secrets?: EnvironmentSecrets;
+}
+
+/**
+ * The options of a run: over the active connection (starts the sandbox when that is the
+ * connection), or over the URL of the chosen environment with its own secrets; the environment's
+ * variables, username and culture apply either way.
+ */
+export async function runOptionsFor(
+	services: WorkbenchServices,
+	timeoutMs: number,
+	chosen?: EnvironmentRun,
+): Promise<RunOptions> {
+	const settings = chosen?.environment.connection ?? {};
+	let target: RequestTarget;
+	let connection: ConnectionValues;
+	let secrets: string[];
+	if (settings.url) {
+		target = {
+			baseUrl: settings.url,
+			namespace: settings.namespace ?? defaultNamespace(settings.url),
+			paths: {
+				posting: settings.postingPath ?? DEFAULT_ENDPOINT_PATHS.posting,
+				administration: settings.administrationPath ?? DEFAULT_ENDPOINT_PATHS.administration,
+			},
+		};
+		connection = { apiKey: chosen?.secrets?.apiKey ?? '', password: chosen?.secrets?.password ?? '' };
+		secrets = [
+			...(await services.secretsForRedaction()),
+			connection.apiKey ?? '',
+			connection.password ?? '',
+		].filter((secret) => secret.length > 0);
+	} else {
+		target = targetOfClient(await services.activeClient());
+		connection = await secretValues(services);
+		secrets = await secretsToHide(services, connection);
+	}
+	connection = {
+		...connection,
+		username: settings.username ?? connection.username ?? '',
+		culture: settings.culture ?? connection.culture ?? 'en-GB',
+	};
 	return {
 		target,
 		connection,
 		secrets,
 		timeoutMs,
+		variables: chosen?.environment.variables,
 		validateSchema: wsdlSchemaValidator(target, loadLibxml2Validator, timeoutMs),
 	};
 }

@@ -25,7 +25,7 @@ export class RequestFileTests implements vscode.Disposable {
 	private readonly exchanges = new Map<string, { label: string; exchange: ExchangeRecord }>();
 
 	constructor(
-		private readonly runOptions: () => Promise<RunOptions>,
+		private readonly runOptions: (file: vscode.Uri) => Promise<RunOptions>,
 		private readonly log: vscode.LogOutputChannel,
 	) {
 		this.controller.resolveHandler = async (item) => {
@@ -175,7 +175,7 @@ export class RequestFileTests implements vscode.Disposable {
 			if (!selected || selected.includes(index)) items.set(index, child);
 		});
 		if (run) for (const item of items.values()) run.enqueued(item);
-		const options = await this.runOptions();
+		const options = await this.runOptions(document.uri);
 		const results = await runRequestEntries(
 			parsed.entries,
 			{
