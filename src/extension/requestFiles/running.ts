@@ -134,6 +134,17 @@ export function describeRun(
 	if (exchanges.length > 0) {
 		lines.push('', '── Exchanges ──');
 		for (const result of exchanges) lines.push('', `### ${result.label}`, formatExchange(result.exchange!, 4000));
+		// Output views scroll to their end: the outcome is repeated there, under the bodies.
+		lines.push('', `── ${lines[0]} ──`);
+		for (const result of ordered.filter((result) => result.status !== 'passed')) {
+			const failedAt = result.outcomes.findIndex((outcome) => !outcome.passed);
+			const first = failedAt >= 0 ? result.outcomes[failedAt] : undefined;
+			const line = linesOf(result.index)?.expectationLines[failedAt];
+			const why = first
+				? `expect: ${first.text}${line ? ` (line ${line})` : ''}: expected ${first.expected}, actual ${first.actual}`
+				: (result.problems[0] ?? '');
+			lines.push(`${result.status.toUpperCase()} ${result.label}${why ? `: ${why}` : ''}`);
+		}
 	}
 	return `${lines.join('\n')}\n`;
 }

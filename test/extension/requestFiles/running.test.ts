@@ -93,6 +93,9 @@ describe('request file runs in the editor', () => {
 				'',
 				'<ok/>',
 				'',
+				'── scenario.mpreq: 1 passed, 1 failed ──',
+				'FAILED Read it back: expect: result.TotalItemCount == 2 (line 13): expected == 2, actual 1',
+				'',
 			].join('\n'),
 		);
 	});
