@@ -3,19 +3,20 @@ import { findEnvironment, parseEnvironmentFile } from '../../../src/protocol/req
 
 describe('environments of request files (multiposting.env.json)', () => {
 	it('reads named environments with connection settings and variables', () => {
+		const everySetting = {
+			url: 'https://staging.example.com',
+			namespace: 'https://staging.example.com/',
+			postingPath: '/SOAP/Posting.asmx',
+			administrationPath: '/SOAP/Administration.asmx',
+			username: 'ci',
+			culture: 'fr-FR',
+		};
 		const parsed = parseEnvironmentFile(
 			JSON.stringify({
 				$schema: './schema.json',
 				sandbox: { variables: { jobTitle: 'Staff Nurse', rows: 10, live: true } },
 				staging: {
-					connection: {
-						url: 'https://staging.example.com',
-						namespace: 'https://staging.example.com/',
-						postingPath: '/SOAP/Posting.asmx',
-						administrationPath: '/SOAP/Administration.asmx',
-						username: 'ci',
-						culture: 'fr-FR',
-					},
+					connection: everySetting,
 				},
 			}),
 		);
@@ -25,14 +26,7 @@ describe('environments of request files (multiposting.env.json)', () => {
 				{ name: 'sandbox', connection: {}, variables: { jobTitle: 'Staff Nurse', rows: '10', live: 'true' } },
 				{
 					name: 'staging',
-					connection: {
-						url: 'https://staging.example.com',
-						namespace: 'https://staging.example.com/',
-						postingPath: '/SOAP/Posting.asmx',
-						administrationPath: '/SOAP/Administration.asmx',
-						username: 'ci',
-						culture: 'fr-FR',
-					},
+					connection: everySetting,
 					variables: {},
 				},
 			],
