@@ -23,6 +23,7 @@ import { foreignHostMessage, hostHeaderCheck } from './hostCheck';
 import { explainListenError } from './portHolder';
 import { AnswerCache, type AnswerCacheStats } from './pipeline/answerCache';
 import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
+import { ControlRouter } from './control/router';
 
 export type { AccessLogEntry } from './pipeline/context';
 export type { CallbackEvent } from './callbacks/notifier';
@@ -142,6 +143,8 @@ export interface RunningEmulator {
 	resources(): ResourceStats;
 	/** Answers of reads kept and served again (undefined when the answer cache is off). */
 	answerCacheStats(): AnswerCacheStats | undefined;
+	/** The control endpoint (`/__admin/*`, loopback clients only): more routes may be registered into it. */
+	control: ControlRouter;
 	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
@@ -318,20 +321,30 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	};
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;
-	listener = (req, res) => {
-		if (!web) return pipeline(req, res);
-		const { path } = splitTarget(req.url ?? '/');
-		if (!web.matches(path)) return pipeline(req, res);
+	const control = new ControlRouter();
+	const logBeside = (req: IncomingMessage, res: ServerResponse, path: string): void => {
 		const startedAt = Date.now();
 		res.once('finish', () =>
 			options.logger?.({
 				time: new Date(startedAt),
 				method: req.method ?? '-',
-				path: redactWebPath(path),
+				path,
 				status: res.statusCode,
 				durationMs: Date.now() - startedAt,
 			}),
 		);
+	};
+	listener = (req, res) => {
+		const { path } = splitTarget(req.url ?? '/');
+		if (control.matches(path)) {
+			logBeside(req, res, path);
+			control
+				.handle(req, res)
+				.catch((error: unknown) => emit({ kind: 'error', message: `control ${path} failed`, error }));
+			return;
+		}
+		if (!web?.matches(path)) return pipeline(req, res);
+		logBeside(req, res, redactWebPath(path));
 		web.handle(req, res).catch((error: unknown) =>
 			emit({ kind: 'error', message: `web page ${redactWebPath(path)} failed`, error }),
 		);
@@ -359,6 +372,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		callbacksIdle: () => notifier.idle(),
 		resources: () => limits.stats(),
 		answerCacheStats: () => answerCache?.stats(),
+		control,
 		reset: async () => {
 			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');
