@@ -24,6 +24,12 @@ import { explainListenError } from './portHolder';
 import { AnswerCache, type AnswerCacheStats } from './pipeline/answerCache';
 import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
 import { ControlRouter } from './control/router';
+import { registerJournalRoutes } from './control/requests';
+import { Journal, type JournalOptions } from './journal/journal';
+import type { JournalEntry } from './journal/types';
+import { cachedVerdictOf, type Verdict, type VerdictContext } from './journal/verdict';
+import { loadLibxml2Validator } from '../protocol/schema/libxml2Validator';
+import type { XsdValidatorPort } from '../protocol/schema/wsdlValidation';
 
 export type { AccessLogEntry } from './pipeline/context';
 export type { CallbackEvent } from './callbacks/notifier';
@@ -114,6 +120,11 @@ export interface EmulatorOptions {
 	 * Answers are the same either way; false makes every request run in full (benchmarks, debugging).
 	 */
 	answerCache?: boolean;
+	/**
+	 * The journal of exchanges (journal/), served at `/__admin/requests`: on by default (the last 500
+	 * exchanges, 16 MiB); false turns it off.
+	 */
+	journal?: false | JournalOptions;
 }
 
 export interface RunningEmulator {
@@ -145,6 +156,10 @@ export interface RunningEmulator {
 	answerCacheStats(): AnswerCacheStats | undefined;
 	/** The control endpoint (`/__admin/*`, loopback clients only): more routes may be registered into it. */
 	control: ControlRouter;
+	/** The journal of exchanges (undefined when turned off). */
+	journal: Journal | undefined;
+	/** Production's verdict on a journaled exchange (computed once, when first asked). */
+	verdictOf(entry: JournalEntry): Promise<Verdict>;
 	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
@@ -297,6 +312,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	};
 
 	const namespace = resolveNamespace(options.namespace, baseUrl);
+	const journal =
+		options.journal === false ? undefined : new Journal({ knownSecrets: demo, ...(options.journal ?? {}) });
 	const limits = new ResourceLimits(options.limits);
 	const answerCache = sandbox && options.answerCache !== false ? new AnswerCache() : undefined;
 	const config: PipelineConfig = {
@@ -318,10 +335,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			cache: answerCache,
 			changeCount: () => sandbox!.store.changeCount,
 		},
+		journal,
+	};
+	let validator: Promise<XsdValidatorPort> | undefined;
+	const verdicts: VerdictContext = {
+		namespace,
+		paths,
+		wsdl: config.wsdl,
+		maxPageSize: options.maxPageSize,
+		validator: () => (validator ??= loadLibxml2Validator()),
 	};
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;
 	const control = new ControlRouter();
+	if (journal) registerJournalRoutes(control, journal, verdicts);
 	const logBeside = (req: IncomingMessage, res: ServerResponse, path: string): void => {
 		const startedAt = Date.now();
 		res.once('finish', () =>
@@ -373,6 +400,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		resources: () => limits.stats(),
 		answerCacheStats: () => answerCache?.stats(),
 		control,
+		journal,
+		verdictOf: (entry) => cachedVerdictOf(entry, verdicts),
 		reset: async () => {
 			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');
