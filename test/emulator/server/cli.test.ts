@@ -244,7 +244,7 @@ describe('sandbox command line', () => {
 				'--journal',
 				file,
 			]);
-			let apiKey = '';
+			let apiKey: string;
 			try {
 				const ready = JSON.parse(await firstLine) as Record<string, string>;
 				apiKey = ready.apiKey;
