@@ -45,8 +45,34 @@ export default tseslint.config(
 					paths: [vscodeOnlyInExtension],
 					patterns: [
 						{
-							group: ['**/extension/**'],
+							group: ['**/extension', '**/extension/**'],
 							message: 'Only src/extension may depend on the extension layer.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
+		// Webviews and the helpers they share with the host handle messages only: no client, no sandbox.
+		files: ['src/shared/**/*.ts', 'src/webview/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [vscodeOnlyInExtension, 'undici'],
+					patterns: [
+						{
+							group: [
+								'**/client',
+								'**/client/**',
+								'**/emulator',
+								'**/emulator/**',
+								'**/extension',
+								'**/extension/**',
+							],
+							message:
+								'src/webview and src/shared depend only on src/protocol and src/shared: the host calls the service.',
 						},
 					],
 				},
@@ -62,7 +88,7 @@ export default tseslint.config(
 					paths: [vscodeOnlyInExtension],
 					patterns: [
 						{
-							group: ['**/emulator/**', '**/extension/**'],
+							group: ['**/emulator', '**/emulator/**', '**/extension', '**/extension/**'],
 							message: 'The client talks to services only through src/protocol.',
 						},
 					],
@@ -82,7 +108,7 @@ export default tseslint.config(
 					],
 					patterns: [
 						{
-							group: ['**/client/**', '**/extension/**'],
+							group: ['**/client', '**/client/**', '**/extension', '**/extension/**'],
 							message: 'The emulator depends only on src/protocol.',
 						},
 					],
@@ -100,7 +126,7 @@ export default tseslint.config(
 					paths: [vscodeOnlyInExtension],
 					patterns: [
 						{
-							group: ['**/extension/**', '**/webview/**'],
+							group: ['**/extension', '**/extension/**', '**/webview', '**/webview/**'],
 							message: 'The CLI uses the client, the emulator and src/protocol only.',
 						},
 					],
@@ -130,7 +156,14 @@ export default tseslint.config(
 					],
 					patterns: [
 						{
-							group: ['**/client/**', '**/emulator/**', '**/extension/**'],
+							group: [
+								'**/client',
+								'**/client/**',
+								'**/emulator',
+								'**/emulator/**',
+								'**/extension',
+								'**/extension/**',
+							],
 							message: 'src/protocol is pure: no I/O and no other layer.',
 						},
 					],
