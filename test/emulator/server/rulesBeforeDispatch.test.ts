@@ -22,6 +22,10 @@ describe('emulator pipeline: parameter rules run before the handler', () => {
 			reached.push(params);
 			throw FaultError.client('InvalidParameter', 'reached the CandidateTagPartner handler');
 		};
+		handlers.AddAdvertCandidateNote = (params: AnyParams) => {
+			reached.push(params);
+			throw FaultError.client('InvalidParameter', 'reached the AddAdvertCandidateNote handler');
+		};
 		emulator = await startEmulator({ handlers });
 	});
 	after(() => emulator.stop());
@@ -70,6 +74,33 @@ describe('emulator pipeline: parameter rules run before the handler', () => {
 		assert.match(res.body, /PartnerTag must be one of/);
 		assert.equal(reached.length, 0);
 	});
+
+	for (const [what, given, message] of [
+		[
+			'a note subject over 200 characters',
+			{ sSubject: 's'.repeat(201) },
+			/sSubject must be at most 200 characters/,
+		],
+		['a note body over 10,000 characters', { sBody: 'b'.repeat(10_001) }, /sBody must be at most 10000 characters/],
+	] as const) {
+		it(`refuses ${what} without calling the handler`, async () => {
+			reached.length = 0;
+			const res = await send(`${emulator.postingUrl}/AddAdvertCandidateNote`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded' },
+				body: allFields('AddAdvertCandidateNote', {
+					sAPIKey: API_KEY,
+					sAdvertID: '1',
+					sAdvertCandidateID: '1',
+					sBody: 'note',
+					...given,
+				}),
+			});
+			assert.equal(res.status, 500);
+			assert.match(res.body, message);
+			assert.equal(reached.length, 0);
+		});
+	}
 
 	it('hands valid values to the handler, value-set choices in the case they were sent', async () => {
 		reached.length = 0;
