@@ -31,6 +31,9 @@ if [[ ! -f "$SETTINGS" ]]; then
 	"extensions.autoCheckUpdates": false,
 	"extensions.autoUpdate": false,
 	"update.mode": "none",
+	"chat.disableAIFeatures": true,
+	"workbench.secondarySideBar.defaultVisibility": "hidden",
+	"git.openRepositoryInParentFolders": "never",
 	"multiposting.activeConnection": "sandbox"
 }
 JSON
