@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { AnyParams } from '../../../src/protocol/catalogue';
+import type { AnyParams, OperationName } from '../../../src/protocol/catalogue';
 import { FaultError } from '../../../src/protocol/faults';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server';
 import { API_KEY, allFields, fakeHandlers, send } from './helpers';
@@ -30,12 +30,17 @@ describe('emulator pipeline: parameter rules run before the handler', () => {
 	});
 	after(() => emulator.stop());
 
-	function addAdvert(given: Record<string, string>) {
-		return send(`${emulator.postingUrl}/AddAdvert`, {
+	/** Posts an HTTP POST form of `operation` with every field, as ASMX requires. */
+	function postForm(operation: OperationName, given: Record<string, string>) {
+		return send(`${emulator.postingUrl}/${operation}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: allFields('AddAdvert', { sAPIKey: API_KEY, sJobTitle: 'Nurse', ...given }),
+			body: allFields(operation, { sAPIKey: API_KEY, ...given }),
 		});
+	}
+
+	function addAdvert(given: Record<string, string>) {
+		return postForm('AddAdvert', { sJobTitle: 'Nurse', ...given });
 	}
 
 	const refused: [string, Record<string, string>, RegExp][] = [
@@ -61,14 +66,9 @@ describe('emulator pipeline: parameter rules run before the handler', () => {
 
 	it('refuses a partner tag outside its set without calling the handler', async () => {
 		reached.length = 0;
-		const res = await send(`${emulator.postingUrl}/CandidateTagPartner`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: allFields('CandidateTagPartner', {
-				sAPIKey: API_KEY,
-				sCandidateEmail: 'a@example.com',
-				PartnerTag: 'PartnerNope',
-			}),
+		const res = await postForm('CandidateTagPartner', {
+			sCandidateEmail: 'a@example.com',
+			PartnerTag: 'PartnerNope',
 		});
 		assert.equal(res.status, 500);
 		assert.match(res.body, /PartnerTag must be one of/);
@@ -85,16 +85,11 @@ describe('emulator pipeline: parameter rules run before the handler', () => {
 	] as const) {
 		it(`refuses ${what} without calling the handler`, async () => {
 			reached.length = 0;
-			const res = await send(`${emulator.postingUrl}/AddAdvertCandidateNote`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/x-www-form-urlencoded' },
-				body: allFields('AddAdvertCandidateNote', {
-					sAPIKey: API_KEY,
-					sAdvertID: '1',
-					sAdvertCandidateID: '1',
-					sBody: 'note',
-					...given,
-				}),
+			const res = await postForm('AddAdvertCandidateNote', {
+				sAdvertID: '1',
+				sAdvertCandidateID: '1',
+				sBody: 'note',
+				...given,
 			});
 			assert.equal(res.status, 500);
 			assert.match(res.body, message);
