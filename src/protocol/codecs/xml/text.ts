@@ -90,8 +90,9 @@ export class CharacterData {
 	/** Appends the character data [a, b) (between markup, inside `el` at depth d) to the element's text. */
 	addText(a: number, b: number, el: XmlElement, d: number): void {
 		const cd = this.ahead.nextCdEnd(a);
-		if (cd !== -1 && cd < b)
+		if (cd !== -1 && cd < b) {
 			failAt(this.input, 'XML_MALFORMED', "']]>' is not allowed in text (escape '>' as &gt;)", cd);
+		}
 		let amp = this.ahead.nextAmp(a);
 		if (amp === -1 || amp >= b) {
 			this.pushText(el, d, this.ahead.literal(a, b));
