@@ -14,6 +14,7 @@ import {
 	armInputClock,
 	chooseMenuItem,
 	editorTab,
+	collapseTree,
 	expand,
 	firstUserRow,
 	frameWithText,
@@ -132,8 +133,12 @@ describe('the recruiter flows in real VS Code', function () {
 	});
 
 	it('opens adverts from the tree drawing the header from the row first, then the rest', async function () {
-		await revealApplications(page);
-		const adverts = row(page, 4, /\d+ applications?/);
+		await showSandboxTree(page);
+		// Expanded rows from other tests would push the adverts out of the (virtual) list.
+		await collapseTree(page);
+		await expand(row(page, 2, /Acme Recruitment Group/).first());
+		await expand(row(page, 3, /demo\.admin/).first());
+		const adverts = row(page, 4, /\b[1-9]\d* applications?/);
 		const timings: { step: string; header: number; complete: number }[] = [];
 		for (let i = 0; i < 3; i++) {
 			await armInputClock(page);
@@ -480,12 +485,14 @@ describe('the recruiter flows in real VS Code', function () {
 
 	it('finds an advert by the reference typed straight into Find', async function () {
 		await showSandboxTree(page);
+		await collapseTree(page);
 		await expand(row(page, 2, /Acme Recruitment Group/).first());
 		const admin = row(page, 3, /demo\.admin/).first();
 		await expand(admin);
-		// An advert's panel shows its reference: the value a recruiter has at hand.
-		await row(page, 4, /\d+ applications?/)
+		// A seeded advert's panel shows its reference (an advert created by another test may have none).
+		await row(page, 4, /\b[1-9]\d* applications?/)
 			.first()
+			.locator('.label-name')
 			.click();
 		const panel = await frameWithText(page, '.mp-header', /REF\/\d{4}\/\d{4}/);
 		const reference = /REF\/\d{4}\/\d{4}/.exec(await panel.locator('.mp-header').first().innerText())![0];

@@ -17,6 +17,12 @@ export function row(page: Page, level: number, text?: RegExp): Locator {
 	return text ? rows.filter({ hasText: text }) : rows;
 }
 
+/** Collapses every row of the account tree (the view's Collapse All), then expands the connection again. */
+export async function collapseTree(page: Page): Promise<void> {
+	await page.locator('.part.sidebar .action-label[aria-label^="Collapse All"]').first().click();
+	await expand(row(page, 1).first());
+}
+
 /** The first user row under the expanded organisation (organisations below it come first, saying "N users"). */
 export function firstUserRow(page: Page): Locator {
 	return row(page, 3, /\d+ adverts?/).first();
