@@ -19,6 +19,8 @@ export function row(page: Page, level: number, text?: RegExp): Locator {
 
 /** Collapses every row of the account tree (the view's Collapse All), then expands the connection again. */
 export async function collapseTree(page: Page): Promise<void> {
+	// The view's title actions show while the pointer is over the side bar.
+	await page.locator('.part.sidebar').hover();
 	await page.locator('.part.sidebar .action-label[aria-label^="Collapse All"]').first().click();
 	await expand(row(page, 1).first());
 }

@@ -14,6 +14,8 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 	private ref: AdvertRef;
 	private generation = 0;
 	private record?: Advert;
+	/** The load under way for an advert: a click also moves the selection, and both ask to show it. */
+	private inflight?: { advertId: number; done: Promise<void> };
 
 	constructor(services: WorkbenchServices, ref: AdvertRef, options: PanelOptions & { initial?: Advert }) {
 		super(
@@ -71,7 +73,7 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 			this.title = `#${ref.advertId}`;
 		}
 		if (initial) this.present(initial);
-		if (this.ready) void this.load().catch(() => undefined);
+		if (this.ready && this.inflight?.advertId !== ref.advertId) void this.load().catch(() => undefined);
 	}
 
 	protected override async onMessage(message: AdvertToHostMessage): Promise<void> {
@@ -117,7 +119,16 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 		this.post({ type: 'advert', view });
 	}
 
-	private async load(): Promise<void> {
+	private load(): Promise<void> {
+		const advertId = this.ref.advertId;
+		const done = this.loadOnce().finally(() => {
+			if (this.inflight?.done === done) this.inflight = undefined;
+		});
+		this.inflight = { advertId, done };
+		return done;
+	}
+
+	private async loadOnce(): Promise<void> {
 		const generation = this.generation;
 		const ref = this.ref;
 		await this.busy('Loading advert…', async () => {
@@ -134,7 +145,7 @@ export class AdvertPanel extends DetailPanel<AdvertToHostMessage, HostToAdvertMe
 				timed('UserFeedsAndQuotaWithDestinations', feedNames(client)),
 			]);
 			// Where an advert panel's time goes, for a real run's log (trace level).
-			this.services.log.info(`Advert panel ${ref.advertId}: ${times.join(', ')}`);
+			this.services.log.trace(`Advert panel ${ref.advertId}: ${times.join(', ')}`);
 			if (generation !== this.generation) return;
 			if (found.status === 'rejected') throw found.reason;
 			const advert = found.value;

@@ -59,6 +59,11 @@ export interface ApplicationKey {
 
 export type FindBy = 'advertId' | 'advertIdentifier' | 'advertReference' | 'applicationId';
 
+/** A page of a paged search's answer. */
+function pageOf<T>(items: T[] | undefined, result: { PageCount?: number; TotalItemCount?: number }): Page<T> {
+	return { items: items ?? [], pageCount: result.PageCount, total: result.TotalItemCount };
+}
+
 function scopeOf(user: UserScope): { sUsername?: string; sUserIdentifier?: string } {
 	return user.username ? { sUsername: user.username } : { sUserIdentifier: String(user.userId) };
 }
@@ -133,7 +138,7 @@ export async function advertsOfUser(
 		{ ...scopeOf(user), ...advertFilterParams(filters), CurrentPage: page, RowsPerPage: rowsPerPage },
 		options,
 	);
-	return { items: result.Adverts ?? [], pageCount: result.PageCount, total: result.TotalItemCount };
+	return pageOf(result.Adverts, result);
 }
 
 /** How many of a user's adverts match the filters. */
@@ -168,7 +173,7 @@ export async function applicationsOfAdvert(
 		},
 		options,
 	);
-	return { items: result.Applications ?? [], pageCount: result.PageCount, total: result.TotalItemCount };
+	return pageOf(result.Applications, result);
 }
 
 /** The first application of a user's adverts received since a date (a sample, e.g. for an organisation's name). */
@@ -182,7 +187,7 @@ export async function applicationOfUserSince(
 		{ ...scopeOf(user), sApplicationStartDateTime: start, CurrentPage: 1, RowsPerPage: 1 },
 		options,
 	);
-	return { items: result.Applications ?? [], pageCount: result.PageCount, total: result.TotalItemCount };
+	return pageOf(result.Applications, result);
 }
 
 /**
