@@ -36,7 +36,10 @@ describe('Multiposting extension in real VS Code', function () {
 		await page
 			.locator('.part.sidebar .composite.title h2', { hasText: /multiposting/i })
 			.waitFor({ state: 'visible', timeout: UI_WAIT });
-		const start = page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Start Sandbox' });
+		// The Account view's welcome (the Traffic view below it offers Start Sandbox too).
+		const start = page
+			.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Start Sandbox' })
+			.first();
 		await start.waitFor({ state: 'visible', timeout: UI_WAIT });
 		await page
 			.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Add Connection' })
