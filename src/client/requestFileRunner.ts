@@ -17,6 +17,7 @@ import {
 	type SchemaVerdict,
 } from '../protocol/requestFiles/evaluate';
 import { entryLabel, type ParsedEntry } from '../protocol/requestFiles/format';
+import type { RequestFileIssue } from '../protocol/requestFiles/issues';
 import {
 	checksSchema,
 	codecContextOf,
@@ -24,7 +25,8 @@ import {
 	variablesOfEntry,
 	type RequestTarget,
 } from '../protocol/requestFiles/prepare';
-import type { ConnectionValues } from '../protocol/requestFiles/placeholders';
+import type { CapturedValues, ConnectionValues } from '../protocol/requestFiles/placeholders';
+import { variableIssues } from '../protocol/requestFiles/variables';
 import { createRedactor } from './exchange';
 import { sendPrepared, type Captured } from './sendPrepared';
 
@@ -42,6 +44,8 @@ export interface RunOptions {
 	target: RequestTarget;
 	/** Values of the `{{connection.*}}` placeholders, secrets included. */
 	connection: ConnectionValues;
+	/** Variables that have a value before the first request (e.g. an environment's). */
+	variables?: CapturedValues;
 	/** Further secrets to hide in what is returned (the API key and password always are). */
 	secrets?: readonly string[];
 	/** Time budget of one request (default 30000 ms). */
@@ -116,7 +120,8 @@ export async function runRequestEntries(
 	].filter((secret) => secret.length > 0);
 	const redactor = createRedactor(secrets);
 	const chosen = new Set(selected ?? entries.map((_, index) => index));
-	const variables: Record<string, string> = {};
+	const variables: Record<string, string> = { ...options.variables };
+	const fileIssues = variableIssues(entries, Object.keys(variables));
 	const results: RequestRunResult[] = [];
 	for (const index of entriesToRun(entries, selected)) {
 		const entry = entries[index];
@@ -136,7 +141,11 @@ export async function runRequestEntries(
 			continue;
 		}
 		options.onProgress?.({ kind: 'started', index });
-		await runOne(entry, result, options, variables, entries, redactor);
+		const issues = [
+			...entry.issues,
+			...fileIssues.filter((found) => found.entry === index).map(({ issue }) => issue),
+		];
+		await runOne(entry, issues, result, options, variables, entries, redactor);
 		options.onProgress?.({ kind: 'finished', result });
 	}
 	return results;
@@ -144,13 +153,16 @@ export async function runRequestEntries(
 
 async function runOne(
 	entry: ParsedEntry,
+	issues: readonly RequestFileIssue[],
 	result: RequestRunResult,
 	options: RunOptions,
 	variables: Record<string, string>,
 	entries: readonly ParsedEntry[],
 	redactor: ReturnType<typeof createRedactor>,
 ): Promise<void> {
-	const errors = entry.issues.filter((issue) => (issue.severity ?? 'error') === 'error');
+	const errors = issues
+		.filter((issue) => (issue.severity ?? 'error') === 'error')
+		.sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
 	if (errors.length > 0) {
 		result.status = 'errored';
 		result.problems.push(...errors.map((issue) => `line ${issue.line}: ${issue.message}`));

@@ -119,12 +119,62 @@ param.sCultureID: {{never}}
 		assert.match(output, /\| POST http:\/\/127\.0\.0\.1:\d+\/SOAP\/Posting\.asmx/);
 		assert.match(output, /<sAPIKey>\*\*\*<\/sAPIKey>/);
 		assert.match(output, /✗ Uses the capture/);
-		assert.match(output, /- Not run skipped\n {6}\{\{never\}\} has no value: no earlier request captures it\./);
-		assert.match(output, /^0 passed, 2 failed, 1 skipped$/m);
+		assert.match(output, /! Not run\n {6}line 17: \{\{never\}\} is captured by no request of this file/);
+		assert.match(output, /^0 passed, 3 failed, 0 skipped$/m);
 		const xml = readFileSync(junit, 'utf8');
 		assert.match(xml, /<failure message="result\.length == 0: got \d+" type="expectation">/);
-		assert.match(xml, /<skipped message="\{\{never\}\} has no value/);
+		assert.match(xml, /<error message="line 17: \{\{never\}\} is captured by no request/);
 		assert.ok(!xml.includes('sandbox-api-key'), 'no API key in the report');
+	});
+
+	it('fails a file that uses a variable no request captures, at its line; a request after a failure is a skip', async () => {
+		writeFileSync(
+			join(folder, 'typo.mpreq'),
+			`### Currencies
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+expect: no fault
+capture: code = result[0].Value
+
+### Typo
+operation: GetCurrency
+param.sCultureID: {{cdoe}}
+param.sAPIKey: {{connection.apiKey}}
+expect: no fault
+
+### A capture that fails
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: wrong
+capture: other = result[0].Value
+
+### Needs the failed capture
+operation: GetCurrency
+param.sCultureID: {{other}}
+param.sAPIKey: {{connection.apiKey}}
+expect: no fault
+`,
+		);
+		const io = capture(folder);
+		const junit = join(folder, 'junit.xml');
+		const code = await main(['typo.mpreq', '--size', 'small', '--junit', junit], io);
+		const output = io.out.join('');
+		assert.equal(code, 1, output);
+		assert.match(output, /✓ Currencies/);
+		assert.match(
+			output,
+			/! Typo\n {6}line 10: \{\{cdoe\}\} is captured by no request of this file \(add "capture: cdoe = …" to an earlier one\)\. Did you mean \{\{code\}\}\?/,
+		);
+		assert.match(output, /✗ A capture that fails/);
+		assert.match(
+			output,
+			/- Needs the failed capture skipped\n {6}\{\{other\}\} has no value: "A capture that fails" did not capture it\./,
+		);
+		assert.match(output, /^1 passed, 2 failed, 1 skipped$/m);
+		const xml = readFileSync(junit, 'utf8');
+		assert.match(xml, /<testsuites name="multiposting-test" tests="4" failures="1" errors="1" skipped="1"/);
+		assert.match(xml, /<error message="line 10: \{\{cdoe\}\} is captured by no request of this file/);
 	});
 
 	it('runs against a URL with credentials from the environment', async () => {

@@ -48,6 +48,7 @@ import { RequestFileError, closestNames, type RequestFileIssue } from './issues'
 import {
 	CONNECTION_PLACEHOLDERS,
 	SECRET_ROLES,
+	VARIABLE_PATTERN,
 	hasVariable,
 	createPlaceholderRedactor,
 	type ConnectionValues,
@@ -107,6 +108,16 @@ export interface EntryLocation {
 	captureLines: number[];
 	/** Line of `operation:`, when given. */
 	operationLine?: number;
+	/** Every `{{name}}` variable written in the request (not in comments), where it is written. */
+	variableUses: VariableUse[];
+}
+
+/** A `{{name}}` written in a request: its name, 1-based line and 0-based columns. */
+export interface VariableUse {
+	name: string;
+	line: number;
+	column: number;
+	endColumn: number;
 }
 
 /** A parsed entry with its location and problems. */
@@ -172,7 +183,14 @@ export function parseRequestFileEntries(text: string): ParsedRequestFile {
 
 function parseBlock(lines: readonly string[], start: number, end: number, named: boolean): ParsedEntry {
 	const issues: RequestFileIssue[] = [];
-	const location: EntryLocation = { start: start + 1, end, first: start + 1, expectationLines: [], captureLines: [] };
+	const location: EntryLocation = {
+		start: start + 1,
+		end,
+		first: start + 1,
+		expectationLines: [],
+		captureLines: [],
+		variableUses: variableUsesOf(lines, named ? start + 1 : start, end),
+	};
 	const entry: ParsedEntry = { expectations: [], captures: [], namespaces: {}, location, issues };
 	if (named) {
 		const name = lines[start].replace(/^#+/, '').trim();
@@ -439,6 +457,22 @@ function parseBlock(lines: readonly string[], start: number, end: number, named:
 	}
 	issues.sort((a, b) => a.line - b.line);
 	return entry;
+}
+
+/** The variables written in lines [from, end): key lines other than comments, and every line of a raw part. */
+function variableUsesOf(lines: readonly string[], from: number, end: number): VariableUse[] {
+	const uses: VariableUse[] = [];
+	let raw = false;
+	for (let index = from; index < end; index += 1) {
+		const line = lines[index];
+		if (!raw && line.trim() === RAW_SEPARATOR) raw = true;
+		if (!raw && line.trim().startsWith('#')) continue;
+		for (const match of line.matchAll(new RegExp(VARIABLE_PATTERN.source, 'g'))) {
+			const column = match.index ?? 0;
+			uses.push({ name: match[1], line: index + 1, column, endColumn: column + match[0].length });
+		}
+	}
+	return uses;
 }
 
 function expressionIssue(error: unknown, line: number, valueStart: number, valueText: string): RequestFileIssue {

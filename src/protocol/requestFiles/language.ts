@@ -18,6 +18,7 @@ import { parseExpectation, parseSubject, type PathSegment, type Subject } from '
 import { parseRequestFileEntries, REQUEST_SEPARATOR, RAW_SEPARATOR, type ParsedEntry } from './format';
 import { closestNames, type IssueFix } from './issues';
 import { CONNECTION_PLACEHOLDERS } from './placeholders';
+import { variableIssues } from './variables';
 import { describeType, fieldsOf, resultType, typeOfPath, type PathType } from './resultPaths';
 
 /** A problem to show in the editor. */
@@ -51,11 +52,15 @@ export interface LanguageHover {
 
 const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture'] as const;
 
-/** Everything wrong in a file: parse problems, then checks against the catalogue and the file's captures. */
-export function diagnose(text: string): LanguageDiagnostic[] {
+/**
+ * Everything wrong in a file: parse problems, variables no earlier request captures, then checks
+ * against the catalogue. `given`: variables that have a value before the first request.
+ */
+export function diagnose(text: string, given: Iterable<string> = []): LanguageDiagnostic[] {
 	const lines = text.split(/\r?\n/);
 	const parsed = parseRequestFileEntries(text);
-	const diagnostics: LanguageDiagnostic[] = parsed.issues.map((issue) => ({
+	const issues = [...parsed.issues, ...variableIssues(parsed.entries, given).map(({ issue }) => issue)];
+	const diagnostics: LanguageDiagnostic[] = issues.map((issue) => ({
 		line: issue.line - 1,
 		column: issue.column ?? firstNonSpace(lines[issue.line - 1] ?? ''),
 		endColumn: issue.endColumn ?? (lines[issue.line - 1] ?? '').length,
@@ -63,11 +68,7 @@ export function diagnose(text: string): LanguageDiagnostic[] {
 		severity: issue.severity ?? 'error',
 		fixes: issue.fixes ?? [],
 	}));
-	const captured = new Set<string>();
-	parsed.entries.forEach((entry) => {
-		diagnostics.push(...checkEntry(entry, lines, captured));
-		for (const capture of entry.captures) captured.add(capture.name);
-	});
+	for (const entry of parsed.entries) diagnostics.push(...checkEntry(entry, lines));
 	return diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
@@ -94,31 +95,12 @@ function keyLines(
 	return result;
 }
 
-function checkEntry(entry: ParsedEntry, lines: readonly string[], captured: ReadonlySet<string>): LanguageDiagnostic[] {
+function checkEntry(entry: ParsedEntry, lines: readonly string[]): LanguageDiagnostic[] {
 	const diagnostics: LanguageDiagnostic[] = [];
 	const keys = keyLines(entry, lines);
 	const operationText = keys.find((key) => key.key === 'operation')?.value;
 	const operation = operationText && isOperationName(operationText) ? operationText : undefined;
 	const expectsFault = entry.expectations.some((expectation) => expectation.kind === 'fault');
-	// Variables must come from an earlier request's capture.
-	for (let index = entry.location.start - 1; index < entry.location.end; index += 1) {
-		const line = lines[index] ?? '';
-		for (const match of line.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)) {
-			const name = match[1];
-			if (captured.has(name)) continue;
-			diagnostics.push({
-				line: index,
-				column: match.index ?? 0,
-				endColumn: (match.index ?? 0) + match[0].length,
-				severity: 'error',
-				message: `{{${name}}} is not captured by an earlier request (add "capture: ${name} = …" to one).`,
-				fixes: closestNames(name, [...captured]).map((candidate) => ({
-					title: `Change to {{${candidate}}}`,
-					replacement: `{{${candidate}}}`,
-				})),
-			});
-		}
-	}
 	if (!operation) return diagnostics;
 	const spec = OPERATIONS[operation];
 	const specs = new Map(spec.params.map((param) => [param.name, param]));

@@ -96,7 +96,20 @@ describe('request files with several requests', () => {
 			expectationLines: [9, 10],
 			captureLines: [11],
 			operationLine: 5,
+			variableUses: [],
 		});
+		assert.deepEqual(
+			read.location.variableUses.map((use) => [use.name, use.line, use.column, use.endColumn]),
+			[
+				['advertId', 15, 17, 29],
+				['rows', 17, 19, 27],
+				['advertId', 20, 38, 50],
+			],
+		);
+		assert.deepEqual(
+			plain.location.variableUses.map((use) => [use.name, use.line]),
+			[['token', 26]],
+		);
 		// An int parameter holding a variable stays text until it is sent.
 		assert.equal(read.document?.params.RowsPerPage, '{{rows}}');
 		assert.equal(read.document?.params.CurrentPage, 1);

@@ -50,6 +50,62 @@ describe('request file language features', () => {
 		assert.match(diagnose(FILE)[5].message, /At least one search filter .* add "expect: fault"/);
 	});
 
+	it('reports every variable no earlier request captures, with its line: a typo, a later capture, its own', () => {
+		const text = [
+			'### Uses a later capture', //                                  0
+			'operation: GetCurrency',
+			'param.sCultureID: {{culture}}',
+			'# {{inComment}} is not a use',
+			'capture: code = result[0].Value',
+			'expect: result[0].Value == {{code}}', //                        5
+			'',
+			'### Typo',
+			'operation: GetCurrency',
+			'param.sCultureID: {{cdoe}}',
+			'param.sAPIKey: {{fromEnvironment}}', //                         10
+			'---',
+			'GET /x?c={{code}} HTTP/1.1',
+			'',
+			'### Captures the culture',
+			'operation: GetCurrency', //                                     15
+			'capture: culture = result[0].Value',
+		].join('\n');
+		const found = diagnose(text, ['fromEnvironment'])
+			.filter((item) => item.message.includes('{{'))
+			.map((item) => ({
+				line: item.line,
+				text: text.split('\n')[item.line].slice(item.column, item.endColumn),
+				message: item.message,
+				fixes: item.fixes.map((fix) => fix.replacement),
+			}));
+		assert.deepEqual(found, [
+			{
+				line: 2,
+				text: '{{culture}}',
+				message:
+					'{{culture}} is captured only by a later request (line 17): move that request before this one.',
+				fixes: [],
+			},
+			{
+				line: 5,
+				text: '{{code}}',
+				message:
+					'{{code}} is captured by this same request (line 5), after it is sent: only later requests can use it.',
+				fixes: [],
+			},
+			{
+				line: 9,
+				text: '{{cdoe}}',
+				message:
+					'{{cdoe}} is captured by no request of this file (add "capture: cdoe = …" to an earlier one). Did you mean {{code}}?',
+				fixes: ['{{code}}'],
+			},
+		]);
+		assert.ok(
+			diagnose(text).some((item) => item.message.startsWith('{{fromEnvironment}} is captured by no request')),
+		);
+	});
+
 	it('completes keys, operations, parameter values, result fields, subcodes and variables', () => {
 		const lines = FILE.split('\n');
 		const labels = (line: number, character: number, text = FILE): string[] =>
