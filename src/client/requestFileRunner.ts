@@ -50,6 +50,8 @@ export interface RunOptions {
 	secrets?: readonly string[];
 	/** Time budget of one request (default 30000 ms). */
 	timeoutMs?: number;
+	/** Largest response body read; a longer one is cut off there and the request errs (default 32 MiB). */
+	maxResponseBytes?: number;
 	signal?: AbortSignal;
 	dispatcher?: Dispatcher;
 	/** Checks `valid against wsdl`; without it those expectations fail as "not checked". */
@@ -193,6 +195,7 @@ async function runOne(
 		signal: options.signal,
 		timeoutMs: options.timeoutMs ?? 30_000,
 		dispatcher: options.dispatcher,
+		maxBodyBytes: options.maxResponseBytes,
 	});
 	const observed = observe(entry, captured, options, redactor);
 	result.exchange = exchangeRecord(captured, redactor);
@@ -224,9 +227,16 @@ async function runOne(
 			result.problems.push(read.problem);
 		}
 	}
-	if (!captured.response) {
+	// A response cut off (size cap, deadline) or broken part-way, or one an operation request cannot
+	// read as its result or a fault, proves nothing whatever the expectations say.
+	if (!captured.response || captured.error !== undefined) {
 		result.status = 'errored';
 		result.problems.unshift(redactor.text(captured.error ?? 'No response.'));
+	} else if (observed.decodeError !== undefined) {
+		result.status = 'errored';
+		result.problems.unshift(
+			`The response is neither a result of ${entry.document?.operation} nor a fault: ${observed.decodeError} (to check such a response, send it as plain HTTP: a raw part without operation).`,
+		);
 	} else if (result.outcomes.some((outcome) => !outcome.passed) || result.problems.length > 0) {
 		result.status = 'failed';
 	} else {

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectRequestFiles, main, parseTestArgs, type CliIo } from '../../src/cli/multipostingTest';
+import { ScriptedServer } from '../client/helpers';
 import { startSandbox } from '../integration/support';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -175,6 +176,67 @@ expect: no fault
 		const xml = readFileSync(junit, 'utf8');
 		assert.match(xml, /<testsuites name="multiposting-test" tests="4" failures="1" errors="1" skipped="1"/);
 		assert.match(xml, /<error message="line 10: \{\{cdoe\}\} is captured by no request of this file/);
+	});
+
+	it('makes a response cut off, broken off or unreadable an error of its request, in the console and JUnit', async () => {
+		const server = await ScriptedServer.start();
+		const MiB = Buffer.alloc(1024 * 1024, 'x');
+		server.handler = (request, response) => {
+			let closed = false;
+			response.on('close', () => (closed = true));
+			// Bounded streams: they end by themselves long after the runner has given up.
+			const stream = (chunks: number, chunk: Buffer, everyMs: number): void => {
+				response.writeHead(200, { 'content-type': 'text/plain' });
+				let sent = 0;
+				const next = (): void => {
+					if (closed || sent === chunks) return void response.end();
+					sent += 1;
+					if (response.write(chunk)) setTimeout(next, everyMs);
+					else response.once('drain', next);
+				};
+				next();
+			};
+			if (request.url === '/forever') stream(500, Buffer.from('tick\n'), 20);
+			else if (request.url === '/huge') stream(40, MiB, 0);
+			else if (request.url === '/broken') {
+				response.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+				response.write('0123456789', () => response.socket?.destroy());
+			} else if (request.url === '/fine') response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+			else response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Sign in</body></html>');
+		};
+		try {
+			writeFileSync(
+				join(folder, 'responses.mpreq'),
+				['forever', 'broken', 'huge']
+					.map((path) => `### ${path}\nexpect: status == 200\n---\nGET /${path} HTTP/1.1\n\n`)
+					.join('') +
+					`### A proxy's page\noperation: GetCurrency\nparam.sCultureID: en-GB\nexpect: status == 200\n\n` +
+					`### fine\nexpect: status == 200\n---\nGET /fine HTTP/1.1\n`,
+			);
+			const io = capture(folder);
+			const junit = join(folder, 'junit.xml');
+			const code = await main(
+				['responses.mpreq', '--url', server.baseUrl, '--timeout', '500', '--junit', junit],
+				io,
+			);
+			const output = io.out.join('');
+			assert.equal(code, 1, output);
+			assert.match(output, /! forever \(\d+ ms\)\n {6}Timed out after 500 ms, \d+ bytes into the body\./);
+			assert.match(output, /! broken \(\d+ ms\)\n {6}The response broke off, 10 bytes into the body: /);
+			assert.match(output, /! huge \(\d+ ms\)\n {6}The body was cut off after 33554432 bytes\./);
+			assert.match(
+				output,
+				/! A proxy's page \(\d+ ms\)\n {6}The response is neither a result of GetCurrency nor a fault: Expected text\/xml but the service answered with an HTML page\./,
+			);
+			assert.match(output, /✓ fine/);
+			assert.match(output, /^1 passed, 4 failed, 0 skipped$/m);
+			const xml = readFileSync(junit, 'utf8');
+			assert.match(xml, /tests="5" failures="0" errors="4" skipped="0"/);
+			assert.match(xml, /<error message="Timed out after 500 ms, \d+ bytes into the body\." type="request">/);
+			assert.match(xml, /<error message="The body was cut off after 33554432 bytes\." type="request">/);
+		} finally {
+			await server.close();
+		}
 	});
 
 	it('runs against a URL with credentials from the environment', async () => {
