@@ -43,12 +43,14 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 			const details = [
 				...failed.map(
 					(outcome) =>
-						`expect: ${outcome.text}\n  expected: ${outcome.expected}\n  actual:   ${outcome.actual}`,
+						`${lineOf(outcome.line)}expect: ${outcome.text}\n  expected: ${outcome.expected}\n  actual:   ${outcome.actual}`,
 				),
 				...result.problems,
 			].join('\n');
 			if (result.status === 'failed') {
-				const message = failed[0]?.message ?? result.problems[0] ?? 'failed';
+				const message = failed[0]
+					? `${lineOf(failed[0].line)}${failed[0].message}`
+					: (result.problems[0] ?? 'failed');
 				lines.push(
 					`      <failure message="${xmlAttr(message)}" type="expectation">${xmlText(details)}</failure>`,
 				);
@@ -68,6 +70,11 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 	}
 	lines.push('</testsuites>', '');
 	return lines.join('\n');
+}
+
+/** `line 12: `, or nothing when the line is not known. */
+function lineOf(line: number | undefined): string {
+	return line === undefined ? '' : `line ${line}: `;
 }
 
 function className(path: string): string {

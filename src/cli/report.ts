@@ -34,7 +34,7 @@ export function fileReport(file: FileRun, verbose: boolean): string {
 		if (result.status === 'passed' && !verbose) continue;
 		for (const outcome of result.outcomes) {
 			if (outcome.passed && !verbose) continue;
-			lines.push(`      ${outcome.passed ? 'ok' : 'failed'} expect: ${outcome.text}`);
+			lines.push(`      ${outcome.passed ? 'ok' : 'failed'}${atLine(outcome.line)}: expect: ${outcome.text}`);
 			if (!outcome.passed) {
 				lines.push(`        expected: ${outcome.expected}`, `        actual:   ${outcome.actual}`);
 			}
@@ -45,6 +45,11 @@ export function fileReport(file: FileRun, verbose: boolean): string {
 		}
 	}
 	return lines.join('\n');
+}
+
+/** ` at line 12`, or nothing when the line is not known. */
+export function atLine(line: number | undefined): string {
+	return line === undefined ? '' : ` at line ${line}`;
 }
 
 function indent(text: string, prefix: string): string[] {

@@ -217,7 +217,10 @@ async function runOne(
 			: { unavailable: 'no schema validator is available here.' };
 	}
 	const context = { variables, namespaces: entry.namespaces };
-	result.outcomes = entry.expectations.map((expectation) => evaluateExpectation(expectation, observed, context));
+	result.outcomes = entry.expectations.map((expectation, at) => ({
+		...evaluateExpectation(expectation, observed, context),
+		line: entry.location.expectationLines[at],
+	}));
 	for (const capture of entry.captures) {
 		const read = readCapture(capture, observed, entry.namespaces);
 		if ('value' in read) {

@@ -102,6 +102,7 @@ binding: soap12
 param.sCultureID: {{code}}
 param.sAPIKey: {{connection.apiKey}}
 expect: fault
+expect: fault.message == {{code}}
 
 ### Not run
 operation: GetCurrency
@@ -115,16 +116,28 @@ param.sCultureID: {{never}}
 		assert.equal(code, 1, output);
 		assert.match(
 			output,
-			/✗ Currencies \(\d+ ms\)\n {6}failed expect: result\.length == 0\n {8}expected: == 0\n {8}actual: {3}\d+/,
+			/✗ Currencies \(\d+ ms\)\n {6}failed at line 5: expect: result\.length == 0\n {8}expected: == 0\n {8}actual: {3}\d+/,
+		);
+		// The expectation's own line, and the value of the variable next to the template.
+		assert.match(
+			output,
+			/✗ Uses the capture \(\d+ ms\)\n {6}failed at line 13: expect: fault\n[^]*?\n {6}failed at line 14: expect: fault\.message == \{\{code\}\}\n {8}expected: == \{\{code\}\} \(with \{\{code\}\} = "[A-Z]{3}"\)\n {8}actual: {3}absent/,
 		);
 		assert.match(output, /\| POST http:\/\/127\.0\.0\.1:\d+\/SOAP\/Posting\.asmx/);
 		assert.match(output, /<sAPIKey>\*\*\*<\/sAPIKey>/);
 		assert.match(output, /✗ Uses the capture/);
-		assert.match(output, /! Not run\n {6}line 17: \{\{never\}\} is captured by no request of this file/);
+		assert.match(output, /! Not run\n {6}line 18: \{\{never\}\} is captured by no request of this file/);
 		assert.match(output, /^0 passed, 3 failed, 0 skipped$/m);
 		const xml = readFileSync(junit, 'utf8');
-		assert.match(xml, /<failure message="result\.length == 0: got \d+" type="expectation">/);
-		assert.match(xml, /<error message="line 17: \{\{never\}\} is captured by no request/);
+		assert.match(
+			xml,
+			/<failure message="line 5: result\.length == 0: got \d+" type="expectation">line 5: expect: result\.length == 0\n {2}expected: == 0\n/,
+		);
+		assert.match(
+			xml,
+			/line 14: expect: fault\.message == \{\{code\}\}\n {2}expected: == \{\{code\}\} \(with \{\{code\}\} = "[A-Z]{3}"\)/,
+		);
+		assert.match(xml, /<error message="line 18: \{\{never\}\} is captured by no request/);
 		assert.ok(!xml.includes('sandbox-api-key'), 'no API key in the report');
 	});
 

@@ -116,7 +116,12 @@ describe('running request files against a sandbox', function () {
 		assert.deepEqual(
 			results[1].outcomes.map((outcome) => [outcome.text, outcome.passed, outcome.expected, outcome.actual]),
 			[
-				['result.Applications[0].AdvertCandidateID == {{applicationId}}', true, '== {{applicationId}}', id],
+				[
+					'result.Applications[0].AdvertCandidateID == {{applicationId}}',
+					true,
+					`== {{applicationId}} (with {{applicationId}} = ${id})`,
+					id,
+				],
 				['result.TotalItemCount == 2', false, '== 2', '1'],
 				['valid against wsdl', true, 'valid against the WSDL', 'valid'],
 			],

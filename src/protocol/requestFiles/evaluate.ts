@@ -15,7 +15,7 @@ import {
 	type Operator,
 	type Subject,
 } from './expressions';
-import { substituteVariables, type CapturedValues } from './placeholders';
+import { substituteVariables, variablesIn, type CapturedValues } from './placeholders';
 import { valuesAtPath } from './resultPaths';
 import { builtInNamespaces, evaluateXPath, type XPathValue } from './xpath';
 
@@ -61,6 +61,8 @@ export interface ExpectationOutcome {
 	actual: string;
 	/** One sentence for reports, e.g. `result.TotalItemCount >= 1: got 0`. */
 	message: string;
+	/** The 1-based line of the expectation in its file, when known. */
+	line?: number;
 }
 
 const MAX_SHOWN = 300;
@@ -72,10 +74,11 @@ export function evaluateExpectation(
 	context: EvaluationContext,
 ): ExpectationOutcome {
 	const text = formatExpectation(expectation);
+	const values = variablesNote(text, context.variables);
 	const outcome = (passed: boolean, expected: string, actual: string): ExpectationOutcome => ({
 		text,
 		passed,
-		expected,
+		expected: `${expected}${values}`,
 		actual,
 		message: passed ? `${text}: passed` : `${text}: got ${actual}`,
 	});
@@ -134,6 +137,14 @@ export function evaluateExpectation(
 			return outcome(true, expected, every ? `${values.length} items` : show(values[0]));
 		}
 	}
+}
+
+/** The values of the variables an expectation uses, for reports: ` (with {{id}} = 42)`. */
+function variablesNote(text: string, variables: CapturedValues): string {
+	const known = variablesIn(text).filter((name) => Object.prototype.hasOwnProperty.call(variables, name));
+	if (known.length === 0) return '';
+	const value = (text: string): string => (numeric(text) === undefined ? show(text) : text);
+	return ` (with ${known.map((name) => `{{${name}}} = ${value(variables[name])}`).join(', ')})`;
 }
 
 function reparse(text: string): Operand {
