@@ -11,6 +11,7 @@ import type { Endpoint, OperationName } from '../protocol/catalogue';
 import { normaliseResult } from '../protocol/compare';
 import {
 	evaluateExpectation,
+	observedFault,
 	readCapture,
 	type ExpectationOutcome,
 	type ObservedExchange,
@@ -282,7 +283,7 @@ function observe(
 			);
 			observed.decoded = decoded.ok
 				? { result: normaliseResult(decoded.result) ?? null }
-				: { fault: { ...decoded.fault } };
+				: { fault: observedFault(decoded.fault, document.binding) };
 		} catch (error) {
 			observed.decodeError = redactor.text(error instanceof Error ? error.message : String(error));
 		}

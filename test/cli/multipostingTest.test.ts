@@ -252,6 +252,28 @@ expect: no fault
 		}
 	});
 
+	it('lets a test expect the fault code as each binding sends it, or who caused it on any binding', async () => {
+		const request = (binding: string, checks: string[]): string =>
+			`### ${binding}\noperation: GetApplicationsPaged\nbinding: ${binding}\nparam.sCultureID: en-GB\nparam.sAPIKey: {{connection.apiKey}}\nparam.CurrentPage: 1\nparam.RowsPerPage: 20\n${checks.map((check) => `expect: ${check}\n`).join('')}\n`;
+		writeFileSync(
+			join(folder, 'codes.mpreq'),
+			request('soap12', ['fault MissingFilter', 'fault.code == Sender', 'fault.cause == caller']) +
+				request('soap11', ['fault MissingFilter', 'fault.code == Client', 'fault.cause == caller']) +
+				request('httpPost', ['fault', 'fault.code absent', 'status == 500']) +
+				`### SOAP 1.2 is not SOAP 1.1\noperation: GetApplicationsPaged\nbinding: soap12\nparam.sAPIKey: {{connection.apiKey}}\nexpect: fault.code == Client\n`,
+		);
+		const io = capture(folder);
+		const code = await main(['codes.mpreq', '--size', 'small'], io);
+		const output = io.out.join('');
+		assert.equal(code, 1, output);
+		assert.match(output, /✓ soap12[^]*✓ soap11[^]*✓ httpPost/);
+		assert.match(
+			output,
+			/✗ SOAP 1\.2 is not SOAP 1\.1 \(\d+ ms\)\n {6}failed at line \d+: expect: fault\.code == Client\n {8}expected: == Client\n {8}actual: {3}"Sender"/,
+		);
+		assert.match(output, /^3 passed, 1 failed, 0 skipped$/m);
+	});
+
 	it('runs against a URL with credentials from the environment', async () => {
 		const emulator = await startSandbox({ size: 'small' });
 		try {

@@ -3,6 +3,8 @@
  * time, and the decoded result or fault. Pure: the runner sends, this only looks.
  */
 import type { Normalised } from '../compare';
+import { faultCodeAsSent } from '../bindings/soap';
+import type { BindingName } from '../bindings/types';
 import type { Fault } from '../faults';
 import {
 	formatExpectation,
@@ -33,13 +35,37 @@ export interface ObservedExchange {
 	/** Why no (complete) response arrived. */
 	error?: string;
 	/** The decoded outcome of an operation request; absent for plain HTTP or when decoding failed. */
-	decoded?: { result: Normalised | null } | { fault: Fault };
+	decoded?: { result: Normalised | null } | { fault: ObservedFault };
 	/** Why the body could not be decoded. */
 	decodeError?: string;
 	/** The service namespace of the target (the `mp` XPath prefix). */
 	serviceNamespace: string;
 	/** Present when the schema was checked. */
 	schema?: SchemaVerdict;
+}
+
+/** A fault as a request file sees it: its code as sent, and who caused it whatever the binding. */
+export interface ObservedFault {
+	/** As the binding wrote it (SOAP 1.1 Client/Server, SOAP 1.2 Sender/Receiver); none on HTTP GET/POST. */
+	code?: string;
+	/** caller (Client/Sender, and the envelope faults) or service (Server/Receiver); none on HTTP GET/POST. */
+	cause?: 'caller' | 'service';
+	subcode?: string;
+	message: string;
+	detail?: string;
+}
+
+/** The fault of a response of `binding` as request files report it (`fault.code`, `fault.cause`). */
+export function observedFault(fault: Fault, binding: BindingName): ObservedFault {
+	const observed: ObservedFault = { message: fault.message };
+	const code = faultCodeAsSent(binding, fault.code);
+	if (code !== undefined) {
+		observed.code = code;
+		observed.cause = fault.code === 'Server' ? 'service' : 'caller';
+	}
+	if (fault.subcode !== undefined) observed.subcode = fault.subcode;
+	if (fault.detail !== undefined) observed.detail = fault.detail;
+	return observed;
 }
 
 /** What an expectation needs besides the exchange. */
@@ -308,9 +334,10 @@ export function show(value: Normalised | undefined): string {
 	return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
 
-/** A fault as one line: `fault Client/MissingFilter: message`. */
-export function describeFault(fault: Fault): string {
-	return `fault ${fault.code}${fault.subcode ? `/${fault.subcode}` : ''}: ${fault.message}`;
+/** A fault as one line: `fault Client/MissingFilter: message` (`fault: message` without a code). */
+export function describeFault(fault: ObservedFault): string {
+	const code = [fault.code, fault.subcode].filter((part) => part !== undefined).join('/');
+	return `fault${code ? ` ${code}` : ''}: ${fault.message}`;
 }
 
 /** What the exchange amounts to, for a failed fault/no-fault expectation. */

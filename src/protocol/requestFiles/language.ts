@@ -3,7 +3,7 @@
  * completion and hover, from the catalogue. Positions are 0-based lines and columns, as editors
  * count them. Pure.
  */
-import { BINDING_LABELS, BINDING_NAMES } from '../bindings/types';
+import { BINDING_LABELS, BINDING_NAMES, type BindingName } from '../bindings/types';
 import {
 	OPERATIONS,
 	OPERATION_NAMES,
@@ -105,6 +105,10 @@ function checkEntry(entry: ParsedEntry, lines: readonly string[]): LanguageDiagn
 	const spec = OPERATIONS[operation];
 	const specs = new Map(spec.params.map((param) => [param.name, param]));
 	const given = new Map<string, string>();
+	const bindingText = keys.find((key) => key.key === 'binding')?.value ?? 'soap11';
+	const binding = (BINDING_NAMES as readonly string[]).includes(bindingText)
+		? (bindingText as BindingName)
+		: undefined;
 	for (const key of keys) {
 		if (key.key.startsWith('param.')) {
 			const param = specs.get(key.key.slice('param.'.length));
@@ -127,6 +131,7 @@ function checkEntry(entry: ParsedEntry, lines: readonly string[]): LanguageDiagn
 			}
 		} else if (key.key === 'expect' || key.key === 'capture') {
 			diagnostics.push(...checkSubjectLine(key, operation, entry));
+			if (key.key === 'expect') diagnostics.push(...checkFaultCode(key, binding));
 		}
 	}
 	// The catalogue's rules, unless the request is written to get a fault.
@@ -223,6 +228,48 @@ function checkSubjectLine(
 			severity: 'error',
 			message: problem.message,
 			fixes: problem.suggestions.map((name) => ({ title: `Change to ${name}`, replacement: name })),
+		},
+	];
+}
+
+/** The codes each SOAP version writes, and their counterpart in the other version. */
+const OTHER_VERSION_CODE: Record<'soap11' | 'soap12', Record<string, string>> = {
+	soap11: { Sender: 'Client', Receiver: 'Server' },
+	soap12: { Client: 'Sender', Server: 'Receiver' },
+};
+
+/** `fault.code == Client` on SOAP 1.2 (which sends Sender) and the like: a warning with the right code. */
+function checkFaultCode(
+	key: { line: number; value: string; valueStart: number },
+	binding: BindingName | undefined,
+): LanguageDiagnostic[] {
+	let expectation;
+	try {
+		expectation = parseExpectation(key.value);
+	} catch {
+		return [];
+	}
+	if (expectation.kind !== 'compare' || expectation.subject.kind !== 'fault') return [];
+	if (expectation.subject.field !== 'code' || expectation.operand?.kind !== 'string' || !binding) return [];
+	const written = expectation.operand.value;
+	const column = key.valueStart + key.value.lastIndexOf(written);
+	const range = { line: key.line, column, endColumn: column + written.length, severity: 'warning' as const };
+	if (binding === 'httpGet' || binding === 'httpPost') {
+		return [
+			{
+				...range,
+				message: `HTTP GET and POST carry no fault code (every error is HTTP 500 with a text): check fault.message or status == 500.`,
+				fixes: [],
+			},
+		];
+	}
+	const right = OTHER_VERSION_CODE[binding][written];
+	if (!right) return [];
+	return [
+		{
+			...range,
+			message: `${binding === 'soap12' ? 'SOAP 1.2' : 'SOAP 1.1'} sends ${right}, not ${written}: write fault.code == ${right}, or fault.cause == ${right === 'Server' || right === 'Receiver' ? 'service' : 'caller'} for any binding.`,
+			fixes: [{ title: `Change to ${right}`, replacement: right }],
 		},
 	];
 }

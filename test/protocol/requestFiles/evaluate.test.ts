@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { evaluateExpectation, readCapture, type ObservedExchange } from '../../../src/protocol/requestFiles/evaluate';
+import type { BindingName } from '../../../src/protocol/bindings/types';
+import type { FaultCode } from '../../../src/protocol/faults';
+import {
+	evaluateExpectation,
+	observedFault,
+	readCapture,
+	type ObservedExchange,
+} from '../../../src/protocol/requestFiles/evaluate';
 import { parseCapture, parseExpectation } from '../../../src/protocol/requestFiles/expressions';
 import { resultType, typeOfPath, describeType } from '../../../src/protocol/requestFiles/resultPaths';
 
@@ -111,6 +118,43 @@ describe('expectations', () => {
 		assert.equal(check('fault.code == Client', fault).passed, true);
 		assert.equal(check('fault.message contains "search filter"', fault).passed, true);
 		assert.equal(check('fault', page).actual, 'a result (no fault)');
+	});
+
+	it('reports a fault code as the binding sent it, and who caused it whatever the binding', () => {
+		const missing = {
+			code: 'Client' as const,
+			subcode: 'MissingFilter',
+			message: 'At least one search filter must be given.',
+		};
+		const sent = (binding: BindingName, code: FaultCode = 'Client'): ObservedExchange => ({
+			...fault,
+			decoded: { fault: observedFault({ ...missing, code }, binding) },
+		});
+		assert.deepEqual(observedFault(missing, 'soap12'), { ...missing, code: 'Sender', cause: 'caller' });
+		assert.deepEqual(observedFault({ ...missing, code: 'Server' }, 'soap11'), {
+			...missing,
+			code: 'Server',
+			cause: 'service',
+		});
+		assert.equal(check('fault.code == Sender', sent('soap12')).passed, true);
+		assert.equal(check('fault.code == Client', sent('soap12')).actual, '"Sender"');
+		assert.equal(check('fault.code == Client', sent('soap11')).passed, true);
+		assert.equal(check('fault.code == Receiver', sent('soap12', 'Server')).passed, true);
+		for (const binding of ['soap11', 'soap12'] as const) {
+			assert.equal(check('fault.cause == caller', sent(binding)).passed, true, binding);
+			assert.equal(check('fault.cause == service', sent(binding, 'Server')).passed, true, binding);
+		}
+		// HTTP GET and POST answer every error with HTTP 500 and a text: no code, no cause.
+		assert.equal(check('fault.code absent', sent('httpGet')).passed, true);
+		assert.equal(check('fault.cause absent', sent('httpPost')).passed, true);
+		assert.equal(
+			check('fault', sent('httpGet')).actual,
+			'fault MissingFilter: At least one search filter must be given.',
+		);
+		assert.equal(
+			check('fault', sent('soap12')).actual,
+			'fault Sender/MissingFilter: At least one search filter must be given.',
+		);
 	});
 
 	it('evaluates XPath with built-in and declared prefixes', () => {

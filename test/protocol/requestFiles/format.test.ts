@@ -195,7 +195,7 @@ describe('request files with several requests', () => {
 		assert.match(messages('expect: body == /x/')[0], /goes with matches/);
 		assert.match(messages('expect: status < 3s')[0], /units .* go with time only/);
 		assert.match(messages('expect: body matches /(/')[0], /not valid/);
-		assert.match(messages('expect: fault.reason == x')[0], /code, subcode and message/);
+		assert.match(messages('expect: fault.reason == x')[0], /code, cause, subcode, message/);
 		assert.match(messages('expect: xpath(//a == 1')[0], /no closing parenthesis/);
 		assert.match(messages('expect: result.Items[x] == 1')[0], /\[<index>\] or \[\*\]/);
 		assert.match(messages('capture: connection = status')[0], /reserved/);

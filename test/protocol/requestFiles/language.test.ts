@@ -106,6 +106,55 @@ describe('request file language features', () => {
 		);
 	});
 
+	it("warns when an expected fault code is the other SOAP version's, or on HTTP GET/POST, which send none", () => {
+		const text = [
+			'### SOAP 1.2',
+			'operation: GetCurrency',
+			'binding: soap12',
+			'expect: fault.code == Client',
+			'expect: fault.code == Sender',
+			'',
+			'### SOAP 1.1',
+			'operation: GetCurrency',
+			'expect: fault.code == Receiver',
+			'expect: fault.cause == service',
+			'',
+			'### HTTP GET',
+			'operation: GetCurrency',
+			'binding: httpGet',
+			'expect: fault.code == Server',
+		].join('\n');
+		const found = diagnose(text).map((item) => ({
+			line: item.line,
+			text: text.split('\n')[item.line].slice(item.column, item.endColumn),
+			message: item.message,
+			fixes: item.fixes.map((fix) => fix.replacement),
+		}));
+		assert.deepEqual(found, [
+			{
+				line: 3,
+				text: 'Client',
+				message:
+					'SOAP 1.2 sends Sender, not Client: write fault.code == Sender, or fault.cause == caller for any binding.',
+				fixes: ['Sender'],
+			},
+			{
+				line: 8,
+				text: 'Receiver',
+				message:
+					'SOAP 1.1 sends Server, not Receiver: write fault.code == Server, or fault.cause == service for any binding.',
+				fixes: ['Server'],
+			},
+			{
+				line: 14,
+				text: 'Server',
+				message:
+					'HTTP GET and POST carry no fault code (every error is HTTP 500 with a text): check fault.message or status == 500.',
+				fixes: [],
+			},
+		]);
+	});
+
 	it('completes keys, operations, parameter values, result fields, subcodes and variables', () => {
 		const lines = FILE.split('\n');
 		const labels = (line: number, character: number, text = FILE): string[] =>
