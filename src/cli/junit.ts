@@ -24,11 +24,11 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 	for (const file of files) {
 		const of = (status: string): number => file.results.filter((result) => result.status === status).length;
 		lines.push(
-			`  <testsuite name="${xmlAttr(file.path)}" tests="${file.results.length}" failures="${of('failed')}" errors="${of('errored')}" skipped="${of('skipped')}" time="${seconds(file.ms)}" timestamp="${file.startedAt}">`,
+			`  <testsuite name="${xmlAttr(file.name)}" tests="${file.results.length}" failures="${of('failed')}" errors="${of('errored')}" skipped="${of('skipped')}" time="${seconds(file.ms)}" timestamp="${file.startedAt}">`,
 		);
 		for (const problem of file.fileProblems) {
 			lines.push(
-				`    <testcase classname="${xmlAttr(className(file.path))}" name="(file)" time="0">`,
+				`    <testcase classname="${xmlAttr(className(file.name))}" name="(file)" time="0">`,
 				`      <error message="${xmlAttr(problem)}" type="file"/>`,
 				'    </testcase>',
 			);
@@ -37,7 +37,7 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 			const time = seconds(result.exchange?.timeMs ?? 0);
 			const line = file.lines[result.index];
 			lines.push(
-				`    <testcase classname="${xmlAttr(className(file.path))}" name="${xmlAttr(result.label)}" time="${time}" file="${xmlAttr(file.path)}"${line ? ` line="${line}"` : ''}>`,
+				`    <testcase classname="${xmlAttr(className(file.name))}" name="${xmlAttr(result.label)}" time="${time}" file="${xmlAttr(file.path)}"${line ? ` line="${line}"` : ''}>`,
 			);
 			const failed = result.outcomes.filter((outcome) => !outcome.passed);
 			const details = [
@@ -77,6 +77,7 @@ function lineOf(line: number | undefined): string {
 	return line === undefined ? '' : `line ${line}: `;
 }
 
-function className(path: string): string {
-	return path.replace(/\.mpreq$/, '').replace(/[\\/]/g, '.');
+/** `examples/sub/a.mpreq` → `examples.sub.a`: the name under the folder given, never a `..` path. */
+function className(name: string): string {
+	return name.replace(/\.mpreq$/, '').replace(/[\\/]/g, '.');
 }

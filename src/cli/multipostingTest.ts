@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { runRequestEntries, type SchemaValidator } from '../client/requestFileRunner';
 import { parseSize, startEmulator, type RunningEmulator, type SandboxSize } from '../emulator';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../protocol/catalogue';
@@ -136,18 +136,25 @@ export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | s
 	return command;
 }
 
+/** A request file found: its path, and a readable name for reports (see collectRequestFiles). */
+export interface FoundFile {
+	path: string;
+	/** The path under the folder given, starting with that folder's name (`examples/a.mpreq`); a file given alone: its name. */
+	name: string;
+}
+
 /** The request files named: files as given, folders searched for *.mpreq (sorted, no dot or node_modules folders). */
-export function collectRequestFiles(paths: readonly string[]): { files: string[]; problems: string[] } {
-	const files: string[] = [];
+export function collectRequestFiles(paths: readonly string[]): { files: FoundFile[]; problems: string[] } {
+	const files: FoundFile[] = [];
 	const problems: string[] = [];
-	const walk = (folder: string): void => {
+	const walk = (folder: string, root: string): void => {
 		const entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
 		for (const entry of entries) {
 			const path = join(folder, entry.name);
 			if (entry.isDirectory()) {
-				if (!entry.name.startsWith('.') && entry.name !== 'node_modules') walk(path);
+				if (!entry.name.startsWith('.') && entry.name !== 'node_modules') walk(path, root);
 			} else if (entry.name.endsWith(REQUEST_FILE_EXTENSION)) {
-				files.push(path);
+				files.push({ path, name: join(basename(root), relative(root, path)).split(sep).join('/') });
 			}
 		}
 	};
@@ -159,10 +166,11 @@ export function collectRequestFiles(paths: readonly string[]): { files: string[]
 			problems.push(`${path} does not exist.`);
 			continue;
 		}
-		if (stat.isDirectory()) walk(path);
-		else files.push(path);
+		if (stat.isDirectory()) walk(resolve(path), resolve(path));
+		else files.push({ path, name: basename(path) });
 	}
-	return { files: [...new Set(files)], problems };
+	const seen = new Set<string>();
+	return { files: files.filter((file) => !seen.has(file.path) && seen.add(file.path)), problems };
 }
 
 /** Where the requests go and with which credentials. */
@@ -287,10 +295,13 @@ export async function main(args: readonly string[], io: CliIo = defaultIo()): Pr
 	return counts.failed + counts.errored + counts.fileErrors > 0 ? 1 : 0;
 }
 
-async function runFile(file: string, command: TestCommand, session: Session, io: CliIo): Promise<FileRun> {
+async function runFile(found: FoundFile, command: TestCommand, session: Session, io: CliIo): Promise<FileRun> {
 	const started = performance.now();
+	const file = found.path;
+	const inCwd = relative(io.cwd, file);
 	const run: FileRun = {
-		path: relative(io.cwd, file) || file,
+		path: inCwd.length > 0 && !inCwd.startsWith('..') && !isAbsolute(inCwd) ? inCwd : file,
+		name: found.name,
 		startedAt: new Date().toISOString().replace(/\.\d+Z$/, ''),
 		ms: 0,
 		results: [],

@@ -3,8 +3,10 @@ import { formatExchange, type RequestRunResult } from '../client/requestFileRunn
 
 /** The run of one file. */
 export interface FileRun {
-	/** As given or found, relative to the working folder. */
+	/** Relative to the working folder when it is inside it, else absolute. */
 	path: string;
+	/** Readable and independent of the working folder: under the folder given (`examples/a.mpreq`). */
+	name: string;
 	startedAt: string;
 	ms: number;
 	results: RequestRunResult[];

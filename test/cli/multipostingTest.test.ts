@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectRequestFiles, main, parseTestArgs, type CliIo } from '../../src/cli/multipostingTest';
@@ -51,7 +51,7 @@ describe('multiposting-test (the CLI runner)', function () {
 	it('finds request files in folders, sorted', () => {
 		const { files } = collectRequestFiles([EXAMPLES]);
 		assert.deepEqual(
-			files.map((file) => file.slice(EXAMPLES.length + 1)),
+			files.map((file) => file.path.slice(EXAMPLES.length + 1)),
 			[
 				'feeds-and-quota.mpreq',
 				'page-through-applications.mpreq',
@@ -63,6 +63,30 @@ describe('multiposting-test (the CLI runner)', function () {
 		assert.deepEqual(collectRequestFiles([join(folder, 'none')]).problems, [
 			`${join(folder, 'none')} does not exist.`,
 		]);
+	});
+
+	it('names JUnit classes and suites under the folder given, wherever the working folder is', async () => {
+		const suite = join(folder, 'suite');
+		mkdirSync(join(suite, 'sub'), { recursive: true });
+		const wsdl = '### WSDL\nexpect: status == 200\n---\nGET /SOAP/Posting.asmx?WSDL HTTP/1.1\n';
+		writeFileSync(join(suite, 'sub', 'a.mpreq'), wsdl);
+		writeFileSync(join(suite, 'b.mpreq'), wsdl);
+		const io = capture(ROOT);
+		const junit = join(folder, 'junit.xml');
+		const code = await main([suite, join(suite, 'b.mpreq'), '--size', 'small', '--junit', junit], io);
+		assert.equal(code, 0, io.out.join(''));
+		const xml = readFileSync(junit, 'utf8');
+		const cases = [
+			...xml.matchAll(/<testsuite name="([^"]*)"[^]*?<testcase classname="([^"]*)"[^>]* file="([^"]*)"/g),
+		];
+		assert.deepEqual(
+			cases.map((found) => [found[1], found[2], found[3]]),
+			[
+				['suite/b.mpreq', 'suite.b', join(suite, 'b.mpreq')],
+				['suite/sub/a.mpreq', 'suite.sub.a', join(suite, 'sub', 'a.mpreq')],
+			],
+		);
+		assert.ok(!xml.includes('..'), xml);
 	});
 
 	it('runs the examples against a sandbox it starts, writes JUnit XML and exits 0', async () => {
