@@ -14,8 +14,9 @@ import type { ConnectionValues } from '../protocol/requestFiles/placeholders';
 import type { RequestTarget } from '../protocol/requestFiles/prepare';
 import { wsdlSchemaValidator } from '../client/requestFileSchema';
 import { loadLibxml2Validator } from '../client/xsd/libxml2Validator';
+import { jsonReport } from './jsonReport';
 import { junitReport } from './junit';
-import { fileReport, summaryLine, totals, type FileRun } from './report';
+import { fileReport, summaryLine, type FileRun } from './report';
 
 /** Environment variables holding the credentials of a service given with --url. */
 export const CREDENTIAL_ENV = {
@@ -41,6 +42,8 @@ Target (one of):
 
 Options:
   --junit <file>          also write a JUnit XML report
+  --json <file>           also write a JSON report (every request, expectation and problem)
+  --bail                  stop at the first request that fails or errs; nothing after it runs
   --grep <text>           run only requests whose name contains the text (and what they need)
   --timeout <ms>          time budget of one request (default 30000)
   --verbose               print every expectation and exchange, not only failures
@@ -58,9 +61,68 @@ export interface TestCommand {
 	seed?: number;
 	size?: SandboxSize;
 	junit?: string;
+	/** Also write the JSON report here. */
+	json?: string;
+	/** Stop at the first request that fails or errs. */
+	bail?: boolean;
 	grep?: string;
 	timeoutMs: number;
 	verbose: boolean;
+}
+
+/** Options without a value: what each sets. */
+const FLAGS: Readonly<Record<string, (command: TestCommand) => void>> = {
+	'--verbose': (command) => (command.verbose = true),
+	'--bail': (command) => (command.bail = true),
+};
+
+/** Options with a value: each reads it into the command, or returns why it cannot. */
+const VALUE_OPTIONS: Readonly<Record<string, (command: TestCommand, text: string) => string | undefined>> = {
+	'--url': (command, text) => {
+		let url: URL;
+		try {
+			url = new URL(text);
+		} catch {
+			return `--url "${text}" is not a URL.`;
+		}
+		if (url.protocol !== 'http:' && url.protocol !== 'https:') return '--url must be an http or https URL.';
+		command.url = text;
+		return undefined;
+	},
+	'--namespace': (command, text) => set(() => (command.namespace = text)),
+	'--posting-path': (command, text) =>
+		text.startsWith('/') ? set(() => (command.postingPath = text)) : '--posting-path must start with /.',
+	'--junit': (command, text) => set(() => (command.junit = text)),
+	'--json': (command, text) => set(() => (command.json = text)),
+	'--grep': (command, text) => set(() => (command.grep = text)),
+	'--size': (command, text) => {
+		try {
+			return set(() => (command.size = parseSize(text)));
+		} catch (error) {
+			return error instanceof Error ? error.message : String(error);
+		}
+	},
+	'--seed': (command, text) => {
+		const seed = wholeNumber(text, 0);
+		return seed === undefined ? `--seed must be a whole number, got "${text}".` : set(() => (command.seed = seed));
+	},
+	'--timeout': (command, text) => {
+		const timeout = wholeNumber(text, 1);
+		return timeout === undefined
+			? `--timeout must be a whole number, got "${text}".`
+			: set(() => (command.timeoutMs = timeout));
+	},
+};
+
+/** Runs the assignment; no problem. */
+function set(assign: () => unknown): undefined {
+	assign();
+	return undefined;
+}
+
+function wholeNumber(text: string, least: number): number | undefined {
+	const number = Number(text);
+	return Number.isInteger(number) && number >= least ? number : undefined;
 }
 
 /** Reads the arguments; a string is a usage error. */
@@ -69,66 +131,21 @@ export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | s
 	let sandbox = false;
 	for (let index = 0; index < args.length; index += 1) {
 		const arg = args[index];
-		const value = (): string | undefined => {
-			const next = args[index + 1];
+		if (arg === '-h' || arg === '--help') return 'help';
+		if (arg === '--sandbox') {
+			sandbox = true;
+		} else if (Object.prototype.hasOwnProperty.call(FLAGS, arg)) {
+			FLAGS[arg](command);
+		} else if (Object.prototype.hasOwnProperty.call(VALUE_OPTIONS, arg)) {
+			const text = args[index + 1];
 			index += 1;
-			return next;
-		};
-		switch (arg) {
-			case '-h':
-			case '--help':
-				return 'help';
-			case '--sandbox':
-				sandbox = true;
-				break;
-			case '--verbose':
-				command.verbose = true;
-				break;
-			case '--url':
-			case '--namespace':
-			case '--posting-path':
-			case '--junit':
-			case '--grep':
-			case '--seed':
-			case '--size':
-			case '--timeout': {
-				const text = value();
-				if (text === undefined || text.startsWith('--')) return `${arg} needs a value.`;
-				if (arg === '--url') {
-					try {
-						const url = new URL(text);
-						if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-							return '--url must be an http or https URL.';
-						}
-					} catch {
-						return `--url "${text}" is not a URL.`;
-					}
-					command.url = text;
-				} else if (arg === '--namespace') command.namespace = text;
-				else if (arg === '--posting-path') {
-					if (!text.startsWith('/')) return '--posting-path must start with /.';
-					command.postingPath = text;
-				} else if (arg === '--junit') command.junit = text;
-				else if (arg === '--grep') command.grep = text;
-				else if (arg === '--size') {
-					try {
-						command.size = parseSize(text);
-					} catch (error) {
-						return error instanceof Error ? error.message : String(error);
-					}
-				} else {
-					const number = Number(text);
-					if (!Number.isInteger(number) || number < (arg === '--timeout' ? 1 : 0)) {
-						return `${arg} must be a whole number, got "${text}".`;
-					}
-					if (arg === '--seed') command.seed = number;
-					else command.timeoutMs = number;
-				}
-				break;
-			}
-			default:
-				if (arg.startsWith('-')) return `unknown option ${arg}.`;
-				command.paths.push(arg);
+			if (text === undefined || text.startsWith('--')) return `${arg} needs a value.`;
+			const problem = VALUE_OPTIONS[arg](command, text);
+			if (problem) return problem;
+		} else if (arg.startsWith('-')) {
+			return `unknown option ${arg}.`;
+		} else {
+			command.paths.push(arg);
 		}
 	}
 	if (sandbox && command.url) return 'give either --sandbox or --url, not both.';
@@ -270,29 +287,50 @@ export async function main(args: readonly string[], io: CliIo = defaultIo()): Pr
 		io.stderr(`multiposting-test: ${problems.join(' ') || `no ${REQUEST_FILE_EXTENSION} files found.`}\n`);
 		return 2;
 	}
+	const startedAt = new Date();
 	const started = performance.now();
 	const session = await openSession(command, io.env, io.stderr);
 	const runs: FileRun[] = [];
+	let notRun = 0;
 	try {
 		io.stdout(`multiposting-test: ${files.length} file(s) against ${session.description}\n\n`);
-		for (const file of files) {
+		for (const [index, file] of files.entries()) {
 			const run = await runFile(file, command, session, io);
 			runs.push(run);
 			io.stdout(`${fileReport(run, command.verbose)}\n\n`);
+			if (command.bail && !passedAll(run)) {
+				notRun = files.length - index - 1;
+				io.stdout(
+					`Stopped at the first failure (--bail)${notRun > 0 ? `: ${notRun} more file(s) not run` : ''}.\n`,
+				);
+				break;
+			}
 		}
 	} finally {
 		await session.close();
 	}
 	const totalMs = performance.now() - started;
-	if (command.junit) {
-		const junit = resolve(io.cwd, command.junit);
-		mkdirSync(dirname(junit), { recursive: true });
-		writeFileSync(junit, junitReport(runs, totalMs), 'utf8');
-		io.stdout(`JUnit report: ${command.junit}\n`);
+	const write = (path: string, text: string, what: string): void => {
+		const file = resolve(io.cwd, path);
+		mkdirSync(dirname(file), { recursive: true });
+		writeFileSync(file, text, 'utf8');
+		io.stdout(`${what}: ${path}\n`);
+	};
+	if (command.junit) write(command.junit, junitReport(runs, totalMs), 'JUnit report');
+	if (command.json) {
+		const report = jsonReport(runs, { target: session.description, startedAt, totalMs, filesNotRun: notRun });
+		write(command.json, report, 'JSON report');
 	}
 	io.stdout(`${summaryLine(runs)}\n`);
-	const counts = totals(runs);
-	return counts.failed + counts.errored + counts.fileErrors > 0 ? 1 : 0;
+	return runs.every(passedAll) ? 0 : 1;
+}
+
+/** True when nothing of the file failed or erred (skips alone follow from a failure). */
+function passedAll(run: FileRun): boolean {
+	return (
+		run.fileProblems.length === 0 &&
+		run.results.every((result) => result.status !== 'failed' && result.status !== 'errored')
+	);
 }
 
 async function runFile(found: FoundFile, command: TestCommand, session: Session, io: CliIo): Promise<FileRun> {
@@ -333,6 +371,7 @@ async function runFile(found: FoundFile, command: TestCommand, session: Session,
 			target: session.target,
 			connection: session.connection,
 			timeoutMs: command.timeoutMs,
+			bail: command.bail,
 			validateSchema: io.validateSchema ?? session.validateSchema,
 		},
 		selected,

@@ -68,11 +68,8 @@ export function totals(files: readonly FileRun[]): Record<RequestRunResult['stat
 	return counts;
 }
 
-/**
- * The closing line, `N passed, N failed` (errors and unreadable files count as failed), followed
- * by the skipped count: the plain form CI tools recognise.
- */
+/** The closing line: `N passed, N failed, N errored, N skipped` (an unreadable file counts as errored). */
 export function summaryLine(files: readonly FileRun[]): string {
 	const counts = totals(files);
-	return `${counts.passed} passed, ${counts.failed + counts.errored + counts.fileErrors} failed, ${counts.skipped} skipped`;
+	return `${counts.passed} passed, ${counts.failed} failed, ${counts.errored + counts.fileErrors} errored, ${counts.skipped} skipped`;
 }

@@ -57,6 +57,8 @@ export interface RunOptions {
 	dispatcher?: Dispatcher;
 	/** Checks `valid against wsdl`; without it those expectations fail as "not checked". */
 	validateSchema?: SchemaValidator;
+	/** Stop at the first request that fails or errs: nothing after it is run or reported. */
+	bail?: boolean;
 	/** Told when a request starts and ends, for progress. */
 	onProgress?: (event: { kind: 'started'; index: number } | { kind: 'finished'; result: RequestRunResult }) => void;
 }
@@ -127,6 +129,7 @@ export async function runRequestEntries(
 	const fileIssues = variableIssues(entries, Object.keys(variables));
 	const results: RequestRunResult[] = [];
 	for (const index of entriesToRun(entries, selected)) {
+		if (options.bail && results.some((done) => done.status === 'failed' || done.status === 'errored')) break;
 		const entry = entries[index];
 		const result: RequestRunResult = {
 			index,

@@ -46,6 +46,15 @@ describe('multiposting-test (the CLI runner)', function () {
 		assert.match(parseTestArgs(['--url', 'http://x', '--sandbox', 'a']) as string, /not both/);
 		assert.match(parseTestArgs(['--timeout', 'soon', 'a']) as string, /whole number/);
 		assert.match(parseTestArgs(['--frobnicate', 'a']) as string, /unknown option/);
+		assert.match(parseTestArgs(['a', '--json']) as string, /--json needs a value/);
+		assert.deepEqual(parseTestArgs(['--bail', 'a', '--json', 'r.json', '--seed', '7']), {
+			paths: ['a'],
+			bail: true,
+			json: 'r.json',
+			seed: 7,
+			timeoutMs: 30_000,
+			verbose: false,
+		});
 	});
 
 	it('finds request files in folders, sorted', () => {
@@ -97,7 +106,7 @@ describe('multiposting-test (the CLI runner)', function () {
 		assert.equal(code, 0, output);
 		assert.match(output, /against a sandbox at http:\/\/127\.0\.0\.1:\d+ \(temporary database\)/);
 		assert.match(output, /✓ Confirm|✓ Choose a job board and confirm/);
-		const summary = /^(\d+) passed, 0 failed, 0 skipped$/m.exec(output);
+		const summary = /^(\d+) passed, 0 failed, 0 errored, 0 skipped$/m.exec(output);
 		assert.ok(summary && Number(summary[1]) >= 25, output);
 		const xml = readFileSync(junit, 'utf8');
 		assert.match(
@@ -151,7 +160,7 @@ param.sCultureID: {{never}}
 		assert.match(output, /<sAPIKey>\*\*\*<\/sAPIKey>/);
 		assert.match(output, /✗ Uses the capture/);
 		assert.match(output, /! Not run\n {6}line 18: \{\{never\}\} is captured by no request of this file/);
-		assert.match(output, /^0 passed, 3 failed, 0 skipped$/m);
+		assert.match(output, /^0 passed, 2 failed, 1 errored, 0 skipped$/m);
 		const xml = readFileSync(junit, 'utf8');
 		assert.match(
 			xml,
@@ -209,7 +218,7 @@ expect: no fault
 			output,
 			/- Needs the failed capture skipped\n {6}\{\{other\}\} has no value: "A capture that fails" did not capture it\./,
 		);
-		assert.match(output, /^1 passed, 2 failed, 1 skipped$/m);
+		assert.match(output, /^1 passed, 1 failed, 1 errored, 1 skipped$/m);
 		const xml = readFileSync(junit, 'utf8');
 		assert.match(xml, /<testsuites name="multiposting-test" tests="4" failures="1" errors="1" skipped="1"/);
 		assert.match(xml, /<error message="line 10: \{\{cdoe\}\} is captured by no request of this file/);
@@ -266,7 +275,7 @@ expect: no fault
 				/! A proxy's page \(\d+ ms\)\n {6}The response is neither a result of GetCurrency nor a fault: Expected text\/xml but the service answered with an HTML page\./,
 			);
 			assert.match(output, /✓ fine/);
-			assert.match(output, /^1 passed, 4 failed, 0 skipped$/m);
+			assert.match(output, /^1 passed, 0 failed, 4 errored, 0 skipped$/m);
 			const xml = readFileSync(junit, 'utf8');
 			assert.match(xml, /tests="5" failures="0" errors="4" skipped="0"/);
 			assert.match(xml, /<error message="Timed out after 500 ms, \d+ bytes into the body\." type="request">/);
@@ -295,7 +304,43 @@ expect: no fault
 			output,
 			/✗ SOAP 1\.2 is not SOAP 1\.1 \(\d+ ms\)\n {6}failed at line \d+: expect: fault\.code == Client\n {8}expected: == Client\n {8}actual: {3}"Sender"/,
 		);
-		assert.match(output, /^3 passed, 1 failed, 0 skipped$/m);
+		assert.match(output, /^3 passed, 1 failed, 0 errored, 0 skipped$/m);
+	});
+
+	it('stops at the first failure with --bail, and writes a JSON report of what ran', async () => {
+		const currency = (name: string, check: string): string =>
+			`### ${name}\noperation: GetCurrency\nparam.sCultureID: en-GB\nparam.sAPIKey: {{connection.apiKey}}\nexpect: ${check}\ncapture: code = result[0].Value\n\n`;
+		writeFileSync(
+			join(folder, 'a.mpreq'),
+			currency('Passes', 'no fault') +
+				currency('Fails', 'result.length == 0') +
+				currency('Never sent', 'no fault'),
+		);
+		writeFileSync(join(folder, 'b.mpreq'), currency('Other file', 'no fault'));
+		const io = capture(folder);
+		const code = await main(['.', '--bail', '--json', 'reports/run.json', '--size', 'small'], io);
+		const output = io.out.join('');
+		assert.equal(code, 1, output);
+		assert.match(output, /✓ Passes[^]*✗ Fails/);
+		assert.doesNotMatch(output, /Never sent|Other file/);
+		assert.match(output, /Stopped at the first failure \(--bail\): 1 more file\(s\) not run\./);
+		assert.match(output, /JSON report: reports\/run\.json/);
+		assert.match(output, /^1 passed, 1 failed, 0 errored, 0 skipped$/m);
+		const report = JSON.parse(readFileSync(join(folder, 'reports', 'run.json'), 'utf8'));
+		assert.equal(report.tool, 'multiposting-test');
+		assert.deepEqual(report.totals, { passed: 1, failed: 1, errored: 0, skipped: 0 });
+		assert.equal(report.filesNotRun, 1);
+		assert.equal(report.files.length, 1);
+		assert.equal(report.files[0].path, 'a.mpreq');
+		const [passes, fails] = report.files[0].requests;
+		assert.deepEqual([passes.name, passes.status, passes.line, passes.captured], ['Passes', 'passed', 2, ['code']]);
+		assert.equal(passes.exchange, undefined);
+		assert.deepEqual(
+			[fails.status, fails.expectations[0].line, fails.expectations[0].text, fails.expectations[0].passed],
+			['failed', 12, 'result.length == 0', false],
+		);
+		assert.match(fails.exchange, /^POST http:\/\/127\.0\.0\.1:\d+\/SOAP\/Posting\.asmx/);
+		assert.ok(!JSON.stringify(report).includes('sandbox-api-key'), 'no API key in the report');
 	});
 
 	it('runs against a URL with credentials from the environment', async () => {
@@ -320,7 +365,7 @@ expect: result.length >= 1
 			};
 			const code = await main(['url.mpreq', '--url', emulator.baseUrl, '--namespace', emulator.namespace], io);
 			assert.equal(code, 0, io.out.join(''));
-			assert.match(io.out.join(''), /^1 passed, 0 failed, 0 skipped$/m);
+			assert.match(io.out.join(''), /^1 passed, 0 failed, 0 errored, 0 skipped$/m);
 			io.env = { MP_API_KEY: 'wrong' };
 			assert.equal(
 				await main(['url.mpreq', '--url', emulator.baseUrl, '--namespace', emulator.namespace], io),
