@@ -26,7 +26,7 @@ import {
 	variablesOfEntry,
 	type RequestTarget,
 } from '../protocol/requestFiles/prepare';
-import type { CapturedValues, ConnectionValues } from '../protocol/requestFiles/placeholders';
+import { substituteVariables, type CapturedValues, type ConnectionValues } from '../protocol/requestFiles/placeholders';
 import { variableIssues } from '../protocol/requestFiles/variables';
 import { createRedactor } from './exchange';
 import { sendPrepared, type Captured } from './sendPrepared';
@@ -220,13 +220,16 @@ async function runOne(
 					}))
 			: { unavailable: 'no schema validator is available here.' };
 	}
-	const context = { variables, namespaces: entry.namespaces };
+	const namespaces = Object.fromEntries(
+		Object.entries(entry.namespaces).map(([prefix, uri]) => [prefix, substituteVariables(uri, variables).text]),
+	);
+	const context = { variables, namespaces };
 	result.outcomes = entry.expectations.map((expectation, at) => ({
 		...evaluateExpectation(expectation, observed, context),
 		line: entry.location.expectationLines[at],
 	}));
 	for (const capture of entry.captures) {
-		const read = readCapture(capture, observed, entry.namespaces);
+		const read = readCapture(capture, observed, namespaces, variables);
 		if ('value' in read) {
 			variables[capture.name] = read.value;
 			result.captured[capture.name] = read.value;

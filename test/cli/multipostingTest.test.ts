@@ -343,6 +343,44 @@ expect: no fault
 		assert.ok(!JSON.stringify(report).includes('sandbox-api-key'), 'no API key in the report');
 	});
 
+	it('puts captured values into XPaths, patterns and XPath prefixes', async () => {
+		writeFileSync(
+			join(folder, 'variables.mpreq'),
+			`### Currencies
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+capture: code = result[0].Value
+capture: ns = xpath(namespace-uri(//mp:GetValue[1]))
+
+### Find it again
+operation: GetCurrency
+binding: soap12
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+xmlns.svc: {{ns}}
+expect: xpath(count(//svc:GetValue[svc:Value = {{code}}])) == 1
+expect: body matches /<Value>{{code}}<\\/Value>/
+capture: again = body match /<Value>({{code}})<\\/Value>/
+
+### Not another one
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+expect: xpath(//mp:GetValue[mp:Value = {{again}}]/mp:Value) != {{code}}
+`,
+		);
+		const io = capture(folder);
+		const code = await main(['variables.mpreq', '--size', 'small'], io);
+		const output = io.out.join('');
+		assert.equal(code, 1, output);
+		assert.match(output, /✓ Currencies[^]*✓ Find it again/);
+		assert.match(
+			output,
+			/✗ Not another one \(\d+ ms\)\n {6}failed at line 22: expect: xpath\(\/\/mp:GetValue\[mp:Value = \{\{again\}\}\]\/mp:Value\) != \{\{code\}\}\n {8}expected: != \{\{code\}\} \(with \{\{again\}\} = "([A-Z]{3})", \{\{code\}\} = "\1"\)\n {8}actual: {3}"\1"/,
+		);
+	});
+
 	it('runs against a URL with credentials from the environment', async () => {
 		const emulator = await startSandbox({ size: 'small' });
 		try {

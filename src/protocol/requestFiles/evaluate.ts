@@ -19,7 +19,7 @@ import {
 } from './expressions';
 import { substituteVariables, variablesIn, type CapturedValues } from './placeholders';
 import { valuesAtPath } from './resultPaths';
-import { builtInNamespaces, evaluateXPath, type XPathValue } from './xpath';
+import { builtInNamespaces, evaluateXPath, substituteXPathVariables, type XPathValue } from './xpath';
 
 /** Whether the response is valid against the XSD of the endpoint's WSDL, when that was checked. */
 export type SchemaVerdict = { valid: true } | { valid: false; errors: string[] } | { unavailable: string };
@@ -136,16 +136,18 @@ export function evaluateExpectation(
 		}
 		case 'compare': {
 			const expected = expectedText(expectation);
-			const read = readSubject(expectation.subject, observed, context.namespaces);
+			const read = readSubject(expectation.subject, observed, context.namespaces, context.variables);
 			if ('error' in read) return outcome(false, expected, read.error);
 			let operand: Operand | undefined = expectation.operand;
 			if (operand?.kind === 'string') {
 				const substituted = substituteVariables(operand.value, context.variables);
-				if (substituted.missing.length > 0) {
-					return outcome(false, expected, `no value for {{${substituted.missing[0]}}} (not captured)`);
-				}
+				if (substituted.missing.length > 0) return outcome(false, expected, noValue(substituted.missing));
 				// A variable holds text; read it again so "{{id}}" compares as the number it holds.
 				operand = substituted.text === operand.value ? operand : reparse(substituted.text);
+			} else if (operand?.kind === 'regex') {
+				const pattern = patternWithValues(operand, context.variables);
+				if ('missing' in pattern) return outcome(false, expected, noValue(pattern.missing));
+				operand = { kind: 'regex', ...pattern };
 			}
 			if (operand?.kind === 'number' && operand.unit === 's') {
 				operand = { kind: 'number', value: operand.value * 1000 };
@@ -173,6 +175,23 @@ function variablesNote(text: string, variables: CapturedValues): string {
 	return ` (with ${known.map((name) => `{{${name}}} = ${value(variables[name])}`).join(', ')})`;
 }
 
+function noValue(missing: readonly string[]): string {
+	return `no value for {{${missing[0]}}} (not captured)`;
+}
+
+/** A pattern with the values of its variables, each matching itself only (special characters escaped). */
+function patternWithValues(
+	pattern: { source: string; flags: string },
+	variables: CapturedValues,
+): { source: string; flags: string } | { missing: string[] } {
+	const substituted = substituteVariables(pattern.source, variables, escapeRegExp);
+	return substituted.missing.length > 0 ? { missing: substituted.missing } : { ...pattern, source: substituted.text };
+}
+
+function escapeRegExp(value: string): string {
+	return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function reparse(text: string): Operand {
 	try {
 		const operand = parseOperand(text);
@@ -192,6 +211,7 @@ export function readSubject(
 	subject: Subject,
 	observed: ObservedExchange,
 	declared: Readonly<Record<string, string>> = {},
+	variables: CapturedValues = {},
 ): { values: (Normalised | undefined)[]; every: boolean } | { error: string } {
 	const one = (value: Normalised | undefined): { values: (Normalised | undefined)[]; every: boolean } => ({
 		values: [value],
@@ -226,9 +246,12 @@ export function readSubject(
 			return valuesAtPath(observed.decoded.result, subject.path);
 		}
 		case 'xpath': {
+			const expression = substituteXPathVariables(subject.expression, variables);
+			if ('problem' in expression) return { error: expression.problem };
+			if (expression.missing.length > 0) return { error: noValue(expression.missing) };
 			let value: XPathValue;
 			try {
-				value = evaluateXPath(observed.bodyText, subject.expression, {
+				value = evaluateXPath(observed.bodyText, expression.text, {
 					...builtInNamespaces(observed.serviceNamespace),
 					...declared,
 				});
@@ -355,19 +378,22 @@ export function readCapture(
 	capture: Capture,
 	observed: ObservedExchange,
 	namespaces: Readonly<Record<string, string>> = {},
+	variables: CapturedValues = {},
 ): { value: string } | { problem: string } {
 	const label = `capture ${capture.name} = ${formatSubject(capture.subject)}`;
 	if (observed.error !== undefined && observed.status === undefined) {
 		return { problem: `${label}: no response (${observed.error})` };
 	}
-	const read = readSubject(capture.subject, observed, namespaces);
+	const read = readSubject(capture.subject, observed, namespaces, variables);
 	if ('error' in read) return { problem: `${label}: ${read.error}` };
 	if (read.every) return { problem: `${label}: [*] selects several values; capture one, e.g. [0].` };
 	const value = read.values[0];
 	if (value === undefined || value === null) return { problem: `${label}: the value is absent.` };
 	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
 	if (!capture.pattern) return { value: text };
-	const match = new RegExp(capture.pattern.source, capture.pattern.flags.replace(/[gy]/g, '')).exec(text);
+	const pattern = patternWithValues(capture.pattern, variables);
+	if ('missing' in pattern) return { problem: `${label}: ${noValue(pattern.missing)}` };
+	const match = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')).exec(text);
 	if (!match) return { problem: `${label}: /${capture.pattern.source}/ does not match ${show(value)}.` };
 	return { value: match[1] ?? match[0] };
 }

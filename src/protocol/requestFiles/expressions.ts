@@ -276,12 +276,15 @@ export function parseOperand(text: string): Operand {
 	return { kind: 'string', value: text };
 }
 
-/** Parses `/source/flags`; the source is checked by compiling it. */
+/**
+ * Parses `/source/flags`; the source is checked by compiling it, each `{{name}}` standing for a
+ * value it will match literally.
+ */
 export function parseRegex(text: string): { source: string; flags: string } {
 	const match = /^\/((?:\\.|[^\\/])+)\/([dgimsuy]*)$/.exec(text);
 	if (!match) throw new ExpressionError('a regular expression is written /pattern/flags.', 0, text.length);
 	try {
-		new RegExp(match[1], match[2]);
+		new RegExp(match[1].replace(/\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/g, 'x'), match[2]);
 	} catch (error) {
 		throw new ExpressionError(
 			`the regular expression is not valid: ${error instanceof Error ? error.message : String(error)}`,

@@ -7,6 +7,7 @@ import {
 	readCapture,
 	type ObservedExchange,
 } from '../../../src/protocol/requestFiles/evaluate';
+import { substituteXPathVariables } from '../../../src/protocol/requestFiles/xpath';
 import { parseCapture, parseExpectation } from '../../../src/protocol/requestFiles/expressions';
 import { resultType, typeOfPath, describeType } from '../../../src/protocol/requestFiles/resultPaths';
 
@@ -188,6 +189,54 @@ describe('expectations', () => {
 		};
 		assert.equal(check('status exists', none).passed, false);
 		assert.equal(check('no fault', none).actual, 'no response (connection refused)');
+	});
+});
+
+describe('variables in XPaths and patterns', () => {
+	it('puts a value into an XPath as a string of its own outside quotes, as it is inside them', () => {
+		const vars = { id: '12', min: '3', title: 'Nurse', quoted: `it's "x"` };
+		assert.equal(
+			check('xpath(//mp:APIApplication[mp:AdvertCandidateID={{id}}]/mp:Score) == 2', page, vars).passed,
+			true,
+		);
+		assert.equal(check('xpath(count(//mp:APIApplication[mp:Score > {{min}}])) == 1', page, vars).passed, true);
+		assert.equal(check('xpath(count(//mp:Score[. = "{{min}}"])) == 0', page, vars).passed, true);
+		assert.equal(check(`xpath(count(//mp:Score[. = {{quoted}}])) == 0`, page, vars).passed, true);
+		assert.match(
+			check('xpath(//mp:Score[. = "{{quoted}}"]) absent', page, vars).actual,
+			/\{\{quoted\}\} holds a " and stands inside a "-quoted XPath string/,
+		);
+		assert.equal(
+			check('xpath(//mp:Score[. = {{nope}}]) absent', page, vars).actual,
+			'no value for {{nope}} (not captured)',
+		);
+		assert.deepEqual(substituteXPathVariables(`a[b={{q}}]`, { q: `it's "x"` }), {
+			text: `a[b=concat('it', "'", 's "x"')]`,
+			missing: [],
+		});
+	});
+
+	it('makes a value in a pattern match itself only, in expectations and captures', () => {
+		assert.equal(check('body matches /TotalItemCount>{{n}}</', page, { n: '120' }).passed, true);
+		// "1.0" would match "120" as a pattern; as a value it matches only "1.0".
+		assert.equal(check('body matches /TotalItemCount>{{n}}</', page, { n: '1.0' }).passed, false);
+		assert.deepEqual(parseExpectation('body matches /{{x}}+/u').kind, 'compare');
+		assert.deepEqual(
+			readCapture(
+				parseCapture('score = body match /<AdvertCandidateID>{{id}}<\\/AdvertCandidateID><Score>(\\d+)/'),
+				page,
+				{},
+				{ id: '12' },
+			),
+			{ value: '2' },
+		);
+		assert.deepEqual(
+			readCapture(parseCapture('x = xpath(string(//mp:Score[../mp:AdvertCandidateID={{id}}]))'), page, {}, {}),
+			{
+				problem:
+					'capture x = xpath(string(//mp:Score[../mp:AdvertCandidateID={{id}}])): no value for {{id}} (not captured)',
+			},
+		);
 	});
 });
 
