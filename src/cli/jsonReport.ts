@@ -52,6 +52,7 @@ function requestReport(result: RequestRunResult, line: number | undefined) {
 		line,
 		status: result.status,
 		setup: result.setup,
+		tries: result.tries,
 		timeMs: result.exchange ? Math.round(result.exchange.timeMs) : undefined,
 		expectations: result.outcomes.map((outcome) => ({
 			line: outcome.line,

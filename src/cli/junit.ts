@@ -1,7 +1,7 @@
 /** JUnit XML of a test run, as CI servers read it (one testsuite per file, one testcase per request). */
 import { formatExchange } from '../client/requestFileRunner';
 import { escapeAttr, escapeText } from '../protocol/codecs/xml';
-import type { FileRun } from './report';
+import { tries, type FileRun } from './report';
 
 /** An attribute value of the report; characters XML 1.0 cannot hold become U+FFFD. */
 const xmlAttr = (text: string): string => escapeAttr(text, 'replace');
@@ -39,6 +39,9 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 			lines.push(
 				`    <testcase classname="${xmlAttr(className(file.name))}" name="${xmlAttr(result.label)}" time="${time}" file="${xmlAttr(file.path)}"${line ? ` line="${line}"` : ''}>`,
 			);
+			if (result.tries !== undefined) {
+				lines.push(`      <properties><property name="tries" value="${result.tries}"/></properties>`);
+			}
 			const failed = result.outcomes.filter((outcome) => !outcome.passed);
 			const details = [
 				...failed.map(
@@ -46,6 +49,9 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 						`${lineOf(outcome.line)}expect: ${outcome.text}\n  expected: ${outcome.expected}\n  actual:   ${outcome.actual}`,
 				),
 				...result.problems,
+				...(result.tries !== undefined && result.status !== 'passed'
+					? [`(the last of ${tries(result.tries)})`]
+					: []),
 			].join('\n');
 			if (result.status === 'failed') {
 				const message = failed[0]

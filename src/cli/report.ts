@@ -31,7 +31,11 @@ export function fileReport(file: FileRun, verbose: boolean): string {
 	for (const problem of file.fileProblems) lines.push(`  ! ${problem}`);
 	for (const warning of file.warnings) lines.push(`  warning: ${warning}`);
 	for (const result of file.results) {
-		const time = result.exchange ? ` (${Math.round(result.exchange.timeMs)} ms)` : '';
+		const facts = [
+			...(result.exchange ? [`${Math.round(result.exchange.timeMs)} ms`] : []),
+			...(result.tries !== undefined ? [tries(result.tries)] : []),
+		];
+		const time = facts.length > 0 ? ` (${facts.join(', ')})` : '';
 		lines.push(`  ${MARK[result.status]} ${result.label}${time}${result.status === 'skipped' ? ' skipped' : ''}`);
 		if (result.status === 'passed' && !verbose) continue;
 		for (const outcome of result.outcomes) {
@@ -47,6 +51,11 @@ export function fileReport(file: FileRun, verbose: boolean): string {
 		}
 	}
 	return lines.join('\n');
+}
+
+/** `1 try`, `3 tries`. */
+export function tries(count: number): string {
+	return count === 1 ? '1 try' : `${count} tries`;
 }
 
 /** ` at line 12`, or nothing when the line is not known. */

@@ -4,6 +4,7 @@
  * its captures for the requests after it. Used by the editor's Send and Test Explorer and by the
  * multiposting-test command. Everything it returns is redacted.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { getBinding } from '../protocol/bindings';
 import type { BindingName } from '../protocol/bindings/types';
@@ -24,6 +25,7 @@ import {
 	codecContextOf,
 	prepareEntry,
 	variablesOfEntry,
+	type PreparedHttpRequest,
 	type RequestTarget,
 } from '../protocol/requestFiles/prepare';
 import { substituteVariables, type CapturedValues, type ConnectionValues } from '../protocol/requestFiles/placeholders';
@@ -80,6 +82,8 @@ export interface RequestRunResult {
 	status: 'passed' | 'failed' | 'errored' | 'skipped';
 	/** True when the request ran only because a selected request needs its captures. */
 	setup: boolean;
+	/** For a request with `retry:`, how many times it was sent (the result is the last one's). */
+	tries?: number;
 	outcomes: ExpectationOutcome[];
 	/** Values captured (redacted). */
 	captured: Record<string, string>;
@@ -195,16 +199,53 @@ async function runOne(
 		result.problems.push(...prepared.problems.map((problem) => redactor.text(problem)));
 		return;
 	}
-	const captured = await sendPrepared(prepared.request, {
+	// retry: sent again, the same request, until its expectations hold; the last try is the result.
+	const tries = entry.retry?.tries ?? 1;
+	let attempt: Attempt;
+	for (let sent = 1; ; sent += 1) {
+		attempt = await sendOnce(entry, prepared.request, options, variables, redactor);
+		if (entry.retry) result.tries = sent;
+		if (attempt.status === 'passed' || sent >= tries || options.signal?.aborted) break;
+		await delay(entry.retry?.intervalMs ?? 0, undefined, { signal: options.signal }).catch(() => undefined);
+		if (options.signal?.aborted) break;
+	}
+	const { captured, ...rest } = attempt;
+	Object.assign(result, rest);
+	for (const [name, value] of Object.entries(captured)) {
+		variables[name] = value;
+		result.captured[name] = value;
+	}
+}
+
+/** What one send of a request found. */
+type Attempt = Pick<RequestRunResult, 'outcomes' | 'captured' | 'problems' | 'exchange' | 'decoded' | 'decodeError'> & {
+	status: 'passed' | 'failed' | 'errored';
+};
+
+/** Sends the request once, checks its expectations and reads its captures (kept by the caller). */
+async function sendOnce(
+	entry: ParsedEntry,
+	request: PreparedHttpRequest,
+	options: RunOptions,
+	variables: Readonly<Record<string, string>>,
+	redactor: ReturnType<typeof createRedactor>,
+): Promise<Attempt> {
+	const captured = await sendPrepared(request, {
 		signal: options.signal,
 		timeoutMs: options.timeoutMs ?? 30_000,
 		dispatcher: options.dispatcher,
 		maxBodyBytes: options.maxResponseBytes,
 	});
 	const observed = observe(entry, captured, options, redactor);
-	result.exchange = exchangeRecord(captured, redactor);
-	if (observed.decoded) result.decoded = observed.decoded;
-	if (observed.decodeError !== undefined) result.decodeError = observed.decodeError;
+	const attempt: Attempt = {
+		status: 'passed',
+		outcomes: [],
+		captured: {},
+		problems: [],
+		exchange: exchangeRecord(captured, redactor),
+	};
+	if (observed.decoded) attempt.decoded = observed.decoded;
+	if (observed.decodeError !== undefined) attempt.decodeError = observed.decodeError;
 	if (captured.response && entry.document && checksSchema(entry.expectations)) {
 		observed.schema = options.validateSchema
 			? await options
@@ -224,34 +265,29 @@ async function runOne(
 		Object.entries(entry.namespaces).map(([prefix, uri]) => [prefix, substituteVariables(uri, variables).text]),
 	);
 	const context = { variables, namespaces };
-	result.outcomes = entry.expectations.map((expectation, at) => ({
+	attempt.outcomes = entry.expectations.map((expectation, at) => ({
 		...evaluateExpectation(expectation, observed, context),
 		line: entry.location.expectationLines[at],
 	}));
 	for (const capture of entry.captures) {
 		const read = readCapture(capture, observed, namespaces, variables);
-		if ('value' in read) {
-			variables[capture.name] = read.value;
-			result.captured[capture.name] = read.value;
-		} else {
-			result.problems.push(read.problem);
-		}
+		if ('value' in read) attempt.captured[capture.name] = read.value;
+		else attempt.problems.push(read.problem);
 	}
 	// A response cut off (size cap, deadline) or broken part-way, or one an operation request cannot
 	// read as its result or a fault, proves nothing whatever the expectations say.
 	if (!captured.response || captured.error !== undefined) {
-		result.status = 'errored';
-		result.problems.unshift(redactor.text(captured.error ?? 'No response.'));
+		attempt.status = 'errored';
+		attempt.problems.unshift(redactor.text(captured.error ?? 'No response.'));
 	} else if (observed.decodeError !== undefined) {
-		result.status = 'errored';
-		result.problems.unshift(
+		attempt.status = 'errored';
+		attempt.problems.unshift(
 			`The response is neither a result of ${entry.document?.operation} nor a fault: ${observed.decodeError} (to check such a response, send it as plain HTTP: a raw part without operation).`,
 		);
-	} else if (result.outcomes.some((outcome) => !outcome.passed) || result.problems.length > 0) {
-		result.status = 'failed';
-	} else {
-		result.status = 'passed';
+	} else if (attempt.outcomes.some((outcome) => !outcome.passed) || attempt.problems.length > 0) {
+		attempt.status = 'failed';
 	}
+	return attempt;
 }
 
 /** The exchange as the expectations see it: redacted, decoded when it is an operation request. */

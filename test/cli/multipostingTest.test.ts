@@ -106,6 +106,7 @@ describe('multiposting-test (the CLI runner)', function () {
 		assert.equal(code, 0, output);
 		assert.match(output, /against a sandbox at http:\/\/127\.0\.0\.1:\d+ \(temporary database\)/);
 		assert.match(output, /✓ Confirm|✓ Choose a job board and confirm/);
+		assert.match(output, /✓ Wait until the job board has answered \(\d+ ms, \d+ tries\)/);
 		const summary = /^(\d+) passed, 0 failed, 0 errored, 0 skipped$/m.exec(output);
 		assert.ok(summary && Number(summary[1]) >= 25, output);
 		const xml = readFileSync(junit, 'utf8');
@@ -115,7 +116,7 @@ describe('multiposting-test (the CLI runner)', function () {
 				`<testsuites name="multiposting-test" tests="${summary[1]}" failures="0" errors="0" skipped="0"`,
 			),
 		);
-		assert.match(xml, /<testsuite name="examples\/post-advert-and-complete\.mpreq" tests="5"/);
+		assert.match(xml, /<testsuite name="examples\/post-advert-and-complete\.mpreq" tests="6"/);
 		assert.match(xml, /<testcase classname="examples\.score-and-progress" name="Score it Suitable \(SOAP 1\.2\)"/);
 	});
 
@@ -379,6 +380,79 @@ expect: xpath(//mp:GetValue[mp:Value = {{again}}]/mp:Value) != {{code}}
 			output,
 			/✗ Not another one \(\d+ ms\)\n {6}failed at line 22: expect: xpath\(\/\/mp:GetValue\[mp:Value = \{\{again\}\}\]\/mp:Value\) != \{\{code\}\}\n {8}expected: != \{\{code\}\} \(with \{\{again\}\} = "([A-Z]{3})", \{\{code\}\} = "\1"\)\n {8}actual: {3}"\1"/,
 		);
+	});
+
+	it('sends a request with retry: again until its expectations hold, and says how many tries it took', async () => {
+		const server = await ScriptedServer.start();
+		const counts = new Map<string, number>();
+		server.handler = (request, response) => {
+			const count = (counts.get(request.url) ?? 0) + 1;
+			counts.set(request.url, count);
+			response.writeHead(200, { 'content-type': 'text/plain' }).end(String(count));
+		};
+		try {
+			writeFileSync(
+				join(folder, 'retry.mpreq'),
+				`### Arrives on the third try
+retry: 5 every 10ms
+expect: body == 3
+capture: seen = body
+---
+GET /third HTTP/1.1
+
+### Never arrives
+retry: 3 every 10ms
+expect: body == never
+---
+GET /never HTTP/1.1
+
+### Uses what the last try captured
+expect: body == 1
+---
+GET /after/{{seen}} HTTP/1.1
+`,
+			);
+			const io = capture(folder);
+			const junit = join(folder, 'junit.xml');
+			const json = join(folder, 'run.json');
+			const code = await main(['retry.mpreq', '--url', server.baseUrl, '--junit', junit, '--json', json], io);
+			const output = io.out.join('');
+			assert.equal(code, 1, output);
+			assert.match(output, /✓ Arrives on the third try \(\d+ ms, 3 tries\)/);
+			assert.match(
+				output,
+				/✗ Never arrives \(\d+ ms, 3 tries\)\n {6}failed at line 10: expect: body == never\n {8}expected: == never\n {8}actual: {3}"3"/,
+			);
+			assert.match(output, /✓ Uses what the last try captured \(\d+ ms\)/);
+			assert.deepEqual(
+				[...counts],
+				[
+					['/third', 3],
+					['/never', 3],
+					['/after/3', 1],
+				],
+			);
+			const xml = readFileSync(junit, 'utf8');
+			assert.match(
+				xml,
+				/name="Arrives on the third try"[^>]*>\n {6}<properties><property name="tries" value="3"\/><\/properties>/,
+			);
+			assert.match(xml, /\(the last of 3 tries\)<\/failure>/);
+			const report = JSON.parse(readFileSync(json, 'utf8'));
+			assert.deepEqual(
+				report.files[0].requests.map((request: { status: string; tries?: number }) => [
+					request.status,
+					request.tries,
+				]),
+				[
+					['passed', 3],
+					['failed', 3],
+					['passed', undefined],
+				],
+			);
+		} finally {
+			await server.close();
+		}
 	});
 
 	it('runs against a URL with credentials from the environment', async () => {

@@ -212,6 +212,35 @@ describe('request files with several requests', () => {
 		assert.match(parseRequestFileEntries('expect: no fault').issues[0].message, /names no operation/);
 	});
 
+	it('reads and writes retry: tries and an interval, within bounds', () => {
+		const [entry] = entriesOf('### Wait\noperation: GetCurrency\nretry: 10 every 500ms\nexpect: no fault\n');
+		assert.deepEqual(entry.retry, { tries: 10, intervalMs: 500 });
+		assert.deepEqual(entriesOf(serializeRequestEntries([entry]))[0].retry, { tries: 10, intervalMs: 500 });
+		assert.match(serializeRequestEntries([entry]), /\nretry: 10 every 500ms\n/);
+		assert.deepEqual(entriesOf('operation: GetCurrency\nretry: 3 every 1.5s\nexpect: no fault')[0].retry, {
+			tries: 3,
+			intervalMs: 1500,
+		});
+		assert.deepEqual(entriesOf('operation: GetCurrency\nretry: 3\nexpect: no fault')[0].retry, {
+			tries: 3,
+			intervalMs: 1000,
+		});
+		const messages = (line: string): string[] =>
+			parseRequestFileEntries(`operation: GetCurrency\n${line}\nexpect: no fault`).issues.map(
+				(issue) => issue.message,
+			);
+		assert.match(messages('retry: often')[0], /write retry: <tries> every <interval>/);
+		assert.match(messages('retry: 0 every 1s')[0], /1 to 100 tries, got 0/);
+		assert.match(messages('retry: 101')[0], /1 to 100 tries/);
+		assert.match(messages('retry: 5 every 2m')[0], /write retry/);
+		assert.match(messages('retry: 5 every 61s')[0], /at most 60s/);
+		assert.match(messages('retry: 2\nretry: 3')[0], /retry is given twice/);
+		assert.match(
+			parseRequestFileEntries('operation: GetCurrency\nretry: 2').issues[0].message,
+			/retry waits for the expectations to hold, and this request has none/,
+		);
+	});
+
 	it('appends a request to an existing file without changing what is there', () => {
 		const single = serializeRequestFile({
 			operation: 'GetCurrency',
