@@ -12,7 +12,7 @@ import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../protocol/catalogue'
 import { parseRequestFileEntries, REQUEST_FILE_EXTENSION } from '../protocol/requestFile';
 import type { ConnectionValues } from '../protocol/requestFiles/placeholders';
 import type { RequestTarget } from '../protocol/requestFiles/prepare';
-import { wsdlSchemaValidator } from '../client/requestFileSchema';
+import { serviceNamespaceOf, wsdlSchemaValidator } from '../client/requestFileSchema';
 import { loadLibxml2Validator } from '../client/xsd/libxml2Validator';
 import { jsonReport } from './jsonReport';
 import { junitReport } from './junit';
@@ -35,7 +35,8 @@ Target (one of):
   --sandbox               start a sandbox on a temporary database (the default)
   --url <base URL>        a running service; credentials come from the environment:
                           ${CREDENTIAL_ENV.apiKey}, ${CREDENTIAL_ENV.username}, ${CREDENTIAL_ENV.password}, ${CREDENTIAL_ENV.culture}
-  --namespace <uri>       XML namespace of the service (default: the base URL followed by /)
+  --namespace <uri>       XML namespace of the service (default: the targetNamespace of its
+                          posting endpoint's WSDL, else the base URL followed by /)
   --posting-path <path>   path of the posting endpoint (default ${DEFAULT_ENDPOINT_PATHS.posting})
   --seed <n>              seed of the sandbox's demo data
   --size <size>           size of the sandbox's demo data: small, default or large (default: default)
@@ -209,7 +210,9 @@ async function openSession(
 		if (!env[CREDENTIAL_ENV.apiKey]) {
 			stderr(`multiposting-test: ${CREDENTIAL_ENV.apiKey} is not set; calls will carry no API key.\n`);
 		}
-		const target = { baseUrl: command.url, namespace: command.namespace ?? defaultNamespace(command.url), paths };
+		const namespace =
+			command.namespace ?? (await namespaceOfService(command.url, paths, command.timeoutMs, stderr));
+		const target = { baseUrl: command.url, namespace, paths };
 		return {
 			target,
 			connection: {
@@ -218,7 +221,7 @@ async function openSession(
 				password: env[CREDENTIAL_ENV.password] ?? '',
 				culture: env[CREDENTIAL_ENV.culture] ?? 'en-GB',
 			},
-			description: command.url,
+			description: `${command.url} (namespace ${namespace})`,
 			validateSchema: schemaValidator(target),
 			close: async () => undefined,
 		};
@@ -255,6 +258,20 @@ async function openSession(
 			rmSync(dataDir, { recursive: true, force: true });
 		},
 	};
+}
+
+/** The namespace the service's WSDL declares; else, with a warning, the base URL followed by `/`. */
+async function namespaceOfService(
+	url: string,
+	paths: RequestTarget['paths'],
+	timeoutMs: number,
+	stderr: (text: string) => void,
+): Promise<string> {
+	const found = await serviceNamespaceOf({ baseUrl: url, paths }, timeoutMs);
+	if ('namespace' in found) return found.namespace;
+	const fallback = defaultNamespace(url);
+	stderr(`multiposting-test: ${found.problem} Using the namespace ${fallback}; give --namespace to choose it.\n`);
+	return fallback;
 }
 
 /** `valid against wsdl` with libxml2, loaded only when a file asks for it. */

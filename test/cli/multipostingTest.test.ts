@@ -415,7 +415,10 @@ GET /after/{{seen}} HTTP/1.1
 			const io = capture(folder);
 			const junit = join(folder, 'junit.xml');
 			const json = join(folder, 'run.json');
-			const code = await main(['retry.mpreq', '--url', server.baseUrl, '--junit', junit, '--json', json], io);
+			const code = await main(
+				['retry.mpreq', '--url', server.baseUrl, '--namespace', 'urn:x', '--junit', junit, '--json', json],
+				io,
+			);
 			const output = io.out.join('');
 			assert.equal(code, 1, output);
 			assert.match(output, /✓ Arrives on the third try \(\d+ ms, 3 tries\)/);
@@ -485,6 +488,40 @@ expect: result.length >= 1
 			);
 		} finally {
 			await emulator.stop();
+		}
+	});
+
+	it('reads the namespace of a service given by URL from its WSDL, so --namespace is optional', async () => {
+		const emulator = await startSandbox({ size: 'small', namespace: 'urn:example:fixed-namespace' });
+		try {
+			writeFileSync(
+				join(folder, 'namespace.mpreq'),
+				`operation: GetCurrency\nparam.sCultureID: en-GB\nparam.sAPIKey: {{connection.apiKey}}\nexpect: no fault\nexpect: xpath(count(//mp:GetValue)) >= 1\n`,
+			);
+			const io = capture(folder);
+			io.env = { MP_API_KEY: emulator.demo.apiKey };
+			const code = await main(['namespace.mpreq', '--url', emulator.baseUrl], io);
+			const output = io.out.join('');
+			assert.equal(code, 0, `${output}${io.err.join('')}`);
+			assert.match(output, /against http:\/\/127\.0\.0\.1:\d+ \(namespace urn:example:fixed-namespace\)/);
+			assert.deepEqual(io.err, []);
+		} finally {
+			await emulator.stop();
+		}
+		// No WSDL there: the namespace by the URL, with a warning that says how to choose it.
+		const server = await ScriptedServer.start();
+		try {
+			server.answer(404, { 'content-type': 'text/plain' }, 'no');
+			writeFileSync(join(folder, 'plain.mpreq'), '### Plain\nexpect: status == 404\n---\nGET /x HTTP/1.1\n');
+			const io = capture(folder);
+			io.env = { MP_API_KEY: 'k' };
+			assert.equal(await main(['plain.mpreq', '--url', server.baseUrl], io), 0, io.out.join(''));
+			assert.match(
+				io.err.join(''),
+				/the posting endpoint's WSDL could not be fetched \(HTTP 404\)\. Using the namespace http:\/\/127\.0\.0\.1:\d+\/; give --namespace to choose it\./,
+			);
+		} finally {
+			await server.close();
 		}
 	});
 
