@@ -10,10 +10,12 @@ import { runRequestEntries, type SchemaValidator } from '../client/requestFileRu
 import { parseSize, startEmulator, type RunningEmulator, type SandboxSize } from '../emulator';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../protocol/catalogue';
 import { parseRequestFileEntries, REQUEST_FILE_EXTENSION } from '../protocol/requestFile';
+import { ENVIRONMENT_FILE_NAME } from '../protocol/requestFiles/environments';
 import type { ConnectionValues } from '../protocol/requestFiles/placeholders';
 import type { RequestTarget } from '../protocol/requestFiles/prepare';
 import { serviceNamespaceOf, wsdlSchemaValidator } from '../client/requestFileSchema';
 import { loadLibxml2Validator } from '../client/xsd/libxml2Validator';
+import { loadEnvironment, type ChosenEnvironment } from './environment';
 import { jsonReport } from './jsonReport';
 import { junitReport } from './junit';
 import { fileReport, summaryLine, type FileRun } from './report';
@@ -42,6 +44,9 @@ Target (one of):
   --size <size>           size of the sandbox's demo data: small, default or large (default: default)
 
 Options:
+  --env <name>            an environment of the nearest ${ENVIRONMENT_FILE_NAME} up from the files:
+                          its variables and connection settings (options given here win);
+                          secrets still come only from the environment variables above
   --junit <file>          also write a JUnit XML report
   --json <file>           also write a JSON report (every request, expectation and problem)
   --bail                  stop at the first request that fails or errs; nothing after it runs
@@ -67,6 +72,9 @@ export interface TestCommand {
 	/** Stop at the first request that fails or errs. */
 	bail?: boolean;
 	grep?: string;
+	env?: string;
+	/** --sandbox was given: the run starts a sandbox even when the environment names a URL. */
+	sandbox?: boolean;
 	timeoutMs: number;
 	verbose: boolean;
 }
@@ -96,6 +104,7 @@ const VALUE_OPTIONS: Readonly<Record<string, (command: TestCommand, text: string
 	'--junit': (command, text) => set(() => (command.junit = text)),
 	'--json': (command, text) => set(() => (command.json = text)),
 	'--grep': (command, text) => set(() => (command.grep = text)),
+	'--env': (command, text) => set(() => (command.env = text)),
 	'--size': (command, text) => {
 		try {
 			return set(() => (command.size = parseSize(text)));
@@ -135,6 +144,7 @@ export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | s
 		if (arg === '-h' || arg === '--help') return 'help';
 		if (arg === '--sandbox') {
 			sandbox = true;
+			command.sandbox = true;
 		} else if (Object.prototype.hasOwnProperty.call(FLAGS, arg)) {
 			FLAGS[arg](command);
 		} else if (Object.prototype.hasOwnProperty.call(VALUE_OPTIONS, arg)) {
@@ -197,10 +207,43 @@ interface Session {
 	connection: ConnectionValues;
 	description: string;
 	validateSchema: SchemaValidator;
+	/** The environment's variables, before any capture. */
+	variables?: Readonly<Record<string, string>>;
 	close(): Promise<void>;
 }
 
 async function openSession(
+	command: TestCommand,
+	env: NodeJS.ProcessEnv,
+	stderr: (text: string) => void,
+	chosen?: ChosenEnvironment,
+): Promise<Session> {
+	const session = await openTarget(withEnvironment(command, chosen), withEnvironmentValues(env, chosen), stderr);
+	return chosen ? { ...session, variables: chosen.environment.variables } : session;
+}
+
+/** The command with the environment's connection settings where the command line gives none. */
+function withEnvironment(command: TestCommand, chosen: ChosenEnvironment | undefined): TestCommand {
+	const connection = chosen?.environment.connection ?? {};
+	return {
+		...command,
+		url: command.sandbox ? undefined : (command.url ?? connection.url),
+		namespace: command.namespace ?? connection.namespace,
+		postingPath: command.postingPath ?? connection.postingPath,
+	};
+}
+
+/** The process environment with the environment's username and culture where MP_USERNAME and MP_CULTURE are not set. */
+function withEnvironmentValues(env: NodeJS.ProcessEnv, chosen: ChosenEnvironment | undefined): NodeJS.ProcessEnv {
+	const connection = chosen?.environment.connection ?? {};
+	return {
+		...env,
+		[CREDENTIAL_ENV.username]: env[CREDENTIAL_ENV.username] ?? connection.username,
+		[CREDENTIAL_ENV.culture]: env[CREDENTIAL_ENV.culture] ?? connection.culture,
+	};
+}
+
+async function openTarget(
 	command: TestCommand,
 	env: NodeJS.ProcessEnv,
 	stderr: (text: string) => void,
@@ -247,9 +290,9 @@ async function openSession(
 		target,
 		connection: {
 			apiKey: emulator.demo.apiKey,
-			username: emulator.demo.username,
+			username: env[CREDENTIAL_ENV.username] ?? emulator.demo.username,
 			password: emulator.demo.password,
-			culture: 'en-GB',
+			culture: env[CREDENTIAL_ENV.culture] ?? 'en-GB',
 		},
 		description: `a sandbox at ${emulator.baseUrl} (temporary database)`,
 		validateSchema: schemaValidator(target),
@@ -304,13 +347,21 @@ export async function main(args: readonly string[], io: CliIo = defaultIo()): Pr
 		io.stderr(`multiposting-test: ${problems.join(' ') || `no ${REQUEST_FILE_EXTENSION} files found.`}\n`);
 		return 2;
 	}
+	const chosen = command.env ? chooseEnvironment(command.env, command.paths, io) : undefined;
+	if (typeof chosen === 'string') {
+		io.stderr(`multiposting-test: ${chosen}\n`);
+		return 2;
+	}
 	const startedAt = new Date();
 	const started = performance.now();
-	const session = await openSession(command, io.env, io.stderr);
+	const session = await openSession(command, io.env, io.stderr, chosen);
 	const runs: FileRun[] = [];
 	let notRun = 0;
 	try {
-		io.stdout(`multiposting-test: ${files.length} file(s) against ${session.description}\n\n`);
+		const environment = chosen
+			? ` (environment ${chosen.environment.name} of ${relative(io.cwd, chosen.file)})`
+			: '';
+		io.stdout(`multiposting-test: ${files.length} file(s) against ${session.description}${environment}\n\n`);
 		for (const [index, file] of files.entries()) {
 			const run = await runFile(file, command, session, io);
 			runs.push(run);
@@ -390,11 +441,23 @@ async function runFile(found: FoundFile, command: TestCommand, session: Session,
 			timeoutMs: command.timeoutMs,
 			bail: command.bail,
 			validateSchema: io.validateSchema ?? session.validateSchema,
+			variables: session.variables,
 		},
 		selected,
 	);
 	run.ms = performance.now() - started;
 	return run;
+}
+
+/** The environment named by --env; its file may not hold MP_API_KEY's or MP_PASSWORD's value. */
+function chooseEnvironment(name: string, paths: readonly string[], io: CliIo): ChosenEnvironment | string {
+	const secrets = [io.env[CREDENTIAL_ENV.apiKey] ?? '', io.env[CREDENTIAL_ENV.password] ?? ''];
+	return loadEnvironment(
+		name,
+		paths.map((path) => resolve(io.cwd, path)),
+		secrets,
+		io.cwd,
+	);
 }
 
 function defaultIo(): CliIo {

@@ -47,7 +47,7 @@ export interface RunOptions {
 	target: RequestTarget;
 	/** Values of the `{{connection.*}}` placeholders, secrets included. */
 	connection: ConnectionValues;
-	/** Variables that have a value before the first request (e.g. an environment's). */
+	/** Values of `{{name}}` variables before the first request (an environment's); captures replace them. */
 	variables?: CapturedValues;
 	/** Further secrets to hide in what is returned (the API key and password always are). */
 	secrets?: readonly string[];

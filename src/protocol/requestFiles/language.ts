@@ -54,12 +54,16 @@ const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture', 'retry'] 
 
 /**
  * Everything wrong in a file: parse problems, variables no earlier request captures, then checks
- * against the catalogue. `given`: variables that have a value before the first request.
+ * against the catalogue. `environmentVariables` are set before the first request (by the chosen
+ * environment).
  */
-export function diagnose(text: string, given: Iterable<string> = []): LanguageDiagnostic[] {
+export function diagnose(text: string, environmentVariables: readonly string[] = []): LanguageDiagnostic[] {
 	const lines = text.split(/\r?\n/);
 	const parsed = parseRequestFileEntries(text);
-	const issues = [...parsed.issues, ...variableIssues(parsed.entries, given).map(({ issue }) => issue)];
+	const issues = [
+		...parsed.issues,
+		...variableIssues(parsed.entries, environmentVariables).map(({ issue }) => issue),
+	];
 	const diagnostics: LanguageDiagnostic[] = issues.map((issue) => ({
 		line: issue.line - 1,
 		column: issue.column ?? firstNonSpace(lines[issue.line - 1] ?? ''),

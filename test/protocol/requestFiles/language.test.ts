@@ -155,6 +155,22 @@ describe('request file language features', () => {
 		]);
 	});
 
+	it('takes the variables of the chosen environment as set before the first request', () => {
+		const text = 'operation: GetCurrency\nparam.sCultureID: {{culture}}\nexpect: result.length >= {{minimum}}\n';
+		const messages = (variables?: string[]) => diagnose(text, variables).map((item) => item.message);
+		assert.deepEqual(
+			messages().filter((message) => message.includes('is captured by no request')),
+			[
+				'{{culture}} is captured by no request of this file (add "capture: culture = …" to an earlier one).',
+				'{{minimum}} is captured by no request of this file (add "capture: minimum = …" to an earlier one).',
+			],
+		);
+		assert.deepEqual(
+			messages(['culture', 'minimum']).filter((message) => message.includes('is captured by no request')),
+			[],
+		);
+	});
+
 	it('completes keys, operations, parameter values, result fields, subcodes and variables', () => {
 		const lines = FILE.split('\n');
 		const labels = (line: number, character: number, text = FILE): string[] =>
