@@ -30,6 +30,16 @@ const FILE = [
 	'expect: fault MissingFilter', //                                 25
 ].join('\n');
 
+/** The problems of a text: line, the text at fault, message and the replacements offered. */
+function problemsOf(text: string, environmentVariables: string[] = []) {
+	return diagnose(text, environmentVariables).map((item) => ({
+		line: item.line,
+		text: text.split('\n')[item.line].slice(item.column, item.endColumn),
+		message: item.message,
+		fixes: item.fixes.map((fix) => fix.replacement),
+	}));
+}
+
 describe('request file language features', () => {
 	it('diagnoses against the catalogue, the record model and the captures', () => {
 		const found = diagnose(FILE).map((item) => ({
@@ -70,14 +80,7 @@ describe('request file language features', () => {
 			'operation: GetCurrency', //                                     15
 			'capture: culture = result[0].Value',
 		].join('\n');
-		const found = diagnose(text, ['fromEnvironment'])
-			.filter((item) => item.message.includes('{{'))
-			.map((item) => ({
-				line: item.line,
-				text: text.split('\n')[item.line].slice(item.column, item.endColumn),
-				message: item.message,
-				fixes: item.fixes.map((fix) => fix.replacement),
-			}));
+		const found = problemsOf(text, ['fromEnvironment']).filter((item) => item.message.includes('{{'));
 		assert.deepEqual(found, [
 			{
 				line: 2,
@@ -124,12 +127,7 @@ describe('request file language features', () => {
 			'binding: httpGet',
 			'expect: fault.code == Server',
 		].join('\n');
-		const found = diagnose(text).map((item) => ({
-			line: item.line,
-			text: text.split('\n')[item.line].slice(item.column, item.endColumn),
-			message: item.message,
-			fixes: item.fixes.map((fix) => fix.replacement),
-		}));
+		const found = problemsOf(text);
 		assert.deepEqual(found, [
 			{
 				line: 3,
