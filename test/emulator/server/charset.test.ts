@@ -79,6 +79,32 @@ describe('emulator: request charsets', () => {
 		assert.equal(lastCulture(), 'Noël');
 	});
 
+	it('decodes UTF-16 without a byte order mark whose encoding only the XML declaration names (LE and BE)', async () => {
+		const declared = getCurrency('Zoë', '<?xml version="1.0" encoding="utf-16"?>');
+		let res = await soap(Buffer.from(declared, 'utf16le'), 'text/xml');
+		assert.equal(res.status, 200, res.body);
+		assert.equal(lastCulture(), 'Zoë');
+		const soap12 = envelope(
+			'1.2',
+			'GetCurrency',
+			emulator.namespace,
+			`<sCultureID>Noël</sCultureID><sAPIKey>${API_KEY}</sAPIKey>`,
+		).replace('encoding="utf-8"', 'encoding="UTF-16"');
+		res = await soap(Buffer.from(soap12, 'utf16le').swap16(), 'application/soap+xml', '1.2');
+		assert.equal(res.status, 200, res.body);
+		assert.equal(lastCulture(), 'Noël');
+		// 16-bit characters that declare an 8-bit encoding cannot be read either way.
+		res = await soap(Buffer.from(getCurrency('Zoë'), 'utf16le'), 'text/xml');
+		assert.equal(res.status, 400, res.body);
+		assert.match(res.body, /is UTF-16 \(its first bytes\) but its XML declaration names 'utf-8'/);
+		// No declaration at all: the first character '<' in 16 bits says UTF-16, as for .NET's reader.
+		const bare = getCurrency('Åsa', '');
+		assert.ok(bare.startsWith('<soap:Envelope'));
+		res = await soap(Buffer.from(bare, 'utf16le'), 'text/xml');
+		assert.equal(res.status, 200, res.body);
+		assert.equal(lastCulture(), 'Åsa');
+	});
+
 	it('lets a byte order mark win over the declared charset, as .NET StreamReader does', async () => {
 		const utf8 = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(getCurrency('Åsa'), 'utf8')]);
 		let res = await soap(utf8, 'text/xml; charset=iso-8859-1');
