@@ -97,6 +97,7 @@ export function openSandbox(options: SandboxOptions): Sandbox {
 		handlers: createOperationHandlers(store, {
 			maxPageSize: options.maxPageSize,
 			loginUrlTtlMs: options.loginUrlTtlMs,
+			hashingBudget: options.hashingBudget,
 		}),
 		demo: { ...DEMO_CREDENTIALS },
 		notices,

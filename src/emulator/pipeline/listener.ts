@@ -233,6 +233,7 @@ async function serveCall(
 		endpoint,
 		binding,
 		baseUrl: config.baseUrl,
+		client: req.socket.remoteAddress,
 		get now() {
 			clockRead = true;
 			return now;

@@ -27,7 +27,7 @@ export type ApplicationOperation =
 export function applicationHandlers({ store, maxPageSize }: HandlerDeps): HandlersFor<ApplicationOperation> {
 	return {
 		ApplicationScore: guarded(store, 'ApplicationScore', (params, ctx, key) => {
-			const user = authenticateUser(store, key, params);
+			const user = authenticateUser(store, key, params, ctx);
 			const letter = params.requiredText('sScore', 'S, M, U, F or N').toUpperCase();
 			if (!Object.prototype.hasOwnProperty.call(SCORE_LETTERS, letter)) {
 				throw FaultError.client(
@@ -50,7 +50,7 @@ export function applicationHandlers({ store, maxPageSize }: HandlerDeps): Handle
 		}),
 
 		AddAdvertCandidateNote: guarded(store, 'AddAdvertCandidateNote', (params, ctx, key) => {
-			const user = authenticateUser(store, key, params);
+			const user = authenticateUser(store, key, params, ctx);
 			const body = params.requiredText('sBody', 'the text of the note');
 			const subject = params.text('sSubject') ?? '';
 			if (subject.length > MAX_NOTE_SUBJECT_LENGTH) {
@@ -73,7 +73,7 @@ export function applicationHandlers({ store, maxPageSize }: HandlerDeps): Handle
 		}),
 
 		ApplicationProgress: guarded(store, 'ApplicationProgress', (params, ctx, key) => {
-			const user = authenticateUser(store, key, params);
+			const user = authenticateUser(store, key, params, ctx);
 			const progressId = params.integer('sProgressID');
 			if (progressId === undefined) {
 				throw FaultError.client('MissingParameter', 'sProgressID is required: give a numeric ProgressID.');
