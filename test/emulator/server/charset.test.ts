@@ -32,6 +32,14 @@ describe('emulator: request charsets', () => {
 			emulator.namespace,
 			`<sCultureID>${culture}</sCultureID><sAPIKey>${API_KEY}</sAPIKey>`,
 		).replace('<?xml version="1.0" encoding="utf-8"?>', declaration);
+	/** A SOAP 1.2 GetCurrency whose XML declaration names `encoding`. */
+	const getCurrency12 = (culture: string, encoding: string) =>
+		envelope(
+			'1.2',
+			'GetCurrency',
+			emulator.namespace,
+			`<sCultureID>${culture}</sCultureID><sAPIKey>${API_KEY}</sAPIKey>`,
+		).replace('encoding="utf-8"', `encoding="${encoding}"`);
 	const lastCulture = () => calls.at(-1)?.params.sCultureID;
 
 	it('reads the parameters of the charset that the Content-Type declares (ISO-8859-1, windows-1252)', async () => {
@@ -67,12 +75,7 @@ describe('emulator: request charsets', () => {
 		assert.equal(res.status, 200, res.body);
 		assert.equal(lastCulture(), 'Zoë');
 		// application/soap+xml without a charset: ASMX lets the XML reader follow the declaration.
-		const soap12 = envelope(
-			'1.2',
-			'GetCurrency',
-			emulator.namespace,
-			`<sCultureID>Noël</sCultureID><sAPIKey>${API_KEY}</sAPIKey>`,
-		).replace('encoding="utf-8"', 'encoding="ISO-8859-1"');
+		const soap12 = getCurrency12('Noël', 'ISO-8859-1');
 		assert.match(soap12, /encoding="ISO-8859-1"/);
 		res = await soap(latin1(soap12), 'application/soap+xml', '1.2');
 		assert.equal(res.status, 200, res.body);
@@ -84,12 +87,7 @@ describe('emulator: request charsets', () => {
 		let res = await soap(Buffer.from(declared, 'utf16le'), 'text/xml');
 		assert.equal(res.status, 200, res.body);
 		assert.equal(lastCulture(), 'Zoë');
-		const soap12 = envelope(
-			'1.2',
-			'GetCurrency',
-			emulator.namespace,
-			`<sCultureID>Noël</sCultureID><sAPIKey>${API_KEY}</sAPIKey>`,
-		).replace('encoding="utf-8"', 'encoding="UTF-16"');
+		const soap12 = getCurrency12('Noël', 'UTF-16');
 		res = await soap(Buffer.from(soap12, 'utf16le').swap16(), 'application/soap+xml', '1.2');
 		assert.equal(res.status, 200, res.body);
 		assert.equal(lastCulture(), 'Noël');
