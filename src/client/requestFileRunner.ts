@@ -42,6 +42,8 @@ export interface RunOptions {
 	target: RequestTarget;
 	/** Values of the `{{connection.*}}` placeholders, secrets included. */
 	connection: ConnectionValues;
+	/** Values of `{{name}}` variables before the first request (an environment's); captures replace them. */
+	variables?: Readonly<Record<string, string>>;
 	/** Further secrets to hide in what is returned (the API key and password always are). */
 	secrets?: readonly string[];
 	/** Time budget of one request (default 30000 ms). */
@@ -116,7 +118,7 @@ export async function runRequestEntries(
 	].filter((secret) => secret.length > 0);
 	const redactor = createRedactor(secrets);
 	const chosen = new Set(selected ?? entries.map((_, index) => index));
-	const variables: Record<string, string> = {};
+	const variables: Record<string, string> = { ...options.variables };
 	const results: RequestRunResult[] = [];
 	for (const index of entriesToRun(entries, selected)) {
 		const entry = entries[index];

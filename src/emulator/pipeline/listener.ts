@@ -72,6 +72,8 @@ function send(state: RequestState, res: ServerResponse, answer: EncodedResponse,
 	if (close) headers.connection = 'close';
 	if (state.warnings !== undefined) headers[SANDBOX_WARNING] = state.warnings.map(warningHeader);
 	res.writeHead(answer.status, headers);
+	state.answerHeaders = headers;
+	state.answerBody = answer.body;
 	if (state.writeBody) state.writeBody(res, answer.body);
 	else res.end(answer.body);
 	// The body was not read to its end, so the connection cannot carry another request.
@@ -100,6 +102,7 @@ function faultAnswer(
 function sendError(config: PipelineConfig, state: RequestState, res: ServerResponse, error: unknown): void {
 	const classified = classifyError(error);
 	if (classified.internal) state.error = error;
+	state.fault = classified.fault;
 	const answer = faultAnswer(config, state, classified.fault, classified.status, classified.plainText);
 	send(
 		state,
@@ -178,6 +181,7 @@ async function serveCall(
 	}
 	// 3. read, capped.
 	const raw = await readBody(req, config.maxRequestBytes);
+	state.requestBody = raw;
 	if (state.done) return;
 	// 3a. the same read as before, with nothing changed since: its kept answer (answerCache.ts).
 	const answers = config.answers;
@@ -206,6 +210,7 @@ async function serveCall(
 		config.loose,
 	);
 	if (decoded.leniencies.length > 0) state.warnings = decoded.leniencies;
+	state.params = decoded.params;
 	// The catalogue's parameter rules, as the client checks them: the same message, as a Client fault.
 	const problem = checkParams(decoded.operation, decoded.params, { maxPageSize: config.maxPageSize })[0];
 	if (problem) {
@@ -256,7 +261,7 @@ async function serveCall(
 }
 
 /** Decodes a request; XML that cannot be read safely is a 400 (the body is not a SOAP message at all). */
-function decodeRequest(
+export function decodeRequest(
 	binding: BindingName,
 	request: ReceivedRequest,
 	ctx: CodecContext,
@@ -323,6 +328,26 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 			logged = true;
 			clearTimeout(timer);
 			log(config, state, status);
+			config.journal?.record({
+				startedAt: state.startedAt,
+				durationMs: Date.now() - state.startedAt,
+				client: req.socket?.remoteAddress,
+				method,
+				path: target.path,
+				query: target.query,
+				requestHeaders: req.headers,
+				requestBody: state.requestBody,
+				endpoint: state.endpoint,
+				binding: state.binding,
+				operation: state.operation,
+				params: state.params,
+				status,
+				responseHeaders: state.answerHeaders,
+				responseBody: state.answerBody,
+				fault: state.fault,
+				error: state.error,
+				warnings: state.warnings,
+			});
 		};
 		res.on('finish', () => finish(res.statusCode));
 		res.on('close', () => finish(res.writableFinished ? res.statusCode : 499));
