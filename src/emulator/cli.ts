@@ -9,6 +9,7 @@ import { isLoopbackHost } from './hostCheck';
 import { formatAccessLog, formatEvent } from './logFormat';
 import { describeHolder, PortInUseError } from './portHolder';
 import { startEmulator, type EmulatorOptions } from './server';
+import { loadScenario } from './scenarios/library';
 import { parseSize } from './size';
 
 export { formatAccessLog, formatEvent } from './logFormat';
@@ -45,6 +46,11 @@ Options:
                     cloud metadata addresses (169.254.0.0/16, fe80::/10, metadata.*)
   --loose           accept what production (ASP.NET ASMX) refuses or ignores, and
                     report each leniency (X-Sandbox-Warning header, access log)
+  --scenario S      turn a failure scenario on from the start: a library name
+                    (slow-service, service-down, flaky-network,
+                    quota-exhausted-on-one-board, board-rejects-deliveries,
+                    burst-of-applications, expired-login-link) or a JSON file;
+                    repeatable. Injected answers carry X-Sandbox-Injected
   --no-answer-cache run every request in full (answers of reads are otherwise kept
                     until the data changes; they are the same either way)
   --help            show this help
@@ -90,6 +96,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				'live-rate': { type: 'string' },
 				loose: { type: 'boolean' },
 				'no-answer-cache': { type: 'boolean' },
+				scenario: { type: 'string', multiple: true },
 				'allow-remote': { type: 'boolean' },
 				'allowed-host': { type: 'string', multiple: true },
 				'allow-link-local-callbacks': { type: 'boolean' },
@@ -142,6 +149,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		if (values.live) extra.live = true;
 		if (values.loose) extra.loose = true;
 		if (values['no-answer-cache']) extra.answerCache = false;
+		if (values.scenario !== undefined) extra.scenarios = values.scenario.map(loadScenario);
 		if (values['allow-remote']) extra.allowRemote = true;
 		if (values['allowed-host'] !== undefined) {
 			const names = values['allowed-host'].flatMap((list) => list.split(',')).map((name) => name.trim());

@@ -23,6 +23,8 @@ import { foreignHostMessage, hostHeaderCheck } from './hostCheck';
 import { explainListenError } from './portHolder';
 import { AnswerCache, type AnswerCacheStats } from './pipeline/answerCache';
 import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
+import { ScenarioEngine, type ActiveScenarioInfo } from './scenarios/engine';
+import type { Scenario } from './scenarios/format';
 
 export type { AccessLogEntry } from './pipeline/context';
 export type { CallbackEvent } from './callbacks/notifier';
@@ -35,6 +37,8 @@ export type EmulatorEvent =
 	| ({ kind: 'application' } & Omit<ArrivedApplication, 'callbackUrl'>)
 	| CallbackEvent
 	| { kind: 'error'; message: string; error: unknown }
+	/** Failure scenarios turned on or off (what is active after the change). */
+	| { kind: 'scenarios'; active: ActiveScenarioInfo[] }
 	/** What opening the database found and did (a crash recovered, an unfinished seeding redone). */
 	| { kind: 'storage'; message: string };
 
@@ -113,6 +117,17 @@ export interface EmulatorOptions {
 	 * Answers are the same either way; false makes every request run in full (benchmarks, debugging).
 	 */
 	answerCache?: boolean;
+	/** Failure scenarios active from the start (scenarios/format.ts; the CLI's --scenario). */
+	scenarios?: readonly Scenario[];
+}
+
+/** Turning failure scenarios on and off on a running emulator. */
+export interface ScenarioControl {
+	/** Turns a scenario on (again, with fresh counters if it was on). */
+	activate(scenario: Scenario): void;
+	/** Turns one scenario off, or all without a name; false when it was not on. */
+	deactivate(name?: string): boolean;
+	list(): ActiveScenarioInfo[];
 }
 
 export interface RunningEmulator {
@@ -142,6 +157,8 @@ export interface RunningEmulator {
 	resources(): ResourceStats;
 	/** Answers of reads kept and served again (undefined when the answer cache is off). */
 	answerCacheStats(): AnswerCacheStats | undefined;
+	/** Failure scenarios (docs/scenarios.md). */
+	scenarios: ScenarioControl;
 	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
@@ -284,7 +301,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		retryDelaysMs: options.callbackRetryDelaysMs,
 		onEvent: emit,
 	});
-	const background = sandbox ? startBackground(sandbox, clock, notifier, options, emit) : undefined;
+	// Bursts need the live arrivals, made below; the engine only asks for them once a scenario is turned on.
+	let burst: (count: number, advertId: number | undefined) => void = () => undefined;
+	const scenarios = new ScenarioEngine({
+		feedName: (feedId) => sandbox?.store.feeds.find(String(feedId))?.name,
+		onBurst: (count, advertId) => burst(count, advertId),
+		onChange: (active) => emit({ kind: 'scenarios', active }),
+	});
+	const background = sandbox ? startBackground(sandbox, clock, notifier, options, emit, scenarios) : undefined;
+	burst = (count, advertId) => {
+		for (let i = 0; i < count; i++) background?.live.arrive(advertId);
+	};
+	for (const scenario of options.scenarios ?? []) scenarios.activate(scenario);
 	const close = (): void => {
 		background?.scheduler.stop();
 		background?.live.stop();
@@ -311,6 +339,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		},
 		loose: options.loose ?? false,
 		maxPageSize: options.maxPageSize,
+		scenarios,
 		answers: answerCache && {
 			cache: answerCache,
 			changeCount: () => sandbox!.store.changeCount,
@@ -359,6 +388,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		callbacksIdle: () => notifier.idle(),
 		resources: () => limits.stats(),
 		answerCacheStats: () => answerCache?.stats(),
+		scenarios: {
+			activate: (scenario) => scenarios.activate(scenario),
+			deactivate: (name) => scenarios.deactivate(name),
+			list: () => scenarios.list(),
+		},
 		reset: async () => {
 			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');
@@ -390,8 +424,10 @@ function startBackground(
 	notifier: CallbackNotifier,
 	options: EmulatorOptions,
 	emit: (event: EmulatorEvent) => void,
+	scenarios: ScenarioEngine,
 ) {
 	const scheduler = new DeliveryScheduler(sandbox.store, clock, {
+		boards: scenarios,
 		deliveryDelayMs: options.deliveryDelayMs,
 		flakyFeedIds: options.flakyFeedIds,
 		seed: options.seed,
@@ -419,6 +455,13 @@ function startBackground(
 	});
 	scheduler.start();
 	if (options.live) live.start();
-	const web = { store: sandbox.store, clock, scheduler, secret: randomBytes(32), wallNow: () => new Date() };
+	const web = {
+		store: sandbox.store,
+		clock,
+		scheduler,
+		secret: randomBytes(32),
+		wallNow: () => new Date(),
+		loginLinkExpired: () => scenarios.loginLinkExpired(),
+	};
 	return { scheduler, live, web };
 }

@@ -36,10 +36,17 @@ import {
 import { endOfSecond } from './answerCache';
 import { ClientAbortedError, readBody } from './body';
 import { bodyAsUtf8 } from './charset';
-import { SANDBOX_WARNING, SANDBOX_WARNING_PREFIX, type PipelineConfig, type RequestState } from './context';
+import {
+	SANDBOX_INJECTED,
+	SANDBOX_WARNING,
+	SANDBOX_WARNING_PREFIX,
+	type PipelineConfig,
+	type RequestState,
+} from './context';
 import { lookupPathOperation, route, splitTarget, type Route } from './dispatch';
 import { classifyError, malformedRequest, timeout, unknownOperation } from './errors';
 import { invokeHandler } from './handle';
+import { chunkedWriter, dropConnection, failureAnswer, injectedDelay, truncatingWriter } from './injection';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
 
@@ -65,6 +72,7 @@ function send(state: RequestState, res: ServerResponse, answer: EncodedResponse,
 	headers['x-content-type-options'] = 'nosniff';
 	if (close) headers.connection = 'close';
 	if (state.warnings !== undefined) headers[SANDBOX_WARNING] = state.warnings.map(warningHeader);
+	if (state.injection !== undefined) headers[SANDBOX_INJECTED] = state.injection.mark;
 	res.writeHead(answer.status, headers);
 	if (state.writeBody) state.writeBody(res, answer.body);
 	else res.end(answer.body);
@@ -174,7 +182,8 @@ async function serveCall(
 	const raw = await readBody(req, config.maxRequestBytes);
 	if (state.done) return;
 	// 3a. the same read as before, with nothing changed since: its kept answer (answerCache.ts).
-	const answers = config.answers;
+	// While a scenario is on, answers are neither kept nor served again: each request meets it.
+	const answers = config.scenarios?.isActive ? undefined : config.answers;
 	const key = answers?.cache.keyOf({
 		method: state.method,
 		url: req.url ?? '/',
@@ -211,6 +220,18 @@ async function serveCall(
 		throw unknownOperation(decoded.operation, ctx.endpointPath);
 	}
 	state.operation = decoded.operation;
+	// 5a. scenarios: a failure instead of the answer happens here, before anything is handled.
+	const injection = config.scenarios?.decide({ operation: decoded.operation, binding, endpoint, params: decoded.params });
+	if (injection) {
+		state.injection = injection;
+		if (injection.delayMs !== undefined && injection.chunks === undefined) {
+			await injectedDelay(injection.delayMs, res);
+			if (state.done || res.destroyed) return;
+		}
+		if (injection.failure && !injection.afterCommit && injection.failure.kind !== 'truncated') {
+			return sendInjected(state, res, failureAnswer(injection.failure, binding, ctx));
+		}
+	}
 	// 5b. admit: a heavy query waits for a slot, released once its answer is delivered or dropped.
 	if (config.limits?.isHeavy(decoded.operation, decoded.params)) {
 		const release = await config.limits.admit(() => state.done || res.destroyed);
@@ -233,7 +254,18 @@ async function serveCall(
 		},
 	});
 	// 7. encode.
-	const answer = getBinding(binding).encodeResponse(decoded.operation, result, ctx);
+	const answer = getBinding(binding).encodeResponse(
+		decoded.operation,
+		injection?.rewrite ? injection.rewrite(result) : result,
+		ctx,
+	);
+	// 7a. scenarios: what happens to the answer once the request has committed.
+	if (injection?.failure && (injection.afterCommit || injection.failure.kind === 'truncated')) {
+		const failed = failureAnswer(injection.failure, binding, ctx);
+		if (failed === 'truncated') return sendInjected(state, res, answer, truncatingWriter);
+		return sendInjected(state, res, failed);
+	}
+	if (injection?.chunks !== undefined) state.writeBody = chunkedWriter(injection.chunks, injection.delayMs ?? 0);
 	if (answers && key !== undefined && state.warnings === undefined && answers.changeCount() === changeCount) {
 		answers.cache.set(key, {
 			operation: decoded.operation,
@@ -242,6 +274,23 @@ async function serveCall(
 			validUntil: clockRead ? endOfSecond(handledAt) : Infinity,
 		});
 	}
+	send(state, res, answer);
+}
+
+/** Sends what a scenario answers instead: an HTTP answer (written by `writeBody` if given), or a dropped connection. */
+function sendInjected(
+	state: RequestState,
+	res: ServerResponse,
+	answer: EncodedResponse | 'reset' | 'empty' | 'truncated',
+	writeBody?: RequestState['writeBody'],
+): void {
+	if (answer === 'truncated') throw new Error('A truncated answer needs the real answer to cut.');
+	if (answer === 'reset' || answer === 'empty') {
+		state.done = true;
+		dropConnection(res, answer);
+		return;
+	}
+	if (writeBody) state.writeBody = writeBody;
 	send(state, res, answer);
 }
 
@@ -280,6 +329,15 @@ function joinListHeaders(headers: IncomingMessage['headers']): Record<string, st
 	return joined;
 }
 
+function describeInjection(injection: NonNullable<RequestState['injection']>): string {
+	const what = [
+		injection.delayMs !== undefined ? `${injection.delayMs} ms ${injection.chunks ? 'between chunks' : 'delay'}` : '',
+		injection.failure?.kind ?? (injection.rewrite ? 'answer changed' : ''),
+		injection.afterCommit ? 'after commit' : '',
+	].filter(Boolean);
+	return `${injection.mark}: ${what.join(', ')}`;
+}
+
 function log(config: PipelineConfig, state: RequestState, status: number): void {
 	if (!config.logger) return;
 	try {
@@ -293,6 +351,7 @@ function log(config: PipelineConfig, state: RequestState, status: number): void 
 			durationMs: Date.now() - state.startedAt,
 			error: state.error,
 			warnings: state.warnings,
+			injected: state.injection && describeInjection(state.injection),
 		});
 	} catch {
 		// A failing logger must not take the server down.

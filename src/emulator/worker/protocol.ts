@@ -5,6 +5,8 @@
 import type { ArrivedApplication } from '../live/liveApplications';
 import type { PortHolder } from '../portHolder';
 import type { DemoCredentials } from '../sandbox';
+import type { ActiveScenarioInfo } from '../scenarios/engine';
+import type { Scenario } from '../scenarios/format';
 import type { EmulatorOptions } from '../server';
 
 /** The options a worker can be started with: everything but callbacks and injected handlers. */
@@ -48,6 +50,9 @@ export interface WorkerCalls {
 	deliverDue: { args: []; result: number };
 	simulateApplication: { args: [advertId?: number]; result: ArrivedApplication | undefined };
 	callbacksIdle: { args: []; result: void };
+	activateScenario: { args: [scenario: Scenario]; result: void };
+	deactivateScenario: { args: [name?: string]; result: boolean };
+	scenarios: { args: []; result: ActiveScenarioInfo[] };
 }
 export type WorkerMethod = keyof WorkerCalls;
 
@@ -57,5 +62,7 @@ export type FromWorker =
 	| { type: 'ready'; info: SandboxInfo }
 	| { type: 'failed'; error: SerializedError }
 	| { type: 'log'; lines: LogLine[] }
+	/** The active failure scenarios changed (also by the control endpoint). */
+	| { type: 'scenarios'; active: ActiveScenarioInfo[] }
 	| { type: 'result'; id: number; ok: true; value: unknown }
 	| { type: 'result'; id: number; ok: false; error: SerializedError };
