@@ -42,7 +42,11 @@ export function formatEvent(event: EmulatorEvent): string {
 /** The line with its level for a log that has levels (the extension's output channel). */
 export function accessLogLine(entry: AccessLogEntry): LogLine {
 	const level =
-		entry.error !== undefined ? 'error' : entry.warnings !== undefined || entry.injected !== undefined ? 'warn' : 'info';
+		entry.error !== undefined
+			? 'error'
+			: entry.warnings !== undefined || entry.injected !== undefined
+				? 'warn'
+				: 'info';
 	return { level, text: formatAccessLog(entry) };
 }
 

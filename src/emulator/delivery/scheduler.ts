@@ -27,7 +27,9 @@ export interface DeliveryOptions {
 	onDelivery?: (event: DeliveryEvent) => void;
 	/** Job boards a scenario makes reject deliveries or never answer (scenarios/engine.ts). */
 	boards?: {
-		deliveryOverride(feedId: number): { outcome: 'rejected' | 'noAnswer'; message: string; mark: string } | undefined;
+		deliveryOverride(
+			feedId: number,
+		): { outcome: 'rejected' | 'noAnswer'; message: string; mark: string } | undefined;
 		silentFeedIds(): number[];
 	};
 }

@@ -221,7 +221,12 @@ async function serveCall(
 	}
 	state.operation = decoded.operation;
 	// 5a. scenarios: a failure instead of the answer happens here, before anything is handled.
-	const injection = config.scenarios?.decide({ operation: decoded.operation, binding, endpoint, params: decoded.params });
+	const injection = config.scenarios?.decide({
+		operation: decoded.operation,
+		binding,
+		endpoint,
+		params: decoded.params,
+	});
 	if (injection) {
 		state.injection = injection;
 		if (injection.delayMs !== undefined && injection.chunks === undefined) {
@@ -331,7 +336,9 @@ function joinListHeaders(headers: IncomingMessage['headers']): Record<string, st
 
 function describeInjection(injection: NonNullable<RequestState['injection']>): string {
 	const what = [
-		injection.delayMs !== undefined ? `${injection.delayMs} ms ${injection.chunks ? 'between chunks' : 'delay'}` : '',
+		injection.delayMs !== undefined
+			? `${injection.delayMs} ms ${injection.chunks ? 'between chunks' : 'delay'}`
+			: '',
 		injection.failure?.kind ?? (injection.rewrite ? 'answer changed' : ''),
 		injection.afterCommit ? 'after commit' : '',
 	].filter(Boolean);

@@ -203,7 +203,8 @@ export class ScenarioEngine {
 		const now = this.now();
 		for (const active of this.active.values()) {
 			for (const { rule } of active.rules) {
-				if (inWindow(rule, now - active.activatedAt)) yield { rule, mark: `${active.scenario.name}/${rule.name}` };
+				if (inWindow(rule, now - active.activatedAt))
+					{yield { rule, mark: `${active.scenario.name}/${rule.name}` };}
 			}
 		}
 	}
@@ -228,7 +229,8 @@ export class ScenarioEngine {
 		const calls = rule.match.calls;
 		if (calls) {
 			const n = state.matched;
-			if ((calls.from !== undefined && n < calls.from) || (calls.to !== undefined && n > calls.to)) return undefined;
+			if ((calls.from !== undefined && n < calls.from) || (calls.to !== undefined && n > calls.to))
+				{return undefined;}
 			if (calls.every !== undefined && (n - (calls.from ?? 1)) % calls.every !== 0) return undefined;
 		}
 		if (rule.match.share !== undefined && !(active.random() < rule.match.share)) return undefined;
@@ -246,7 +248,10 @@ export class ScenarioEngine {
 			state.intervalCount++;
 			if (state.intervalCount <= effect.limit) return rule.latency ? injection : undefined;
 			const left = Math.ceil((state.intervalStart + effect.intervalMs - now) / 1000);
-			injection.failure = { kind: 'unavailable', retryAfterSeconds: effect.retryAfterSeconds ?? Math.max(1, left) };
+			injection.failure = {
+				kind: 'unavailable',
+				retryAfterSeconds: effect.retryAfterSeconds ?? Math.max(1, left),
+			};
 			return injection;
 		}
 		if (domain) Object.assign(injection, domain);
@@ -383,8 +388,11 @@ function withQuotaState(result: unknown, feedId: number, state: 'exhausted' | 'n
 function describeRule(rule: ScenarioRule): string {
 	const parts: string[] = [];
 	if (rule.latency) {
-		const delay = rule.latency.ms !== undefined ? `${rule.latency.ms} ms` : `${rule.latency.minMs}–${rule.latency.maxMs} ms`;
-		parts.push(rule.latency.where === 'chunks' ? `${delay} between ${rule.latency.chunks} chunks` : `${delay} delay`);
+		const delay =
+			rule.latency.ms !== undefined ? `${rule.latency.ms} ms` : `${rule.latency.minMs}–${rule.latency.maxMs} ms`;
+		parts.push(
+			rule.latency.where === 'chunks' ? `${delay} between ${rule.latency.chunks} chunks` : `${delay} delay`,
+		);
 	}
 	if (rule.effect) parts.push(rule.effect.kind);
 	if (rule.afterCommit) parts.push('after commit');

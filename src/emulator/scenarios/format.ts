@@ -133,7 +133,8 @@ export function readScenario(data: unknown, source: string): Scenario {
 	const names = new Set<string>();
 	const rules = rulesData.map((ruleData: unknown, index) => {
 		const rule = readRule(source, index, ruleData);
-		if (names.has(rule.name)) throw new ScenarioFormatError(`${source}: rules[${index}]: name "${rule.name}" is used twice.`);
+		if (names.has(rule.name))
+			{throw new ScenarioFormatError(`${source}: rules[${index}]: name "${rule.name}" is used twice.`);}
 		names.add(rule.name);
 		return rule;
 	});
@@ -160,7 +161,10 @@ function readRule(source: string, index: number, data: unknown): ScenarioRule {
 	const afterCommit = rule.boolean('afterCommit') ?? false;
 	if (!latency && !effect) throw rule.error('effect', 'a rule needs an effect, a latency or both');
 	if (afterCommit && (!effect || !FAILURE_KINDS.includes(effect.kind) || effect.kind === 'throttle')) {
-		throw rule.error('afterCommit', 'applies only to the effects fault, unavailable, reset, empty, truncated and garbage');
+		throw rule.error(
+			'afterCommit',
+			'applies only to the effects fault, unavailable, reset, empty, truncated and garbage',
+		);
 	}
 	return { name, match, latency, effect, afterCommit };
 }
@@ -183,7 +187,9 @@ function readMatch(match: Fields): ScenarioMatch {
 			const ok =
 				typeof value === 'string' ||
 				typeof value === 'number' ||
-				(Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' || typeof v === 'number'));
+				(Array.isArray(value) &&
+					value.length > 0 &&
+					value.every((v) => typeof v === 'string' || typeof v === 'number'));
 			if (!ok) throw params.error(key, 'must be a value or a list of values (text or numbers)');
 			values[key] = Array.isArray(value) ? value.map(String) : String(value);
 		}
@@ -224,7 +230,8 @@ function readLatency(latency: Fields): Latency {
 	if (ms !== undefined && (minMs !== undefined || maxMs !== undefined)) {
 		throw latency.error('ms', 'give ms or a range (minMs, maxMs), not both');
 	}
-	if (minMs !== undefined && maxMs !== undefined && minMs > maxMs) throw latency.error('maxMs', 'must not be below minMs');
+	if (minMs !== undefined && maxMs !== undefined && minMs > maxMs)
+		{throw latency.error('maxMs', 'must not be below minMs');}
 	const where = latency.text('where', { optional: true, oneOf: ['answer', 'chunks'] }) as Latency['where'];
 	const chunks = latency.number('chunks', { optional: true, integer: true, min: 2, max: 100 });
 	return { ms, minMs, maxMs, where: where ?? 'answer', chunks: where === 'chunks' ? (chunks ?? 4) : undefined };
@@ -235,13 +242,18 @@ function readEffect(effect: Fields): ScenarioEffect {
 	effect.only(['kind', ...EFFECT_FIELDS[kind]]);
 	const id = (name: string, optional = false) =>
 		effect.number(name, { optional, integer: true, min: 1, max: 2 ** 31 - 1 });
-	const retryAfterSeconds = () => effect.number('retryAfterSeconds', { optional: true, integer: true, min: 0, max: 86_400 });
+	const retryAfterSeconds = () =>
+		effect.number('retryAfterSeconds', { optional: true, integer: true, min: 0, max: 86_400 });
 	switch (kind) {
 		case 'fault':
 			return {
 				kind,
 				code: effect.text('code', { oneOf: ['Client', 'Server'] }) as 'Client' | 'Server',
-				subcode: effect.text('subcode', { optional: true, pattern: /^[A-Za-z][A-Za-z0-9]{0,63}$/, hint: 'a name like AuthenticationFailed' }),
+				subcode: effect.text('subcode', {
+					optional: true,
+					pattern: /^[A-Za-z][A-Za-z0-9]{0,63}$/,
+					hint: 'a name like AuthenticationFailed',
+				}),
 				message: effect.text('message')!,
 				detail: effect.text('detail', { optional: true }),
 			};
@@ -258,7 +270,9 @@ function readEffect(effect: Fields): ScenarioEffect {
 			return {
 				kind,
 				feedId: id('feedId')!,
-				state: effect.text('state', { oneOf: ['exhausted', 'nearlyExhausted'] }) as 'exhausted' | 'nearlyExhausted',
+				state: effect.text('state', { oneOf: ['exhausted', 'nearlyExhausted'] }) as
+					| 'exhausted'
+					| 'nearlyExhausted',
 			};
 		case 'deliveries':
 			return {
@@ -268,7 +282,11 @@ function readEffect(effect: Fields): ScenarioEffect {
 				message: effect.text('message', { optional: true }),
 			};
 		case 'applicationBurst':
-			return { kind, count: effect.number('count', { integer: true, min: 1, max: 1000 })!, advertId: id('advertId', true) };
+			return {
+				kind,
+				count: effect.number('count', { integer: true, min: 1, max: 1000 })!,
+				advertId: id('advertId', true),
+			};
 		case 'advertWithdrawn':
 			return { kind, advertId: id('advertId')! };
 		case 'reset':
@@ -336,7 +354,8 @@ class Fields {
 			if (options.optional) return undefined;
 			throw this.error(field, options.oneOf ? `is missing (one of ${options.oneOf.join(', ')})` : 'is missing');
 		}
-		if (typeof value !== 'string' || value.length > 2000) throw this.error(field, 'must be text (up to 2000 characters)');
+		if (typeof value !== 'string' || value.length > 2000)
+			{throw this.error(field, 'must be text (up to 2000 characters)');}
 		if (options.oneOf && !options.oneOf.includes(value)) {
 			throw this.error(field, `must be one of ${options.oneOf.join(', ')}, not "${value}"`);
 		}

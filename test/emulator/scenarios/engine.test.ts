@@ -2,7 +2,12 @@ import * as assert from 'node:assert/strict';
 import { ScenarioEngine, type ScenarioRequest } from '../../../src/emulator/scenarios/engine';
 import { readScenario } from '../../../src/emulator/scenarios/format';
 
-const GET: ScenarioRequest = { operation: 'GetAdvertPaged', binding: 'soap11', endpoint: 'posting', params: { sAdvertID: 12 } };
+const GET: ScenarioRequest = {
+	operation: 'GetAdvertPaged',
+	binding: 'soap11',
+	endpoint: 'posting',
+	params: { sAdvertID: 12 },
+};
 const WRITE: ScenarioRequest = { operation: 'ApplicationScore', binding: 'httpPost', endpoint: 'posting', params: {} };
 
 function engineWith(rules: unknown[], options: { now?: () => number; seed?: number } = {}): ScenarioEngine {
@@ -18,7 +23,11 @@ function marks(engine: ScenarioEngine, request: ScenarioRequest, times: number):
 describe('scenario engine', () => {
 	it('matches operation, binding, endpoint and parameter values (a CSV item counts)', () => {
 		const engine = engineWith([
-			{ name: 'one', match: { operations: ['GetAdvertPaged'], bindings: ['soap11'], params: { sAdvertID: ['11', '12'] } }, effect: { kind: 'reset' } },
+			{
+				name: 'one',
+				match: { operations: ['GetAdvertPaged'], bindings: ['soap11'], params: { sAdvertID: ['11', '12'] } },
+				effect: { kind: 'reset' },
+			},
 			{ name: 'csv', match: { params: { DestinationsAsCSV: '103' } }, effect: { kind: 'empty' } },
 		]);
 		assert.equal(engine.decide(GET)?.mark, 'test/one');
@@ -28,20 +37,22 @@ describe('scenario engine', () => {
 	});
 
 	it('counts calls: the third only, or every second from the second', () => {
-		assert.deepEqual(marks(engineWith([{ name: 'third', match: { calls: { from: 3, to: 3 } }, effect: { kind: 'reset' } }]), GET, 5), [
-			undefined,
-			undefined,
-			'reset',
-			undefined,
-			undefined,
-		]);
-		assert.deepEqual(marks(engineWith([{ name: 'even', match: { calls: { from: 2, every: 2 } }, effect: { kind: 'reset' } }]), GET, 5), [
-			undefined,
-			'reset',
-			undefined,
-			'reset',
-			undefined,
-		]);
+		assert.deepEqual(
+			marks(
+				engineWith([{ name: 'third', match: { calls: { from: 3, to: 3 } }, effect: { kind: 'reset' } }]),
+				GET,
+				5,
+			),
+			[undefined, undefined, 'reset', undefined, undefined],
+		);
+		assert.deepEqual(
+			marks(
+				engineWith([{ name: 'even', match: { calls: { from: 2, every: 2 } }, effect: { kind: 'reset' } }]),
+				GET,
+				5,
+			),
+			[undefined, 'reset', undefined, 'reset', undefined],
+		);
 	});
 
 	it('draws a share of requests from the seed: the same seed, the same requests', () => {
@@ -57,9 +68,12 @@ describe('scenario engine', () => {
 
 	it('applies a rule only within its time window since the scenario was turned on', () => {
 		let now = 1_000_000;
-		const engine = engineWith([{ name: 'later', match: { window: { fromMs: 1000, toMs: 2000 } }, effect: { kind: 'reset' } }], {
-			now: () => now,
-		});
+		const engine = engineWith(
+			[{ name: 'later', match: { window: { fromMs: 1000, toMs: 2000 } }, effect: { kind: 'reset' } }],
+			{
+				now: () => now,
+			},
+		);
 		assert.equal(engine.decide(GET), undefined);
 		now += 1500;
 		assert.equal(engine.decide(GET)?.failure?.kind, 'reset');
@@ -69,7 +83,9 @@ describe('scenario engine', () => {
 
 	it('throttles: N requests per interval pass, the rest get 503 with the seconds left', () => {
 		let now = 5_000;
-		const engine = engineWith([{ name: 'busy', effect: { kind: 'throttle', limit: 2, intervalMs: 10_000 } }], { now: () => now });
+		const engine = engineWith([{ name: 'busy', effect: { kind: 'throttle', limit: 2, intervalMs: 10_000 } }], {
+			now: () => now,
+		});
 		assert.equal(engine.decide(GET), undefined);
 		assert.equal(engine.decide(GET), undefined);
 		assert.deepEqual(engine.decide(GET)?.failure, { kind: 'unavailable', retryAfterSeconds: 10 });
@@ -79,8 +95,13 @@ describe('scenario engine', () => {
 
 	it('never cuts off the answer of a write unless the rule says it fails after committing', () => {
 		assert.equal(engineWith([{ name: 'cut', effect: { kind: 'truncated' } }]).decide(WRITE), undefined);
-		assert.equal(engineWith([{ name: 'cut', effect: { kind: 'truncated' } }]).decide(GET)?.failure?.kind, 'truncated');
-		const afterCommit = engineWith([{ name: 'cut', effect: { kind: 'truncated' }, afterCommit: true }]).decide(WRITE);
+		assert.equal(
+			engineWith([{ name: 'cut', effect: { kind: 'truncated' } }]).decide(GET)?.failure?.kind,
+			'truncated',
+		);
+		const afterCommit = engineWith([{ name: 'cut', effect: { kind: 'truncated' }, afterCommit: true }]).decide(
+			WRITE,
+		);
 		assert.equal(afterCommit?.failure?.kind, 'truncated');
 		assert.equal(afterCommit?.afterCommit, true);
 	});

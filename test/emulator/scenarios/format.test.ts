@@ -42,7 +42,13 @@ describe('scenario format', () => {
 		assert.equal(scenario.seed, 1);
 		assert.equal(scenario.source, 'mixed.json');
 		assert.deepEqual(scenario.rules[0].match.params, { sAdvertID: '12', DestinationsAsCSV: ['101', '103'] });
-		assert.deepEqual(scenario.rules[0].latency, { ms: undefined, minMs: 10, maxMs: 20, where: 'answer', chunks: undefined });
+		assert.deepEqual(scenario.rules[0].latency, {
+			ms: undefined,
+			minMs: 10,
+			maxMs: 20,
+			where: 'answer',
+			chunks: undefined,
+		});
 		assert.equal(scenario.rules[0].afterCommit, false);
 	});
 
@@ -56,10 +62,22 @@ describe('scenario format', () => {
 			'ci/down.json: rule "r" (rules[0]), field match.operations: "GetAdverts" is not one of ' +
 				'UserFeedsAndQuotaWithDestinations, GetAdvertWithValuesPaged, GetAdvertWithValues, GetAdvertPaged, ExpressPostAdvert, AddAdvert, AdvertTrackingResponseLog, CandidateTagPartner, CandidateTag, QueryJobTitle, GetLoginURL, GetCurrency, ApplicationScore, AddAdvertCandidateNote, ApplicationProgress, GetApplicationsPaged, UserList, FeedQuotaList, GetWeeksToAdvertise, FeedList.',
 		);
-		assert.match(problem({ name: 'down', rules: [{ name: 'x', effect: { kind: 'explode' } }] }), /rule "x" \(rules\[0\]\), field effect\.kind: must be one of fault, unavailable/);
-		assert.match(problem({ name: 'down', rules: [{ name: 'x', effect: { kind: 'fault', code: 'Server' } }] }), /field effect\.message: is missing/);
-		assert.match(problem({ name: 'down', rules: [rule({ lag: 3 })] }), /rule "r" \(rules\[0\]\), field lag: is not a known field/);
-		assert.match(problem({ name: 'Down Now', rules: [rule({})] }), /^ci\/down\.json: field name: "Down Now" is not allowed/);
+		assert.match(
+			problem({ name: 'down', rules: [{ name: 'x', effect: { kind: 'explode' } }] }),
+			/rule "x" \(rules\[0\]\), field effect\.kind: must be one of fault, unavailable/,
+		);
+		assert.match(
+			problem({ name: 'down', rules: [{ name: 'x', effect: { kind: 'fault', code: 'Server' } }] }),
+			/field effect\.message: is missing/,
+		);
+		assert.match(
+			problem({ name: 'down', rules: [rule({ lag: 3 })] }),
+			/rule "r" \(rules\[0\]\), field lag: is not a known field/,
+		);
+		assert.match(
+			problem({ name: 'Down Now', rules: [rule({})] }),
+			/^ci\/down\.json: field name: "Down Now" is not allowed/,
+		);
 		assert.match(problem({ name: 'down', rules: [] }), /field rules: must be a list of 1 to 100 rules/);
 		assert.match(problem({ name: 'down', rules: [{ name: 'x' }] }), /a rule needs an effect, a latency or both/);
 		assert.match(problem({ name: 'down', rules: [rule({}), rule({})] }), /rules\[1\]: name "r" is used twice/);
@@ -67,11 +85,17 @@ describe('scenario format', () => {
 			problem({ name: 'down', rules: [{ name: 'x', latency: { ms: 5 }, afterCommit: true }] }),
 			/field afterCommit: applies only to the effects fault, unavailable, reset, empty, truncated and garbage/,
 		);
-		assert.match(problem({ name: 'down', rules: [rule({ latency: { ms: 5, minMs: 1, maxMs: 2 } })] }), /give ms or a range/);
+		assert.match(
+			problem({ name: 'down', rules: [rule({ latency: { ms: 5, minMs: 1, maxMs: 2 } })] }),
+			/give ms or a range/,
+		);
 	});
 
 	it('says where the JSON is broken', () => {
-		assert.throws(() => parseScenario('{"name": ', 'broken.json'), /^ScenarioFormatError: broken\.json: not valid JSON/);
+		assert.throws(
+			() => parseScenario('{"name": ', 'broken.json'),
+			/^ScenarioFormatError: broken\.json: not valid JSON/,
+		);
 	});
 
 	it('ships the seven library scenarios, each with what it does and what a client should do', () => {
@@ -95,6 +119,9 @@ describe('scenario format', () => {
 
 	it('loads a library scenario by name and says what exists when a file is missing', () => {
 		assert.equal(loadScenario('service-down').name, 'service-down');
-		assert.throws(() => loadScenario('no-such.json'), /no-such\.json: no such scenario file, and no library scenario of that name \(library: slow-service, /);
+		assert.throws(
+			() => loadScenario('no-such.json'),
+			/no-such\.json: no such scenario file, and no library scenario of that name \(library: slow-service, /,
+		);
 	});
 });
