@@ -1,4 +1,4 @@
-// Lint rules plus the import fences that keep the layers apart (see README "Layout").
+// Lint rules plus the import fences that keep the layers apart (see docs/architecture.md "Layout").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -8,8 +8,8 @@ import { DEFAULT_SANDBOX_PORT, NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from
 import { isLoopbackHost } from './hostCheck';
 import { formatAccessLog, formatEvent } from './logFormat';
 import { describeHolder, PortInUseError } from './portHolder';
-import { startEmulator, type EmulatorOptions } from './server';
 import { loadScenario } from './scenarios/library';
+import { sandboxInfo, startEmulator, type EmulatorOptions } from './server';
 import { parseSize } from './size';
 
 export { formatAccessLog, formatEvent } from './logFormat';
@@ -207,17 +207,8 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 		);
 		return 1;
 	}
-	const ready = {
-		baseUrl: emulator.baseUrl,
-		postingUrl: emulator.postingUrl,
-		adminUrl: emulator.adminUrl,
-		postingWsdl: emulator.postingWsdl,
-		adminWsdl: emulator.adminWsdl,
-		namespace: emulator.namespace,
-		apiKey: emulator.demo.apiKey,
-		username: emulator.demo.username,
-		password: emulator.demo.password,
-	};
+	const { demo, ...addresses } = sandboxInfo(emulator);
+	const ready = { ...addresses, apiKey: demo.apiKey, username: demo.username, password: demo.password };
 	const shutdown = (): void => {
 		emulator.stop().then(
 			() => process.exit(0),

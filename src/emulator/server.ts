@@ -130,7 +130,8 @@ export interface ScenarioControl {
 	list(): ActiveScenarioInfo[];
 }
 
-export interface RunningEmulator {
+/** Where a running sandbox answers and how to log in: what it tells its callers (CLI, worker, extension). */
+export interface SandboxInfo {
 	/** http://host:port */
 	baseUrl: string;
 	postingUrl: string;
@@ -140,6 +141,15 @@ export interface RunningEmulator {
 	namespace: string;
 	/** Credentials of the demo account (empty strings when handlers were injected). */
 	demo: DemoCredentials;
+}
+
+/** The SandboxInfo of a running sandbox alone, as plain data (to print or post to another thread). */
+export function sandboxInfo(emulator: SandboxInfo): SandboxInfo {
+	const { baseUrl, postingUrl, adminUrl, postingWsdl, adminWsdl, namespace, demo } = emulator;
+	return { baseUrl, postingUrl, adminUrl, postingWsdl, adminWsdl, namespace, demo };
+}
+
+export interface RunningEmulator extends SandboxInfo {
 	server: Server;
 	/** The clock of deliveries and live applications. */
 	clock: EmulatorClock;

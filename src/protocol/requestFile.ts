@@ -1,5 +1,5 @@
 /**
- * The `.mpreq` request file format (README "Request files as tests"). The implementation lives in
+ * The `.mpreq` request file format (docs/request-files.md "Request files as tests"). The implementation lives in
  * requestFiles/; this module is its public surface, so callers import one place.
  */
 export * from './requestFiles/placeholders';

@@ -8,13 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Exchange } from '../../src/client';
-import { MultipostingClient } from '../../src/client';
 import type { AccessLogEntry, RunningEmulator } from '../../src/emulator';
 import { formatAccessLog } from '../../src/emulator/cli';
 import { curlForForm } from '../../src/extension/playground/snippets';
 import { BINDING_NAMES } from '../../src/protocol/bindings/types';
 import { CONNECTION_PLACEHOLDERS, serializeRequestFile } from '../../src/protocol/requestFile';
-import { delay, SANDBOX_START_TIMEOUT_MS, startSandbox } from '../integration/support';
+import { clientFor, delay, SANDBOX_START_TIMEOUT_MS, startSandbox } from '../integration/support';
 
 const decoder = new TextDecoder();
 
@@ -54,24 +53,9 @@ describe('hardening: secrets stay secret', function () {
 
 	it('onExchange and errors get exchanges without the API key or password, in every binding', async () => {
 		const exchanges: Exchange[] = [];
-		const client = new MultipostingClient({
-			baseUrl: emulator.baseUrl,
-			namespace: emulator.namespace,
-			credentials: {
-				apiKey: emulator.demo.apiKey,
-				username: emulator.demo.username,
-				password: emulator.demo.password,
-			},
-			onExchange: (exchange) => exchanges.push(exchange),
-		});
-		const wrongPassword = new MultipostingClient({
-			baseUrl: emulator.baseUrl,
-			namespace: emulator.namespace,
-			credentials: {
-				apiKey: emulator.demo.apiKey,
-				username: emulator.demo.username,
-				password: 'wrong-secret-password',
-			},
+		const client = clientFor(emulator, { onExchange: (exchange) => exchanges.push(exchange) });
+		const wrongPassword = clientFor(emulator, {
+			credentials: { password: 'wrong-secret-password' },
 			onExchange: (exchange) => exchanges.push(exchange),
 		});
 		try {
@@ -105,15 +89,7 @@ describe('hardening: secrets stay secret', function () {
 	});
 
 	it('the access log entries and their formatted lines carry no parameters', async () => {
-		const client = new MultipostingClient({
-			baseUrl: emulator.baseUrl,
-			namespace: emulator.namespace,
-			credentials: {
-				apiKey: emulator.demo.apiKey,
-				username: emulator.demo.username,
-				password: emulator.demo.password,
-			},
-		});
+		const client = clientFor(emulator);
 		try {
 			for (const binding of BINDING_NAMES) await client.userList({}, { binding });
 		} finally {
@@ -127,15 +103,7 @@ describe('hardening: secrets stay secret', function () {
 	});
 
 	it('UserList returns no password field', async () => {
-		const client = new MultipostingClient({
-			baseUrl: emulator.baseUrl,
-			namespace: emulator.namespace,
-			credentials: {
-				apiKey: emulator.demo.apiKey,
-				username: emulator.demo.username,
-				password: emulator.demo.password,
-			},
-		});
+		const client = clientFor(emulator);
 		try {
 			for (const binding of BINDING_NAMES) {
 				const { result, exchange } = await client.callWithExchange('UserList', {}, { binding, redact: false });

@@ -4,10 +4,11 @@
  */
 import type { ArrivedApplication } from '../live/liveApplications';
 import type { PortHolder } from '../portHolder';
-import type { DemoCredentials } from '../sandbox';
 import type { ActiveScenarioInfo } from '../scenarios/engine';
 import type { Scenario } from '../scenarios/format';
-import type { EmulatorOptions } from '../server';
+import type { EmulatorOptions, SandboxInfo } from '../server';
+
+export type { SandboxInfo } from '../server';
 
 /** The options a worker can be started with: everything but callbacks and injected handlers. */
 export type WorkerEmulatorOptions = Omit<EmulatorOptions, 'logger' | 'onEvent' | 'handlers'>;
@@ -15,17 +16,6 @@ export type WorkerEmulatorOptions = Omit<EmulatorOptions, 'logger' | 'onEvent' |
 /** The worker's workerData. */
 export interface WorkerData {
 	sandboxOptions: WorkerEmulatorOptions;
-}
-
-/** Where the running sandbox answers and how to log in; what the extension reads. */
-export interface SandboxInfo {
-	baseUrl: string;
-	postingUrl: string;
-	adminUrl: string;
-	postingWsdl: string;
-	adminWsdl: string;
-	namespace: string;
-	demo: DemoCredentials;
 }
 
 /** One line of the sandbox's log (access log or background event), already formatted, never with secrets. */

@@ -1,7 +1,7 @@
 /**
  * The `.mpreq` request file: a plain-text, diff-friendly list of requests, each with optional
- * expectations and captures. Pure (no I/O): parse and serialise only. Format (README "Request files
- * as tests"):
+ * expectations and captures. Pure (no I/O): parse and serialise only. Format (docs/request-files.md
+ * "Request files as tests"):
  *
  *     # Multiposting request
  *

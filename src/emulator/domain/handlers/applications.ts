@@ -1,6 +1,6 @@
 /** Application operations: the paged search and the actions (score, progress, note). */
 import type { APIApplication } from '../../../protocol/catalogue';
-import { RANKING, SCORE_LETTERS } from '../../../protocol/catalogue';
+import { RANKING, SCORE_LETTERS, type ScoreLetter } from '../../../protocol/catalogue';
 import { FaultError } from '../../../protocol/faults';
 import { APPLICATION_ORDER_FIELDS } from '../../store/ordering';
 import { toStoredDate } from '../../store/time';
@@ -28,13 +28,8 @@ export function applicationHandlers({ store, maxPageSize }: HandlerDeps): Handle
 	return {
 		ApplicationScore: guarded(store, 'ApplicationScore', (params, ctx, key) => {
 			const user = authenticateUser(store, key, params);
-			const letter = params.requiredText('sScore', 'S, M, U, F or N').toUpperCase();
-			if (!Object.prototype.hasOwnProperty.call(SCORE_LETTERS, letter)) {
-				throw FaultError.client(
-					'InvalidParameter',
-					`sScore must be S (suitable), M (maybe), U (unsuitable), F (favourite) or N (none); got '${letter}'.`,
-				);
-			}
+			// The catalogue's rules refused any other letter before dispatch; they accept either case.
+			const letter = params.requiredText('sScore', 'S, M, U, F or N').toUpperCase() as ScoreLetter;
 			const asJobOwner = params.flag('sScoreAsJobOwner');
 			// Read and write in one transaction: the score builds on the flags it read.
 			store.transaction(() => {
@@ -43,7 +38,7 @@ export function applicationHandlers({ store, maxPageSize }: HandlerDeps): Handle
 				let favourite = application.favourite === 1;
 				if (letter === 'F') favourite = true;
 				else if (letter === 'N') [ranking, favourite] = [RANKING.Unranked, false];
-				else ranking = SCORE_LETTERS[letter as 'S' | 'M' | 'U'];
+				else ranking = SCORE_LETTERS[letter];
 				store.applications.score(application.id, ranking, favourite, actorId, toStoredDate(ctx.now));
 			});
 			return { Success: true };
