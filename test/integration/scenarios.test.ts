@@ -100,7 +100,9 @@ describe('integration: failure scenarios', function () {
 				const real = await raw(binding, 'GetCurrency', params);
 				assert.equal(real.status, 500);
 				const fault = (await failure(
-					clientFor(emulator, binding, { apiKey: 'no-such-key' }).getCurrency({ sCultureID: 'en' }),
+					clientFor(emulator, { binding, credentials: { apiKey: 'no-such-key' } }).getCurrency({
+						sCultureID: 'en',
+					}),
 				)) as SoapFaultError;
 				custom([
 					{
@@ -149,7 +151,7 @@ describe('integration: failure scenarios', function () {
 		for (const binding of BINDING_NAMES) {
 			it(`${binding}: 503 with Retry-After and IIS's page, marked as injected`, async () => {
 				on('service-down');
-				const error = await failure(clientFor(emulator, binding).getCurrency({ sCultureID: 'en' }));
+				const error = await failure(clientFor(emulator, { binding }).getCurrency({ sCultureID: 'en' }));
 				assert.ok(error instanceof HttpStatusError || error instanceof UnexpectedResponseError, error.message);
 				assert.equal((error as HttpStatusError).status, 503);
 				const answer = await raw(binding, 'GetCurrency', { sCultureID: 'en', sAPIKey: emulator.demo.apiKey });
@@ -167,7 +169,9 @@ describe('integration: failure scenarios', function () {
 		for (const binding of BINDING_NAMES) {
 			it(`${binding}: a client whose timeout is below the delay times out`, async () => {
 				on('slow-service');
-				const error = await failure(clientFor(emulator, binding, {}, 300).getCurrency({ sCultureID: 'en' }));
+				const error = await failure(
+					clientFor(emulator, { binding, timeoutMs: 300 }).getCurrency({ sCultureID: 'en' }),
+				);
 				assert.ok(error instanceof TimeoutError, error.message);
 			});
 		}
@@ -193,7 +197,7 @@ describe('integration: failure scenarios', function () {
 		for (const binding of BINDING_NAMES) {
 			it(`${binding}: resets, empty answers, cut-off bodies and non-XML bytes, each as the client meets it`, async () => {
 				on('flaky-network');
-				const client = clientFor(emulator, binding, {}, 5_000);
+				const client = clientFor(emulator, { binding, timeoutMs: 5_000 });
 				const seen = new Set<string>();
 				for (let i = 0; i < 80 && seen.size < 4; i++) {
 					const before = log.length;
@@ -217,7 +221,7 @@ describe('integration: failure scenarios', function () {
 		for (const binding of BINDING_NAMES) {
 			it(`${binding}: Indeed shows its quota used up and ExpressPostAdvert to it is a QuotaExceeded Client fault`, async () => {
 				on('quota-exhausted-on-one-board');
-				const client = clientFor(emulator, binding);
+				const client = clientFor(emulator, { binding });
 				const feeds = (await client.userFeedsAndQuotaWithDestinations({})) as Record<string, unknown>[];
 				const indeed = feeds.find((feed) => feed.FeedID === 101)!;
 				assert.ok(indeed, 'the demo administrator has Indeed');
@@ -248,7 +252,7 @@ describe('integration: failure scenarios', function () {
 
 	describe('library: expired-login-link', () => {
 		it('a fresh login link answers 410 and stays unused', async () => {
-			const client = clientFor(emulator, 'soap11');
+			const client = clientFor(emulator, { binding: 'soap11' });
 			const { RedirectUrl: url } = (await client.getLoginURL({ returnUrl: '/web/' })) as { RedirectUrl: string };
 			on('expired-login-link');
 			const expired = await rawRequest(url);
@@ -263,7 +267,7 @@ describe('integration: failure scenarios', function () {
 
 	describe('library: burst-of-applications', () => {
 		it('50 applications arrive when it is turned on', async () => {
-			const client = clientFor(emulator, 'httpGet');
+			const client = clientFor(emulator, { binding: 'httpGet' });
 			const count = async () =>
 				(
 					(await client.getApplicationsPaged({
@@ -282,7 +286,7 @@ describe('integration: failure scenarios', function () {
 
 	describe('data safety', () => {
 		const scoreOf = async (applicationId: number): Promise<unknown> => {
-			const page = (await clientFor(emulator, 'soap11').getApplicationsPaged({
+			const page = (await clientFor(emulator, { binding: 'soap11' }).getApplicationsPaged({
 				AdvertCandidateIDAsCSV: String(applicationId),
 				sApplicationStartDateTime: '2000-01-01 00:00:00',
 				sApplicationEndDateTime: stamp(new Date(Date.now() + 86_400_000)),
@@ -293,7 +297,7 @@ describe('integration: failure scenarios', function () {
 		};
 
 		it('a write answered with an injected failure has no effect; after commit, it happened and the answer was lost', async () => {
-			const client = clientFor(emulator, 'soap11');
+			const client = clientFor(emulator, { binding: 'soap11' });
 			const application = (await scoreOf(1)) as {
 				AdvertID: number;
 				AdvertCandidateID: number;

@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { MultipostingClient } from '../../../src/client';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator';
 import { createClock, type EmulatorClock } from '../../../src/emulator/delivery/clock';
 import { DeliveryScheduler, type DeliveryEvent } from '../../../src/emulator/delivery/scheduler';
@@ -8,6 +7,7 @@ import { ScenarioEngine } from '../../../src/emulator/scenarios/engine';
 import { libraryScenario } from '../../../src/emulator/scenarios/library';
 import { BINDING_NAMES } from '../../../src/protocol/bindings/types';
 import { DELIVERY_STATUS } from '../../../src/protocol/catalogue';
+import { clientFor } from '../../integration/support';
 
 const START = new Date(Date.UTC(2026, 10, 2, 9, 0, 0));
 
@@ -59,12 +59,7 @@ describe('scenario library: board-rejects-deliveries', () => {
 		);
 
 		for (const binding of BINDING_NAMES) {
-			const client = new MultipostingClient({
-				baseUrl: emulator.baseUrl,
-				namespace: emulator.namespace,
-				binding,
-				credentials: sandbox.demo,
-			});
+			const client = clientFor({ ...emulator, demo: sandbox.demo }, { binding });
 			const logs = (await client.advertTrackingResponseLog({ sAdvertID: '1' })) as {
 				PostingID: number;
 				ErrorLevel: string;
