@@ -25,6 +25,14 @@ import { AnswerCache, type AnswerCacheStats } from './pipeline/answerCache';
 import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
 import { ScenarioEngine, type ActiveScenarioInfo } from './scenarios/engine';
 import type { Scenario } from './scenarios/format';
+import { ControlRouter } from './control/router';
+import { registerJournalRoutes } from './control/requests';
+import { registerScenarioRoutes } from './control/scenarios';
+import { Journal, type JournalOptions } from './journal/journal';
+import type { JournalEntry } from './journal/types';
+import { cachedVerdictOf, type Verdict, type VerdictContext } from './journal/verdict';
+import { loadLibxml2Validator } from '../protocol/schema/libxml2Validator';
+import type { XsdValidatorPort } from '../protocol/schema/wsdlValidation';
 
 export type { AccessLogEntry } from './pipeline/context';
 export type { CallbackEvent } from './callbacks/notifier';
@@ -119,6 +127,11 @@ export interface EmulatorOptions {
 	answerCache?: boolean;
 	/** Failure scenarios active from the start (scenarios/format.ts; the CLI's --scenario). */
 	scenarios?: readonly Scenario[];
+	/**
+	 * The journal of exchanges (journal/), served at `/__admin/requests`: on by default (the last 500
+	 * exchanges, 16 MiB); false turns it off.
+	 */
+	journal?: false | JournalOptions;
 }
 
 /** Turning failure scenarios on and off on a running emulator. */
@@ -169,6 +182,12 @@ export interface RunningEmulator extends SandboxInfo {
 	answerCacheStats(): AnswerCacheStats | undefined;
 	/** Failure scenarios (docs/scenarios.md). */
 	scenarios: ScenarioControl;
+	/** The control endpoint (`/__admin/*`, loopback clients only): more routes may be registered into it. */
+	control: ControlRouter;
+	/** The journal of exchanges (undefined when turned off). */
+	journal: Journal | undefined;
+	/** Production's verdict on a journaled exchange (computed once, when first asked). */
+	verdictOf(entry: JournalEntry): Promise<Verdict>;
 	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
@@ -332,6 +351,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	};
 
 	const namespace = resolveNamespace(options.namespace, baseUrl);
+	const journal =
+		options.journal === false ? undefined : new Journal({ knownSecrets: demo, ...(options.journal ?? {}) });
 	const limits = new ResourceLimits(options.limits);
 	const answerCache = sandbox && options.answerCache !== false ? new AnswerCache() : undefined;
 	const config: PipelineConfig = {
@@ -354,23 +375,44 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			cache: answerCache,
 			changeCount: () => sandbox!.store.changeCount,
 		},
+		journal,
+	};
+	let validator: Promise<XsdValidatorPort> | undefined;
+	const verdicts: VerdictContext = {
+		namespace,
+		paths,
+		wsdl: config.wsdl,
+		maxPageSize: options.maxPageSize,
+		validator: () => (validator ??= loadLibxml2Validator()),
 	};
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;
-	listener = (req, res) => {
-		if (!web) return pipeline(req, res);
-		const { path } = splitTarget(req.url ?? '/');
-		if (!web.matches(path)) return pipeline(req, res);
+	const control = new ControlRouter();
+	if (journal) registerJournalRoutes(control, journal, verdicts);
+	registerScenarioRoutes(control, scenarios);
+	const logBeside = (req: IncomingMessage, res: ServerResponse, path: string): void => {
 		const startedAt = Date.now();
 		res.once('finish', () =>
 			options.logger?.({
 				time: new Date(startedAt),
 				method: req.method ?? '-',
-				path: redactWebPath(path),
+				path,
 				status: res.statusCode,
 				durationMs: Date.now() - startedAt,
 			}),
 		);
+	};
+	listener = (req, res) => {
+		const { path } = splitTarget(req.url ?? '/');
+		if (control.matches(path)) {
+			logBeside(req, res, path);
+			control
+				.handle(req, res)
+				.catch((error: unknown) => emit({ kind: 'error', message: `control ${path} failed`, error }));
+			return;
+		}
+		if (!web?.matches(path)) return pipeline(req, res);
+		logBeside(req, res, redactWebPath(path));
 		web.handle(req, res).catch((error: unknown) =>
 			emit({ kind: 'error', message: `web page ${redactWebPath(path)} failed`, error }),
 		);
@@ -403,6 +445,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			deactivate: (name) => scenarios.deactivate(name),
 			list: () => scenarios.list(),
 		},
+		control,
+		journal,
+		verdictOf: (entry) => cachedVerdictOf(entry, verdicts),
 		reset: async () => {
 			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');

@@ -74,6 +74,8 @@ function send(state: RequestState, res: ServerResponse, answer: EncodedResponse,
 	if (state.warnings !== undefined) headers[SANDBOX_WARNING] = state.warnings.map(warningHeader);
 	if (state.injection !== undefined) headers[SANDBOX_INJECTED] = state.injection.mark;
 	res.writeHead(answer.status, headers);
+	state.answerHeaders = headers;
+	state.answerBody = answer.body;
 	if (state.writeBody) state.writeBody(res, answer.body);
 	else res.end(answer.body);
 	// The body was not read to its end, so the connection cannot carry another request.
@@ -102,6 +104,7 @@ function faultAnswer(
 function sendError(config: PipelineConfig, state: RequestState, res: ServerResponse, error: unknown): void {
 	const classified = classifyError(error);
 	if (classified.internal) state.error = error;
+	state.fault = classified.fault;
 	const answer = faultAnswer(config, state, classified.fault, classified.status, classified.plainText);
 	send(
 		state,
@@ -180,6 +183,7 @@ async function serveCall(
 	}
 	// 3. read, capped.
 	const raw = await readBody(req, config.maxRequestBytes);
+	state.requestBody = raw;
 	if (state.done) return;
 	// 3a. the same read as before, with nothing changed since: its kept answer (answerCache.ts).
 	// While a scenario is on, answers are neither kept nor served again: each request meets it.
@@ -209,6 +213,7 @@ async function serveCall(
 		config.loose,
 	);
 	if (decoded.leniencies.length > 0) state.warnings = decoded.leniencies;
+	state.params = decoded.params;
 	// The catalogue's parameter rules, as the client checks them: the same message, as a Client fault.
 	const problem = checkParams(decoded.operation, decoded.params, { maxPageSize: config.maxPageSize })[0];
 	if (problem) {
@@ -300,7 +305,7 @@ function sendInjected(
 }
 
 /** Decodes a request; XML that cannot be read safely is a 400 (the body is not a SOAP message at all). */
-function decodeRequest(
+export function decodeRequest(
 	binding: BindingName,
 	request: ReceivedRequest,
 	ctx: CodecContext,
@@ -379,6 +384,27 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 			logged = true;
 			clearTimeout(timer);
 			log(config, state, status);
+			config.journal?.record({
+				startedAt: state.startedAt,
+				durationMs: Date.now() - state.startedAt,
+				client: req.socket?.remoteAddress,
+				method,
+				path: target.path,
+				query: target.query,
+				requestHeaders: req.headers,
+				requestBody: state.requestBody,
+				endpoint: state.endpoint,
+				binding: state.binding,
+				operation: state.operation,
+				params: state.params,
+				status,
+				responseHeaders: state.answerHeaders,
+				responseBody: state.answerBody,
+				fault: state.fault,
+				error: state.error,
+				warnings: state.warnings,
+				injected: state.injection && describeInjection(state.injection),
+			});
 		};
 		res.on('finish', () => finish(res.statusCode));
 		res.on('close', () => finish(res.writableFinished ? res.statusCode : 499));

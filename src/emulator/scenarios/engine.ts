@@ -203,8 +203,9 @@ export class ScenarioEngine {
 		const now = this.now();
 		for (const active of this.active.values()) {
 			for (const { rule } of active.rules) {
-				if (inWindow(rule, now - active.activatedAt))
-					{yield { rule, mark: `${active.scenario.name}/${rule.name}` };}
+				if (inWindow(rule, now - active.activatedAt)) {
+					yield { rule, mark: `${active.scenario.name}/${rule.name}` };
+				}
 			}
 		}
 	}
@@ -229,8 +230,9 @@ export class ScenarioEngine {
 		const calls = rule.match.calls;
 		if (calls) {
 			const n = state.matched;
-			if ((calls.from !== undefined && n < calls.from) || (calls.to !== undefined && n > calls.to))
-				{return undefined;}
+			if ((calls.from !== undefined && n < calls.from) || (calls.to !== undefined && n > calls.to)) {
+				return undefined;
+			}
 			if (calls.every !== undefined && (n - (calls.from ?? 1)) % calls.every !== 0) return undefined;
 		}
 		if (rule.match.share !== undefined && !(active.random() < rule.match.share)) return undefined;

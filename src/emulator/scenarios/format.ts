@@ -133,8 +133,9 @@ export function readScenario(data: unknown, source: string): Scenario {
 	const names = new Set<string>();
 	const rules = rulesData.map((ruleData: unknown, index) => {
 		const rule = readRule(source, index, ruleData);
-		if (names.has(rule.name))
-			{throw new ScenarioFormatError(`${source}: rules[${index}]: name "${rule.name}" is used twice.`);}
+		if (names.has(rule.name)) {
+			throw new ScenarioFormatError(`${source}: rules[${index}]: name "${rule.name}" is used twice.`);
+		}
 		names.add(rule.name);
 		return rule;
 	});
@@ -230,8 +231,9 @@ function readLatency(latency: Fields): Latency {
 	if (ms !== undefined && (minMs !== undefined || maxMs !== undefined)) {
 		throw latency.error('ms', 'give ms or a range (minMs, maxMs), not both');
 	}
-	if (minMs !== undefined && maxMs !== undefined && minMs > maxMs)
-		{throw latency.error('maxMs', 'must not be below minMs');}
+	if (minMs !== undefined && maxMs !== undefined && minMs > maxMs) {
+		throw latency.error('maxMs', 'must not be below minMs');
+	}
 	const where = latency.text('where', { optional: true, oneOf: ['answer', 'chunks'] }) as Latency['where'];
 	const chunks = latency.number('chunks', { optional: true, integer: true, min: 2, max: 100 });
 	return { ms, minMs, maxMs, where: where ?? 'answer', chunks: where === 'chunks' ? (chunks ?? 4) : undefined };
@@ -354,8 +356,9 @@ class Fields {
 			if (options.optional) return undefined;
 			throw this.error(field, options.oneOf ? `is missing (one of ${options.oneOf.join(', ')})` : 'is missing');
 		}
-		if (typeof value !== 'string' || value.length > 2000)
-			{throw this.error(field, 'must be text (up to 2000 characters)');}
+		if (typeof value !== 'string' || value.length > 2000) {
+			throw this.error(field, 'must be text (up to 2000 characters)');
+		}
 		if (options.oneOf && !options.oneOf.includes(value)) {
 			throw this.error(field, `must be one of ${options.oneOf.join(', ')}, not "${value}"`);
 		}

@@ -42,7 +42,8 @@ export function loadScenario(nameOrPath: string): Scenario {
 			`${nameOrPath}: no such scenario file, and no library scenario of that name (library: ${SCENARIO_LIBRARY.map((s) => s.name).join(', ')}).`,
 		);
 	}
-	if (size > MAX_FILE_BYTES)
-		{throw new ScenarioFormatError(`${nameOrPath}: larger than 1 MiB; a scenario is a few rules.`);}
+	if (size > MAX_FILE_BYTES) {
+		throw new ScenarioFormatError(`${nameOrPath}: larger than 1 MiB; a scenario is a few rules.`);
+	}
 	return parseScenario(readFileSync(nameOrPath, 'utf8'), nameOrPath);
 }
