@@ -323,6 +323,7 @@ async function runFile(file: string, command: TestCommand, session: Session, io:
 			connection: session.connection,
 			timeoutMs: command.timeoutMs,
 			validateSchema: io.validateSchema ?? session.validateSchema,
+			folder: dirname(file),
 		},
 		selected,
 	);

@@ -26,6 +26,7 @@ import {
 } from '../protocol/requestFiles/prepare';
 import type { ConnectionValues } from '../protocol/requestFiles/placeholders';
 import { createRedactor } from './exchange';
+import { controlEndpointScenarios, type ScenarioSwitch } from './scenarioSwitch';
 import { sendPrepared, type Captured } from './sendPrepared';
 
 /** Checks a response body against the schema of its endpoint's WSDL. */
@@ -50,6 +51,10 @@ export interface RunOptions {
 	dispatcher?: Dispatcher;
 	/** Checks `valid against wsdl`; without it those expectations fail as "not checked". */
 	validateSchema?: SchemaValidator;
+	/** Turns `scenario:` lines on and off (default: the control endpoint of the target's sandbox). */
+	scenarios?: ScenarioSwitch;
+	/** The request file's folder: `scenario: x.json` is read relative to it. */
+	folder?: string;
 	/** Told when a request starts and ends, for progress. */
 	onProgress?: (event: { kind: 'started'; index: number } | { kind: 'finished'; result: RequestRunResult }) => void;
 }
@@ -118,7 +123,23 @@ export async function runRequestEntries(
 	const chosen = new Set(selected ?? entries.map((_, index) => index));
 	const variables: Record<string, string> = {};
 	const results: RequestRunResult[] = [];
-	for (const index of entriesToRun(entries, selected)) {
+	const scenarios = new FileScenarios(
+		entries,
+		options.scenarios ?? controlEndpointScenarios(options.target.baseUrl, options.folder, options.dispatcher),
+		options.signal,
+	);
+	try {
+		for (const index of entriesToRun(entries, selected)) {
+			const result = await runEntry(index);
+			if (result) results.push(result);
+		}
+	} finally {
+		const problem = await scenarios.allOff();
+		if (problem && results.length > 0) results[results.length - 1].problems.push(problem);
+	}
+	return results;
+
+	async function runEntry(index: number): Promise<RequestRunResult | undefined> {
 		const entry = entries[index];
 		const result: RequestRunResult = {
 			index,
@@ -129,17 +150,75 @@ export async function runRequestEntries(
 			captured: {},
 			problems: [],
 		};
-		results.push(result);
 		if (options.signal?.aborted) {
 			result.problems.push('Cancelled.');
 			options.onProgress?.({ kind: 'finished', result });
-			continue;
+			return result;
 		}
 		options.onProgress?.({ kind: 'started', index });
-		await runOne(entry, result, options, variables, entries, redactor);
+		const problem = await scenarios.before(index);
+		if (problem) {
+			result.status = 'errored';
+			result.problems.push(problem);
+		} else {
+			await runOne(entry, result, options, variables, entries, redactor);
+		}
 		options.onProgress?.({ kind: 'finished', result });
+		return result;
 	}
-	return results;
+}
+
+/**
+ * The scenarios a file's `scenario:` lines turn on: before a request, those of the lines above it
+ * (in the whole file, so a selected request meets them too) are on and no others; all off at the end.
+ */
+class FileScenarios {
+	/** Spec -> name of what this run turned on. */
+	private readonly on = new Map<string, string>();
+
+	constructor(
+		private readonly entries: readonly ParsedEntry[],
+		private readonly switcher: ScenarioSwitch,
+		private readonly signal: AbortSignal | undefined,
+	) {}
+
+	/** Brings the scenarios to what the request at `index` expects; a problem when that fails. */
+	async before(index: number): Promise<string | undefined> {
+		const wanted: string[] = [];
+		for (const entry of this.entries.slice(0, index + 1)) {
+			if (entry.scenario === 'off') wanted.length = 0;
+			else if (entry.scenario !== undefined && !wanted.includes(entry.scenario)) wanted.push(entry.scenario);
+		}
+		try {
+			for (const [spec, name] of [...this.on]) {
+				if (wanted.includes(spec)) continue;
+				await this.switcher.off(name, this.signal);
+				this.on.delete(spec);
+			}
+			for (const spec of wanted) {
+				if (!this.on.has(spec)) this.on.set(spec, await this.switcher.on(spec, this.signal));
+			}
+		} catch (error) {
+			return `scenario: ${error instanceof Error ? error.message : String(error)}`;
+		}
+		return undefined;
+	}
+
+	/** Turns off what the run turned on; a problem when the sandbox could not be told. */
+	async allOff(): Promise<string | undefined> {
+		const problems: string[] = [];
+		for (const [spec, name] of [...this.on]) {
+			this.on.delete(spec);
+			try {
+				await this.switcher.off(name);
+			} catch (error) {
+				problems.push(
+					`scenario ${name} could not be turned off: ${error instanceof Error ? error.message : String(error)}`,
+				);
+			}
+		}
+		return problems.length > 0 ? problems.join(' ') : undefined;
+	}
 }
 
 async function runOne(

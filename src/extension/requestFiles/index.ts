@@ -20,7 +20,7 @@ import { PlaygroundPanel, type PlaygroundDeps } from '../playground/panel';
 import { COMMANDS } from '../ids';
 import { SNIPPET_LANGUAGES, requestSnippet } from '../playground/snippets';
 import { isRequestDocument, REQUEST_LANGUAGE_ID, REQUEST_SELECTOR, registerRequestLanguage } from './language';
-import { describeRun, runHeadline, runOptionsFor } from './running';
+import { describeRun, folderOf, runHeadline, runOptionsFor } from './running';
 import { RequestFileTests } from './tests';
 
 /** Command ids of request files (package.json contributes them under category Multiposting). */
@@ -67,7 +67,11 @@ export function registerRequestFiles(
 				const controller = new AbortController();
 				token.onCancellationRequested(() => controller.abort());
 				const options = await runOptionsFor(services, timeout());
-				return runRequestEntries(parsed.entries, { ...options, signal: controller.signal }, selected);
+				return runRequestEntries(
+					parsed.entries,
+					{ ...options, signal: controller.signal, folder: folderOf(document.uri) },
+					selected,
+				);
 			},
 		);
 		const captured = { ...tests.lastCaptures.get(document.uri.toString()) };

@@ -5,6 +5,7 @@
 import { formatExchange, type RequestRunResult, type RunOptions } from '../../client/requestFileRunner';
 import { wsdlSchemaValidator } from '../../client/requestFileSchema';
 import { loadLibxml2Validator } from '../../client/xsd/libxml2Validator';
+import { dirname } from 'node:path';
 import type { WorkbenchServices } from '../services';
 import { secretValues, secretsToHide, targetOfClient } from '../playground/connection';
 
@@ -21,6 +22,11 @@ export async function runOptionsFor(services: WorkbenchServices, timeoutMs: numb
 		timeoutMs,
 		validateSchema: wsdlSchemaValidator(target, loadLibxml2Validator, timeoutMs),
 	};
+}
+
+/** The folder a file's `scenario: x.json` lines are read from: its own, for a file on disk. */
+export function folderOf(uri: { scheme: string; fsPath: string }): string | undefined {
+	return uri.scheme === 'file' ? dirname(uri.fsPath) : undefined;
 }
 
 /** One line for a notification: `GetCurrency (soap12): HTTP 200 · 2 of 2 expectations passed`. */

@@ -12,6 +12,7 @@ import {
 } from '../../client/requestFileRunner';
 import { entryLabel, parseRequestFileEntries, type ParsedEntry } from '../../protocol/requestFiles/format';
 import { isRequestDocument } from './language';
+import { folderOf } from './running';
 
 export const TEST_CONTROLLER_ID = 'multiposting.requestFiles';
 
@@ -154,6 +155,7 @@ export class RequestFileTests implements vscode.Disposable {
 			{
 				...options,
 				signal,
+				folder: folderOf(file.uri),
 				onProgress: (event) => {
 					if (event.kind === 'started') {
 						const item = items.get(event.index);
