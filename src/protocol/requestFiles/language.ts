@@ -49,7 +49,7 @@ export interface LanguageHover {
 	endColumn: number;
 }
 
-const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture'] as const;
+const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture', 'scenario'] as const;
 
 /** Everything wrong in a file: parse problems, then checks against the catalogue and the file's captures. */
 export function diagnose(text: string): LanguageDiagnostic[] {
@@ -475,6 +475,8 @@ const KEY_DOCS: Record<(typeof KEYS)[number], string> = {
 	endpoint: 'posting or administration; optional, it follows from the operation.',
 	expect: 'A check of the response: `status == 200`, `no fault`, `fault <Subcode>`, `result.<Path> >= 1`, `xpath(<XPath>) == x`, `time < 2s`, `header.<Name> contains x`, `body matches /re/`, `valid against wsdl`.',
 	capture: 'Keeps a value for later requests: `capture: advertId = result.AdvertID`, then `{{advertId}}`.',
+	scenario:
+		"Sandbox only: turns a failure scenario on from this request to the end of the file: a library name (`service-down`, `slow-service`, `flaky-network`, …) or a `.json` file next to this one; `off` turns the file's scenarios off.",
 };
 
 const SUBJECT_COMPLETIONS: LanguageCompletion[] = [
