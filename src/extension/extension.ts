@@ -59,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): void {
 		client: () => services.activeClient(),
 		connection: () => store.active(),
 		sandboxState: () => sandbox.state,
+		activeScenarios: () => sandbox.activeScenarios.map((scenario) => scenario.name),
 		pageSize: () => settings.get<number>(SETTINGS.pageSize, 50),
 		progressNames: () => settings.get<unknown>(SETTINGS.progressNames, undefined),
 		log,
@@ -75,6 +76,7 @@ export function activate(context: vscode.ExtensionContext): void {
 	const setContexts = () => {
 		setContext(CONTEXT_KEYS.sandboxState, sandbox.state);
 		setContext(CONTEXT_KEYS.activeKind, store.active().kind);
+		setContext(CONTEXT_KEYS.scenariosActive, sandbox.activeScenarios.length > 0);
 	};
 	setContexts();
 
@@ -111,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): void {
 		tree,
 		panels,
 		executeCommand: (id, ...args) => Promise.resolve(vscode.commands.executeCommand(id, ...args)),
+		scenarioFiles: () => workspaceScenarioFiles(),
 	};
 
 	context.subscriptions.push(
@@ -149,6 +152,10 @@ export function activate(context: vscode.ExtensionContext): void {
 			// A stopped or failed sandbox invalidates what was loaded; starting only changes the label.
 			if (state === SandboxState.Stopped || state === SandboxState.Failed) model.refresh();
 			else model.touch();
+		}),
+		sandbox.onDidChangeScenarios(() => {
+			setContexts();
+			model.touch();
 		}),
 		sandbox.onDidFail((error) => {
 			void offerAnotherPort(error, {
@@ -194,4 +201,15 @@ export function activate(context: vscode.ExtensionContext): void {
 
 export function deactivate(): void {
 	// Everything is disposed through context.subscriptions (the sandbox stops there).
+}
+
+/** The workspace's failure scenario files (`*.scenario.json`), at most 50, read as text. */
+async function workspaceScenarioFiles(): Promise<{ label: string; text: string }[]> {
+	const uris = await vscode.workspace.findFiles('**/*.scenario.json', '**/node_modules/**', 50);
+	return Promise.all(
+		uris.map(async (uri) => ({
+			label: vscode.workspace.asRelativePath(uri),
+			text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)),
+		})),
+	);
 }

@@ -60,6 +60,8 @@ export interface AccountModelOptions {
 	client: () => Promise<MultipostingClient>;
 	connection: () => ConnectionInfo;
 	sandboxState: () => string | undefined;
+	/** Names of the failure scenarios on in the sandbox, shown on its row. */
+	activeScenarios?: () => readonly string[];
 	pageSize: () => number;
 	progressNames: () => unknown;
 	log: LogPort;
@@ -117,6 +119,7 @@ export class AccountModel {
 		const descriptor = connectionDescriptor(
 			connection,
 			connection.kind === 'sandbox' ? this.options.sandboxState() : undefined,
+			connection.kind === 'sandbox' ? this.options.activeScenarios?.() : undefined,
 		);
 		if (this.root && this.root.descriptor.id === descriptor.id) {
 			this.root.descriptor = descriptor;
