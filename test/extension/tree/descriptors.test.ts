@@ -228,7 +228,7 @@ describe('tree descriptors', function () {
 		assert.equal(failing.contextValue, 'connection:sandbox:scenarios');
 		assert.match(
 			failing.tooltip ?? '',
-			/Failure scenarios: service-down, slow-service \(failures injected on purpose\)/,
+			/Failure scenarios: service\\-down, slow\\-service \\\(failures injected on purpose\\\)$/,
 		);
 	});
 
