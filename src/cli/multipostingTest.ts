@@ -10,10 +10,12 @@ import { runRequestEntries, type SchemaValidator } from '../client/requestFileRu
 import { parseSize, startEmulator, type RunningEmulator, type SandboxSize } from '../emulator';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../protocol/catalogue';
 import { parseRequestFileEntries, REQUEST_FILE_EXTENSION } from '../protocol/requestFile';
+import { ENVIRONMENT_FILE_NAME } from '../protocol/requestFiles/environments';
 import type { ConnectionValues } from '../protocol/requestFiles/placeholders';
 import type { RequestTarget } from '../protocol/requestFiles/prepare';
 import { wsdlSchemaValidator } from '../client/requestFileSchema';
 import { loadLibxml2Validator } from '../client/xsd/libxml2Validator';
+import { loadEnvironment, type ChosenEnvironment } from './environment';
 import { junitReport } from './junit';
 import { fileReport, summaryLine, totals, type FileRun } from './report';
 
@@ -40,6 +42,9 @@ Target (one of):
   --size <size>           size of the sandbox's demo data: small, default or large (default: default)
 
 Options:
+  --env <name>            an environment of the nearest ${ENVIRONMENT_FILE_NAME} up from the files:
+                          its variables and connection settings (options given here win);
+                          secrets still come only from the environment variables above
   --junit <file>          also write a JUnit XML report
   --grep <text>           run only requests whose name contains the text (and what they need)
   --timeout <ms>          time budget of one request (default 30000)
@@ -59,6 +64,9 @@ export interface TestCommand {
 	size?: SandboxSize;
 	junit?: string;
 	grep?: string;
+	env?: string;
+	/** --sandbox was given: the run starts a sandbox even when the environment names a URL. */
+	sandbox?: boolean;
 	timeoutMs: number;
 	verbose: boolean;
 }
@@ -80,6 +88,7 @@ export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | s
 				return 'help';
 			case '--sandbox':
 				sandbox = true;
+				command.sandbox = true;
 				break;
 			case '--verbose':
 				command.verbose = true;
@@ -88,6 +97,7 @@ export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | s
 			case '--namespace':
 			case '--posting-path':
 			case '--junit':
+			case '--env':
 			case '--grep':
 			case '--seed':
 			case '--size':
@@ -110,6 +120,7 @@ export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | s
 					command.postingPath = text;
 				} else if (arg === '--junit') command.junit = text;
 				else if (arg === '--grep') command.grep = text;
+				else if (arg === '--env') command.env = text;
 				else if (arg === '--size') {
 					try {
 						command.size = parseSize(text);
@@ -171,10 +182,43 @@ interface Session {
 	connection: ConnectionValues;
 	description: string;
 	validateSchema: SchemaValidator;
+	/** The environment's variables, before any capture. */
+	variables?: Readonly<Record<string, string>>;
 	close(): Promise<void>;
 }
 
 async function openSession(
+	command: TestCommand,
+	env: NodeJS.ProcessEnv,
+	stderr: (text: string) => void,
+	chosen?: ChosenEnvironment,
+): Promise<Session> {
+	const session = await openTarget(withEnvironment(command, chosen), withEnvironmentValues(env, chosen), stderr);
+	return chosen ? { ...session, variables: chosen.environment.variables } : session;
+}
+
+/** The command with the environment's connection settings where the command line gives none. */
+function withEnvironment(command: TestCommand, chosen: ChosenEnvironment | undefined): TestCommand {
+	const connection = chosen?.environment.connection ?? {};
+	return {
+		...command,
+		url: command.sandbox ? undefined : (command.url ?? connection.url),
+		namespace: command.namespace ?? connection.namespace,
+		postingPath: command.postingPath ?? connection.postingPath,
+	};
+}
+
+/** The process environment with the environment's username and culture where MP_USERNAME and MP_CULTURE are not set. */
+function withEnvironmentValues(env: NodeJS.ProcessEnv, chosen: ChosenEnvironment | undefined): NodeJS.ProcessEnv {
+	const connection = chosen?.environment.connection ?? {};
+	return {
+		...env,
+		[CREDENTIAL_ENV.username]: env[CREDENTIAL_ENV.username] ?? connection.username,
+		[CREDENTIAL_ENV.culture]: env[CREDENTIAL_ENV.culture] ?? connection.culture,
+	};
+}
+
+async function openTarget(
 	command: TestCommand,
 	env: NodeJS.ProcessEnv,
 	stderr: (text: string) => void,
@@ -219,9 +263,9 @@ async function openSession(
 		target,
 		connection: {
 			apiKey: emulator.demo.apiKey,
-			username: emulator.demo.username,
+			username: env[CREDENTIAL_ENV.username] ?? emulator.demo.username,
 			password: emulator.demo.password,
-			culture: 'en-GB',
+			culture: env[CREDENTIAL_ENV.culture] ?? 'en-GB',
 		},
 		description: `a sandbox at ${emulator.baseUrl} (temporary database)`,
 		validateSchema: schemaValidator(target),
@@ -262,11 +306,19 @@ export async function main(args: readonly string[], io: CliIo = defaultIo()): Pr
 		io.stderr(`multiposting-test: ${problems.join(' ') || `no ${REQUEST_FILE_EXTENSION} files found.`}\n`);
 		return 2;
 	}
+	const chosen = command.env ? chooseEnvironment(command.env, command.paths, io) : undefined;
+	if (typeof chosen === 'string') {
+		io.stderr(`multiposting-test: ${chosen}\n`);
+		return 2;
+	}
 	const started = performance.now();
-	const session = await openSession(command, io.env, io.stderr);
+	const session = await openSession(command, io.env, io.stderr, chosen);
 	const runs: FileRun[] = [];
 	try {
-		io.stdout(`multiposting-test: ${files.length} file(s) against ${session.description}\n\n`);
+		const environment = chosen
+			? ` (environment ${chosen.environment.name} of ${relative(io.cwd, chosen.file)})`
+			: '';
+		io.stdout(`multiposting-test: ${files.length} file(s) against ${session.description}${environment}\n\n`);
 		for (const file of files) {
 			const run = await runFile(file, command, session, io);
 			runs.push(run);
@@ -324,11 +376,23 @@ async function runFile(file: string, command: TestCommand, session: Session, io:
 			timeoutMs: command.timeoutMs,
 			validateSchema: io.validateSchema ?? session.validateSchema,
 			folder: dirname(file),
+			variables: session.variables,
 		},
 		selected,
 	);
 	run.ms = performance.now() - started;
 	return run;
+}
+
+/** The environment named by --env; its file may not hold MP_API_KEY's or MP_PASSWORD's value. */
+function chooseEnvironment(name: string, paths: readonly string[], io: CliIo): ChosenEnvironment | string {
+	const secrets = [io.env[CREDENTIAL_ENV.apiKey] ?? '', io.env[CREDENTIAL_ENV.password] ?? ''];
+	return loadEnvironment(
+		name,
+		paths.map((path) => resolve(io.cwd, path)),
+		secrets,
+		io.cwd,
+	);
 }
 
 function defaultIo(): CliIo {

@@ -43,6 +43,8 @@ export interface RunOptions {
 	target: RequestTarget;
 	/** Values of the `{{connection.*}}` placeholders, secrets included. */
 	connection: ConnectionValues;
+	/** Values of `{{name}}` variables before the first request (an environment's); captures replace them. */
+	variables?: Readonly<Record<string, string>>;
 	/** Further secrets to hide in what is returned (the API key and password always are). */
 	secrets?: readonly string[];
 	/** Time budget of one request (default 30000 ms). */
@@ -121,7 +123,7 @@ export async function runRequestEntries(
 	].filter((secret) => secret.length > 0);
 	const redactor = createRedactor(secrets);
 	const chosen = new Set(selected ?? entries.map((_, index) => index));
-	const variables: Record<string, string> = {};
+	const variables: Record<string, string> = { ...options.variables };
 	const results: RequestRunResult[] = [];
 	const scenarios = new FileScenarios(
 		entries,

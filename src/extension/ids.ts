@@ -54,6 +54,9 @@ export const COMMANDS = {
 	requestFileRunTest: 'multiposting.requestFile.runTest',
 	requestFileRunAll: 'multiposting.requestFile.runAll',
 	requestFileCopyAs: 'multiposting.requestFile.copyAs',
+	requestFileShowExchange: 'multiposting.requestFile.showExchange',
+	requestFileSelectEnvironment: 'multiposting.requestFile.selectEnvironment',
+	requestFileSetEnvironmentSecrets: 'multiposting.requestFile.setEnvironmentSecrets',
 } as const;
 
 export const ACCOUNT_VIEW_ID = 'multiposting.account';

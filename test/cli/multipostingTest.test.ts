@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectRequestFiles, main, parseTestArgs, type CliIo } from '../../src/cli/multipostingTest';
@@ -158,6 +158,78 @@ expect: result.length >= 1
 		} finally {
 			await emulator.stop();
 		}
+	});
+
+	it('--env takes variables and connection settings from the nearest multiposting.env.json', async () => {
+		const emulator = await startSandbox({ size: 'small' });
+		try {
+			mkdirSync(join(folder, 'suite', 'adverts'), { recursive: true });
+			writeFileSync(
+				join(folder, 'suite', 'multiposting.env.json'),
+				JSON.stringify({
+					sandbox: { variables: { culture: 'en-GB', minimum: '1' } },
+					staging: {
+						connection: { url: emulator.baseUrl, namespace: emulator.namespace, culture: 'en-GB' },
+						variables: { culture: 'en-GB', minimum: '1' },
+					},
+				}),
+			);
+			writeFileSync(
+				join(folder, 'suite', 'adverts', 'users.mpreq'),
+				`### Users
+operation: UserList
+param.sCultureID: {{culture}}
+param.sAPIKey: {{connection.apiKey}}
+param.sUsername: {{connection.username}}
+param.sPassword: {{connection.password}}
+expect: no fault
+expect: result.length >= {{minimum}}
+`,
+			);
+			const io = capture(folder);
+			assert.equal(await main(['suite', '--env', 'sandbox', '--size', 'small'], io), 0, io.out.join(''));
+			assert.match(
+				io.out.join(''),
+				/against a sandbox at .* \(environment sandbox of suite\/multiposting\.env\.json\)/,
+			);
+			assert.match(io.out.join(''), /^1 passed, 0 failed, 0 skipped$/m);
+
+			// staging names the URL; the secrets come from the process environment only.
+			const staging = capture(join(folder, 'suite', 'adverts'));
+			staging.env = {
+				MP_API_KEY: emulator.demo.apiKey,
+				MP_USERNAME: emulator.demo.username,
+				MP_PASSWORD: emulator.demo.password,
+			};
+			assert.equal(await main(['users.mpreq', '--env', 'staging'], staging), 0, staging.out.join(''));
+			assert.match(
+				staging.out.join(''),
+				new RegExp(`against ${emulator.baseUrl.replace(/\./g, '\\.')} \\(environment staging`),
+			);
+		} finally {
+			await emulator.stop();
+		}
+	});
+
+	it('--env refuses an unknown environment, a missing file and a secret written in the file', async () => {
+		writeFileSync(join(folder, 'a.mpreq'), 'operation: GetCurrency\nexpect: no fault\n');
+		const missing = capture(folder);
+		assert.equal(await main(['a.mpreq', '--env', 'staging'], missing), 2);
+		assert.match(missing.err.join(''), /--env staging: no multiposting\.env\.json in \. or above it\./);
+
+		writeFileSync(join(folder, 'multiposting.env.json'), JSON.stringify({ ci: { variables: { key: 's3cret!' } } }));
+		const unknown = capture(folder);
+		assert.equal(await main(['a.mpreq', '--env', 'staging'], unknown), 2);
+		assert.match(unknown.err.join(''), /multiposting\.env\.json has no environment "staging"; it has ci\./);
+
+		const secret = capture(folder);
+		secret.env = { MP_API_KEY: 's3cret!' };
+		assert.equal(await main(['a.mpreq', '--env', 'ci'], secret), 2);
+		assert.match(
+			secret.err.join(''),
+			/multiposting\.env\.json: ci\.variables\.key: this value is a secret of the run \(the API key or password\)/,
+		);
+		assert.ok(!secret.err.join('').includes('s3cret!'), 'the secret is not repeated');
 	});
 
 	it('is a command: usage errors exit 2, help exits 0', async () => {

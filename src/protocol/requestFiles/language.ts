@@ -51,8 +51,11 @@ export interface LanguageHover {
 
 const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture', 'scenario'] as const;
 
-/** Everything wrong in a file: parse problems, then checks against the catalogue and the file's captures. */
-export function diagnose(text: string): LanguageDiagnostic[] {
+/**
+ * Everything wrong in a file: parse problems, then checks against the catalogue and the file's
+ * captures. `environmentVariables` are set before the first request (by the chosen environment).
+ */
+export function diagnose(text: string, environmentVariables: readonly string[] = []): LanguageDiagnostic[] {
 	const lines = text.split(/\r?\n/);
 	const parsed = parseRequestFileEntries(text);
 	const diagnostics: LanguageDiagnostic[] = parsed.issues.map((issue) => ({
@@ -63,7 +66,7 @@ export function diagnose(text: string): LanguageDiagnostic[] {
 		severity: issue.severity ?? 'error',
 		fixes: issue.fixes ?? [],
 	}));
-	const captured = new Set<string>();
+	const captured = new Set<string>(environmentVariables);
 	parsed.entries.forEach((entry) => {
 		diagnostics.push(...checkEntry(entry, lines, captured));
 		for (const capture of entry.captures) captured.add(capture.name);

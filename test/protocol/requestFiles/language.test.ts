@@ -50,6 +50,22 @@ describe('request file language features', () => {
 		assert.match(diagnose(FILE)[5].message, /At least one search filter .* add "expect: fault"/);
 	});
 
+	it('takes the variables of the chosen environment as set before the first request', () => {
+		const text = 'operation: GetCurrency\nparam.sCultureID: {{culture}}\nexpect: result.length >= {{minimum}}\n';
+		const messages = (variables?: string[]) => diagnose(text, variables).map((item) => item.message);
+		assert.deepEqual(
+			messages().filter((message) => message.includes('is not captured')),
+			[
+				'{{culture}} is not captured by an earlier request (add "capture: culture = …" to one).',
+				'{{minimum}} is not captured by an earlier request (add "capture: minimum = …" to one).',
+			],
+		);
+		assert.deepEqual(
+			messages(['culture', 'minimum']).filter((message) => message.includes('is not captured')),
+			[],
+		);
+	});
+
 	it('completes keys, operations, parameter values, result fields, subcodes and variables', () => {
 		const lines = FILE.split('\n');
 		const labels = (line: number, character: number, text = FILE): string[] =>
