@@ -6,6 +6,7 @@
 import type { BindingName } from '../../protocol/bindings/types';
 import type { AnyParams, Endpoint, OperationName } from '../../protocol/catalogue';
 import type { Fault } from '../../protocol/faults';
+import { mulberry32 } from '../domain/seed';
 import type { Latency, Scenario, ScenarioEffect, ScenarioRule } from './format';
 
 /** Operations that change the sandbox's state: a failure sent instead of their answer means "nothing happened". */
@@ -122,7 +123,7 @@ export class ScenarioEngine {
 		this.active.set(scenario.name, {
 			scenario,
 			activatedAt: this.now(),
-			random: seededRandom(scenario.seed),
+			random: mulberry32(scenario.seed),
 			rules: scenario.rules.map((rule) => ({
 				rule,
 				matched: 0,
@@ -399,16 +400,4 @@ function describeRule(rule: ScenarioRule): string {
 	if (rule.effect) parts.push(rule.effect.kind);
 	if (rule.afterCommit) parts.push('after commit');
 	return parts.join(', ');
-}
-
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-export function seededRandom(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
