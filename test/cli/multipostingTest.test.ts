@@ -82,6 +82,8 @@ describe('multiposting-test (the CLI runner)', function () {
 			),
 		);
 		assert.match(xml, /<testsuite name="examples\/post-advert-and-complete\.mpreq" tests="5"/);
+		// A retry on 503 and a quota-exhausted board, through the scenario directive.
+		assert.match(xml, /<testsuite name="examples\/failure-scenarios\.mpreq" tests="5" failures="0" errors="0"/);
 		assert.match(xml, /<testcase classname="examples\.score-and-progress" name="Score it Suitable \(SOAP 1\.2\)"/);
 	});
 
