@@ -99,11 +99,20 @@ function pathMisses(entry: JournalEntry, ctx: NearMissContext): NearMiss[] {
 	const segments = entry.path.split('/');
 	const endpoints = Object.values(ctx.paths);
 	const candidates = [...endpoints, ...OPERATION_NAMES.map((op) => `${ctx.paths[OPERATIONS[op].endpoint]}/${op}`)];
-	// Compare as many leading segments as each candidate has.
-	const scored = candidates
-		.map((candidate) => ({ candidate, sent: segments.slice(0, candidate.split('/').length).join('/') }))
-		.filter(({ candidate, sent }) => closestNames(sent, [candidate]).length > 0);
-	if (scored.length === 0) {
+	// Operation paths first (they explain more of what was sent), each against as many segments as it has.
+	let best: { sent: string; closest: string[] } | undefined;
+	for (const length of [...new Set(candidates.map((c) => c.split('/').length))].sort((a, b) => b - a)) {
+		const sent = segments.slice(0, length).join('/');
+		const closest = closestNames(
+			sent,
+			candidates.filter((c) => c.split('/').length === length),
+		);
+		if (closest.length > 0) {
+			best = { sent, closest };
+			break;
+		}
+	}
+	if (!best) {
 		return [
 			{
 				kind: 'path',
@@ -114,18 +123,16 @@ function pathMisses(entry: JournalEntry, ctx: NearMissContext): NearMiss[] {
 			},
 		];
 	}
-	const best = scored[0];
 	return [
 		{
 			kind: 'path',
 			sent: entry.path,
-			closest: scored.slice(0, 3).map(({ candidate }) => candidate),
-			differs: describeDifference(best.sent, best.candidate),
-			fix: `use the path ${best.candidate}`,
+			closest: best.closest,
+			differs: describeDifference(best.sent, best.closest[0]),
+			fix: `use the path ${best.closest[0]}`,
 		},
 	];
 }
-
 /** GET/POST: the operation named by the path, then its fields against the operation's parameters. */
 function fieldMisses(entry: JournalEntry, bodyText: string, ctx: NearMissContext, endpoint: Endpoint): NearMiss[] {
 	const name = decodeURIComponentSafe(entry.path.slice(ctx.paths[endpoint].length).replace(/^\/+|\/+$/g, ''));

@@ -15,8 +15,6 @@ import { guarded, type HandlerDeps, type HandlersFor } from './handler';
 
 /** Interview progress (DEFAULT_PROGRESS): moving there starts a pending interview. */
 const INTERVIEW_PROGRESS_ID = 4;
-const MAX_NOTE_SUBJECT_LENGTH = 200;
-const MAX_NOTE_BODY_LENGTH = 10_000;
 
 export type ApplicationOperation =
 	| 'ApplicationScore'
@@ -47,19 +45,8 @@ export function applicationHandlers({ store, maxPageSize }: HandlerDeps): Handle
 		AddAdvertCandidateNote: guarded(store, 'AddAdvertCandidateNote', (params, ctx, key) => {
 			const user = authenticateUser(store, key, params);
 			const body = params.requiredText('sBody', 'the text of the note');
+			// Their lengths are the catalogue's rules (maxLength), checked before dispatch.
 			const subject = params.text('sSubject') ?? '';
-			if (subject.length > MAX_NOTE_SUBJECT_LENGTH) {
-				throw FaultError.client(
-					'InvalidParameter',
-					`sSubject must be at most ${MAX_NOTE_SUBJECT_LENGTH} characters.`,
-				);
-			}
-			if (body.length > MAX_NOTE_BODY_LENGTH) {
-				throw FaultError.client(
-					'InvalidParameter',
-					`sBody must be at most ${MAX_NOTE_BODY_LENGTH} characters.`,
-				);
-			}
 			const { application } = applicationTarget(store, params, key, user, false);
 			const noteId = store.transaction(() =>
 				store.applications.addNote(application.id, user.id, subject, body, toStoredDate(ctx.now)),
