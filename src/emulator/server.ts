@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace, type Endpoint } from '../protocol/catalogue';
 import { generateWsdl } from '../protocol/wsdl';
 import type { OperationHandlers } from './domain/handlers';
-import type { AccessLogEntry, PipelineConfig } from './pipeline/context';
+import { SANDBOX_INJECTED, type AccessLogEntry, type PipelineConfig } from './pipeline/context';
 import { splitTarget } from './pipeline/dispatch';
 import { createRequestListener } from './pipeline/listener';
 import { openSandbox, type DemoCredentials, type Sandbox } from './sandbox';
@@ -392,15 +392,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	registerScenarioRoutes(control, scenarios);
 	const logBeside = (req: IncomingMessage, res: ServerResponse, path: string): void => {
 		const startedAt = Date.now();
-		res.once('finish', () =>
-			options.logger?.({
+		res.once('finish', () => {
+			const entry: AccessLogEntry = {
 				time: new Date(startedAt),
 				method: req.method ?? '-',
 				path,
 				status: res.statusCode,
 				durationMs: Date.now() - startedAt,
-			}),
-		);
+			};
+			// A web page a scenario answered (an expired login link).
+			const injected = res.getHeader(SANDBOX_INJECTED);
+			if (typeof injected === 'string') entry.injected = injected;
+			options.logger?.(entry);
+		});
 	};
 	listener = (req, res) => {
 		const { path } = splitTarget(req.url ?? '/');

@@ -259,6 +259,7 @@ describe('integration: failure scenarios', function () {
 			assert.equal(expired.status, 410);
 			assert.match(expired.body, /Login link used or expired/);
 			assert.equal(expired.headers['x-sandbox-injected'], 'expired-login-link/all-links-expired');
+			assert.equal(log.at(-1)?.injected, 'expired-login-link/all-links-expired');
 			emulator.scenarios.deactivate();
 			const works = await rawRequest(url);
 			assert.equal(works.status, 303, 'the token was not spent by the injected answer');

@@ -40,6 +40,7 @@ import {
 	SANDBOX_INJECTED,
 	SANDBOX_WARNING,
 	SANDBOX_WARNING_PREFIX,
+	type AccessLogEntry,
 	type PipelineConfig,
 	type RequestState,
 } from './context';
@@ -353,7 +354,7 @@ function describeInjection(injection: NonNullable<RequestState['injection']>): s
 function log(config: PipelineConfig, state: RequestState, status: number): void {
 	if (!config.logger) return;
 	try {
-		config.logger({
+		const entry: AccessLogEntry = {
 			time: new Date(state.startedAt),
 			method: state.method,
 			path: state.path,
@@ -363,8 +364,9 @@ function log(config: PipelineConfig, state: RequestState, status: number): void 
 			durationMs: Date.now() - state.startedAt,
 			error: state.error,
 			warnings: state.warnings,
-			injected: state.injection && describeInjection(state.injection),
-		});
+		};
+		if (state.injection) entry.injected = describeInjection(state.injection);
+		config.logger(entry);
 	} catch {
 		// A failing logger must not take the server down.
 	}
