@@ -8,7 +8,7 @@ import type { Dispatcher } from 'undici';
 import { getBinding } from '../protocol/bindings';
 import type { BindingName } from '../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../protocol/catalogue';
-import { normaliseResult } from '../protocol/compare';
+import { diffValues, normaliseResult, withoutVaryingValues, type Difference } from '../protocol/compare';
 import {
 	evaluateExpectation,
 	readCapture,
@@ -55,6 +55,11 @@ export interface RunOptions {
 	validateSchema?: SchemaValidator;
 	/** Turns `scenario:` lines on and off (default: the control endpoint of the target's sandbox). */
 	scenarios?: ScenarioSwitch;
+	/**
+	 * A second connection (e.g. the sandbox beside a real service): each operation request is sent
+	 * there too and its decoded outcome compared, identifiers and dates ignored.
+	 */
+	compareWith?: { target: RequestTarget; connection: ConnectionValues };
 	/** The request file's folder: `scenario: x.json` is read relative to it. */
 	folder?: string;
 	/** Told when a request starts and ends, for progress. */
@@ -87,6 +92,8 @@ export interface RequestRunResult {
 	/** The decoded result or fault, when the request was decoded. */
 	decoded?: ObservedExchange['decoded'];
 	decodeError?: string;
+	/** With compareWith: how the second connection's outcome differs (empty: the same). */
+	comparison?: { differences: Difference[]; problem?: string };
 }
 
 /**
@@ -119,7 +126,13 @@ export async function runRequestEntries(
 	selected?: readonly number[],
 ): Promise<RequestRunResult[]> {
 	const secrets = [
-		...new Set([...(options.secrets ?? []), options.connection.apiKey ?? '', options.connection.password ?? '']),
+		...new Set([
+			...(options.secrets ?? []),
+			options.connection.apiKey ?? '',
+			options.connection.password ?? '',
+			options.compareWith?.connection.apiKey ?? '',
+			options.compareWith?.connection.password ?? '',
+		]),
 	].filter((secret) => secret.length > 0);
 	const redactor = createRedactor(secrets);
 	const chosen = new Set(selected ?? entries.map((_, index) => index));
@@ -282,6 +295,9 @@ async function runOne(
 					}))
 			: { unavailable: 'no schema validator is available here.' };
 	}
+	if (options.compareWith && entry.document && observed.decoded) {
+		result.comparison = await compareElsewhere(entry, observed.decoded, options, variables, redactor);
+	}
 	const context = { variables, namespaces: entry.namespaces };
 	result.outcomes = entry.expectations.map((expectation) => evaluateExpectation(expectation, observed, context));
 	for (const capture of entry.captures) {
@@ -301,6 +317,31 @@ async function runOne(
 	} else {
 		result.status = 'passed';
 	}
+}
+
+/** Sends the request to the second connection and compares the decoded outcomes, varying values ignored. */
+async function compareElsewhere(
+	entry: ParsedEntry,
+	decoded: NonNullable<ObservedExchange['decoded']>,
+	options: RunOptions,
+	variables: Record<string, string>,
+	redactor: ReturnType<typeof createRedactor>,
+): Promise<NonNullable<RequestRunResult['comparison']>> {
+	const other = options.compareWith!;
+	const prepared = prepareEntry(entry, other.target, other.connection, variables);
+	if (!prepared.request) return { differences: [], problem: redactor.text(prepared.problems.join(' ')) };
+	const captured = await sendPrepared(prepared.request, {
+		signal: options.signal,
+		timeoutMs: options.timeoutMs ?? 30_000,
+		dispatcher: options.dispatcher,
+	});
+	const observed = observe(entry, captured, { ...options, target: other.target }, redactor);
+	if (!observed.decoded) {
+		return { differences: [], problem: observed.decodeError ?? observed.error ?? 'no decodable answer' };
+	}
+	const comparable = (outcome: NonNullable<ObservedExchange['decoded']>) =>
+		withoutVaryingValues(normaliseResult(outcome));
+	return { differences: diffValues(comparable(decoded), comparable(observed.decoded)) };
 }
 
 /** The exchange as the expectations see it: redacted, decoded when it is an operation request. */

@@ -52,6 +52,7 @@ describe('multiposting-test (the CLI runner)', function () {
 		assert.deepEqual(
 			files.map((file) => file.slice(EXAMPLES.length + 1)),
 			[
+				'failure-scenarios.mpreq',
 				'feeds-and-quota.mpreq',
 				'page-through-applications.mpreq',
 				'post-advert-and-complete.mpreq',
