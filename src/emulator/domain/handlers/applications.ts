@@ -25,7 +25,7 @@ export type ApplicationOperation =
 export function applicationHandlers({ store, maxPageSize }: HandlerDeps): HandlersFor<ApplicationOperation> {
 	return {
 		ApplicationScore: guarded(store, 'ApplicationScore', (params, ctx, key) => {
-			const user = authenticateUser(store, key, params);
+			const user = authenticateUser(store, key, params, ctx);
 			// The catalogue's rules refused any other letter before dispatch; they accept either case.
 			const letter = params.requiredText('sScore', 'S, M, U, F or N').toUpperCase() as ScoreLetter;
 			const asJobOwner = params.flag('sScoreAsJobOwner');
@@ -43,7 +43,7 @@ export function applicationHandlers({ store, maxPageSize }: HandlerDeps): Handle
 		}),
 
 		AddAdvertCandidateNote: guarded(store, 'AddAdvertCandidateNote', (params, ctx, key) => {
-			const user = authenticateUser(store, key, params);
+			const user = authenticateUser(store, key, params, ctx);
 			const body = params.requiredText('sBody', 'the text of the note');
 			// Their lengths are the catalogue's rules (maxLength), checked before dispatch.
 			const subject = params.text('sSubject') ?? '';
@@ -55,7 +55,7 @@ export function applicationHandlers({ store, maxPageSize }: HandlerDeps): Handle
 		}),
 
 		ApplicationProgress: guarded(store, 'ApplicationProgress', (params, ctx, key) => {
-			const user = authenticateUser(store, key, params);
+			const user = authenticateUser(store, key, params, ctx);
 			const progressId = params.integer('sProgressID');
 			if (progressId === undefined) {
 				throw FaultError.client('MissingParameter', 'sProgressID is required: give a numeric ProgressID.');
