@@ -61,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): void {
 		connection: () => store.active(),
 		sandboxState: () => sandbox.state,
 		sandboxFailure: () => sandbox.lastError,
+		activeScenarios: () => sandbox.activeScenarios.map((scenario) => scenario.name),
 		pageSize: () => settings.get<number>(SETTINGS.pageSize, 50),
 		progressNames: () => settings.get<unknown>(SETTINGS.progressNames, undefined),
 		log,
@@ -77,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): void {
 	const setContexts = () => {
 		setContext(CONTEXT_KEYS.sandboxState, sandbox.state);
 		setContext(CONTEXT_KEYS.activeKind, store.active().kind);
+		setContext(CONTEXT_KEYS.scenariosActive, sandbox.activeScenarios.length > 0);
 	};
 	setContexts();
 
@@ -114,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): void {
 		panels,
 		settings,
 		executeCommand: (id, ...args) => Promise.resolve(vscode.commands.executeCommand(id, ...args)),
+		scenarioFiles: () => workspaceScenarioFiles(),
 	};
 
 	context.subscriptions.push(
@@ -156,6 +159,10 @@ export function activate(context: vscode.ExtensionContext): void {
 		}),
 		// Said once, where the user looks: the log alone goes unread.
 		sandbox.onDidNotice((notice) => void ui.info(`Sandbox: ${notice}`)),
+		sandbox.onDidChangeScenarios(() => {
+			setContexts();
+			model.touch();
+		}),
 		sandbox.onDidFail((error) => {
 			void offerAnotherPort(error, {
 				ui,
@@ -202,4 +209,15 @@ export function activate(context: vscode.ExtensionContext): void {
 
 export function deactivate(): void {
 	// Everything is disposed through context.subscriptions (the sandbox stops there).
+}
+
+/** The workspace's failure scenario files (`*.scenario.json`), at most 50, read as text. */
+async function workspaceScenarioFiles(): Promise<{ label: string; text: string }[]> {
+	const uris = await vscode.workspace.findFiles('**/*.scenario.json', '**/node_modules/**', 50);
+	return Promise.all(
+		uris.map(async (uri) => ({
+			label: vscode.workspace.asRelativePath(uri),
+			text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)),
+		})),
+	);
 }

@@ -12,6 +12,8 @@ export const COMMANDS = {
 	sandboxReset: 'multiposting.sandbox.reset',
 	sandboxUsePort: 'multiposting.sandbox.usePort',
 	sandboxChangePort: 'multiposting.sandbox.changePort',
+	sandboxScenarios: 'multiposting.sandbox.scenarios',
+	sandboxScenariosOff: 'multiposting.sandbox.scenariosOff',
 	treeRefresh: 'multiposting.tree.refresh',
 	treeRefreshNode: 'multiposting.tree.refreshNode',
 	treeLoadMore: 'multiposting.tree.loadMore',
@@ -88,6 +90,8 @@ export const VIEW_TYPES = {
 /** Context keys set with setContext, used by `when` clauses (viewsWelcome, menus, keybindings). */
 export const CONTEXT_KEYS = {
 	sandboxState: 'multiposting.sandboxState',
+	/** True while the sandbox injects failures on purpose (failure scenarios on). */
+	scenariosActive: 'multiposting.scenariosActive',
 	activeKind: 'multiposting.activeConnectionKind',
 	filtered: 'multiposting.filtered',
 	/** The kind of the tree's selected row (application, advert, ...), for keybindings. */

@@ -155,12 +155,16 @@ export class PostingRepository {
 		return this.sql.all<TrackingLogRow>(`${sql} ORDER BY t.delivered_at, t.id`, values);
 	}
 
-	/** Pending postings due at or before `now`, oldest first (index posting_pending_due). */
-	due(now: string, limit: number): DuePosting[] {
+	/**
+	 * Pending postings due at or before `now`, oldest first (index posting_pending_due), leaving out
+	 * those to `skipFeedIds` (boards a scenario keeps silent).
+	 */
+	due(now: string, limit: number, skipFeedIds: readonly number[] = []): DuePosting[] {
+		const skip = skipFeedIds.length > 0 ? ` AND p.feed_id NOT IN (${placeholders(skipFeedIds.length)})` : '';
 		return this.sql.all<DuePosting>(
 			`SELECT p.id, p.advert_id AS advertId, p.feed_id AS feedId, p.posted_at AS postedAt, p.due_at AS dueAt, f.identifier AS feedIdentifier
-			FROM posting p JOIN feed f ON f.id = p.feed_id WHERE p.delivery_status_id = 1 AND p.due_at <= ? ORDER BY p.due_at, p.id LIMIT ?`,
-			[now, limit],
+			FROM posting p JOIN feed f ON f.id = p.feed_id WHERE p.delivery_status_id = 1 AND p.due_at <= ?${skip} ORDER BY p.due_at, p.id LIMIT ?`,
+			[now, ...skipFeedIds, limit],
 		);
 	}
 

@@ -53,6 +53,15 @@ export interface CommandContext {
 	tree: TreePort;
 	panels: PanelPort;
 	executeCommand(id: string, ...args: unknown[]): Promise<unknown>;
+	/** Failure scenario files of the workspace (`*.scenario.json`), offered next to the library. */
+	scenarioFiles?(): Promise<ScenarioFile[]>;
+}
+
+/** A scenario file found in the workspace. */
+export interface ScenarioFile {
+	/** Its path relative to the workspace, for the pick list and error messages. */
+	label: string;
+	text: string;
 }
 
 /** A command handler: receives the command's arguments (a tree row, a reference, a keybinding's args). */

@@ -4,6 +4,8 @@
  * src/emulator/worker/host.ts): seeding and every query happen off the extension host's event loop,
  * and its access log and background events arrive here for the output channel.
  */
+import type { ActiveScenarioInfo } from '../../emulator/scenarios/engine';
+import type { Scenario } from '../../emulator/scenarios/format';
 import type { LogLine, SandboxInfo } from '../../emulator/worker/protocol';
 import { Emitter, type Disposable, type Event } from '../util/emitter';
 import type { LogPort } from '../ui/port';
@@ -34,11 +36,15 @@ export interface SandboxLaunchOptions {
 	allowedHosts?: readonly string[];
 	/** The sandbox's access log and background events. */
 	onLog: (line: LogLine) => void;
+	/** What is active whenever failure scenarios are turned on or off (also by request files). */
+	onScenarios?: (active: ActiveScenarioInfo[]) => void;
 }
 
 /** A started sandbox: where it answers, how to stop it, and (optionally) how it reports a crash. */
 export interface LaunchedSandbox extends SandboxInfo {
 	stop(): Promise<void>;
+	activateScenario?(scenario: Scenario): Promise<void>;
+	deactivateScenario?(name?: string): Promise<boolean>;
 	onUnexpectedExit?(listener: (error: Error) => void): void;
 }
 
@@ -83,6 +89,10 @@ export class SandboxManager implements Disposable {
 	private readonly stateEmitter = new Emitter<SandboxState>();
 	private readonly failureEmitter = new Emitter<Error>();
 	private readonly noticeEmitter = new Emitter<string>();
+	private scenariosValue: readonly ActiveScenarioInfo[] = [];
+	private readonly scenariosEmitter = new Emitter<readonly ActiveScenarioInfo[]>();
+	/** Failure scenarios turned on or off (by the command, a request file or the control endpoint). */
+	readonly onDidChangeScenarios: Event<readonly ActiveScenarioInfo[]> = this.scenariosEmitter.event;
 	readonly onDidChangeState: Event<SandboxState> = this.stateEmitter.event;
 	/** Fired once per failed start (or crash) with its error, e.g. to offer another port. */
 	readonly onDidFail: Event<Error> = this.failureEmitter.event;
@@ -102,6 +112,27 @@ export class SandboxManager implements Disposable {
 
 	get lastError(): Error | undefined {
 		return this.lastErrorValue;
+	}
+
+	/** The failure scenarios on in the running sandbox (none when it is stopped). */
+	get activeScenarios(): readonly ActiveScenarioInfo[] {
+		return this.scenariosValue;
+	}
+
+	/** Makes exactly these scenarios active, starting the sandbox when needed. */
+	async setScenarios(scenarios: readonly Scenario[]): Promise<void> {
+		await this.ensureRunning();
+		const sandbox = this.current;
+		if (!sandbox?.activateScenario || !sandbox.deactivateScenario) {
+			throw new Error('This sandbox cannot run failure scenarios.');
+		}
+		await sandbox.deactivateScenario();
+		for (const scenario of scenarios) await sandbox.activateScenario(scenario);
+	}
+
+	/** Turns every scenario off; nothing to do when the sandbox is not running. */
+	async clearScenarios(): Promise<void> {
+		await this.current?.deactivateScenario?.();
 	}
 
 	/** The running sandbox, starting it when needed; concurrent callers share one start. */
@@ -163,6 +194,7 @@ export class SandboxManager implements Disposable {
 			this.stopping = undefined;
 		});
 		await this.stopping;
+		this.scenariosChanged([]);
 		this.options.log.info('Sandbox stopped.');
 	}
 
@@ -171,6 +203,7 @@ export class SandboxManager implements Disposable {
 		this.stateEmitter.dispose();
 		this.failureEmitter.dispose();
 		this.noticeEmitter.dispose();
+		this.scenariosEmitter.dispose();
 	}
 
 	private async startOnce(reset: boolean, during = SandboxState.Starting): Promise<SandboxInfo> {
@@ -188,6 +221,7 @@ export class SandboxManager implements Disposable {
 				loose: this.options.loose?.() ?? false,
 				owner: 'VS Code (the Multiposting Workbench extension)',
 				onLog: (line) => this.forward(line),
+				onScenarios: (active) => this.scenariosChanged(active),
 			});
 			sandbox.onUnexpectedExit?.((error) => this.crashed(sandbox, error));
 			this.current = sandbox;
@@ -220,6 +254,7 @@ export class SandboxManager implements Disposable {
 		if (this.current !== sandbox) return;
 		this.current = undefined;
 		this.lastErrorValue = error;
+		this.scenariosChanged([]);
 		this.options.log.error(`The sandbox stopped unexpectedly: ${error.message}`);
 		this.setState(SandboxState.Failed);
 		this.failureEmitter.fire(error);
@@ -232,6 +267,12 @@ export class SandboxManager implements Disposable {
 		if (line.level === 'error') this.options.log.error(text);
 		else if (line.level === 'warn') this.options.log.warn(text);
 		else this.options.log.info(text);
+	}
+
+	private scenariosChanged(active: readonly ActiveScenarioInfo[]): void {
+		if (active.length === 0 && this.scenariosValue.length === 0) return;
+		this.scenariosValue = active;
+		this.scenariosEmitter.fire(active);
 	}
 
 	private setState(state: SandboxState): void {

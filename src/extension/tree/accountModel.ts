@@ -78,6 +78,8 @@ export interface AccountModelOptions {
 	sandboxState: () => string | undefined;
 	/** Why the sandbox last failed, when it did (a taken port is explained in the view). */
 	sandboxFailure?: () => unknown;
+	/** Names of the failure scenarios on in the sandbox, shown on its row. */
+	activeScenarios?: () => readonly string[];
 	pageSize: () => number;
 	progressNames: () => unknown;
 	log: LogPort;
@@ -133,6 +135,7 @@ export class AccountModel {
 		const descriptor = connectionDescriptor(
 			connection,
 			connection.kind === 'sandbox' ? this.options.sandboxState() : undefined,
+			connection.kind === 'sandbox' ? this.options.activeScenarios?.() : undefined,
 		);
 		if (this.root && this.root.descriptor.id === descriptor.id) {
 			this.root.descriptor = descriptor;

@@ -115,22 +115,30 @@ function plural(n: number, one: string, many = `${one}s`): string {
 	return `${n} ${n === 1 ? one : many}`;
 }
 
-export function connectionDescriptor(connection: ConnectionInfo, sandboxState?: string): NodeDescriptor {
+export function connectionDescriptor(
+	connection: ConnectionInfo,
+	sandboxState?: string,
+	scenarios: readonly string[] = [],
+): NodeDescriptor {
 	const sandbox = connection.kind === 'sandbox';
+	const failing = sandbox && scenarios.length > 0;
 	return {
 		id: `conn:${connection.id}`,
 		kind: 'connection',
 		label: connection.label,
-		description: sandbox ? `built-in · ${sandboxState ?? 'stopped'}` : connection.baseUrl,
+		description: sandbox
+			? `built-in · ${sandboxState ?? 'stopped'}${failing ? ` · failure scenarios: ${scenarios.join(', ')}` : ''}`
+			: connection.baseUrl,
 		tooltip: tooltipLines(connection.label, [
 			['Address', sandbox && sandboxState !== 'running' ? '(starts on first use)' : connection.baseUrl],
 			['Binding', connection.binding],
 			['User', connection.username],
 			['Culture', connection.culture],
 			['Start organisation', connection.startOrganisation],
+			['Failure scenarios', failing ? `${scenarios.join(', ')} (failures injected on purpose)` : undefined],
 		]),
-		icon: { id: sandbox ? 'beaker' : 'plug' },
-		contextValue: sandbox ? 'connection:sandbox' : 'connection:remote',
+		icon: failing ? { id: 'warning', color: 'list.warningForeground' } : { id: sandbox ? 'beaker' : 'plug' },
+		contextValue: sandbox ? (failing ? 'connection:sandbox:scenarios' : 'connection:sandbox') : 'connection:remote',
 		collapsible: 'expanded',
 	};
 }

@@ -14,6 +14,7 @@ import {
 	type LaunchSandbox,
 	type SandboxManagerOptions,
 } from '../../../src/extension/sandbox/sandboxManager';
+import { libraryScenario } from '../../../src/emulator/scenarios/library';
 import { send } from '../../emulator/server/helpers';
 import { clientFor } from '../../integration/support';
 import { MemoryLog } from '../fakes';
@@ -34,6 +35,12 @@ function manager(overrides: Partial<SandboxManagerOptions> = {}): { manager: San
 			...overrides,
 		}),
 	};
+}
+
+/** Waits for a condition the worker's messages make true (they arrive a moment after the call). */
+async function until(condition: () => boolean): Promise<void> {
+	for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+	assert.ok(condition(), 'the condition never held');
 }
 
 function listeningServers(): number {
@@ -84,6 +91,40 @@ describe('sandbox manager (the sandbox on a worker thread)', function () {
 		]);
 		assert.match(log.text(), /info \[sandbox\] POST \/SOAP\/Posting\.asmx soap11 GetCurrency 200 \d+ms/);
 		assert.match(log.text(), /Sandbox running at http:\/\/127\.0\.0\.1:\d+ \(XML namespace http:\/\/sandbox/);
+	});
+
+	it('turns failure scenarios on in the worker, hears those a request file turns on, and forgets them when stopped', async function () {
+		this.timeout(60_000);
+		const { manager: sandbox, log } = manager();
+		const seen: string[][] = [];
+		sandbox.onDidChangeScenarios((active) => seen.push(active.map((scenario) => scenario.name)));
+		await sandbox.setScenarios([libraryScenario('service-down')!]);
+		const info = sandbox.running!;
+		const down = await send(`${info.postingUrl}/GetCurrency?sCultureID=en&sAPIKey=${info.demo.apiKey}`);
+		assert.equal(down.status, 503);
+		await until(() => sandbox.activeScenarios.length === 1);
+		assert.equal(sandbox.activeScenarios[0].name, 'service-down');
+
+		// Turned on elsewhere (a request file, through the control endpoint): the manager hears it.
+		const on = await fetch(`${info.baseUrl}/__admin/scenarios`, {
+			method: 'POST',
+			body: '{"name":"slow-service"}',
+		});
+		assert.equal(on.status, 200);
+		await until(() => sandbox.activeScenarios.length === 2);
+
+		await sandbox.clearScenarios();
+		await until(() => sandbox.activeScenarios.length === 0);
+		await sandbox.setScenarios([libraryScenario('flaky-network')!]);
+		await until(() => sandbox.activeScenarios.length === 1);
+		await sandbox.stop();
+		assert.deepEqual(sandbox.activeScenarios, []);
+		assert.deepEqual(seen.at(-1), []);
+		assert.match(
+			log.text(),
+			/warn \[sandbox\] GET \/SOAP\/Posting\.asmx\/GetCurrency httpGet GetCurrency 503 \d+ms\n {2}injected by scenario service-down\/unavailable/,
+		);
+		assert.match(log.text(), /warn \[sandbox\] scenarios on: service-down \(failures are injected on purpose\)/);
 	});
 
 	it('starts the sandbox loose when the setting says so, and logs each leniency as a warning', async function () {

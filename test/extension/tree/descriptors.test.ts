@@ -230,6 +230,17 @@ describe('tree descriptors', function () {
 		assert.equal(remote.description, 'https://api.example.com');
 	});
 
+	it('shows the failure scenarios on the sandbox row, in warning colours, with the action to turn them off', function () {
+		const failing = connectionDescriptor(sandboxConnectionInfo(), 'running', ['service-down', 'slow-service']);
+		assert.equal(failing.description, 'built-in · running · failure scenarios: service-down, slow-service');
+		assert.deepEqual(failing.icon, { id: 'warning', color: 'list.warningForeground' });
+		assert.equal(failing.contextValue, 'connection:sandbox:scenarios');
+		assert.match(
+			failing.tooltip ?? '',
+			/Failure scenarios: service\\-down, slow\\-service \\\(failures injected on purpose\\\)$/,
+		);
+	});
+
 	it('counts loaded items on "Load more…"', function () {
 		assert.equal(loadMoreDescriptor('user:c:1', 50, 120).description, '50 of 120');
 	});
