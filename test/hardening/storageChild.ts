@@ -177,6 +177,10 @@ function run(task: ChildTask): void {
 			db.exec('PRAGMA cache_size = 5');
 			db.exec('BEGIN IMMEDIATE');
 			db.run("UPDATE application SET processing_messages = printf('uncommitted %0500d', id)");
+			// Many more pages, so that a small database spills the updated ones too.
+			db.run(
+				"WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000) INSERT INTO note (application_id, user_id, subject, body, created_at) SELECT 1, 1, 'uncommitted', printf('%0500d', i), '2026-03-01' FROM n",
+			);
 			say('spilled');
 			process.kill(process.pid, 'SIGKILL');
 		}
