@@ -3,7 +3,7 @@
  * Every value is bound as a parameter; ORDER BY comes only from the whitelist in ordering.ts. The store
  * itself owns what spans the tables: transactions, bulk loading, clearing and diagnostics.
  */
-import type { Database } from 'node-sqlite3-wasm';
+import type { Database } from './engine';
 import { AccountRepository, IDENTITY_TABLES } from './accounts';
 import { AdvertRepository } from './adverts';
 import { ApplicationRepository } from './applications';
@@ -185,8 +185,8 @@ export class Store {
 	}
 
 	/**
-	 * Bulk loading with prepared statements (seeding). The callback gets a factory of statements that
-	 * are finalized afterwards, and a query function; everything runs in one transaction.
+	 * Bulk loading with prepared statements (seeding). The callback gets a factory of statements and a
+	 * query function; everything runs in one transaction.
 	 */
 	bulkLoad(
 		work: (
@@ -194,26 +194,17 @@ export class Store {
 			query: (sql: string, values?: readonly SqlValue[]) => Record<string, unknown>[],
 		) => void,
 	): void {
-		const statements: ReturnType<Database['prepare']>[] = [];
 		try {
 			this.transaction(() =>
 				work(
 					(sql) => {
 						const statement = this.db.prepare(sql);
-						statements.push(statement);
-						return (values) => Number(statement.run(values as SqlValue[]).lastInsertRowid);
+						return (values) => Number(statement.run(...values).lastInsertRowid);
 					},
-					(sql, values) => this.db.all(sql, values as SqlValue[]) as Record<string, unknown>[],
+					(sql, values) => this.db.all(sql, values),
 				),
 			);
 		} finally {
-			for (const statement of statements) {
-				try {
-					statement.finalize();
-				} catch {
-					// finalize repeats the statement's last error, which the transaction has already thrown.
-				}
-			}
 			// Seeding writes around the statement cache: forget what was derived before.
 			this.accounts.forget();
 			this.sql.invalidate();
