@@ -11,6 +11,9 @@ export type SqlValue = number | string | Uint8Array | null;
 /** A prepared statement: `run`, `get` and `all` take the values of its `?` in order. */
 export type Statement = StatementSync;
 
+/** A numbered parameter (`?1`) outside quotes, roughly: SQL of the store never has `?` followed by a digit otherwise. */
+const NUMBERED_PARAMETER = /\?\d/;
+
 type Sqlite = typeof import('node:sqlite');
 let sqlite: Sqlite | undefined;
 
@@ -57,23 +60,32 @@ export class Database {
 		this.native.exec(sql);
 	}
 
+	/**
+	 * Prepares a statement whose values are bound by position, with `?` only: Node 22 does not bind a
+	 * numbered `?1` by position ("column index out of range"), so one is refused on every Node.
+	 */
 	prepare(sql: string): Statement {
+		if (NUMBERED_PARAMETER.test(sql)) {
+			throw new Error(
+				`Numbered parameters (?1) cannot be bound by position on Node 22; repeat the value: ${sql}`,
+			);
+		}
 		return this.native.prepare(sql);
 	}
 
 	/** Runs one statement once (prepared for this call only; repeated statements go through StatementCache). */
 	run(sql: string, values: readonly SqlValue[] = []): { changes: number; lastInsertRowid: number | bigint } {
-		const result = this.native.prepare(sql).run(...values);
+		const result = this.prepare(sql).run(...values);
 		return { changes: Number(result.changes), lastInsertRowid: result.lastInsertRowid };
 	}
 
 	/** The first row of a query, or undefined. */
 	get(sql: string, values: readonly SqlValue[] = []): Record<string, unknown> | undefined {
-		return this.native.prepare(sql).get(...values);
+		return this.prepare(sql).get(...values);
 	}
 
 	all(sql: string, values: readonly SqlValue[] = []): Record<string, unknown>[] {
-		return this.native.prepare(sql).all(...values);
+		return this.prepare(sql).all(...values);
 	}
 
 	/** Closes the file; every statement prepared on it is finalized. */

