@@ -22,6 +22,7 @@ import { NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from './endpoint';
 import { foreignHostMessage, hostHeaderCheck } from './hostCheck';
 import { explainListenError } from './portHolder';
 import { AnswerCache, type AnswerCacheStats } from './pipeline/answerCache';
+import { GroupCommit, type GroupCommitStats } from './pipeline/groupCommit';
 import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
 
 export type { AccessLogEntry } from './pipeline/context';
@@ -113,6 +114,11 @@ export interface EmulatorOptions {
 	 * Answers are the same either way; false makes every request run in full (benchmarks, debugging).
 	 */
 	answerCache?: boolean;
+	/**
+	 * Commit the writes read in the same turn of the event loop together (pipeline/groupCommit.ts);
+	 * default true. Answers are the same either way; false commits each write alone (benchmarks).
+	 */
+	groupCommit?: boolean;
 }
 
 export interface RunningEmulator {
@@ -142,6 +148,8 @@ export interface RunningEmulator {
 	resources(): ResourceStats;
 	/** Answers of reads kept and served again (undefined when the answer cache is off). */
 	answerCacheStats(): AnswerCacheStats | undefined;
+	/** Batches and writes committed in groups (undefined without the sandbox, or with groupCommit false). */
+	groupCommitStats(): GroupCommitStats | undefined;
 	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
@@ -296,6 +304,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	const namespace = resolveNamespace(options.namespace, baseUrl);
 	const limits = new ResourceLimits(options.limits);
 	const answerCache = sandbox && options.answerCache !== false ? new AnswerCache() : undefined;
+	const store = sandbox?.store;
+	const groupCommit =
+		store && options.groupCommit !== false ? new GroupCommit((units) => store.groupCommit(units)) : undefined;
 	const config: PipelineConfig = {
 		limits,
 		handlers,
@@ -311,6 +322,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		},
 		loose: options.loose ?? false,
 		maxPageSize: options.maxPageSize,
+		groupCommit,
 		answers: answerCache && {
 			cache: answerCache,
 			changeCount: () => sandbox!.store.changeCount,
@@ -359,6 +371,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		callbacksIdle: () => notifier.idle(),
 		resources: () => limits.stats(),
 		answerCacheStats: () => answerCache?.stats(),
+		groupCommitStats: () => groupCommit?.stats(),
 		reset: async () => {
 			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');

@@ -118,6 +118,58 @@ describe('hardening: crash recovery of the sandbox database', function () {
 		}
 	});
 
+	it('keeps a group commit whole or not at all when killed at file writes across its batch (spilled pages, commit, checkpoint)', async () => {
+		const group = 4;
+		const dry = await runChild({
+			mode: 'writer',
+			dataDir,
+			transactions: 2 * group,
+			groupSize: group,
+			cacheSize: 8,
+			faultAfter: 1e9,
+			fault: 'kill',
+		});
+		assert.equal(dry.code, 0, dry.stderr);
+		const writes = Number(dry.lines.find((line) => line.startsWith(`ack ${2 * group} `))!.split(' ')[2]);
+		assert.ok(writes > 20, `a batch makes ${writes} file writes`);
+		let committed = assertLastCommitted(dataDir, 2 * group, undefined);
+
+		for (const point of [
+			1,
+			2,
+			3,
+			5,
+			8,
+			13,
+			Math.floor(writes / 3),
+			Math.floor((2 * writes) / 3),
+			writes - 1,
+			writes,
+		]) {
+			const first = committed + 1;
+			const result = await runChild({
+				mode: 'writer',
+				dataDir,
+				firstTx: first,
+				transactions: 3 * group,
+				groupSize: group,
+				armTx: first + group,
+				cacheSize: 8,
+				faultAfter: point,
+				fault: 'kill',
+			});
+			const acknowledged = Math.max(
+				committed,
+				...result.lines.filter((line) => line.startsWith('ack ')).map((line) => Number(line.split(' ')[1])),
+			);
+			assert.equal(result.signal, 'SIGKILL', `killed at write ${point} of ${writes}: ${result.stderr}`);
+			assert.ok(acknowledged >= first + group - 1, 'the batch before the armed one was acknowledged');
+			assert.equal((acknowledged - first + 1) % group, 0, 'batches are acknowledged whole');
+			// The batch in flight is there whole (killed after its COMMIT's last write) or not at all.
+			committed = assertLastCommitted(dataDir, acknowledged, acknowledged + group);
+		}
+	});
+
 	it('keeps every acknowledged transaction when killed at random moments of a stream of writes', async () => {
 		let committed = 0;
 		for (let round = 0; round < 5; round++) {

@@ -20,6 +20,8 @@ export interface ChildTask {
 	fault?: 'kill' | 'enospc' | 'short-then-enospc';
 	/** writer: count toward the fault from this transaction on (default: from the start). */
 	armTx?: number;
+	/** writer: transactions per group commit (Store.groupCommit; default 1: each commits alone). */
+	groupSize?: number;
 	/** writer: page cache in pages (tiny: the transaction spills pages before COMMIT). */
 	cacheSize?: number;
 	/** seed/reseed: the size and time of the demo data. */
@@ -87,13 +89,22 @@ function run(task: ChildTask): void {
 				prepare('PRAGMA wal_autocheckpoint = 50')([]);
 			});
 			const first = task.firstTx ?? 1;
+			const group = task.groupSize ?? 1;
 			try {
-				for (let k = first; k < first + (task.transactions ?? 1); k++) {
+				for (let k = first; k < first + (task.transactions ?? 1); k += group) {
 					if (k === (task.armTx ?? first)) arm(task);
 					const before = shim('report');
-					writeTransaction(sandbox, k);
+					const last = k + group - 1;
+					if (group === 1) {
+						writeTransaction(sandbox, k);
+					} else {
+						// Transactions k..last as the units of one group commit, as the pipeline runs writes.
+						const units = Array.from({ length: group }, (_, i) => () => writeTransaction(sandbox, k + i));
+						const failed = sandbox.store.groupCommit(units).find((outcome) => !outcome.ok);
+						if (failed !== undefined && !failed.ok) throw failed.error;
+					}
 					const after = shim('report');
-					say(`ack ${k} ${after.total - before.total} ${after.syncs - before.syncs}`);
+					say(`ack ${last} ${after.total - before.total} ${after.syncs - before.syncs}`);
 				}
 			} catch (error) {
 				say(`error ${describe(error)}`);

@@ -5,6 +5,7 @@ import type { Endpoint, OperationName } from '../../protocol/catalogue';
 import type { OperationHandlers } from '../domain/handlers';
 import type { ResourceLimits } from '../resources/limits';
 import type { AnswerCache } from './answerCache';
+import type { GroupCommit } from './groupCommit';
 
 /** Loose mode: the response header carrying one leniency applied to the request (one header each). */
 export const SANDBOX_WARNING = 'x-sandbox-warning';
@@ -46,6 +47,8 @@ export interface PipelineConfig {
 	maxPageSize?: number;
 	/** Write deadlines, held-memory budget and heavy-query slots (resources/limits.ts). */
 	limits?: ResourceLimits;
+	/** Writes read in the same turn are committed as one group (groupCommit.ts); absent: each commits alone. */
+	groupCommit?: GroupCommit;
 	/** Answers of reads kept until the sandbox's state changes (answerCache.ts); absent: every request runs. */
 	answers?: {
 		cache: AnswerCache;

@@ -40,6 +40,7 @@ import { SANDBOX_WARNING, SANDBOX_WARNING_PREFIX, type PipelineConfig, type Requ
 import { lookupPathOperation, route, splitTarget, type Route } from './dispatch';
 import { classifyError, malformedRequest, timeout, unknownOperation } from './errors';
 import { invokeHandler } from './handle';
+import { WRITING_OPERATIONS } from '../domain/handlers';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
 
@@ -49,6 +50,9 @@ function warningHeader(leniency: string): string {
 }
 
 type CallRoute = Extract<Route, { kind: 'call' }>;
+
+/** Thrown by a queued write whose request was answered (timed out) before its group ran. */
+const ABANDONED = Symbol('abandoned');
 
 function codecContext(config: PipelineConfig, endpoint: Endpoint): CodecContext {
 	return { namespace: config.namespace, endpointPath: config.paths[endpoint] };
@@ -217,24 +221,44 @@ async function serveCall(
 		if (state.done || res.destroyed) return release();
 		res.once('close', release);
 	}
-	// 6. handle; whether it read the clock decides how long its answer may be kept.
-	const changeCount = answers?.changeCount();
+	// 6. handle; whether it read the clock decides how long its answer may be kept, whether it wrote
+	// whether it may be kept at all. A write waits for its group's commit (groupCommit.ts).
+	let changeCount: number | undefined;
+	let wroteNothing = false;
 	let clockRead = false;
-	// Taken here, after any wait for a heavy-query slot, as before the cache.
-	const handledAt = Date.now();
-	const now = new Date(handledAt);
-	const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
-		endpoint,
-		binding,
-		baseUrl: config.baseUrl,
-		get now() {
-			clockRead = true;
-			return now;
-		},
-	});
+	let handledAt = 0;
+	const handle = (): unknown => {
+		// A request timed out while it waited for its group is not run: its caller was told it failed.
+		if (state.done) throw ABANDONED;
+		changeCount = answers?.changeCount();
+		handledAt = Date.now();
+		const now = new Date(handledAt);
+		const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
+			endpoint,
+			binding,
+			baseUrl: config.baseUrl,
+			get now() {
+				clockRead = true;
+				return now;
+			},
+		});
+		wroteNothing = answers?.changeCount() === changeCount;
+		return result;
+	};
+	let result: unknown;
+	if (config.groupCommit !== undefined && WRITING_OPERATIONS[decoded.operation]) {
+		try {
+			result = await config.groupCommit.run(handle);
+		} catch (error) {
+			if (error === ABANDONED) return;
+			throw error;
+		}
+	} else {
+		result = handle();
+	}
 	// 7. encode.
 	const answer = getBinding(binding).encodeResponse(decoded.operation, result, ctx);
-	if (answers && key !== undefined && state.warnings === undefined && answers.changeCount() === changeCount) {
+	if (answers && key !== undefined && state.warnings === undefined && wroteNothing) {
 		answers.cache.set(key, {
 			operation: decoded.operation,
 			answer,

@@ -59,6 +59,9 @@ const COUNTED_TABLES = [
 	'advert_value',
 ] as const;
 
+/** What became of one unit of a group commit: its value, or what it threw. */
+export type UnitOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
 /** Writes after which the planner's statistics are refreshed (see refreshStatisticsAfterWrites). */
 const STATISTICS_WRITES = 2_000;
 /** Least time between two refreshes. */
@@ -181,6 +184,57 @@ export class Store {
 			if (this.db.inTransaction) this.sql.control('ROLLBACK');
 			// A full disk says so (in the log and at start-up), not as a generic SQLite error.
 			throw isDiskFull(error) ? storageError(error, this.path) : error;
+		}
+	}
+
+	/**
+	 * Group commit: runs units of work in one transaction, each inside its own SAVEPOINT, and commits
+	 * once. A unit that throws is rolled back alone and its error is its outcome; the others are kept.
+	 * Returns once COMMIT has returned; if the COMMIT fails (a full disk), nothing of the batch is kept
+	 * and every unit's outcome is that failure. Units run synchronously, one after the other.
+	 */
+	groupCommit<T>(units: readonly (() => T)[]): UnitOutcome<T>[] {
+		if (units.length === 1) return [this.alone(units[0])];
+		const writesBefore = this.sql.writes;
+		const outcomes: UnitOutcome<T>[] = [];
+		try {
+			this.sql.control('BEGIN IMMEDIATE');
+			for (const unit of units) outcomes.push(this.inSavepoint(unit));
+			this.sql.control('COMMIT');
+		} catch (error) {
+			if (this.sql.writes !== writesBefore) this.sql.invalidate();
+			if (this.db.inTransaction) this.sql.control('ROLLBACK');
+			const failure = isDiskFull(error) ? storageError(error, this.path) : error;
+			return units.map(() => ({ ok: false, error: failure }));
+		}
+		this.refreshStatisticsAfterWrites();
+		return outcomes;
+	}
+
+	/** One unit in its own transaction (a group of one needs no savepoint). */
+	private alone<T>(unit: () => T): UnitOutcome<T> {
+		try {
+			return { ok: true, value: this.transaction(unit) };
+		} catch (error) {
+			return { ok: false, error };
+		}
+	}
+
+	/** A unit of a group: its writes are undone alone if it throws; a failure that ended the transaction is thrown on. */
+	private inSavepoint<T>(unit: () => T): UnitOutcome<T> {
+		const writesBefore = this.sql.writes;
+		this.sql.control('SAVEPOINT unit');
+		try {
+			const value = unit();
+			this.sql.control('RELEASE unit');
+			return { ok: true, value };
+		} catch (error) {
+			// SQLite rolls the whole transaction back after some errors (a full disk, I/O): the batch fails.
+			if (!this.db.inTransaction) throw error;
+			if (this.sql.writes !== writesBefore) this.sql.invalidate();
+			this.sql.control('ROLLBACK TO unit');
+			this.sql.control('RELEASE unit');
+			return { ok: false, error: isDiskFull(error) ? storageError(error, this.path) : error };
 		}
 	}
 
