@@ -51,6 +51,71 @@ function withoutItsLog(dataDir: string, sql: string): Record<string, unknown> | 
 const APPLICATION_TEXTS =
 	"SELECT count(*) AS n, total(length(coalesce(processing_messages, ''))) AS text, group_concat(coalesce(processing_messages, '-'), '|') AS all_text FROM application";
 
+/**
+ * Kills a writer at file writes and syncs spread over one commit of `group` bookkeeping transactions
+ * (1: a transaction alone; more: a group commit), repeatedly; after each kill exactly the acknowledged
+ * commits are kept, and the one in flight whole or not at all.
+ */
+async function killAcrossCommits(dataDir: string, group: number): Promise<void> {
+	// A dry run counts the file writes and syncs of one commit with a tiny page cache.
+	const dry = await runChild({
+		mode: 'writer',
+		dataDir,
+		transactions: 2 * group,
+		groupSize: group,
+		cacheSize: 8,
+		faultAfter: 1e9,
+		fault: 'kill',
+	});
+	assert.equal(dry.code, 0, dry.stderr);
+	const [, , writes, syncs] = dry.lines
+		.find((line) => line.startsWith(`ack ${2 * group} `))!
+		.split(' ')
+		.map(Number);
+	assert.ok(writes > 20, `a commit makes ${writes} file writes`);
+	assert.ok(syncs >= 2, `its checkpoint syncs the log and the database (${syncs} syncs): kill points among them`);
+	let committed = assertLastCommitted(dataDir, 2 * group, undefined);
+
+	// Kill points spread over the whole commit: the first spilled pages, the middle, the commit at the end.
+	const points = [
+		1,
+		2,
+		3,
+		5,
+		8,
+		13,
+		Math.floor(writes / 4),
+		Math.floor(writes / 2),
+		Math.floor((3 * writes) / 4),
+		writes - 3,
+		writes - 2,
+		writes - 1,
+		writes,
+	];
+	for (const point of points) {
+		const first = committed + 1;
+		const result = await runChild({
+			mode: 'writer',
+			dataDir,
+			firstTx: first,
+			transactions: 3 * group,
+			groupSize: group,
+			armTx: first + group,
+			cacheSize: 8,
+			faultAfter: point,
+			fault: 'kill',
+		});
+		const acknowledged = Math.max(
+			committed,
+			...result.lines.filter((line) => line.startsWith('ack ')).map((line) => Number(line.split(' ')[1])),
+		);
+		assert.equal(result.signal, 'SIGKILL', `killed at write ${point} of ${writes}: ${result.stderr}`);
+		assert.ok(acknowledged >= first + group - 1, 'the commit before the armed one was acknowledged');
+		assert.equal((acknowledged - first + 1) % group, 0, 'a group commit is acknowledged whole');
+		committed = assertLastCommitted(dataDir, acknowledged, acknowledged + group);
+	}
+}
+
 describe('hardening: crash recovery of the sandbox database', function () {
 	this.timeout(600_000);
 	let dataDir: string;
@@ -62,112 +127,11 @@ describe('hardening: crash recovery of the sandbox database', function () {
 	afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
 	it('keeps exactly the last committed transaction when killed at file writes across a transaction (spilled pages, commit, checkpoint), repeatedly', async () => {
-		// A dry run counts the file writes and fsyncs of one transaction with a tiny page cache.
-		const dry = await runChild({
-			mode: 'writer',
-			dataDir,
-			transactions: 2,
-			cacheSize: 8,
-			faultAfter: 1e9,
-			fault: 'kill',
-		});
-		assert.equal(dry.code, 0, dry.stderr);
-		const [, , writes, syncs] = dry.lines
-			.find((line) => line.startsWith('ack 2 '))!
-			.split(' ')
-			.map(Number);
-		assert.ok(writes > 20, `a transaction makes ${writes} file writes`);
-		assert.ok(syncs >= 2, `its checkpoint syncs the log and the database (${syncs} syncs): kill points among them`);
-		let committed = assertLastCommitted(dataDir, 2, undefined);
-
-		// Kill points spread over the whole transaction: the first spilled pages, the middle, the commit at the end.
-		const points = [
-			1,
-			2,
-			3,
-			5,
-			8,
-			13,
-			Math.floor(writes / 4),
-			Math.floor(writes / 2),
-			Math.floor((3 * writes) / 4),
-			writes - 3,
-			writes - 2,
-			writes - 1,
-			writes,
-		];
-		for (const point of points) {
-			const first = committed + 1;
-			const result = await runChild({
-				mode: 'writer',
-				dataDir,
-				firstTx: first,
-				transactions: 3,
-				armTx: first + 1,
-				cacheSize: 8,
-				faultAfter: point,
-				fault: 'kill',
-			});
-			const acknowledged = Math.max(
-				committed,
-				...result.lines.filter((line) => line.startsWith('ack ')).map((line) => Number(line.split(' ')[1])),
-			);
-			assert.equal(result.signal, 'SIGKILL', `killed at write ${point} of ${writes}: ${result.stderr}`);
-			assert.ok(acknowledged >= first, 'the transaction before the armed one was acknowledged');
-			committed = assertLastCommitted(dataDir, acknowledged, acknowledged + 1);
-		}
+		await killAcrossCommits(dataDir, 1);
 	});
 
 	it('keeps a group commit whole or not at all when killed at file writes across its batch (spilled pages, commit, checkpoint)', async () => {
-		const group = 4;
-		const dry = await runChild({
-			mode: 'writer',
-			dataDir,
-			transactions: 2 * group,
-			groupSize: group,
-			cacheSize: 8,
-			faultAfter: 1e9,
-			fault: 'kill',
-		});
-		assert.equal(dry.code, 0, dry.stderr);
-		const writes = Number(dry.lines.find((line) => line.startsWith(`ack ${2 * group} `))!.split(' ')[2]);
-		assert.ok(writes > 20, `a batch makes ${writes} file writes`);
-		let committed = assertLastCommitted(dataDir, 2 * group, undefined);
-
-		for (const point of [
-			1,
-			2,
-			3,
-			5,
-			8,
-			13,
-			Math.floor(writes / 3),
-			Math.floor((2 * writes) / 3),
-			writes - 1,
-			writes,
-		]) {
-			const first = committed + 1;
-			const result = await runChild({
-				mode: 'writer',
-				dataDir,
-				firstTx: first,
-				transactions: 3 * group,
-				groupSize: group,
-				armTx: first + group,
-				cacheSize: 8,
-				faultAfter: point,
-				fault: 'kill',
-			});
-			const acknowledged = Math.max(
-				committed,
-				...result.lines.filter((line) => line.startsWith('ack ')).map((line) => Number(line.split(' ')[1])),
-			);
-			assert.equal(result.signal, 'SIGKILL', `killed at write ${point} of ${writes}: ${result.stderr}`);
-			assert.ok(acknowledged >= first + group - 1, 'the batch before the armed one was acknowledged');
-			assert.equal((acknowledged - first + 1) % group, 0, 'batches are acknowledged whole');
-			// The batch in flight is there whole (killed after its COMMIT's last write) or not at all.
-			committed = assertLastCommitted(dataDir, acknowledged, acknowledged + group);
-		}
+		await killAcrossCommits(dataDir, 4);
 	});
 
 	it('keeps every acknowledged transaction when killed at random moments of a stream of writes', async () => {
