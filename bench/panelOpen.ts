@@ -111,10 +111,22 @@ async function clickAndTime(page: Page, click: () => Promise<void>): Promise<{ c
 function packageVsix(dir: string): string {
 	const file = join(dir, 'multiposting-workbench.vsix');
 	const vsce = join(ROOT, 'node_modules', '.bin', 'vsce');
-	execFileSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', file], {
-		cwd: ROOT,
-		stdio: 'ignore',
-	});
+	execFileSync(
+		vsce,
+		[
+			'package',
+			'--no-dependencies',
+			'--allow-missing-repository',
+			'--skip-license',
+			'--no-rewrite-relative-links',
+			'-o',
+			file,
+		],
+		{
+			cwd: ROOT,
+			stdio: 'ignore',
+		},
+	);
 	return file;
 }
 

@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in one run on one machine, printed and written into
  * bench/RESULTS.md between the generated markers (the hand-written analysis around them is kept).
  *
- *   node out/bench/run.js [--only codec,client,server,scale,extension,stall,webview] [--reps 5] [--seconds 5] [--rounds 3]
+ *   node out/bench/run.js [--only codec,client,server,journal,scale,extension,stall,webview] [--reps 5] [--seconds 5] [--rounds 3]
  *     [--bindings soap11,soap12,httpGet,httpPost] [--no-profile] [--size 1000000] [--keep] [--no-write]
  *     [--ops GetCurrency,AddAdvert] [--connections 16]   (server: only these workloads and connection counts)
  */
@@ -15,6 +15,7 @@ import { describeMachine, type Section } from './common';
 import { runExtensionBenchmarks } from './extension';
 import { runScaleBenchmark } from './scale';
 import { runServerBenchmarks } from './server';
+import { runJournalBenchmark } from './journal';
 import { runStallBenchmark } from './stall';
 import { runPanelOpenBenchmark } from './panelOpen';
 import { runWebviewBenchmarks } from './webviewPanels';
@@ -22,7 +23,7 @@ import { BINDING_NAMES, type BindingName } from '../src/protocol/bindings';
 
 const BEGIN = '<!-- BEGIN GENERATED RESULTS -->';
 const END = '<!-- END GENERATED RESULTS -->';
-const ALL = ['codec', 'client', 'server', 'scale', 'extension', 'stall', 'webview'] as const;
+const ALL = ['codec', 'client', 'server', 'journal', 'scale', 'extension', 'stall', 'webview'] as const;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
 			})),
 		);
 	}
+	if (only.has('journal')) sections.push(await runJournalBenchmark(seconds, log));
 	if (only.has('scale')) sections.push(...(await runScaleBenchmark(size, log, values.keep)));
 	if (only.has('extension')) sections.push(...(await runExtensionBenchmarks(log)));
 	if (only.has('stall')) sections.push(...(await runStallBenchmark(log)));

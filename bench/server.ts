@@ -43,7 +43,7 @@ const SEED = 7;
 const ROWS = 50;
 
 /** One request as autocannon sends it. */
-interface RequestSpec {
+export interface RequestSpec {
 	method: 'GET' | 'POST';
 	path: string;
 	headers: Record<string, string>;
@@ -130,7 +130,7 @@ function measured(rounds: LoadResult[]): Measured {
 	};
 }
 
-interface Sandbox {
+export interface Sandbox {
 	process: ChildProcess;
 	baseUrl: string;
 	demo: { apiKey: string; username: string; password: string };
@@ -138,7 +138,7 @@ interface Sandbox {
 }
 
 /** Starts a sandbox bundle as its CLI; resolves with the JSON line it prints when ready. */
-function startSandbox(
+export function startSandbox(
 	bundle: string,
 	dataDir: string,
 	nodeArgs: string[] = [],
@@ -247,7 +247,7 @@ export function startPeer(args: string[]): Promise<Peer> {
 	});
 }
 
-function requestFor(binding: BindingName, operation: OperationName, params: AnyParams): RequestSpec {
+export function requestFor(binding: BindingName, operation: OperationName, params: AnyParams): RequestSpec {
 	const encoded = getBinding(binding).encodeRequest(operation, params, {
 		namespace: BENCH_NAMESPACE,
 		endpointPath: POSTING_PATH,

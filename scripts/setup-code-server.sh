@@ -56,7 +56,8 @@ step_output_present() {
 		vscode-rebuild) [[ -f "$VSCODE_DIR/node_modules/@vscode/spdlog/build/Release/spdlog.node" && -f "$VSCODE_DIR/node_modules/kerberos/build/Release/kerberos.node" ]] ;;
 		vscode-files) [[ -x "$VSCODE_DIR/node_modules/@vscode/ripgrep/bin/rg" && -L "$VSCODE_DIR/node_modules.asar" && -L "$VSCODE_DIR/bin/remote-cli/code-server" && -L "$VSCODE_DIR/bin/helpers/browser.sh" ]] ;;
 		extensions-deps) [[ -d "$VSCODE_DIR/extensions/node_modules" ]] ;;
-		argon2) [[ -n "$(find "$INSTALL_DIR/node_modules/argon2/lib/binding" -name argon2.node -print -quit 2>/dev/null)" ]] ;;
+		# argon2 0.44 (code-server 4.139) loads a prebuilt binary; older releases build lib/binding.
+		argon2) [[ -n "$(find "$INSTALL_DIR/node_modules/argon2/lib/binding" "$INSTALL_DIR/node_modules/argon2/prebuilds/linux-x64" -name 'argon2*.node' -print -quit 2>/dev/null)" ]] ;;
 		*) true ;;
 	esac
 }
@@ -196,7 +197,7 @@ step_extensions_deps() {
 }
 
 step_argon2() {
-	(cd "$INSTALL_DIR" && npm rebuild --loglevel=error argon2)
+	(cd "$INSTALL_DIR" && npm rebuild --loglevel=error argon2 >/dev/null)
 }
 
 step_verify() {

@@ -16,7 +16,7 @@ log "building"
 node esbuild.mjs
 log "packaging $VSIX"
 mkdir -p out
-npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license -o "$VSIX" >/dev/null
+npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license --no-rewrite-relative-links -o "$VSIX" >/dev/null
 log "installing code-server (first run only; later runs take seconds)"
 bash scripts/setup-code-server.sh
 
@@ -31,6 +31,9 @@ if [[ ! -f "$SETTINGS" ]]; then
 	"extensions.autoCheckUpdates": false,
 	"extensions.autoUpdate": false,
 	"update.mode": "none",
+	"chat.disableAIFeatures": true,
+	"workbench.secondarySideBar.defaultVisibility": "hidden",
+	"git.openRepositoryInParentFolders": "never",
 	"multiposting.activeConnection": "sandbox"
 }
 JSON

@@ -8,8 +8,9 @@ import { DEFAULT_SANDBOX_PORT, NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from
 import { isLoopbackHost } from './hostCheck';
 import { formatAccessLog, formatEvent } from './logFormat';
 import { describeHolder, PortInUseError } from './portHolder';
-import { startEmulator, type EmulatorOptions } from './server';
+import { sandboxInfo, startEmulator, type EmulatorOptions } from './server';
 import { parseSize } from './size';
+import { writeJournalFile } from './journal/file';
 
 export { formatAccessLog, formatEvent } from './logFormat';
 export { isLoopbackHost } from './hostCheck';
@@ -47,6 +48,10 @@ Options:
                     report each leniency (X-Sandbox-Warning header, access log)
   --no-answer-cache run every request in full (answers of reads are otherwise kept
                     until the data changes; they are the same either way)
+  --journal FILE    append every exchange, redacted and with production's verdict,
+                    to FILE as JSON lines (the journal is also served at
+                    /__admin/requests on the same port, to loopback clients)
+  --no-journal      keep no journal (no /__admin/requests)
   --help            show this help
 
 On ready, one JSON line is printed on stdout:
@@ -57,7 +62,7 @@ On ready, one JSON line is printed on stdout:
 export type CliCommand =
 	| { kind: 'help' }
 	| { kind: 'error'; message: string }
-	| { kind: 'start'; options: EmulatorOptions };
+	| { kind: 'start'; options: EmulatorOptions; journalFile?: string };
 
 function integer(text: string | undefined, name: string, min: number, max: number): number | undefined {
 	if (text === undefined) return undefined;
@@ -90,6 +95,8 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				'live-rate': { type: 'string' },
 				loose: { type: 'boolean' },
 				'no-answer-cache': { type: 'boolean' },
+				journal: { type: 'string' },
+				'no-journal': { type: 'boolean' },
 				'allow-remote': { type: 'boolean' },
 				'allowed-host': { type: 'string', multiple: true },
 				'allow-link-local-callbacks': { type: 'boolean' },
@@ -142,6 +149,11 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		if (values.live) extra.live = true;
 		if (values.loose) extra.loose = true;
 		if (values['no-answer-cache']) extra.answerCache = false;
+		if (values['no-journal']) {
+			if (values.journal !== undefined) throw new Error('--journal and --no-journal cannot go together.');
+			extra.journal = false;
+		}
+		if (values.journal === '') throw new Error('--journal needs a file name.');
 		if (values['allow-remote']) extra.allowRemote = true;
 		if (values['allowed-host'] !== undefined) {
 			const names = values['allowed-host'].flatMap((list) => list.split(',')).map((name) => name.trim());
@@ -165,6 +177,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				reset: values.reset ?? false,
 				...extra,
 			},
+			...(values.journal !== undefined ? { journalFile: values.journal } : {}),
 		};
 	} catch (error) {
 		return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
@@ -199,22 +212,22 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 		);
 		return 1;
 	}
-	const ready = {
-		baseUrl: emulator.baseUrl,
-		postingUrl: emulator.postingUrl,
-		adminUrl: emulator.adminUrl,
-		postingWsdl: emulator.postingWsdl,
-		adminWsdl: emulator.adminWsdl,
-		namespace: emulator.namespace,
-		apiKey: emulator.demo.apiKey,
-		username: emulator.demo.username,
-		password: emulator.demo.password,
-	};
+	const { demo, ...addresses } = sandboxInfo(emulator);
+	const ready = { ...addresses, apiKey: demo.apiKey, username: demo.username, password: demo.password };
+	const journalFile =
+		command.journalFile !== undefined && emulator.journal
+			? writeJournalFile(command.journalFile, emulator.journal, emulator.verdictOf, (error) =>
+					process.stderr.write(`${formatEvent({ kind: 'error', message: 'journal file failed', error })}\n`),
+				)
+			: undefined;
 	const shutdown = (): void => {
-		emulator.stop().then(
-			() => process.exit(0),
-			() => process.exit(1),
-		);
+		emulator
+			.stop()
+			.then(() => journalFile?.close())
+			.then(
+				() => process.exit(0),
+				() => process.exit(1),
+			);
 	};
 	// Before the ready line: whoever reads it may stop the sandbox at once.
 	process.once('SIGINT', shutdown);

@@ -24,6 +24,13 @@ import { explainListenError } from './portHolder';
 import { AnswerCache, type AnswerCacheStats } from './pipeline/answerCache';
 import { GroupCommit, type GroupCommitStats } from './pipeline/groupCommit';
 import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
+import { ControlRouter } from './control/router';
+import { registerJournalRoutes } from './control/requests';
+import { Journal, type JournalOptions } from './journal/journal';
+import type { JournalEntry } from './journal/types';
+import { cachedVerdictOf, type Verdict, type VerdictContext } from './journal/verdict';
+import { loadLibxml2Validator } from '../protocol/schema/libxml2Validator';
+import type { XsdValidatorPort } from '../protocol/schema/wsdlValidation';
 
 export type { AccessLogEntry } from './pipeline/context';
 export type { CallbackEvent } from './callbacks/notifier';
@@ -119,9 +126,15 @@ export interface EmulatorOptions {
 	 * default true. Answers are the same either way; false commits each write alone (benchmarks).
 	 */
 	groupCommit?: boolean;
+	/**
+	 * The journal of exchanges (journal/), served at `/__admin/requests`: on by default (the last 500
+	 * exchanges, 16 MiB); false turns it off.
+	 */
+	journal?: false | JournalOptions;
 }
 
-export interface RunningEmulator {
+/** Where a running sandbox answers and how to log in: what it tells its callers (CLI, worker, extension). */
+export interface SandboxInfo {
 	/** http://host:port */
 	baseUrl: string;
 	postingUrl: string;
@@ -131,6 +144,15 @@ export interface RunningEmulator {
 	namespace: string;
 	/** Credentials of the demo account (empty strings when handlers were injected). */
 	demo: DemoCredentials;
+}
+
+/** The SandboxInfo of a running sandbox alone, as plain data (to print or post to another thread). */
+export function sandboxInfo(emulator: SandboxInfo): SandboxInfo {
+	const { baseUrl, postingUrl, adminUrl, postingWsdl, adminWsdl, namespace, demo } = emulator;
+	return { baseUrl, postingUrl, adminUrl, postingWsdl, adminWsdl, namespace, demo };
+}
+
+export interface RunningEmulator extends SandboxInfo {
 	server: Server;
 	/** The clock of deliveries and live applications. */
 	clock: EmulatorClock;
@@ -150,6 +172,12 @@ export interface RunningEmulator {
 	answerCacheStats(): AnswerCacheStats | undefined;
 	/** Batches and writes committed in groups (undefined without the sandbox, or with groupCommit false). */
 	groupCommitStats(): GroupCommitStats | undefined;
+	/** The control endpoint (`/__admin/*`, loopback clients only): more routes may be registered into it. */
+	control: ControlRouter;
+	/** The journal of exchanges (undefined when turned off). */
+	journal: Journal | undefined;
+	/** Production's verdict on a journaled exchange (computed once, when first asked). */
+	verdictOf(entry: JournalEntry): Promise<Verdict>;
 	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
@@ -302,6 +330,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	};
 
 	const namespace = resolveNamespace(options.namespace, baseUrl);
+	const journal =
+		options.journal === false ? undefined : new Journal({ knownSecrets: demo, ...(options.journal ?? {}) });
 	const limits = new ResourceLimits(options.limits);
 	const answerCache = sandbox && options.answerCache !== false ? new AnswerCache() : undefined;
 	const store = sandbox?.store;
@@ -327,23 +357,43 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			cache: answerCache,
 			changeCount: () => sandbox!.store.changeCount,
 		},
+		journal,
+	};
+	let validator: Promise<XsdValidatorPort> | undefined;
+	const verdicts: VerdictContext = {
+		namespace,
+		paths,
+		wsdl: config.wsdl,
+		maxPageSize: options.maxPageSize,
+		validator: () => (validator ??= loadLibxml2Validator()),
 	};
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;
-	listener = (req, res) => {
-		if (!web) return pipeline(req, res);
-		const { path } = splitTarget(req.url ?? '/');
-		if (!web.matches(path)) return pipeline(req, res);
+	const control = new ControlRouter();
+	if (journal) registerJournalRoutes(control, journal, verdicts);
+	const logBeside = (req: IncomingMessage, res: ServerResponse, path: string): void => {
 		const startedAt = Date.now();
 		res.once('finish', () =>
 			options.logger?.({
 				time: new Date(startedAt),
 				method: req.method ?? '-',
-				path: redactWebPath(path),
+				path,
 				status: res.statusCode,
 				durationMs: Date.now() - startedAt,
 			}),
 		);
+	};
+	listener = (req, res) => {
+		const { path } = splitTarget(req.url ?? '/');
+		if (control.matches(path)) {
+			logBeside(req, res, path);
+			control
+				.handle(req, res)
+				.catch((error: unknown) => emit({ kind: 'error', message: `control ${path} failed`, error }));
+			return;
+		}
+		if (!web?.matches(path)) return pipeline(req, res);
+		logBeside(req, res, redactWebPath(path));
 		web.handle(req, res).catch((error: unknown) =>
 			emit({ kind: 'error', message: `web page ${redactWebPath(path)} failed`, error }),
 		);
@@ -372,6 +422,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		resources: () => limits.stats(),
 		answerCacheStats: () => answerCache?.stats(),
 		groupCommitStats: () => groupCommit?.stats(),
+		control,
+		journal,
+		verdictOf: (entry) => cachedVerdictOf(entry, verdicts),
 		reset: async () => {
 			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');

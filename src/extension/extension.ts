@@ -11,6 +11,7 @@ import { ACCOUNT_VIEW_ID, CONTEXT_KEYS, LOG_CHANNEL_NAME, SETTINGS } from './ids
 import { PanelManager } from './panels';
 import { registerPlayground } from './playground';
 import { registerRequestFiles } from './requestFiles';
+import { registerTrafficView } from './traffic/trafficView';
 import { offerAnotherPort } from './sandbox/portConflict';
 import { proxyHostNames } from './sandbox/proxyHosts';
 import { SandboxManager, SandboxState } from './sandbox/sandboxManager';
@@ -189,7 +190,9 @@ export function activate(context: vscode.ExtensionContext): void {
 		}),
 	);
 
-	registerRequestFiles(context, services, registerPlayground(context, services));
+	const playground = registerPlayground(context, services);
+	registerRequestFiles(context, services, playground);
+	context.subscriptions.push(registerTrafficView(sandbox, playground));
 }
 
 export function deactivate(): void {

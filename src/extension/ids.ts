@@ -52,9 +52,26 @@ export const COMMANDS = {
 	requestFileRunTest: 'multiposting.requestFile.runTest',
 	requestFileRunAll: 'multiposting.requestFile.runAll',
 	requestFileCopyAs: 'multiposting.requestFile.copyAs',
+	requestFileShowExchange: 'multiposting.requestFile.showExchange',
+	requestFileSelectEnvironment: 'multiposting.requestFile.selectEnvironment',
+	requestFileSetEnvironmentSecrets: 'multiposting.requestFile.setEnvironmentSecrets',
+	trafficAttach: 'multiposting.traffic.attach',
+	trafficFilter: 'multiposting.traffic.filter',
+	trafficClearFilter: 'multiposting.traffic.clearFilter',
+	trafficPause: 'multiposting.traffic.pause',
+	trafficResume: 'multiposting.traffic.resume',
+	trafficClear: 'multiposting.traffic.clear',
+	/** Run by a click or Enter on a row of the Traffic view. */
+	trafficOpen: 'multiposting.traffic.open',
+	trafficOpenInPlayground: 'multiposting.traffic.openInPlayground',
+	trafficSaveAsRequestTest: 'multiposting.traffic.saveAsRequestTest',
+	trafficCopyAsCurl: 'multiposting.traffic.copyAsCurl',
+	trafficCompareWith: 'multiposting.traffic.compareWith',
 } as const;
 
 export const ACCOUNT_VIEW_ID = 'multiposting.account';
+/** The Traffic view: the sandbox's journal, live. */
+export const TRAFFIC_VIEW_ID = 'multiposting.traffic';
 
 /** View types of the webview panels (also used in `when` clauses: activeWebviewPanelId). */
 export const VIEW_TYPES = {
@@ -73,6 +90,8 @@ export const CONTEXT_KEYS = {
 	selectionKind: 'multiposting.selectionKind',
 	/** True while the active editor is a preview panel (it can be kept open). */
 	previewActive: 'multiposting.previewActive',
+	trafficPaused: 'multiposting.trafficPaused',
+	trafficFiltered: 'multiposting.trafficFiltered',
 } as const;
 
 /** Setting keys, relative to the `multiposting` section. */

@@ -1,5 +1,5 @@
 /**
- * The `.mpreq` request file format (README "Request files as tests"). The implementation lives in
+ * The `.mpreq` request file format (docs/request-files.md "Request files as tests"). The implementation lives in
  * requestFiles/; this module is its public surface, so callers import one place.
  */
 export * from './requestFiles/placeholders';
@@ -10,4 +10,5 @@ export * from './requestFiles/expressions';
 export * from './requestFiles/format';
 export * from './requestFiles/resultPaths';
 export * from './requestFiles/evaluate';
+export * from './requestFiles/variables';
 export * from './requestFiles/language';

@@ -1,4 +1,4 @@
-// Real-VS-Code end-to-end harness: runs code-server (a full VS Code 1.100 served to a browser,
+// Real-VS-Code end-to-end harness: runs code-server (a full VS Code 1.139 served to a browser,
 // installed by scripts/setup-code-server.sh) and drives it with playwright-core and Debian's
 // chromium. See docs/real-vscode.md for the recipe this follows.
 //
@@ -62,6 +62,11 @@ export const DEFAULT_SETTINGS: Readonly<Record<string, unknown>> = {
 	'extensions.autoCheckUpdates': false,
 	'extensions.autoUpdate': false,
 	'update.mode': 'none',
+	// VS Code 1.139 opens a Chat side bar by default: it would take a third of the window.
+	'chat.disableAIFeatures': true,
+	'workbench.secondarySideBar.defaultVisibility': 'hidden',
+	// No "open the repository in the parent folder?" prompt.
+	'git.openRepositoryInParentFolders': 'never',
 };
 
 /** The packaged extension that `npm run test:e2e` builds (out/multiposting-workbench.vsix); MPW_VSIX overrides it. */

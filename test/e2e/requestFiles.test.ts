@@ -1,13 +1,14 @@
 // End-to-end tests of request files in a real VS Code (code-server) against the built-in sandbox, in
-// the shared window of test/e2e/session.ts: the language features, the CodeLenses and the Test Explorer.
+// the shared window of test/e2e/session.ts: the language features, the CodeLenses, the Test Explorer
+// and the environment picker.
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { QUICK_INPUT, QUICK_INPUT_BOX, runCommand, screenshot } from './harness';
+import { QUICK_INPUT, QUICK_INPUT_BOX, QUICK_INPUT_ROW, runCommand, screenshot } from './harness';
 import { e2eSession } from './session';
-import { notification, sleep, UI_WAIT } from './ui';
+import { notification, sleep, statusBarItem, UI_WAIT } from './ui';
 
 /** Writes a file into the workspace and opens it with Quick Open (retried while the file index catches up). */
 async function openFile(page: Page, workspaceDir: string, name: string, text: string): Promise<void> {
@@ -47,6 +48,34 @@ async function editorText(page: Page): Promise<string> {
 		/\u00a0/g,
 		' ',
 	);
+}
+
+/** A file of two tests, the second failing (it expects 2 feeds where the filter gives 1). */
+function twoTests(title: string): string {
+	return [
+		`# Multiposting request: ${title}`,
+		'',
+		'### Feeds of the user',
+		'operation: UserFeedsAndQuotaWithDestinations',
+		'param.sCultureID: en-GB',
+		'param.sAPIKey: {{connection.apiKey}}',
+		'param.sUsername: {{connection.username}}',
+		'param.sPassword: {{connection.password}}',
+		'expect: no fault',
+		'capture: feedId = result[0].FeedID',
+		'',
+		'### Only that feed',
+		'operation: UserFeedsAndQuotaWithDestinations',
+		'binding: soap12',
+		'param.sCultureID: en-GB',
+		'param.sAPIKey: {{connection.apiKey}}',
+		'param.sUsername: {{connection.username}}',
+		'param.sPassword: {{connection.password}}',
+		'param.Destinations: {{feedId}}',
+		'expect: result.length == 2',
+		'expect: result[0].FeedID == {{feedId}}',
+		'',
+	].join('\n');
 }
 
 describe('request files in real VS Code', function () {
@@ -129,35 +158,7 @@ describe('request files in real VS Code', function () {
 	});
 
 	it('runs the tests of a file from a CodeLens and shows the failure with the exchange', async () => {
-		await openFile(
-			page,
-			workspaceDir,
-			'scenario.mpreq',
-			[
-				'# Multiposting request',
-				'',
-				'### Feeds of the user',
-				'operation: UserFeedsAndQuotaWithDestinations',
-				'param.sCultureID: en-GB',
-				'param.sAPIKey: {{connection.apiKey}}',
-				'param.sUsername: {{connection.username}}',
-				'param.sPassword: {{connection.password}}',
-				'expect: no fault',
-				'capture: feedId = result[0].FeedID',
-				'',
-				'### Only that feed',
-				'operation: UserFeedsAndQuotaWithDestinations',
-				'binding: soap12',
-				'param.sCultureID: en-GB',
-				'param.sAPIKey: {{connection.apiKey}}',
-				'param.sUsername: {{connection.username}}',
-				'param.sPassword: {{connection.password}}',
-				'param.Destinations: {{feedId}}',
-				'expect: result.length == 2',
-				'expect: result[0].FeedID == {{feedId}}',
-				'',
-			].join('\n'),
-		);
+		await openFile(page, workspaceDir, 'scenario.mpreq', twoTests('scenario'));
 		const lenses = page.locator('.editor-group-container.active .codelens-decoration a');
 		await lenses.filter({ hasText: 'Run all (2)' }).first().waitFor({ timeout: UI_WAIT });
 		const titles = await lenses.allInnerTexts();
@@ -193,5 +194,92 @@ describe('request files in real VS Code', function () {
 		await lenses.filter({ hasText: 'Send' }).first().click();
 		await notification(page, /UserFeedsAndQuotaWithDestinations \(soap11\): HTTP 200 · 1 of 1 expectations passed/);
 		await screenshot(page, 'request-file-sent');
+	});
+	it('runs all requests from a CodeLens as one run of the Test Explorer, the failure first and the exchange on demand', async () => {
+		await openFile(page, workspaceDir, 'run-all.mpreq', twoTests('run-all'));
+		const lenses = page.locator('.editor-group-container.active .codelens-decoration a');
+		await lenses.filter({ hasText: 'Run all (2)' }).first().click();
+		await notification(page, /run-all\.mpreq: 1 of 2 requests passed\. First failure: Only that feed\./);
+
+		// The same run in the Test Explorer: the file failed, its first test passed, its second failed.
+		await runCommand(page, 'Testing: Focus on Test Explorer View');
+		const fileRow = page.locator('.test-explorer .monaco-list-row', { hasText: 'run-all.mpreq' }).first();
+		await fileRow.locator('.codicon-testing-failed-icon').waitFor({ timeout: UI_WAIT });
+		await fileRow.click();
+		await page.keyboard.press('ArrowRight');
+		const passed = page.locator('.test-explorer .monaco-list-row', { hasText: 'Feeds of the user' }).first();
+		await passed.locator('.codicon-testing-passed-icon').waitFor({ timeout: UI_WAIT });
+		const failed = page.locator('.test-explorer .monaco-list-row', { hasText: 'Only that feed' }).first();
+		await failed.locator('.codicon-testing-failed-icon').waitFor({ timeout: UI_WAIT });
+		await screenshot(page, 'request-file-run-all-test-explorer');
+
+		// The failure's peek reads as a failure (the expectation at its line), not as XML, and offers
+		// the exchange.
+		await page.locator('.editor-group-container.active .view-lines').click();
+		await runCommand(page, 'Test: Go to Next Test Failure');
+		await runCommand(page, 'Test: Peek Output');
+		const peek = page.locator('.editor-group-container.active .test-output-peek');
+		await peek.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await peek
+			.getByText(/expect: result\.length == 2 \(line 20\)/)
+			.first()
+			.waitFor({ timeout: UI_WAIT });
+		assert.ok(!(await peek.innerText()).includes('<soap:Envelope'), 'no raw XML in the failure message');
+		await screenshot(page, 'request-file-failure-peek');
+		await peek.getByText('Show Exchange', { exact: true }).first().click();
+		await page
+			.locator('.tabs-container .tab', { hasText: 'Exchange of Only that feed' })
+			.waitFor({ timeout: UI_WAIT });
+		assert.match(await editorText(page), /POST http:\/\/127\.0\.0\.1:\d+\/SOAP\/Posting\.asmx/);
+		await screenshot(page, 'request-file-exchange');
+	});
+
+	it('chooses an environment from the status bar: its variables fill the requests', async () => {
+		fs.writeFileSync(
+			path.join(workspaceDir, 'multiposting.env.json'),
+			JSON.stringify({
+				local: { variables: { culture: 'en-GB', minimum: 1 } },
+				staging: { connection: { url: 'https://staging.multiposting.example' } },
+			}),
+		);
+		await openFile(
+			page,
+			workspaceDir,
+			'environment.mpreq',
+			[
+				'# Multiposting request',
+				'',
+				'### Currencies in the environment',
+				'operation: GetCurrency',
+				'param.sCultureID: {{culture}}',
+				'param.sAPIKey: {{connection.apiKey}}',
+				'expect: result.length >= {{minimum}}',
+				'',
+			].join('\n'),
+		);
+		const item = statusBarItem(page, /No environment|local|staging/);
+		try {
+			// Without an environment the variables have no value.
+			await page.locator('.editor-group-container.active .squiggly-error').first().waitFor({ timeout: UI_WAIT });
+			await statusBarItem(page, /No environment/).click();
+			await page.locator(QUICK_INPUT_ROW, { hasText: 'staging' }).first().waitFor({ timeout: UI_WAIT });
+			await page.locator(QUICK_INPUT_ROW, { hasText: 'local' }).first().click();
+			await statusBarItem(page, /local/).waitFor({ timeout: UI_WAIT });
+			await page
+				.locator('.editor-group-container.active .squiggly-error')
+				.first()
+				.waitFor({ state: 'detached', timeout: UI_WAIT });
+			await page
+				.locator('.editor-group-container.active .codelens-decoration a', { hasText: 'Send' })
+				.first()
+				.click();
+			await notification(page, /GetCurrency \(soap11\): HTTP 200 · 1 of 1 expectations passed/);
+			await screenshot(page, 'request-file-environment');
+		} finally {
+			// The choice is remembered per workspace: put it back for the other tests.
+			await item.click();
+			await page.locator(QUICK_INPUT_ROW, { hasText: 'No environment' }).first().click();
+			fs.rmSync(path.join(workspaceDir, 'multiposting.env.json'), { force: true });
+		}
 	});
 });

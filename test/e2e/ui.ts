@@ -242,3 +242,8 @@ export async function runCommandAsking(page: Page, title: string): Promise<void>
 		}
 	}
 }
+
+/** The status bar entry showing `text`. */
+export function statusBarItem(page: Page, text: RegExp): Locator {
+	return page.locator('.part.statusbar .statusbar-item', { hasText: text }).first();
+}

@@ -22,7 +22,7 @@ describe('hardening: concurrency', function () {
 		this.timeout(SANDBOX_START_TIMEOUT_MS);
 		emulator = await startSandbox();
 		clients = Array.from({ length: CLIENTS }, (_, i) =>
-			clientFor(emulator, BINDING_NAMES[i % BINDING_NAMES.length], {}, 60_000),
+			clientFor(emulator, { binding: BINDING_NAMES[i % BINDING_NAMES.length], timeoutMs: 60_000 }),
 		);
 	});
 

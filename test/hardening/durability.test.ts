@@ -8,9 +8,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MultipostingClient } from '../../src/client';
+import type { MultipostingClient } from '../../src/client';
 import { openSandbox } from '../../src/emulator/sandbox';
-import { delay } from '../integration/support';
+import { clientFor, delay } from '../integration/support';
 
 interface Ready {
 	baseUrl: string;
@@ -67,12 +67,7 @@ describe('hardening: durability across SIGKILL', function () {
 
 	it('keeps every acknowledged write and an intact database, kill after kill', async () => {
 		const clientOf = (ready: Ready): MultipostingClient =>
-			new MultipostingClient({
-				baseUrl: ready.baseUrl,
-				namespace: ready.namespace,
-				timeoutMs: 10_000,
-				credentials: { apiKey: ready.apiKey, username: ready.username, password: ready.password },
-			});
+			clientFor({ baseUrl: ready.baseUrl, namespace: ready.namespace, demo: ready }, { timeoutMs: 10_000 });
 		const acknowledgedAdverts: { identifier: string; id: number }[] = [];
 		const acknowledgedNotes: number[] = [];
 		let target: { advertId: string; applicationId: string } | undefined;

@@ -13,7 +13,14 @@ import { join } from 'node:path';
 import { Database } from '../../src/emulator/store/engine';
 import { MultipostingClient, SoapFaultError } from '../../src/client';
 import type { OperationName, ParamsOf, ResultOf } from '../../src/protocol/catalogue';
-import { DEMO_CREDENTIALS, DEMO_PASSWORD, delay, rawRequest, SANDBOX_START_TIMEOUT_MS } from '../integration/support';
+import {
+	clientFor,
+	DEMO_CREDENTIALS,
+	DEMO_PASSWORD,
+	delay,
+	rawRequest,
+	SANDBOX_START_TIMEOUT_MS,
+} from '../integration/support';
 
 const CLI = join(__dirname, '../../src/emulator/cli.js');
 
@@ -112,12 +119,10 @@ describe('hardening: posting races and quota', function () {
 	function as(username: string): MultipostingClient {
 		let client = clients.get(username);
 		if (!client) {
-			client = new MultipostingClient({
-				baseUrl: sandbox!.baseUrl,
-				namespace: sandbox!.namespace,
-				timeoutMs: 30_000,
-				credentials: { apiKey: DEMO_CREDENTIALS.apiKey, username, password: DEMO_PASSWORD },
-			});
+			client = clientFor(
+				{ ...sandbox!, demo: DEMO_CREDENTIALS },
+				{ timeoutMs: 30_000, credentials: { username, password: DEMO_PASSWORD } },
+			);
 			clients.set(username, client);
 		}
 		return client;

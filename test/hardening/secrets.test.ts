@@ -8,13 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Exchange } from '../../src/client';
-import { MultipostingClient } from '../../src/client';
 import type { AccessLogEntry, RunningEmulator } from '../../src/emulator';
 import { formatAccessLog } from '../../src/emulator/cli';
 import { curlForForm } from '../../src/extension/playground/snippets';
 import { BINDING_NAMES } from '../../src/protocol/bindings/types';
 import { CONNECTION_PLACEHOLDERS, serializeRequestFile } from '../../src/protocol/requestFile';
-import { delay, SANDBOX_START_TIMEOUT_MS, startSandbox } from '../integration/support';
+import { clientFor, delay, SANDBOX_START_TIMEOUT_MS, startSandbox } from '../integration/support';
 
 const decoder = new TextDecoder();
 
@@ -54,24 +53,9 @@ describe('hardening: secrets stay secret', function () {
 
 	it('onExchange and errors get exchanges without the API key or password, in every binding', async () => {
 		const exchanges: Exchange[] = [];
-		const client = new MultipostingClient({
-			baseUrl: emulator.baseUrl,
-			namespace: emulator.namespace,
-			credentials: {
-				apiKey: emulator.demo.apiKey,
-				username: emulator.demo.username,
-				password: emulator.demo.password,
-			},
-			onExchange: (exchange) => exchanges.push(exchange),
-		});
-		const wrongPassword = new MultipostingClient({
-			baseUrl: emulator.baseUrl,
-			namespace: emulator.namespace,
-			credentials: {
-				apiKey: emulator.demo.apiKey,
-				username: emulator.demo.username,
-				password: 'wrong-secret-password',
-			},
+		const client = clientFor(emulator, { onExchange: (exchange) => exchanges.push(exchange) });
+		const wrongPassword = clientFor(emulator, {
+			credentials: { password: 'wrong-secret-password' },
 			onExchange: (exchange) => exchanges.push(exchange),
 		});
 		try {
@@ -104,16 +88,34 @@ describe('hardening: secrets stay secret', function () {
 		}
 	});
 
+	it('answers carrying a login token (GetLoginURL, AddAdvert) are sent with Cache-Control: no-store, in every binding', async () => {
+		const exchanges: Exchange[] = [];
+		const client = clientFor(emulator, { onExchange: (exchange) => exchanges.push(exchange) });
+		try {
+			for (const binding of BINDING_NAMES) {
+				const login = await client.getLoginURL({}, { binding });
+				assert.ok(login.RedirectUrl, `${binding}: GetLoginURL gave a link`);
+				const created = await client.addAdvert(
+					{ sAdvertIdentifier: `no-store-${binding}`, sJobTitle: 'Cache tester', sPrimaryLocation: 'Leeds' },
+					{ binding },
+				);
+				assert.ok(created.RedirectUrl, `${binding}: AddAdvert gave a completion link`);
+			}
+		} finally {
+			await client.close();
+		}
+		assert.equal(exchanges.length, 8);
+		for (const exchange of exchanges) {
+			assert.equal(
+				exchange.response?.headers['cache-control'],
+				'no-store',
+				`${exchange.binding} ${exchange.operation}: Cache-Control`,
+			);
+		}
+	});
+
 	it('the access log entries and their formatted lines carry no parameters', async () => {
-		const client = new MultipostingClient({
-			baseUrl: emulator.baseUrl,
-			namespace: emulator.namespace,
-			credentials: {
-				apiKey: emulator.demo.apiKey,
-				username: emulator.demo.username,
-				password: emulator.demo.password,
-			},
-		});
+		const client = clientFor(emulator);
 		try {
 			for (const binding of BINDING_NAMES) await client.userList({}, { binding });
 		} finally {
@@ -127,15 +129,7 @@ describe('hardening: secrets stay secret', function () {
 	});
 
 	it('UserList returns no password field', async () => {
-		const client = new MultipostingClient({
-			baseUrl: emulator.baseUrl,
-			namespace: emulator.namespace,
-			credentials: {
-				apiKey: emulator.demo.apiKey,
-				username: emulator.demo.username,
-				password: emulator.demo.password,
-			},
-		});
+		const client = clientFor(emulator);
 		try {
 			for (const binding of BINDING_NAMES) {
 				const { result, exchange } = await client.callWithExchange('UserList', {}, { binding, redact: false });

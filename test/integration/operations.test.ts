@@ -32,7 +32,7 @@ describe('integration: every operation in every binding against the sandbox', fu
 	before(async function () {
 		this.timeout(SANDBOX_START_TIMEOUT_MS);
 		emulator = await startSandbox();
-		for (const binding of BINDING_NAMES) clients.set(binding, clientFor(emulator, binding));
+		for (const binding of BINDING_NAMES) clients.set(binding, clientFor(emulator, { binding }));
 		const client = clients.get('soap11')!;
 		const page = await client.getAdvertPaged({ sSearchDays: ALL_TIME, CurrentPage: 1, RowsPerPage: 500 });
 		const allAdverts = page.Adverts ?? [];

@@ -1,8 +1,8 @@
 /** Shared helpers of the integration and hardening suites: a real sandbox, clients and raw HTTP. */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { MultipostingClient, type Credentials } from '../../src/client';
-import type { BindingName } from '../../src/protocol/bindings/types';
+import { MultipostingClient, type ClientOptions, type Credentials } from '../../src/client';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator';
+import type { SandboxInfo } from '../../src/emulator/server';
 import { DEMO_CREDENTIALS, NORTH_API_KEY, OTHER_TREE_API_KEY } from '../../src/emulator/domain/seed';
 
 export { DEMO_CREDENTIALS, NORTH_API_KEY, OTHER_TREE_API_KEY };
@@ -18,24 +18,26 @@ export function startSandbox(options: EmulatorOptions = {}): Promise<RunningEmul
 	return startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:', seed: 1, ...options });
 }
 
-/** A client of the sandbox logged in as the demo administrator unless told otherwise. */
+/** What a client needs of a sandbox, in this process, on a worker thread or as its CLI printed it. */
+export type SandboxAddress = Pick<SandboxInfo, 'baseUrl' | 'namespace' | 'demo'>;
+
+/** Client options of a sandbox's client; credentials given here replace the demo administrator's one by one. */
+export type SandboxClientOptions = Partial<Omit<ClientOptions, 'baseUrl' | 'namespace' | 'credentials'>> & {
+	credentials?: Partial<Credentials>;
+};
+
+/** A client of the sandbox logged in as the demo administrator unless told otherwise (SOAP 1.1, 15 s). */
 export function clientFor(
-	emulator: RunningEmulator,
-	binding: BindingName = 'soap11',
-	credentials: Partial<Credentials> = {},
-	timeoutMs = 15_000,
+	sandbox: SandboxAddress,
+	{ credentials, ...options }: SandboxClientOptions = {},
 ): MultipostingClient {
+	const { apiKey, username, password } = sandbox.demo;
 	return new MultipostingClient({
-		baseUrl: emulator.baseUrl,
-		namespace: emulator.namespace,
-		binding,
-		timeoutMs,
-		credentials: {
-			apiKey: emulator.demo.apiKey,
-			username: emulator.demo.username,
-			password: emulator.demo.password,
-			...credentials,
-		},
+		baseUrl: sandbox.baseUrl,
+		namespace: sandbox.namespace,
+		timeoutMs: 15_000,
+		...options,
+		credentials: { apiKey, username, password, ...credentials },
 	});
 }
 

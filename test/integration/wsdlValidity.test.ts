@@ -42,7 +42,7 @@ describe('integration: responses are valid against the sandbox WSDL (libxml2)', 
 		emulator = await startSandbox();
 		wsdl.posting = (await rawRequest(emulator.postingWsdl)).body;
 		wsdl.administration = (await rawRequest(emulator.adminWsdl)).body;
-		for (const binding of BINDING_NAMES) clients.set(binding, clientFor(emulator, binding));
+		for (const binding of BINDING_NAMES) clients.set(binding, clientFor(emulator, { binding }));
 		const client = clients.get('soap11')!;
 		const adverts = (await client.getAdvertPaged({ sSearchDays: ALL_TIME, CurrentPage: 1, RowsPerPage: 500 }))
 			.Adverts!;

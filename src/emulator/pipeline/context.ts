@@ -6,6 +6,9 @@ import type { OperationHandlers } from '../domain/handlers';
 import type { ResourceLimits } from '../resources/limits';
 import type { AnswerCache } from './answerCache';
 import type { GroupCommit } from './groupCommit';
+import type { AnyParams } from '../../protocol/catalogue';
+import type { Fault } from '../../protocol/faults';
+import type { Journal } from '../journal/journal';
 
 /** Loose mode: the response header carrying one leniency applied to the request (one header each). */
 export const SANDBOX_WARNING = 'x-sandbox-warning';
@@ -55,6 +58,8 @@ export interface PipelineConfig {
 		/** Moves with every change of state (Store.changeCount). */
 		changeCount(): number;
 	};
+	/** The journal of exchanges (journal/journal.ts); absent: nothing is recorded. */
+	journal?: Journal;
 }
 
 /** What the pipeline has learnt about a request so far; used for the answer's format and the log. */
@@ -72,4 +77,10 @@ export interface RequestState {
 	error?: unknown;
 	/** Loose mode: the leniencies applied, sent as X-Sandbox-Warning headers and logged. */
 	warnings?: string[];
+	/** For the journal (references only): the body read, the decoded parameters, the answer and its fault. */
+	requestBody?: Uint8Array;
+	params?: AnyParams;
+	answerHeaders?: Record<string, string | number | string[]>;
+	answerBody?: Uint8Array;
+	fault?: Fault;
 }

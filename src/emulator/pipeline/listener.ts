@@ -21,7 +21,7 @@ import type {
 	EncodedResponse,
 	ReceivedRequest,
 } from '../../protocol/bindings/types';
-import { OPERATIONS, type Endpoint } from '../../protocol/catalogue';
+import { OPERATIONS, type Endpoint, type OperationName } from '../../protocol/catalogue';
 import { FaultError, type Fault } from '../../protocol/faults';
 import { checkParams } from '../../protocol/rules';
 import { createNonce, pageCsp } from '../pages/html';
@@ -43,6 +43,12 @@ import { invokeHandler } from './handle';
 import { WRITING_OPERATIONS } from '../domain/handlers';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+/**
+ * Operations whose answers carry a login token (GetLoginURL's sign-in link, AddAdvert's completion
+ * link): sent with Cache-Control: no-store, as the web pages those links open are.
+ */
+const LOGIN_TOKEN_ANSWERS: ReadonlySet<OperationName> = new Set<OperationName>(['GetLoginURL', 'AddAdvert']);
 
 /** The header value of a leniency: printable ASCII only (names in a request may be anything). */
 function warningHeader(leniency: string): string {
@@ -70,6 +76,8 @@ function send(state: RequestState, res: ServerResponse, answer: EncodedResponse,
 	if (close) headers.connection = 'close';
 	if (state.warnings !== undefined) headers[SANDBOX_WARNING] = state.warnings.map(warningHeader);
 	res.writeHead(answer.status, headers);
+	state.answerHeaders = headers;
+	state.answerBody = answer.body;
 	if (state.writeBody) state.writeBody(res, answer.body);
 	else res.end(answer.body);
 	// The body was not read to its end, so the connection cannot carry another request.
@@ -98,6 +106,7 @@ function faultAnswer(
 function sendError(config: PipelineConfig, state: RequestState, res: ServerResponse, error: unknown): void {
 	const classified = classifyError(error);
 	if (classified.internal) state.error = error;
+	state.fault = classified.fault;
 	const answer = faultAnswer(config, state, classified.fault, classified.status, classified.plainText);
 	send(
 		state,
@@ -176,6 +185,7 @@ async function serveCall(
 	}
 	// 3. read, capped.
 	const raw = await readBody(req, config.maxRequestBytes);
+	state.requestBody = raw;
 	if (state.done) return;
 	// 3a. the same read as before, with nothing changed since: its kept answer (answerCache.ts).
 	const answers = config.answers;
@@ -204,6 +214,7 @@ async function serveCall(
 		config.loose,
 	);
 	if (decoded.leniencies.length > 0) state.warnings = decoded.leniencies;
+	state.params = decoded.params;
 	// The catalogue's parameter rules, as the client checks them: the same message, as a Client fault.
 	const problem = checkParams(decoded.operation, decoded.params, { maxPageSize: config.maxPageSize })[0];
 	if (problem) {
@@ -231,12 +242,14 @@ async function serveCall(
 		// A request timed out while it waited for its group is not run: its caller was told it failed.
 		if (state.done) throw ABANDONED;
 		changeCount = answers?.changeCount();
+		// Taken here, after any wait for a heavy-query slot or for the group, as before the cache.
 		handledAt = Date.now();
 		const now = new Date(handledAt);
 		const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
 			endpoint,
 			binding,
 			baseUrl: config.baseUrl,
+			client: req.socket.remoteAddress,
 			get now() {
 				clockRead = true;
 				return now;
@@ -256,8 +269,11 @@ async function serveCall(
 	} else {
 		result = handle();
 	}
-	// 7. encode.
-	const answer = getBinding(binding).encodeResponse(decoded.operation, result, ctx);
+	// 7. encode; an answer carrying a login token is never kept by a browser or proxy cache.
+	const encoded = getBinding(binding).encodeResponse(decoded.operation, result, ctx);
+	const answer = LOGIN_TOKEN_ANSWERS.has(decoded.operation)
+		? Object.assign({}, encoded, { headers: Object.assign({}, encoded.headers, { 'cache-control': 'no-store' }) })
+		: encoded;
 	if (answers && key !== undefined && state.warnings === undefined && wroteNothing) {
 		answers.cache.set(key, {
 			operation: decoded.operation,
@@ -270,7 +286,7 @@ async function serveCall(
 }
 
 /** Decodes a request; XML that cannot be read safely is a 400 (the body is not a SOAP message at all). */
-function decodeRequest(
+export function decodeRequest(
 	binding: BindingName,
 	request: ReceivedRequest,
 	ctx: CodecContext,
@@ -337,6 +353,26 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 			logged = true;
 			clearTimeout(timer);
 			log(config, state, status);
+			config.journal?.record({
+				startedAt: state.startedAt,
+				durationMs: Date.now() - state.startedAt,
+				client: req.socket?.remoteAddress,
+				method,
+				path: target.path,
+				query: target.query,
+				requestHeaders: req.headers,
+				requestBody: state.requestBody,
+				endpoint: state.endpoint,
+				binding: state.binding,
+				operation: state.operation,
+				params: state.params,
+				status,
+				responseHeaders: state.answerHeaders,
+				responseBody: state.answerBody,
+				fault: state.fault,
+				error: state.error,
+				warnings: state.warnings,
+			});
 		};
 		res.on('finish', () => finish(res.statusCode));
 		res.on('close', () => finish(res.writableFinished ? res.statusCode : 499));

@@ -4,8 +4,9 @@
  */
 import type { ArrivedApplication } from '../live/liveApplications';
 import type { PortHolder } from '../portHolder';
-import type { DemoCredentials } from '../sandbox';
-import type { EmulatorOptions } from '../server';
+import type { EmulatorOptions, SandboxInfo } from '../server';
+
+export type { SandboxInfo } from '../server';
 
 /** The options a worker can be started with: everything but callbacks and injected handlers. */
 export type WorkerEmulatorOptions = Omit<EmulatorOptions, 'logger' | 'onEvent' | 'handlers'>;
@@ -13,17 +14,6 @@ export type WorkerEmulatorOptions = Omit<EmulatorOptions, 'logger' | 'onEvent' |
 /** The worker's workerData. */
 export interface WorkerData {
 	sandboxOptions: WorkerEmulatorOptions;
-}
-
-/** Where the running sandbox answers and how to log in; what the extension reads. */
-export interface SandboxInfo {
-	baseUrl: string;
-	postingUrl: string;
-	adminUrl: string;
-	postingWsdl: string;
-	adminWsdl: string;
-	namespace: string;
-	demo: DemoCredentials;
 }
 
 /** One line of the sandbox's log (access log or background event), already formatted, never with secrets. */

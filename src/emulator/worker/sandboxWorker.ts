@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { accessLogLine, eventLogLine } from '../logFormat';
-import { startEmulator, type RunningEmulator } from '../server';
+import { sandboxInfo, startEmulator, type RunningEmulator } from '../server';
 import { serializeError } from './errors';
 import type { FromWorker, LogLine, ToWorker, WorkerData, WorkerEmulatorOptions, WorkerMethod } from './protocol';
 
@@ -40,18 +40,7 @@ function run(port: NonNullable<typeof parentPort>, options: WorkerEmulatorOption
 		onEvent: (event) => log(eventLogLine(event)),
 	}).then(
 		(emulator) => {
-			post({
-				type: 'ready',
-				info: {
-					baseUrl: emulator.baseUrl,
-					postingUrl: emulator.postingUrl,
-					adminUrl: emulator.adminUrl,
-					postingWsdl: emulator.postingWsdl,
-					adminWsdl: emulator.adminWsdl,
-					namespace: emulator.namespace,
-					demo: emulator.demo,
-				},
-			});
+			post({ type: 'ready', info: sandboxInfo(emulator) });
 			port.on('message', (message: ToWorker) => {
 				answer(emulator, message.method, message.args).then(
 					(value) => {

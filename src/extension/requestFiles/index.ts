@@ -3,7 +3,7 @@
  * Playground, Run test), the commands behind them and the Test Explorer.
  */
 import * as vscode from 'vscode';
-import { runRequestEntries } from '../../client/requestFileRunner';
+import { formatExchange } from '../../client/requestFileRunner';
 import { isOperationName } from '../../protocol/catalogue';
 import {
 	entryLabel,
@@ -20,6 +20,9 @@ import { PlaygroundPanel, type PlaygroundDeps } from '../playground/panel';
 import { COMMANDS } from '../ids';
 import { SNIPPET_LANGUAGES, requestSnippet } from '../playground/snippets';
 import { isRequestDocument, REQUEST_LANGUAGE_ID, REQUEST_SELECTOR, registerRequestLanguage } from './language';
+import { openReadonlyDocument } from '../ui/readonlyDocuments';
+import { VscodeSecrets, VscodeUi } from '../ui/vscodeUi';
+import { RequestEnvironments } from './environments';
 import { describeRun, runHeadline, runOptionsFor } from './running';
 import { RequestFileTests } from './tests';
 
@@ -30,6 +33,9 @@ export const REQUEST_FILE_COMMANDS = {
 	runTest: COMMANDS.requestFileRunTest,
 	runAll: COMMANDS.requestFileRunAll,
 	copyAs: COMMANDS.requestFileCopyAs,
+	showExchange: COMMANDS.requestFileShowExchange,
+	selectEnvironment: COMMANDS.requestFileSelectEnvironment,
+	setEnvironmentSecrets: COMMANDS.requestFileSetEnvironmentSecrets,
 } as const;
 
 export { REQUEST_LANGUAGE_ID };
@@ -40,11 +46,20 @@ export function registerRequestFiles(
 	services: WorkbenchServices,
 	playground: PlaygroundDeps,
 ): void {
-	registerRequestLanguage(context);
+	const environments = new RequestEnvironments(
+		context.workspaceState,
+		services,
+		new VscodeUi(services.log),
+		new VscodeSecrets(context.secrets),
+	);
+	registerRequestLanguage(context, (uri) => environments.variablesFor(uri), environments.onDidChange);
 	const output = vscode.window.createOutputChannel('Multiposting Requests');
 	const timeout = (): number =>
 		vscode.workspace.getConfiguration('multiposting').get<number>('requestTimeoutMs', 30_000);
-	const tests = new RequestFileTests(() => runOptionsFor(services, timeout()), services.log);
+	const tests = new RequestFileTests(
+		async (file) => runOptionsFor(services, timeout(), await environments.runFor(file)),
+		services.log,
+	);
 	const report = (error: unknown): void => {
 		const message = error instanceof Error ? error.message : String(error);
 		services.log.error(`Request files: ${message}`);
@@ -56,7 +71,10 @@ export function registerRequestFiles(
 			run(...args).catch(report);
 		};
 
-	/** Runs requests of a file (one and what it needs, or all), shows the outcome. */
+	/**
+	 * Runs requests of a file (one and what it needs, or all) and shows the outcome. It is one run of
+	 * the Test Explorer too when tests are among them, so both show the same results.
+	 */
 	const runAndShow = async (document: vscode.TextDocument, selected: number[] | undefined): Promise<void> => {
 		const parsed = parseRequestFileEntries(document.getText());
 		if (parsed.entries.length === 0) throw new Error('The file holds no request.');
@@ -66,15 +84,11 @@ export function registerRequestFiles(
 			async (_progress, token) => {
 				const controller = new AbortController();
 				token.onCancellationRequested(() => controller.abort());
-				const options = await runOptionsFor(services, timeout());
-				return runRequestEntries(parsed.entries, { ...options, signal: controller.signal }, selected);
+				return tests.runDocument(document, selected, controller.signal);
 			},
 		);
-		const captured = { ...tests.lastCaptures.get(document.uri.toString()) };
-		for (const result of results) Object.assign(captured, result.captured);
-		tests.lastCaptures.set(document.uri.toString(), captured);
 		output.clear();
-		output.append(describeRun(name, results));
+		output.append(describeRun(name, results, (index) => parsed.entries[index]?.location));
 		output.show(true);
 		const shown = results.filter((result) => !result.setup);
 		const failed = shown.filter((result) => result.status !== 'passed');
@@ -93,6 +107,15 @@ export function registerRequestFiles(
 	context.subscriptions.push(
 		output,
 		tests,
+		environments,
+		vscode.commands.registerCommand(
+			REQUEST_FILE_COMMANDS.selectEnvironment,
+			guarded(() => environments.select()),
+		),
+		vscode.commands.registerCommand(
+			REQUEST_FILE_COMMANDS.setEnvironmentSecrets,
+			guarded(() => environments.setSecrets()),
+		),
 		vscode.commands.registerCommand(
 			REQUEST_FILE_COMMANDS.send,
 			guarded(async (uri?: vscode.Uri, index?: number) => {
@@ -115,13 +138,20 @@ export function registerRequestFiles(
 				if (!item) {
 					throw new Error('This request has no expectations: add an "expect:" line to make it a test.');
 				}
-				const source = new vscode.CancellationTokenSource();
-				try {
-					await tests.run(new vscode.TestRunRequest([item]), source.token);
-				} finally {
-					source.dispose();
-				}
+				await runAndShow(document, [entry]);
 				await vscode.commands.executeCommand('workbench.view.testing.focus');
+			}),
+		),
+		vscode.commands.registerCommand(
+			REQUEST_FILE_COMMANDS.showExchange,
+			guarded(async (context?: { test?: vscode.TestItem }) => {
+				const found = tests.exchangeOf(context?.test);
+				if (!found) throw new Error('No exchange is kept for this test: run it again.');
+				await openReadonlyDocument(
+					formatExchange(found.exchange, Infinity),
+					'xml',
+					`Exchange of ${found.label}`,
+				);
 			}),
 		),
 		vscode.commands.registerCommand(

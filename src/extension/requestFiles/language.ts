@@ -21,14 +21,21 @@ export function isRequestDocument(document: vscode.TextDocument): boolean {
 	return document.languageId === REQUEST_LANGUAGE_ID || document.fileName.endsWith('.mpreq');
 }
 
-/** Registers the language features; diagnostics follow every edit (debounced). */
-export function registerRequestLanguage(context: vscode.ExtensionContext): void {
+/**
+ * Registers the language features; diagnostics follow every edit (debounced) and the environment:
+ * `environmentVariables` names the variables the chosen environment gives a file.
+ */
+export function registerRequestLanguage(
+	context: vscode.ExtensionContext,
+	environmentVariables: (uri: vscode.Uri) => readonly string[] = () => [],
+	onDidChangeEnvironment?: vscode.Event<void>,
+): void {
 	const collection = vscode.languages.createDiagnosticCollection(REQUEST_LANGUAGE_ID);
 	const fixes = new WeakMap<vscode.Diagnostic, IssueFix[]>();
 	const timers = new Map<string, NodeJS.Timeout>();
 	const refresh = (document: vscode.TextDocument): void => {
 		if (!isRequestDocument(document)) return;
-		const diagnostics = diagnose(document.getText()).map((item) => {
+		const diagnostics = diagnose(document.getText(), environmentVariables(document.uri)).map((item) => {
 			const diagnostic = new vscode.Diagnostic(
 				new vscode.Range(item.line, item.column, item.line, Math.max(item.endColumn, item.column + 1)),
 				item.message,
@@ -112,6 +119,9 @@ export function registerRequestLanguage(context: vscode.ExtensionContext): void 
 			{ providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] },
 		),
 	);
+	if (onDidChangeEnvironment) {
+		context.subscriptions.push(onDidChangeEnvironment(() => vscode.workspace.textDocuments.forEach(refresh)));
+	}
 	vscode.workspace.textDocuments.forEach(refresh);
 }
 

@@ -5,20 +5,65 @@
 import { formatExchange, type RequestRunResult, type RunOptions } from '../../client/requestFileRunner';
 import { wsdlSchemaValidator } from '../../client/requestFileSchema';
 import { loadLibxml2Validator } from '../../client/xsd/libxml2Validator';
+import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../../protocol/catalogue';
+import type { RequestEnvironment } from '../../protocol/requestFiles/environments';
+import type { ConnectionValues } from '../../protocol/requestFiles/placeholders';
+import type { RequestTarget } from '../../protocol/requestFiles/prepare';
 import type { WorkbenchServices } from '../services';
+import type { EnvironmentSecrets } from './environmentChoice';
 import { secretValues, secretsToHide, targetOfClient } from '../playground/connection';
 
-/** The options of a run over the active connection (starts the sandbox when that is the connection). */
-export async function runOptionsFor(services: WorkbenchServices, timeoutMs: number): Promise<RunOptions> {
-	const client = await services.activeClient();
-	const connection = await secretValues(services);
-	const secrets = await secretsToHide(services, connection);
-	const target = targetOfClient(client);
+/** The environment of a run and, when it names a URL, its secrets from SecretStorage. */
+export interface EnvironmentRun {
+	environment: RequestEnvironment;
+	secrets?: EnvironmentSecrets;
+}
+
+/**
+ * The options of a run: over the active connection (starts the sandbox when that is the
+ * connection), or over the URL of the chosen environment with its own secrets; the environment's
+ * variables, username and culture apply either way.
+ */
+export async function runOptionsFor(
+	services: WorkbenchServices,
+	timeoutMs: number,
+	chosen?: EnvironmentRun,
+): Promise<RunOptions> {
+	const settings = chosen?.environment.connection ?? {};
+	let target: RequestTarget;
+	let connection: ConnectionValues;
+	let secrets: string[];
+	if (settings.url) {
+		target = {
+			baseUrl: settings.url,
+			namespace: settings.namespace ?? defaultNamespace(settings.url),
+			paths: {
+				posting: settings.postingPath ?? DEFAULT_ENDPOINT_PATHS.posting,
+				administration: settings.administrationPath ?? DEFAULT_ENDPOINT_PATHS.administration,
+			},
+		};
+		connection = { apiKey: chosen?.secrets?.apiKey ?? '', password: chosen?.secrets?.password ?? '' };
+		secrets = [
+			...(await services.secretsForRedaction()),
+			connection.apiKey ?? '',
+			connection.password ?? '',
+		].filter((secret) => secret.length > 0);
+	} else {
+		target = targetOfClient(await services.activeClient());
+		connection = await secretValues(services);
+		secrets = await secretsToHide(services, connection);
+	}
+	connection = {
+		...connection,
+		username: settings.username ?? connection.username ?? '',
+		culture: settings.culture ?? connection.culture ?? 'en-GB',
+	};
 	return {
 		target,
 		connection,
 		secrets,
 		timeoutMs,
+		variables: chosen?.environment.variables,
 		validateSchema: wsdlSchemaValidator(target, loadLibxml2Validator, timeoutMs),
 	};
 }
@@ -38,23 +83,92 @@ export function runHeadline(result: RequestRunResult, operation?: string, bindin
 	return `${name}: ${head}${fault}${checks}`;
 }
 
-/** A run as text for the output channel: each request, its expectations, problems and exchange. */
-export function describeRun(fileName: string, results: readonly RequestRunResult[]): string {
-	const lines = [`${fileName}`];
-	for (const result of results) {
-		lines.push(
-			'',
-			`${result.status.toUpperCase()} ${result.label}${result.setup ? ' (needed by the selected request)' : ''}`,
-		);
-		for (const outcome of result.outcomes) {
-			lines.push(`  ${outcome.passed ? 'ok    ' : 'FAILED'} expect: ${outcome.text}`);
-			if (!outcome.passed) {
-				lines.push(`         expected: ${outcome.expected}`, `         actual:   ${outcome.actual}`);
-			}
-		}
-		for (const [name, value] of Object.entries(result.captured)) lines.push(`  captured ${name} = ${value}`);
+/** Where a request and its expectations are in its file (1-based lines). */
+export interface EntryLines {
+	first: number;
+	expectationLines: readonly number[];
+}
+
+const ORDER: Record<RequestRunResult['status'], number> = { failed: 0, errored: 0, skipped: 1, passed: 2 };
+
+/**
+ * A run as readable text, the same in the output channel and the Test Results: a summary line, the
+ * requests that did not pass first (each failed expectation at its line with the expected and actual
+ * values, the problems, what came back in one line), then the others, and the exchanges below all of it.
+ */
+export function describeRun(
+	fileName: string,
+	results: readonly RequestRunResult[],
+	linesOf: (index: number) => EntryLines | undefined = () => undefined,
+): string {
+	const count = (status: RequestRunResult['status']): number =>
+		results.filter((result) => result.status === status).length;
+	const tally = (['passed', 'failed', 'errored', 'skipped'] as const)
+		.filter((status) => count(status) > 0)
+		.map((status) => `${count(status)} ${status}`);
+	const lines = [`${fileName}: ${tally.join(', ') || 'nothing ran'}`];
+	const ordered = [...results].sort((a, b) => ORDER[a.status] - ORDER[b.status] || a.index - b.index);
+	for (const result of ordered) {
+		const where = linesOf(result.index);
+		const notes = [where ? `line ${where.first}` : '', result.setup ? 'needed by the selected request' : '']
+			.filter(Boolean)
+			.join(', ');
+		lines.push('', `${result.status.toUpperCase()} ${result.label}${notes ? ` (${notes})` : ''}`);
+		result.outcomes.forEach((outcome, index) => {
+			if (outcome.passed) return;
+			const line = where?.expectationLines[index];
+			lines.push(
+				`  ✗ expect: ${outcome.text}${line ? ` (line ${line})` : ''}`,
+				`      expected: ${outcome.expected}`,
+				`      actual:   ${outcome.actual}`,
+			);
+		});
 		for (const problem of result.problems) lines.push(`  ${problem}`);
-		if (result.exchange) lines.push('', formatExchange(result.exchange));
+		const passed = result.outcomes.filter((outcome) => outcome.passed);
+		if (passed.length > 0) lines.push(`  ✓ ${passed.map((outcome) => outcome.text).join(' · ')}`);
+		for (const [name, value] of Object.entries(result.captured)) lines.push(`  captured ${name} = ${value}`);
+		const response = responseSummary(result);
+		if (response) lines.push(`  response: ${response}`);
+	}
+	const exchanges = ordered.filter((result) => result.exchange);
+	if (exchanges.length > 0) {
+		lines.push('', '── Exchanges ──');
+		for (const result of exchanges) lines.push('', `### ${result.label}`, formatExchange(result.exchange!, 4000));
+		// Output views scroll to their end: the outcome is repeated there, under the bodies.
+		lines.push('', `── ${lines[0]} ──`);
+		for (const result of ordered.filter((result) => result.status !== 'passed')) {
+			const failedAt = result.outcomes.findIndex((outcome) => !outcome.passed);
+			const first = failedAt >= 0 ? result.outcomes[failedAt] : undefined;
+			const line = linesOf(result.index)?.expectationLines[failedAt];
+			const why = first
+				? `expect: ${first.text}${line ? ` (line ${line})` : ''}: expected ${first.expected}, actual ${first.actual}`
+				: (result.problems[0] ?? '');
+			lines.push(`${result.status.toUpperCase()} ${result.label}${why ? `: ${why}` : ''}`);
+		}
 	}
 	return `${lines.join('\n')}\n`;
+}
+
+/** What came back, in one line: `HTTP 500 · fault Client/MissingFilter: …`, `HTTP 200 · 3 rows`. */
+export function responseSummary(result: RequestRunResult): string | undefined {
+	const exchange = result.exchange;
+	if (!exchange) return undefined;
+	if (!exchange.response) return `no response: ${exchange.error ?? 'unknown error'}`;
+	const parts = [`HTTP ${exchange.response.status}`];
+	if (result.decoded && 'fault' in result.decoded) {
+		const fault = result.decoded.fault;
+		parts.push(`fault ${[fault.code, fault.subcode].filter(Boolean).join('/')}: ${shorten(fault.message, 200)}`);
+	} else if (result.decoded) {
+		const value = result.decoded.result;
+		parts.push(Array.isArray(value) ? `${value.length} row${value.length === 1 ? '' : 's'}` : 'a result');
+	} else if (result.decodeError) {
+		parts.push(`not decodable: ${shorten(result.decodeError, 200)}`);
+	}
+	parts.push(`${Math.round(exchange.timeMs)} ms`);
+	return parts.join(' · ');
+}
+
+function shorten(text: string, max: number): string {
+	const line = text.replace(/\s+/g, ' ').trim();
+	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

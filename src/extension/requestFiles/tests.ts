@@ -1,17 +1,18 @@
 /**
  * The Test Explorer of request files: one item per file, one child per request with expectations.
- * Runs go over the active connection; a failure shows the expectation, the actual value and the
- * exchange; a run can be cancelled.
+ * Runs go over the active connection; a failure shows the expectation at its line, the expected and
+ * actual values and what came back in one line, with the exchange a click away; a run can be cancelled.
  */
 import * as vscode from 'vscode';
 import {
-	formatExchange,
 	runRequestEntries,
+	type ExchangeRecord,
 	type RequestRunResult,
 	type RunOptions,
 } from '../../client/requestFileRunner';
 import { entryLabel, parseRequestFileEntries, type ParsedEntry } from '../../protocol/requestFiles/format';
 import { isRequestDocument } from './language';
+import { describeRun, responseSummary } from './running';
 
 export const TEST_CONTROLLER_ID = 'multiposting.requestFiles';
 
@@ -21,9 +22,10 @@ export class RequestFileTests implements vscode.Disposable {
 	private readonly disposables: vscode.Disposable[] = [];
 	/** The last values captured per file, for Open in Playground. */
 	readonly lastCaptures = new Map<string, Record<string, string>>();
+	private readonly exchanges = new Map<string, { label: string; exchange: ExchangeRecord }>();
 
 	constructor(
-		private readonly runOptions: () => Promise<RunOptions>,
+		private readonly runOptions: (file: vscode.Uri) => Promise<RunOptions>,
 		private readonly log: vscode.LogOutputChannel,
 	) {
 		this.controller.resolveHandler = async (item) => {
@@ -102,7 +104,32 @@ export class RequestFileTests implements vscode.Disposable {
 		return this.controller.items.get(uri.toString())?.children.get(`${uri.toString()}#${index}`);
 	}
 
-	/** Runs the requested items (all when none), file by file. */
+	/**
+	 * Runs requests of an open file from the editor (Send, Run all, Run test): all of them, or the
+	 * selected ones and what they need. When tests are among them it is one test run, so the Test
+	 * Explorer shows the same results as the editor.
+	 */
+	async runDocument(
+		document: vscode.TextDocument,
+		selected: readonly number[] | undefined,
+		signal: AbortSignal,
+	): Promise<RequestRunResult[]> {
+		const file = this.update(document.uri, document.getText());
+		const include = !file
+			? []
+			: selected
+				? selected.flatMap((index) => this.itemFor(document.uri, index) ?? [])
+				: [file];
+		if (include.length === 0) return this.runEntries(document, selected, undefined, signal);
+		const run = this.controller.createTestRun(new vscode.TestRunRequest(include));
+		try {
+			return await this.runEntries(document, selected, run, signal);
+		} finally {
+			run.end();
+		}
+	}
+
+	/** Runs the requested items of the Test Explorer (all when none), file by file. */
 	async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
 		const run = this.controller.createTestRun(request);
 		const abort = new AbortController();
@@ -115,14 +142,15 @@ export class RequestFileTests implements vscode.Disposable {
 				const file = item.parent ?? item;
 				const current = byFile.get(file.id) ?? { file, indexes: new Set<number>() };
 				if (isFile) current.indexes = undefined;
-				else current.indexes?.add(Number(item.id.slice(item.id.lastIndexOf('#') + 1)));
+				else current.indexes?.add(indexOf(item));
 				byFile.set(file.id, current);
 			};
 			if (request.include) request.include.forEach(add);
 			else this.controller.items.forEach(add);
 			for (const { file, indexes } of byFile.values()) {
-				if (abort.signal.aborted) break;
-				await this.runFile(run, file, indexes, abort.signal);
+				if (abort.signal.aborted || !file.uri) break;
+				const document = await vscode.workspace.openTextDocument(file.uri);
+				await this.runEntries(document, indexes && [...indexes], run, abort.signal);
 			}
 		} catch (error) {
 			run.appendOutput(`The run failed: ${error instanceof Error ? error.message : String(error)}\r\n`);
@@ -133,50 +161,62 @@ export class RequestFileTests implements vscode.Disposable {
 		}
 	}
 
-	private async runFile(
-		run: vscode.TestRun,
-		file: vscode.TestItem,
-		indexes: Set<number> | undefined,
+	/** Runs the entries (all, or the selected ones and what they need); reports the tests among them to `run`. */
+	private async runEntries(
+		document: vscode.TextDocument,
+		selected: readonly number[] | undefined,
+		run: vscode.TestRun | undefined,
 		signal: AbortSignal,
-	): Promise<void> {
-		if (!file.uri) return;
-		const document = await vscode.workspace.openTextDocument(file.uri);
+	): Promise<RequestRunResult[]> {
 		const parsed = parseRequestFileEntries(document.getText());
 		const items = new Map<number, vscode.TestItem>();
-		file.children.forEach((child) => {
-			const index = Number(child.id.slice(child.id.lastIndexOf('#') + 1));
-			if (!indexes || indexes.has(index)) items.set(index, child);
+		this.controller.items.get(document.uri.toString())?.children.forEach((child) => {
+			const index = indexOf(child);
+			if (!selected || selected.includes(index)) items.set(index, child);
 		});
-		for (const item of items.values()) run.enqueued(item);
-		const options = await this.runOptions();
+		if (run) for (const item of items.values()) run.enqueued(item);
+		const options = await this.runOptions(document.uri);
 		const results = await runRequestEntries(
 			parsed.entries,
 			{
 				...options,
 				signal,
 				onProgress: (event) => {
-					if (event.kind === 'started') {
-						const item = items.get(event.index);
-						if (item) run.started(item);
-					}
+					const item = event.kind === 'started' ? items.get(event.index) : undefined;
+					if (item) run?.started(item);
 				},
 			},
-			[...items.keys()],
+			selected,
 		);
-		const captured: Record<string, string> = { ...this.lastCaptures.get(file.uri.toString()) };
+		const captured: Record<string, string> = { ...this.lastCaptures.get(document.uri.toString()) };
 		for (const result of results) Object.assign(captured, result.captured);
-		this.lastCaptures.set(file.uri.toString(), captured);
-		for (const result of results) {
-			run.appendOutput(outputOf(result), undefined, items.get(result.index));
-			const item = items.get(result.index);
-			if (item) report(run, item, result, parsed.entries[result.index], document.uri);
+		this.lastCaptures.set(document.uri.toString(), captured);
+		if (run) {
+			const name = vscode.workspace.asRelativePath(document.uri);
+			const lines = (index: number) => parsed.entries[index]?.location;
+			run.appendOutput(`${describeRun(name, results, lines).replace(/\r?\n/g, '\r\n')}\r\n`);
+			for (const result of results) {
+				const item = items.get(result.index);
+				if (!item) continue;
+				if (result.exchange) this.exchanges.set(item.id, { label: result.label, exchange: result.exchange });
+				report(run, item, result, parsed.entries[result.index], document.uri);
+			}
 		}
+		return results;
+	}
+
+	/** The last exchange of a test, for "Show Exchange" on its failure message. */
+	exchangeOf(item: vscode.TestItem | undefined): { label: string; exchange: ExchangeRecord } | undefined {
+		return item ? this.exchanges.get(item.id) : undefined;
 	}
 
 	dispose(): void {
 		for (const disposable of this.disposables) disposable.dispose();
 	}
 }
+
+/** The context value of failure messages that have an exchange to show (package.json menus). */
+export const EXCHANGE_MESSAGE_CONTEXT = 'multiposting.requestExchange';
 
 function report(
 	run: vscode.TestRun,
@@ -186,59 +226,49 @@ function report(
 	uri: vscode.Uri,
 ): void {
 	const duration = result.exchange?.timeMs;
-	const exchange = result.exchange ? `\n\n${formatExchange(result.exchange)}` : '';
+	const response = responseSummary(result);
+	const withResponse = (text: string): string => (response ? `${text}\n\nresponse: ${response}` : text);
+	const at = (line: number): vscode.Location => new vscode.Location(uri, new vscode.Position(line - 1, 0));
+	const message = (text: string, line: number): vscode.TestMessage => {
+		const made = new vscode.TestMessage(withResponse(text));
+		made.location = at(line);
+		if (result.exchange) made.contextValue = EXCHANGE_MESSAGE_CONTEXT;
+		return made;
+	};
 	switch (result.status) {
 		case 'passed':
 			run.passed(item, duration);
 			return;
 		case 'skipped':
 			if (result.problems.includes('Cancelled.')) run.skipped(item);
-			else run.errored(item, new vscode.TestMessage(result.problems.join('\n') || 'Not run.'));
+			else run.errored(item, message(result.problems.join('\n') || 'Not run.', entry.location.first));
 			return;
 		case 'errored':
-			run.errored(item, new vscode.TestMessage(`${result.problems.join('\n')}${exchange}`), duration);
+			run.errored(item, message(result.problems.join('\n'), entry.location.first), duration);
 			return;
 		case 'failed': {
 			const messages: vscode.TestMessage[] = [];
 			result.outcomes.forEach((outcome, index) => {
 				if (outcome.passed) return;
-				const message = vscode.TestMessage.diff(
-					`expect: ${outcome.text}\nexpected: ${outcome.expected}\nactual:   ${outcome.actual}${exchange}`,
-					// The diff compares values: "== 2" expects 2.
+				const line = entry.location.expectationLines[index] ?? entry.location.first;
+				// The diff compares values: "== 2" expects 2. The failure comes first; the exchange is a click away.
+				const failure = vscode.TestMessage.diff(
+					withResponse(
+						`expect: ${outcome.text} (line ${line})\nexpected: ${outcome.expected}\nactual:   ${outcome.actual}`,
+					),
 					outcome.expected.replace(/^== /, ''),
 					outcome.actual,
 				);
-				const line = entry.location.expectationLines[index];
-				if (line) message.location = new vscode.Location(uri, new vscode.Position(line - 1, 0));
-				messages.push(message);
+				failure.location = at(line);
+				if (result.exchange) failure.contextValue = EXCHANGE_MESSAGE_CONTEXT;
+				messages.push(failure);
 			});
-			for (const problem of result.problems) {
-				const message = new vscode.TestMessage(`${problem}${exchange}`);
-				message.location = new vscode.Location(uri, new vscode.Position(entry.location.first - 1, 0));
-				messages.push(message);
-			}
+			for (const problem of result.problems) messages.push(message(problem, entry.location.first));
 			run.failed(item, messages, duration);
 		}
 	}
 }
 
-/** The Test Results output of one request (CRLF line ends, as the terminal wants). */
-function outputOf(result: RequestRunResult): string {
-	const lines = [
-		`${result.status.toUpperCase()} ${result.label}${result.setup ? ' (needed by a selected request)' : ''}`,
-	];
-	for (const outcome of result.outcomes) {
-		lines.push(
-			`  ${outcome.passed ? 'ok' : 'FAILED'} expect: ${outcome.text}${outcome.passed ? '' : ` (expected ${outcome.expected}, got ${outcome.actual})`}`,
-		);
-	}
-	for (const problem of result.problems) lines.push(`  ${problem}`);
-	if (result.exchange) {
-		lines.push(
-			...formatExchange(result.exchange, 2000)
-				.split('\n')
-				.map((line) => `  | ${line}`),
-		);
-	}
-	return `${lines.join('\r\n')}\r\n\r\n`;
+function indexOf(item: vscode.TestItem): number {
+	return Number(item.id.slice(item.id.lastIndexOf('#') + 1));
 }

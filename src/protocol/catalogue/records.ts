@@ -1,6 +1,6 @@
 /**
  * Every record of the spec ("Resources and their fields"), fields in response order.
- * Where the spec is silent, the choice is noted next to the field and in the README.
+ * Where the spec is silent, the choice is noted next to the field and in docs/sandbox.md.
  */
 import type { FieldSpec, RecordSpec } from './types';
 
@@ -248,7 +248,7 @@ export const RECORDS = {
 	},
 	CFeed: {
 		// The spec shows CFeed items as empty elements. These three fields are this project's choice
-		// (README "Where the spec is silent"); clients built for empty items ignore them.
+		// (docs/sandbox.md "Where the spec is silent"); clients built for empty items ignore them.
 		doc: 'A feed configured for an organisation or user (FeedList).',
 		fields: [int('FeedID'), str('FeedIdentifier'), str('FeedName')],
 	},

@@ -1,6 +1,6 @@
 /**
  * Value sets named by the spec and the known facts, as typed constants. Sets marked "defined here"
- * have no public list; they are this project's documented choice (README "Where the spec is silent").
+ * have no public list; they are this project's documented choice (docs/sandbox.md "Where the spec is silent").
  */
 
 export interface ValueChoice {
@@ -22,9 +22,17 @@ export interface ValueSet {
 export const RANKING = { Unranked: 0, Unsuitable: 1, MaybeSuitable: 2, Suitable: 4 } as const;
 export type RankingName = keyof typeof RANKING;
 
-/** ApplicationScore letters and the flag each sets. */
+/** ApplicationScore letters and the flag each sets: the one list of the letters. */
 export const SCORE_LETTERS = { S: 4, M: 2, U: 1, F: 64, N: 0 } as const;
 export type ScoreLetter = keyof typeof SCORE_LETTERS;
+
+const SCORE_LABELS: Readonly<Record<ScoreLetter, string>> = {
+	S: 'Suitable (green flag)',
+	M: 'Maybe suitable (blue or yellow flag)',
+	U: 'Unsuitable (red flag)',
+	F: 'Favourite (star)',
+	N: 'None (no flag)',
+};
 
 export const PARTNER_TAGS = [
 	'PartnerNotReviewed',
@@ -76,13 +84,11 @@ export const VALUE_SETS = {
 	score: {
 		doc: 'ApplicationScore letter.',
 		closed: true,
-		values: [
-			{ value: 'S', label: 'Suitable (green flag)', code: 4 },
-			{ value: 'M', label: 'Maybe suitable (blue or yellow flag)', code: 2 },
-			{ value: 'U', label: 'Unsuitable (red flag)', code: 1 },
-			{ value: 'F', label: 'Favourite (star)', code: 64 },
-			{ value: 'N', label: 'None (no flag)', code: 0 },
-		],
+		values: (Object.keys(SCORE_LETTERS) as ScoreLetter[]).map((letter) => ({
+			value: letter,
+			label: SCORE_LABELS[letter],
+			code: SCORE_LETTERS[letter],
+		})),
 	},
 	partnerTag: {
 		doc: 'Partner candidate tag.',

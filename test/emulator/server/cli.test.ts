@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -229,6 +229,53 @@ describe('sandbox command line', () => {
 			assert.match(lines[1], /^GET \/SOAP\/Posting\.asmx\/GetCurrency httpGet GetCurrency 200 \d+ms$/);
 			const ready = JSON.parse(result.stdout) as Record<string, string>;
 			assert.ok(!result.stderr.includes(ready.apiKey), 'the API key is never logged');
+		});
+
+		it('writes the journal with verdicts to --journal FILE, without the API key', async function () {
+			this.timeout(120_000); // seeds the sandbox if the test above did not
+			const file = join(dataDir, 'journal.jsonl');
+			const { child, firstLine, exit } = run([
+				'--port',
+				'0',
+				'--data',
+				dataDir,
+				'--seed',
+				'42',
+				'--journal',
+				file,
+			]);
+			let apiKey: string;
+			try {
+				const ready = JSON.parse(await firstLine) as Record<string, string>;
+				apiKey = ready.apiKey;
+				await send(`${ready.postingUrl}/GetCurency?sCultureID=en&sAPIKey=${encodeURIComponent(apiKey)}`);
+				await send(`${ready.postingUrl}/GetCurrency?sCultureID=en&sAPIKey=${encodeURIComponent(apiKey)}`);
+			} finally {
+				child.kill('SIGTERM');
+			}
+			assert.equal((await exit).code, 0);
+			const text = readFileSync(file, 'utf8');
+			const lines = text
+				.trim()
+				.split('\n')
+				.map(
+					(line) =>
+						JSON.parse(line) as {
+							operation?: string;
+							status: number;
+							verdict: { nearMisses: { closest: string[] }[]; summary: string };
+						},
+				);
+			assert.deepEqual(
+				lines.map((line) => [line.status, line.operation]),
+				[
+					[500, undefined],
+					[200, 'GetCurrency'],
+				],
+			);
+			assert.equal(lines[0].verdict.nearMisses[0].closest[0], 'GetCurrency');
+			assert.equal(lines[1].verdict.summary, 'Production accepts this request as it is.');
+			assert.ok(!text.includes(apiKey), 'the API key is never in the journal file');
 		});
 	});
 });

@@ -2,9 +2,10 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MultipostingClient } from '../../../src/client';
+import type { MultipostingClient } from '../../../src/client';
 import { acquireOwnerLock, OWNER_LOCK_NAME } from '../../../src/emulator/store/ownerLock';
 import { startEmulatorInWorker, type LogLine, type WorkerEmulator } from '../../../src/emulator/worker/host';
+import { clientFor } from '../../integration/support';
 
 describe('the sandbox on a worker thread', function () {
 	this.timeout(60_000);
@@ -22,16 +23,7 @@ describe('the sandbox on a worker thread', function () {
 	});
 	after(() => sandbox?.stop());
 
-	const client = (): MultipostingClient =>
-		new MultipostingClient({
-			baseUrl: sandbox.baseUrl,
-			namespace: sandbox.namespace,
-			credentials: {
-				apiKey: sandbox.demo.apiKey,
-				username: sandbox.demo.username,
-				password: sandbox.demo.password,
-			},
-		});
+	const client = (): MultipostingClient => clientFor(sandbox);
 
 	it('answers calls of every kind and sends its access log and background events back', async () => {
 		const c = client();

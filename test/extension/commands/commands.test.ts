@@ -80,10 +80,13 @@ describe('commands', function () {
 			assert.equal(new Set(contributed).size, contributed.length);
 		});
 
-		it('has one handler for every command except the playground and request files, which register their own', function () {
+		it('has one handler for every command except the playground, request files and the Traffic view, which register their own', function () {
 			const table = Object.keys(commandTable({} as CommandContext));
 			const expected = ids.filter(
-				(id) => !id.startsWith('multiposting.playground.') && !id.startsWith('multiposting.requestFile.'),
+				(id) =>
+					!id.startsWith('multiposting.playground.') &&
+					!id.startsWith('multiposting.requestFile.') &&
+					!id.startsWith('multiposting.traffic.'),
 			);
 			assert.deepEqual([...table].sort(), [...expected].sort());
 		});

@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { MultipostingClient } from '../../../src/client';
 import { CONTINUE, connectionWizard, testConnection } from '../../../src/extension/connections/connectionFlow';
 import {
 	isInsecureRemoteUrl,
@@ -10,6 +9,7 @@ import {
 } from '../../../src/extension/connections/model';
 import { FakeUi, pickValue } from '../fakes';
 import { createTestWorkbench, type TestWorkbench } from '../harness';
+import { clientFor } from '../../integration/support';
 
 describe('connections', function () {
 	this.timeout(60_000);
@@ -187,24 +187,12 @@ describe('connections', function () {
 		it('tests a connection: success with the demo administrator, a plain-language failure with a wrong key', async function () {
 			const emulator = await wb.sandbox.ensureRunning();
 			const connection = wb.store.get('sandbox')!;
-			const good = new MultipostingClient({
-				baseUrl: emulator.baseUrl,
-				namespace: emulator.namespace,
-				credentials: {
-					apiKey: emulator.demo.apiKey,
-					username: emulator.demo.username,
-					password: emulator.demo.password,
-				},
-			});
+			const good = clientFor(emulator);
 			const ok = await testConnection(good, connection);
 			await good.close();
 			assert.equal(ok.ok, true);
 			assert.match(ok.lines.join(' '), /demo\.admin logged in as an administrator and sees \d+ users/);
-			const bad = new MultipostingClient({
-				baseUrl: emulator.baseUrl,
-				namespace: emulator.namespace,
-				credentials: { apiKey: 'wrong-key' },
-			});
+			const bad = clientFor(emulator, { credentials: { apiKey: 'wrong-key' } });
 			const failed = await testConnection(bad, connection);
 			await bad.close();
 			assert.equal(failed.ok, false);

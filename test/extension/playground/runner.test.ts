@@ -8,6 +8,7 @@ import { secretValues } from '../../../src/extension/playground/connection';
 import { newForm } from '../../../src/extension/playground/documents';
 import { PlaygroundHistory, type HistoryStorage } from '../../../src/extension/playground/history';
 import { PlaygroundRunner } from '../../../src/extension/playground/runner';
+import { clientFor } from '../../integration/support';
 
 /** Just enough of WorkbenchServices for the runner. */
 function fakeServices(
@@ -46,11 +47,7 @@ describe('playground runner against the sandbox', function () {
 
 	before(async () => {
 		emulator = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:' });
-		client = new MultipostingClient({
-			baseUrl: emulator.baseUrl,
-			namespace: emulator.namespace,
-			credentials: { ...emulator.demo, culture: 'en-GB' },
-		});
+		client = clientFor(emulator, { credentials: { culture: 'en-GB' } });
 	});
 	after(async () => {
 		await client?.close();

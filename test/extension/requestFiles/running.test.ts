@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { RequestRunResult } from '../../../src/client/requestFileRunner';
-import { describeRun, runHeadline } from '../../../src/extension/requestFiles/running';
+import { describeRun, responseSummary, runHeadline } from '../../../src/extension/requestFiles/running';
 
 const failed: RequestRunResult = {
 	index: 1,
@@ -38,20 +38,42 @@ describe('request file runs in the editor', () => {
 		);
 	});
 
-	it('describes a run with expectations, captures and the exchange', () => {
-		const text = describeRun('scenario.mpreq', [{ ...failed, setup: true }]);
+	it('describes a run failures first, at their lines, with the exchanges below everything', () => {
+		const passed: RequestRunResult = {
+			index: 0,
+			label: 'Post it',
+			status: 'passed',
+			setup: true,
+			outcomes: [{ text: 'no fault', passed: true, expected: 'no fault', actual: 'a result', message: 'ok' }],
+			captured: { id: '42' },
+			problems: [],
+			decoded: { result: [{ Value: 'EUR' }, { Value: 'GBP' }] },
+			exchange: { ...failed.exchange!, response: { status: 200, headers: [], body: '<ok/>' }, timeMs: 3 },
+		};
+		const lines = (index: number) =>
+			index === 1 ? { first: 9, expectationLines: [12, 13] } : { first: 1, expectationLines: [5] };
+		const text = describeRun('scenario.mpreq', [passed, failed], lines);
 		assert.equal(
 			text,
 			[
-				'scenario.mpreq',
+				'scenario.mpreq: 1 passed, 1 failed',
 				'',
-				'FAILED Read it back (needed by the selected request)',
-				'  ok     expect: status == 200',
-				'  FAILED expect: result.TotalItemCount == 2',
-				'         expected: == 2',
-				'         actual:   1',
+				'FAILED Read it back (line 9)',
+				'  ✗ expect: result.TotalItemCount == 2 (line 13)',
+				'      expected: == 2',
+				'      actual:   1',
+				'  ✓ status == 200',
 				'  captured id = 42',
+				'  response: HTTP 500 · fault Client/MissingFilter: m · 12 ms',
 				'',
+				'PASSED Post it (line 1, needed by the selected request)',
+				'  ✓ no fault',
+				'  captured id = 42',
+				'  response: HTTP 200 · 2 rows · 3 ms',
+				'',
+				'── Exchanges ──',
+				'',
+				'### Read it back',
 				'POST http://127.0.0.1:1/SOAP/Posting.asmx',
 				'content-type: text/xml',
 				'',
@@ -61,7 +83,32 @@ describe('request file runs in the editor', () => {
 				'',
 				'<fault/>',
 				'',
+				'### Post it',
+				'POST http://127.0.0.1:1/SOAP/Posting.asmx',
+				'content-type: text/xml',
+				'',
+				'<a/>',
+				'',
+				'HTTP 200 (3 ms)',
+				'',
+				'<ok/>',
+				'',
+				'── scenario.mpreq: 1 passed, 1 failed ──',
+				'FAILED Read it back: expect: result.TotalItemCount == 2 (line 13): expected == 2, actual 1',
+				'',
 			].join('\n'),
 		);
+	});
+
+	it('says in one line what came back', () => {
+		assert.equal(
+			responseSummary({ ...failed, exchange: { ...failed.exchange!, response: undefined, error: 'Timed out.' } }),
+			'no response: Timed out.',
+		);
+		assert.equal(
+			responseSummary({ ...failed, decoded: undefined, decodeError: 'not XML\n at line 1' }),
+			'HTTP 500 · not decodable: not XML at line 1 · 12 ms',
+		);
+		assert.equal(responseSummary({ ...failed, exchange: undefined }), undefined);
 	});
 });

@@ -4,7 +4,6 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, threadId } from 'node:worker_threads';
-import { MultipostingClient } from '../../../src/client';
 import { SANDBOX_NAMESPACE } from '../../../src/emulator/endpoint';
 import { PortInUseError } from '../../../src/emulator/portHolder';
 import { startEmulatorInWorker, type WorkerEmulator } from '../../../src/emulator/worker/host';
@@ -14,8 +13,8 @@ import {
 	type LaunchSandbox,
 	type SandboxManagerOptions,
 } from '../../../src/extension/sandbox/sandboxManager';
-import type { SandboxInfo } from '../../../src/emulator/worker/protocol';
 import { send } from '../../emulator/server/helpers';
+import { clientFor } from '../../integration/support';
 import { MemoryLog } from '../fakes';
 
 /** The extension's launcher: the sandbox on a worker thread. */
@@ -34,14 +33,6 @@ function manager(overrides: Partial<SandboxManagerOptions> = {}): { manager: San
 			...overrides,
 		}),
 	};
-}
-
-function clientOf(info: SandboxInfo): MultipostingClient {
-	return new MultipostingClient({
-		baseUrl: info.baseUrl,
-		namespace: info.namespace,
-		credentials: { apiKey: info.demo.apiKey, username: info.demo.username, password: info.demo.password },
-	});
 }
 
 function listeningServers(): number {
@@ -80,7 +71,7 @@ describe('sandbox manager (the sandbox on a worker thread)', function () {
 		assert.notEqual((a as WorkerEmulator).threadId, threadId);
 		assert.equal(listeningServers(), serversBefore);
 
-		const client = clientOf(a);
+		const client = clientFor(a);
 		assert.ok((await client.getCurrency({})).length > 0);
 		await client.close();
 		await sandbox.stop();
@@ -256,12 +247,12 @@ describe('sandbox manager (the sandbox on a worker thread)', function () {
 		const dir = await mkdtemp(join(tmpdir(), 'mp-sandbox-'));
 		try {
 			const { manager: sandbox } = manager({ dataDir: dir });
-			let client = clientOf(await sandbox.ensureRunning());
+			let client = clientFor(await sandbox.ensureRunning());
 			const added = await client.addAdvert({ sJobTitle: 'Kept across restarts', sJobDescription: 'x' });
 			await client.close();
 			await sandbox.stop();
 			assert.ok((await readdir(dir)).length > 0, 'the database is in the folder');
-			client = clientOf(await sandbox.ensureRunning());
+			client = clientFor(await sandbox.ensureRunning());
 			const search = {
 				sAdvertID: String(added.AdvertID),
 				sSearchDays: '-1',
@@ -271,7 +262,7 @@ describe('sandbox manager (the sandbox on a worker thread)', function () {
 			const again = await client.getAdvertPaged(search);
 			assert.equal(again.Adverts?.[0]?.AdvertTitle, 'Kept across restarts');
 			await client.close();
-			client = clientOf(await sandbox.reset());
+			client = clientFor(await sandbox.reset());
 			const gone = await client.getAdvertPaged(search);
 			assert.notEqual(gone.Adverts?.[0]?.AdvertTitle, 'Kept across restarts');
 			await client.close();

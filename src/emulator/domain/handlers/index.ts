@@ -6,6 +6,8 @@
  */
 import type { OperationName } from '../../../protocol/catalogue';
 import type { Store } from '../../store/store';
+import { setHashingBudget } from '../access';
+import type { HashingBudgetOptions } from '../hashingBudget';
 import { AdvertRecords } from '../advertRecords';
 import { accountHandlers } from './accounts';
 import { advertHandlers } from './adverts';
@@ -22,6 +24,8 @@ export interface OperationOptions {
 	maxPageSize?: number;
 	/** Lifetime of GetLoginURL tokens (default 5 minutes). */
 	loginUrlTtlMs?: number;
+	/** How much password hashing a client and the whole sandbox may cause (defaults: hashingBudget.ts). */
+	hashingBudget?: HashingBudgetOptions;
 }
 
 /**
@@ -56,6 +60,7 @@ export const DEFAULT_MAX_PAGE_SIZE = 500;
 export const DEFAULT_LOGIN_URL_TTL_MS = 5 * 60_000;
 
 export function createOperationHandlers(store: Store, options: OperationOptions = {}): OperationHandlers {
+	if (options.hashingBudget) setHashingBudget(store, options.hashingBudget);
 	const deps: HandlerDeps = {
 		store,
 		maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,

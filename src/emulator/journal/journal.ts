@@ -1,0 +1,289 @@
+/**
+ * The journal: the last exchanges the sandbox served, redacted, in a ring bounded by count and by
+ * size. The pipeline hands over references (ExchangeCapture) as each answer finishes; they are
+ * redacted, cut and kept in a batch after the current I/O turn, so answering never waits for it.
+ */
+import type { BindingName } from '../../protocol/bindings/types';
+import type { ConnectionValues } from '../../protocol/requestFiles/placeholders';
+import { bodyAsUtf8 } from '../pipeline/charset';
+import { exchangeRedactor, redactHeaders, type Redact } from './redact';
+import type { ExchangeCapture, JournalEntry, KeptBody } from './types';
+
+export const DEFAULT_JOURNAL_CAPACITY = 500;
+export const DEFAULT_JOURNAL_MAX_BYTES = 16 * 1024 * 1024;
+/** Bodies longer than this are kept as a head (three quarters) and a tail. */
+export const DEFAULT_MAX_BODY_CHARS = 64 * 1024;
+
+export interface JournalOptions {
+	/** Exchanges kept (default 500); the oldest goes first. */
+	capacity?: number;
+	/** Bytes of kept text (UTF-16, as held in memory) at most (default 16 MiB). */
+	maxBytes?: number;
+	/** Characters of one body kept before it is cut to a head and a tail (default 64 Ki). */
+	maxBodyChars?: number;
+	/** The sandbox's own credentials, hidden wherever they appear. */
+	knownSecrets?: ConnectionValues;
+}
+
+/** Which exchanges to list; every given filter must hold. */
+export interface JournalFilter {
+	operation?: string;
+	/** An exact status (`500`) or a class (`5xx`). */
+	status?: string;
+	client?: string;
+	/** Only exchanges that arrived at or after this time. */
+	since?: Date;
+	/** Only exchanges with a larger id (polling). */
+	afterId?: number;
+	/** Text found (ignoring case) in the path, query, operation, fault or either body. */
+	text?: string;
+	/** At most this many, newest first. */
+	limit?: number;
+}
+
+const utf8 = new TextDecoder('utf-8');
+const CUT_MARKER = (omitted: number): string =>
+	`\n… ${omitted} characters cut here: the journal keeps the head and the tail of a large body …\n`;
+
+/**
+ * A flat copy of a string built from slices: V8 keeps the whole string a slice was taken from alive, so
+ * a head and tail of a 4 MB body would otherwise hold the 4 MB. JSON keeps lone surrogates as they are.
+ */
+function detached(text: string): string {
+	return JSON.parse(JSON.stringify(text)) as string;
+}
+
+/** Text of a body, cut to head and tail when longer than `max` characters. */
+export function keptBody(text: string, bytes: number, max: number): KeptBody {
+	if (text.length <= max) return { text, bytes };
+	const headChars = Math.floor((max * 3) / 4);
+	const tailChars = max - headChars;
+	const omittedChars = text.length - headChars - tailChars;
+	return {
+		text: detached(text.slice(0, headChars) + CUT_MARKER(omittedChars) + text.slice(text.length - tailChars)),
+		bytes,
+		truncated: { headChars, tailChars, omittedChars },
+	};
+}
+
+function requestText(capture: ExchangeCapture): string {
+	const body = capture.requestBody;
+	if (!body || body.byteLength === 0) return '';
+	if (capture.binding) {
+		try {
+			return utf8.decode(bodyAsUtf8(body, header(capture.requestHeaders['content-type']), capture.binding));
+		} catch {
+			// An undecodable charset: the bytes as UTF-8 show what they can.
+		}
+	}
+	return utf8.decode(body);
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+	return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The SOAPAction of a request: the SOAP 1.1 header, or SOAP 1.2's `action` parameter. */
+function soapActionOf(capture: ExchangeCapture, binding: BindingName | undefined): string | undefined {
+	if (binding === 'soap11') return header(capture.requestHeaders.soapaction)?.replace(/^"|"$/g, '');
+	const action = /;\s*action\s*=\s*"?([^";]*)"?/i.exec(header(capture.requestHeaders['content-type']) ?? '');
+	return action?.[1];
+}
+
+function sizeOf(entry: JournalEntry): number {
+	let chars = entry.request.body.text.length + entry.response.body.text.length + entry.path.length;
+	for (const headers of [entry.request.headers, entry.response.headers]) {
+		for (const name in headers) chars += name.length + headers[name].length;
+	}
+	return chars * 2 + 512;
+}
+
+function statusMatches(status: number, wanted: string): boolean {
+	const pattern = wanted.trim().toLowerCase();
+	if (/^[1-5]xx$/.test(pattern)) return Math.floor(status / 100) === Number(pattern[0]);
+	return String(status) === pattern;
+}
+
+function textMatches(entry: JournalEntry, text: string): boolean {
+	const wanted = text.toLowerCase();
+	return [
+		entry.path,
+		entry.query,
+		entry.operation ?? '',
+		entry.fault?.message ?? '',
+		entry.request.body.text,
+		entry.response.body.text,
+	].some((field) => field.toLowerCase().includes(wanted));
+}
+
+/** True when the entry passes every filter given (limit and order aside). */
+export function entryMatches(entry: JournalEntry, filter: JournalFilter): boolean {
+	if (filter.operation && (entry.operation ?? '').toLowerCase() !== filter.operation.toLowerCase()) return false;
+	if (filter.status && !statusMatches(entry.status, filter.status)) return false;
+	if (filter.client && !entry.client.includes(filter.client)) return false;
+	if (filter.since && Date.parse(entry.time) < filter.since.getTime()) return false;
+	if (filter.afterId !== undefined && entry.id <= filter.afterId) return false;
+	return !filter.text || textMatches(entry, filter.text);
+}
+
+export class Journal {
+	private readonly capacity: number;
+	private readonly maxBytes: number;
+	private readonly maxBodyChars: number;
+	private readonly known: ConnectionValues;
+	/** Oldest first. */
+	private kept: JournalEntry[] = [];
+	private keptBytes = 0;
+	private pending: ExchangeCapture[] = [];
+	private flushScheduled = false;
+	private nextId = 1;
+	private readonly listeners = new Set<(entry: JournalEntry) => void>();
+
+	constructor(options: JournalOptions = {}) {
+		this.capacity = Math.max(1, options.capacity ?? DEFAULT_JOURNAL_CAPACITY);
+		this.maxBytes = Math.max(64 * 1024, options.maxBytes ?? DEFAULT_JOURNAL_MAX_BYTES);
+		this.maxBodyChars = Math.max(256, options.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS);
+		this.known = options.knownSecrets ?? {};
+	}
+
+	/** Takes an exchange as references; it is redacted and kept after the current I/O turn. */
+	record(capture: ExchangeCapture): void {
+		this.pending.push(capture);
+		// Captures beyond the capacity would be dropped at once: do not hold their buffers.
+		if (this.pending.length > this.capacity) this.pending.shift();
+		if (!this.flushScheduled) {
+			this.flushScheduled = true;
+			setImmediate(() => this.flush());
+		}
+	}
+
+	/** Redacts and keeps every exchange handed over so far (reads call it first). */
+	flush(): void {
+		this.flushScheduled = false;
+		const batch = this.pending;
+		if (batch.length === 0) return;
+		this.pending = [];
+		for (const capture of batch) this.keep(this.redacted(capture));
+	}
+
+	/** Exchanges passing the filter, newest first. */
+	list(filter: JournalFilter = {}): JournalEntry[] {
+		this.flush();
+		const limit = filter.limit ?? this.capacity;
+		const found: JournalEntry[] = [];
+		for (let i = this.kept.length - 1; i >= 0 && found.length < limit; i--) {
+			if (entryMatches(this.kept[i], filter)) found.push(this.kept[i]);
+		}
+		return found;
+	}
+
+	get(id: number): JournalEntry | undefined {
+		this.flush();
+		return this.kept.find((entry) => entry.id === id);
+	}
+
+	/** Forgets every exchange; returns how many. Ids keep counting up. */
+	clear(): number {
+		this.flush();
+		const count = this.kept.length;
+		this.kept = [];
+		this.keptBytes = 0;
+		return count;
+	}
+
+	/** Calls `listener` with each exchange as it is kept; returns the unsubscribe function. */
+	subscribe(listener: (entry: JournalEntry) => void): () => void {
+		this.listeners.add(listener);
+		return () => this.listeners.delete(listener);
+	}
+
+	/** Resolves when an exchange with an id above `afterId` is kept, after `ms`, or when `signal` aborts. */
+	waitForNewer(afterId: number, ms: number, signal?: AbortSignal): Promise<void> {
+		this.flush();
+		if (this.nextId - 1 > afterId || signal?.aborted) return Promise.resolve();
+		return new Promise((resolve) => {
+			const done = (): void => {
+				clearTimeout(timer);
+				unsubscribe();
+				signal?.removeEventListener('abort', done);
+				resolve();
+			};
+			const timer = setTimeout(done, ms);
+			timer.unref();
+			const unsubscribe = this.subscribe(done);
+			signal?.addEventListener('abort', done);
+		});
+	}
+
+	stats(): { count: number; bytes: number; capacity: number; maxBytes: number; lastId: number } {
+		this.flush();
+		return {
+			count: this.kept.length,
+			bytes: this.keptBytes,
+			capacity: this.capacity,
+			maxBytes: this.maxBytes,
+			lastId: this.nextId - 1,
+		};
+	}
+
+	private keep(entry: JournalEntry): void {
+		const size = sizeOf(entry);
+		this.kept.push(entry);
+		this.keptBytes += size;
+		while (this.kept.length > this.capacity || (this.keptBytes > this.maxBytes && this.kept.length > 1)) {
+			this.keptBytes -= sizeOf(this.kept.shift()!);
+		}
+		for (const listener of this.listeners) {
+			try {
+				listener(entry);
+			} catch {
+				// A failing listener must not stop the journal.
+			}
+		}
+	}
+
+	private redacted(capture: ExchangeCapture): JournalEntry {
+		const requestBody = requestText(capture);
+		const responseBody = capture.responseBody ? utf8.decode(capture.responseBody) : '';
+		const redact: Redact = exchangeRedactor(this.known, capture.params, [capture.query, requestBody]);
+		const contentType = header(capture.requestHeaders['content-type']);
+		const soapAction = soapActionOf(capture, capture.binding);
+		const entry: JournalEntry = {
+			id: this.nextId++,
+			time: new Date(capture.startedAt).toISOString(),
+			client: capture.client ?? '-',
+			method: capture.method,
+			path: capture.path,
+			query: redact(capture.query),
+			endpoint: capture.endpoint,
+			binding: capture.binding,
+			operation: capture.operation,
+			soapAction: soapAction === undefined ? undefined : redact(soapAction),
+			contentType: contentType === undefined ? undefined : redact(contentType),
+			status: capture.status,
+			durationMs: capture.durationMs,
+			request: {
+				headers: redactHeaders(capture.requestHeaders, redact),
+				body: keptBody(redact(requestBody), capture.requestBody?.byteLength ?? 0, this.maxBodyChars),
+			},
+			response: {
+				headers: redactHeaders(capture.responseHeaders ?? {}, redact),
+				body: keptBody(redact(responseBody), capture.responseBody?.byteLength ?? 0, this.maxBodyChars),
+			},
+		};
+		if (capture.fault) {
+			entry.fault = {
+				...capture.fault,
+				message: redact(capture.fault.message),
+				detail: capture.fault.detail === undefined ? undefined : redact(capture.fault.detail),
+			};
+		}
+		if (capture.error !== undefined) {
+			entry.internalReason = redact(
+				capture.error instanceof Error ? capture.error.message : String(capture.error),
+			);
+		}
+		if (capture.warnings?.length) entry.leniencies = capture.warnings.map(redact);
+		return entry;
+	}
+}

@@ -1,0 +1,298 @@
+/**
+ * The Traffic view: the exchanges a sandbox served, from any client, newest first and live; filter,
+ * pause, clear; a click opens the exchange read-only (verdict, near misses, request and response).
+ * Rows offer Open in Playground, Save as Request Test, Copy as curl and Compare with…. The logic
+ * lives in trafficModel.ts and trafficSource.ts; this module is the editor adapter.
+ */
+import * as vscode from 'vscode';
+import type { JournalEntry } from '../../emulator/journal/types';
+import { appendRequestEntry, REQUEST_FILE_EXTENSION } from '../../protocol/requestFiles/format';
+import { COMMANDS, CONTEXT_KEYS, TRAFFIC_VIEW_ID } from '../ids';
+import { PlaygroundPanel, type PlaygroundDeps } from '../playground/panel';
+import { CURL_ENV, curlForRaw } from '../playground/snippets';
+import type { SandboxManager } from '../sandbox/sandboxManager';
+import { openReadonlyDocument } from '../ui/readonlyDocuments';
+import { DEFAULT_ENDPOINT_PATHS } from '../../protocol/catalogue';
+import {
+	comparableText,
+	exchangeMarkdown,
+	parseFilter,
+	playgroundFormOf,
+	requestTestOf,
+	rowMark,
+	rowText,
+	TrafficRows,
+} from './trafficModel';
+import { TrafficSource } from './trafficSource';
+
+const COMPARE_SCHEME = 'multiposting-traffic';
+const ICONS = {
+	fault: new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground')),
+	production: new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')),
+	ok: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+};
+
+class TrafficTree implements vscode.TreeDataProvider<JournalEntry> {
+	private readonly changed = new vscode.EventEmitter<void>();
+	readonly onDidChangeTreeData = this.changed.event;
+	readonly rows = new TrafficRows();
+	filterText = '';
+
+	refresh(): void {
+		this.changed.fire();
+	}
+
+	getChildren(element?: JournalEntry): JournalEntry[] {
+		return element ? [] : this.rows.list(parseFilter(this.filterText));
+	}
+
+	getTreeItem(entry: JournalEntry): vscode.TreeItem {
+		const { label, description, tooltip } = rowText(entry);
+		const item = new vscode.TreeItem(label);
+		item.id = String(entry.id);
+		item.description = description;
+		item.tooltip = tooltip;
+		item.iconPath = ICONS[rowMark(entry)];
+		item.contextValue = 'exchange';
+		item.command = { command: COMMANDS.trafficOpen, title: 'Open Exchange', arguments: [entry] };
+		return item;
+	}
+
+	dispose(): void {
+		this.changed.dispose();
+	}
+}
+
+/** Registers the view and its commands; follows the built-in sandbox unless attached to a URL. */
+export function registerTrafficView(sandbox: SandboxManager, playground: PlaygroundDeps): vscode.Disposable {
+	const tree = new TrafficTree();
+	const view = vscode.window.createTreeView(TRAFFIC_VIEW_ID, { treeDataProvider: tree });
+	const compared = new Map<string, string>();
+	let source: TrafficSource | undefined;
+	let attachedUrl: string | undefined;
+	let paused = false;
+	let problem: string | undefined;
+
+	const setContext = (key: string, value: unknown): void =>
+		void vscode.commands.executeCommand('setContext', key, value);
+	const showMessage = (): void => {
+		const where = source ? `Following ${source.baseUrl}` : 'Start the sandbox or attach to a sandbox URL.';
+		const state = paused ? ' (paused)' : '';
+		const filter = tree.filterText ? ` · filter: ${tree.filterText}` : '';
+		view.message = problem ? `${problem} Retrying…` : `${where}${state}${filter}`;
+		view.description = paused ? 'paused' : undefined;
+	};
+	/** Follows the sandbox at `baseUrl` (none: nothing), keeping the rows shown when asked (resume). */
+	const follow = (baseUrl: string | undefined, keepRows = false): void => {
+		const current = source;
+		if (current && current.baseUrl === baseUrl && !current.stopped) return;
+		current?.stop();
+		source = undefined;
+		problem = undefined;
+		if (!keepRows) {
+			tree.rows.clear();
+			tree.refresh();
+		}
+		if (baseUrl) {
+			source = new TrafficSource(
+				baseUrl,
+				(entries) => {
+					if (tree.rows.add(entries)) tree.refresh();
+				},
+				(message) => {
+					problem = message;
+					showMessage();
+				},
+			);
+			if (!paused) source.start();
+		}
+		showMessage();
+	};
+	const followCurrent = (keepRows = false): void => follow(attachedUrl ?? sandbox.running?.baseUrl, keepRows);
+	const requireSource = (): TrafficSource => {
+		if (!source) throw new Error('The Traffic view follows no sandbox: start it, or attach to a sandbox URL.');
+		return source;
+	};
+	const guarded =
+		<A extends unknown[]>(run: (...args: A) => Promise<void> | void) =>
+		async (...args: A): Promise<void> => {
+			try {
+				await run(...args);
+			} catch (error) {
+				void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+			}
+		};
+	const chosenEntry = (entry?: JournalEntry): JournalEntry => {
+		const chosen = entry ?? view.selection[0];
+		if (!chosen) throw new Error('Choose an exchange in the Traffic view first.');
+		return chosen;
+	};
+	const target = () => ({ baseUrl: requireSource().baseUrl, namespace: '', paths: DEFAULT_ENDPOINT_PATHS });
+
+	const comparer: vscode.TextDocumentContentProvider = {
+		provideTextDocumentContent: (uri) => compared.get(uri.toString()) ?? '',
+	};
+	const compareUri = (entry: JournalEntry, side: string): vscode.Uri => {
+		const uri = vscode.Uri.from({
+			scheme: COMPARE_SCHEME,
+			path: `/${entry.id} ${entry.operation ?? 'request'} ${side}`,
+			query: String(entry.id),
+		});
+		compared.set(uri.toString(), comparableText(entry, side === 'response' ? 'response' : 'request'));
+		return uri;
+	};
+
+	setContext(CONTEXT_KEYS.trafficPaused, false);
+	followCurrent();
+	return vscode.Disposable.from(
+		tree,
+		view,
+		{ dispose: () => source?.stop() },
+		vscode.workspace.registerTextDocumentContentProvider(COMPARE_SCHEME, comparer),
+		sandbox.onDidChangeState(() => {
+			if (!attachedUrl) followCurrent();
+		}),
+		vscode.commands.registerCommand(
+			COMMANDS.trafficAttach,
+			guarded(async () => {
+				const typed = await vscode.window.showInputBox({
+					title: 'Follow the traffic of which sandbox?',
+					prompt: 'The base URL of a sandbox started with npm run sandbox; leave empty for the built-in sandbox.',
+					placeHolder: 'http://127.0.0.1:8099',
+					value: attachedUrl ?? '',
+					validateInput: (text) => {
+						if (text.trim() === '') return undefined;
+						try {
+							const url = new URL(text.trim());
+							return /^https?:$/.test(url.protocol) ? undefined : 'Use an http:// or https:// URL.';
+						} catch {
+							return 'Type a URL such as http://127.0.0.1:8099.';
+						}
+					},
+				});
+				if (typed === undefined) return;
+				attachedUrl = typed.trim() === '' ? undefined : new URL(typed.trim()).origin;
+				followCurrent();
+			}),
+		),
+		vscode.commands.registerCommand(
+			COMMANDS.trafficFilter,
+			guarded(async () => {
+				const typed = await vscode.window.showInputBox({
+					title: 'Filter the traffic',
+					prompt: 'op:<operation> status:<code or 5xx> client:<address>, and any text of the path, fault or bodies',
+					value: tree.filterText,
+				});
+				if (typed === undefined) return;
+				tree.filterText = typed.trim();
+				setContext(CONTEXT_KEYS.trafficFiltered, tree.filterText !== '');
+				tree.refresh();
+				showMessage();
+			}),
+		),
+		vscode.commands.registerCommand(COMMANDS.trafficClearFilter, () => {
+			tree.filterText = '';
+			setContext(CONTEXT_KEYS.trafficFiltered, false);
+			tree.refresh();
+			showMessage();
+		}),
+		vscode.commands.registerCommand(COMMANDS.trafficPause, () => {
+			paused = true;
+			setContext(CONTEXT_KEYS.trafficPaused, true);
+			source?.stop();
+			showMessage();
+		}),
+		vscode.commands.registerCommand(COMMANDS.trafficResume, () => {
+			paused = false;
+			setContext(CONTEXT_KEYS.trafficPaused, false);
+			source?.stop();
+			followCurrent(true);
+		}),
+		vscode.commands.registerCommand(
+			COMMANDS.trafficClear,
+			guarded(async () => {
+				await source?.clear();
+				tree.rows.clear();
+				tree.refresh();
+			}),
+		),
+		vscode.commands.registerCommand(
+			COMMANDS.trafficOpen,
+			guarded(async (entry?: JournalEntry) => {
+				const chosen = chosenEntry(entry);
+				const detail = await vscode.window.withProgress(
+					{ location: { viewId: TRAFFIC_VIEW_ID }, title: 'Judging the exchange…' },
+					() => requireSource().detail(chosen.id),
+				);
+				await openReadonlyDocument(
+					exchangeMarkdown(detail),
+					'markdown',
+					`Exchange ${chosen.id} ${chosen.operation ?? chosen.path}`,
+				);
+			}),
+		),
+		vscode.commands.registerCommand(
+			COMMANDS.trafficOpenInPlayground,
+			guarded((entry?: JournalEntry) => {
+				PlaygroundPanel.show(playground, playgroundFormOf(chosenEntry(entry)));
+			}),
+		),
+		vscode.commands.registerCommand(
+			COMMANDS.trafficCopyAsCurl,
+			guarded(async (entry?: JournalEntry) => {
+				const text = curlForRaw(playgroundFormOf(chosenEntry(entry)).raw, target(), {});
+				await vscode.env.clipboard.writeText(text);
+				void vscode.window.showInformationMessage(
+					`Copied as curl: the API key and password are $${CURL_ENV.apiKey} and $${CURL_ENV.password}; set them before running it.`,
+				);
+			}),
+		),
+		vscode.commands.registerCommand(
+			COMMANDS.trafficSaveAsRequestTest,
+			guarded(async (entry?: JournalEntry) => {
+				const chosen = chosenEntry(entry);
+				const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+				const picked = await vscode.window.showSaveDialog({
+					defaultUri: folder ? vscode.Uri.joinPath(folder, `traffic${REQUEST_FILE_EXTENSION}`) : undefined,
+					filters: { 'Multiposting request': ['mpreq'] },
+					saveLabel: 'Append Request Test',
+					title: 'Append the exchange as a request test to which file?',
+				});
+				if (!picked) return;
+				let existing = '';
+				try {
+					existing = Buffer.from(await vscode.workspace.fs.readFile(picked)).toString('utf8');
+				} catch {
+					// A new file.
+				}
+				const text = appendRequestEntry(existing, requestTestOf(chosen));
+				await vscode.workspace.fs.writeFile(picked, Buffer.from(text, 'utf8'));
+				const document = await vscode.workspace.openTextDocument(picked);
+				await vscode.window.showTextDocument(document, { preview: false });
+			}),
+		),
+		vscode.commands.registerCommand(
+			COMMANDS.trafficCompareWith,
+			guarded(async (entry?: JournalEntry) => {
+				const first = chosenEntry(entry);
+				const others = tree.rows.list().filter((row) => row.id !== first.id);
+				if (others.length === 0) throw new Error('There is no other exchange to compare with.');
+				const picked = await vscode.window.showQuickPick(
+					others.map((row) => ({ ...rowText(row), entry: row })),
+					{ title: `Compare exchange ${first.id} with…`, matchOnDescription: true },
+				);
+				if (!picked) return;
+				const side = await vscode.window.showQuickPick(['request', 'response'], {
+					title: 'Compare which payload?',
+				});
+				if (!side) return;
+				await vscode.commands.executeCommand(
+					'vscode.diff',
+					compareUri(first, side),
+					compareUri(picked.entry, side),
+					`Exchange ${first.id} ↔ ${picked.entry.id} (${side})`,
+				);
+			}),
+		),
+	);
+}

@@ -1,0 +1,120 @@
+import * as assert from 'node:assert/strict';
+import { runRequestEntries } from '../../../src/client/requestFileRunner';
+import { SANDBOX_NAMESPACE } from '../../../src/emulator/endpoint';
+import type { RunningEmulator } from '../../../src/emulator/server';
+import {
+	exchangeMarkdown,
+	parseFilter,
+	playgroundFormOf,
+	requestTestOf,
+	TrafficRows,
+} from '../../../src/extension/traffic/trafficModel';
+import { curlForRaw } from '../../../src/extension/playground/snippets';
+import { DEFAULT_ENDPOINT_PATHS } from '../../../src/protocol/catalogue';
+import { appendRequestEntry, parseRequestFileEntries } from '../../../src/protocol/requestFile';
+import { allFields, API_KEY, envelope, send } from '../../emulator/server/helpers';
+import { listed, newest, startJournaled } from '../../emulator/journal/support';
+
+describe('traffic view model', () => {
+	let emulator: RunningEmulator;
+	before(async () => {
+		emulator = await startJournaled();
+	});
+	after(() => emulator.stop());
+
+	async function soapCall(key: string): Promise<void> {
+		await send(emulator.postingUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${SANDBOX_NAMESPACE}GetCurrency"` },
+			body: envelope(
+				'1.1',
+				'GetCurrency',
+				SANDBOX_NAMESPACE,
+				`<sCultureID>en</sCultureID><sAPIKey>${key}</sAPIKey>`,
+			),
+		});
+	}
+
+	it('keeps rows newest first without repeats and filters them as typed', async () => {
+		await soapCall(API_KEY);
+		await send(`${emulator.postingUrl}/GetCurrency?${allFields('GetCurrency', { sAPIKey: 'wrong-key' })}`);
+		const rows = new TrafficRows();
+		assert.equal(rows.add(await listed(emulator)), true);
+		assert.equal(rows.add(await listed(emulator)), false);
+		assert.deepEqual(
+			rows.list().map((row) => row.binding),
+			['httpGet', 'soap11'],
+		);
+		assert.deepEqual(parseFilter('op:GetCurrency status:5xx  client:127 invalid key'), {
+			operation: 'GetCurrency',
+			status: '5xx',
+			client: '127',
+			text: 'invalid key',
+		});
+		assert.deepEqual(
+			rows.list(parseFilter('status:5xx')).map((row) => row.binding),
+			['httpGet'],
+		);
+		assert.equal(rows.list(parseFilter('op:AddAdvert')).length, 0);
+	});
+
+	it('shows the verdict above the request and response, the XML indented, no credential', async () => {
+		await send(`${emulator.postingUrl}/GetCurency?${allFields('GetCurrency', { sAPIKey: API_KEY })}`);
+		const text = exchangeMarkdown(await newest(emulator));
+		assert.ok(text.indexOf('## Verdict') < text.indexOf('## Request'));
+		assert.ok(text.indexOf('## Request') < text.indexOf('## Response'));
+		assert.match(text, /\| operation \| GetCurency \| GetCurrency \|/);
+		assert.match(text, /sAPIKey=\{\{connection\.apiKey\}\}/);
+		assert.ok(!text.includes(API_KEY));
+	});
+
+	it("copies an exchange as curl with the playground's shell variables for credentials", async () => {
+		await soapCall(API_KEY);
+		const draft = playgroundFormOf(await newest(emulator)).raw;
+		const curl = curlForRaw(
+			draft,
+			{ baseUrl: emulator.baseUrl, namespace: emulator.namespace, paths: DEFAULT_ENDPOINT_PATHS },
+			{},
+		);
+		assert.match(curl, /<sAPIKey>'"\$MP_API_KEY"'<\/sAPIKey>/);
+		assert.match(curl, /-H 'SOAPAction: "http:\/\/sandbox\.multiposting\.test\/GetCurrency"'/);
+		assert.ok(!curl.includes(API_KEY));
+	});
+
+	it('saves exchanges as request tests that the runner passes: a success, a fault and a 404', async () => {
+		await soapCall(API_KEY);
+		const success = await newest(emulator);
+		// Credentials are replayed as the connection's, so the fault must come from something else.
+		await send(emulator.postingUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'application/soap+xml; charset=utf-8' },
+			body: envelope('1.2', 'QueryJobTitle', SANDBOX_NAMESPACE, `<sAPIKey>${API_KEY}</sAPIKey><q>a</q>`),
+		});
+		const fault = await newest(emulator);
+		assert.equal(fault.fault?.subcode, 'InvalidParameter');
+		await send(`${emulator.baseUrl}/SOAP/Postng.asmx/GetCurrency`);
+		const notFound = await newest(emulator);
+		let file = '';
+		for (const entry of [success, fault, notFound]) file = appendRequestEntry(file, requestTestOf(entry));
+		assert.match(file, /expect: status == 200\nexpect: no fault/);
+		assert.match(file, /expect: status == 500\nexpect: fault InvalidParameter/);
+		assert.ok(!file.includes(API_KEY));
+		const { entries } = parseRequestFileEntries(file);
+		assert.deepEqual(
+			entries.map((entry) => entry.expectations.length),
+			[2, 2, 1],
+		);
+		const results = await runRequestEntries(entries, {
+			target: { baseUrl: emulator.baseUrl, namespace: emulator.namespace, paths: DEFAULT_ENDPOINT_PATHS },
+			connection: { apiKey: API_KEY },
+		});
+		assert.deepEqual(
+			results.map((result) => [result.status, result.problems, result.outcomes.filter((o) => !o.passed)]),
+			[
+				['passed', [], []],
+				['passed', [], []],
+				['passed', [], []],
+			],
+		);
+	});
+});
