@@ -60,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): void {
 		client: () => services.activeClient(),
 		connection: () => store.active(),
 		sandboxState: () => sandbox.state,
+		sandboxFailure: () => sandbox.lastError,
 		pageSize: () => settings.get<number>(SETTINGS.pageSize, 50),
 		progressNames: () => settings.get<unknown>(SETTINGS.progressNames, undefined),
 		log,
@@ -111,6 +112,7 @@ export function activate(context: vscode.ExtensionContext): void {
 		model,
 		tree,
 		panels,
+		settings,
 		executeCommand: (id, ...args) => Promise.resolve(vscode.commands.executeCommand(id, ...args)),
 	};
 
@@ -147,10 +149,13 @@ export function activate(context: vscode.ExtensionContext): void {
 		sandbox.onDidChangeState((state) => {
 			setContexts();
 			showViewMessage();
-			// A stopped or failed sandbox invalidates what was loaded; starting only changes the label.
-			if (state === SandboxState.Stopped || state === SandboxState.Failed) model.refresh();
-			else model.touch();
+			// Starting only changes the label; every other state invalidates what was loaded (a reset's
+			// data is new, a stopped sandbox has none), and running loads afresh.
+			if (state === SandboxState.Starting) model.touch();
+			else model.refresh();
 		}),
+		// Said once, where the user looks: the log alone goes unread.
+		sandbox.onDidNotice((notice) => void ui.info(`Sandbox: ${notice}`)),
 		sandbox.onDidFail((error) => {
 			void offerAnotherPort(error, {
 				ui,

@@ -9,6 +9,8 @@ const SANDBOX_ICONS: Record<SandboxState, string> = {
 	[SandboxState.Starting]: '$(loading~spin)',
 	[SandboxState.Running]: '$(beaker)',
 	[SandboxState.Failed]: '$(error)',
+	[SandboxState.Stopping]: '$(loading~spin)',
+	[SandboxState.Resetting]: '$(loading~spin)',
 };
 
 export function createStatusBar(store: ConnectionStore, sandbox: SandboxManager): vscode.Disposable {

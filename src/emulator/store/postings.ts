@@ -91,8 +91,16 @@ export class PostingRepository {
 		);
 	}
 
-	/** Inserts a posting waiting for delivery (DELIVERY_STATUS Pending) that the scheduler delivers at `dueAt`. */
+	/**
+	 * Inserts a posting waiting for delivery (DELIVERY_STATUS Pending) that the scheduler delivers at
+	 * `dueAt`. The advert counts as posted from now on: its LastPostDate is this posting's date (the
+	 * same moment ExpressPostAdvert starts accepting it), not the delivery's.
+	 */
 	insertPending(posting: Omit<NewPosting, 'deliveryStatusId' | 'deliveredAt'> & { dueAt: string }): number {
+		this.sql.run(
+			'UPDATE advert SET last_post_date = ? WHERE id = ? AND (last_post_date IS NULL OR last_post_date < ?)',
+			[posting.postedAt, posting.advertId, posting.postedAt],
+		);
 		return Number(
 			this.sql.run(
 				`INSERT INTO posting (advert_id, feed_id, user_id, posted_at, estimated_expire_at, corrected_at, delivery_status_id, delivered_at, due_at)

@@ -7,7 +7,7 @@ import type { ConnectionStore } from '../connections/connectionStore';
 import type { SandboxManager } from '../sandbox/sandboxManager';
 import type { AdvertRef, ApplicationRef } from '../services';
 import type { AccountModel, TreeNode } from '../tree/accountModel';
-import type { UiPort } from '../ui/port';
+import type { SettingsPort, UiPort } from '../ui/port';
 import type { DefaultWorkbenchServices } from '../workbenchServices';
 
 /** The account tree view, as the commands use it. */
@@ -46,6 +46,7 @@ export interface PanelPort {
 export interface CommandContext {
 	services: DefaultWorkbenchServices;
 	ui: UiPort;
+	settings: SettingsPort;
 	store: ConnectionStore;
 	sandbox: SandboxManager;
 	model: AccountModel;

@@ -3,6 +3,7 @@ import { reportFailure } from '../actions/run';
 import { SANDBOX_CONNECTION_ID } from '../connections/model';
 import { COMMANDS } from '../ids';
 import { describeFailure, isReportedElsewhere } from '../logging/describe';
+import { changePort, usePort } from '../sandbox/portConflict';
 import type { CommandContext, CommandHandler } from './context';
 
 export async function startSandbox(ctx: CommandContext): Promise<void> {
@@ -44,5 +45,7 @@ export function sandboxCommands(ctx: CommandContext): Record<string, CommandHand
 		[COMMANDS.sandboxStart]: () => startSandbox(ctx),
 		[COMMANDS.sandboxStop]: () => ctx.sandbox.stop(),
 		[COMMANDS.sandboxReset]: () => resetSandbox(ctx),
+		[COMMANDS.sandboxUsePort]: (port) => (typeof port === 'number' ? usePort(ctx, port) : changePort(ctx)),
+		[COMMANDS.sandboxChangePort]: () => changePort(ctx),
 	};
 }

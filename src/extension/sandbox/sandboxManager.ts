@@ -12,6 +12,9 @@ export enum SandboxState {
 	Stopped = 'stopped',
 	Starting = 'starting',
 	Running = 'running',
+	Stopping = 'stopping',
+	/** Stopping, then starting on fresh demo data: one state from the click to the new sandbox. */
+	Resetting = 'resetting',
 	Failed = 'failed',
 }
 
@@ -61,16 +64,30 @@ export interface SandboxManagerOptions {
 	log: LogPort;
 }
 
+/** How the sandbox's log marks what opening its database found (see src/emulator/logFormat.ts). */
+const STORAGE_PREFIX = 'storage ';
+
+/** States between a user's start, stop or reset and its end: nothing is loaded from the sandbox meanwhile. */
+export const TRANSITIONAL_STATES: ReadonlySet<string> = new Set([
+	SandboxState.Starting,
+	SandboxState.Stopping,
+	SandboxState.Resetting,
+]);
+
 export class SandboxManager implements Disposable {
 	private stateValue = SandboxState.Stopped;
 	private current?: LaunchedSandbox;
 	private starting?: Promise<SandboxInfo>;
+	private stopping?: Promise<void>;
 	private lastErrorValue?: Error;
 	private readonly stateEmitter = new Emitter<SandboxState>();
 	private readonly failureEmitter = new Emitter<Error>();
+	private readonly noticeEmitter = new Emitter<string>();
 	readonly onDidChangeState: Event<SandboxState> = this.stateEmitter.event;
 	/** Fired once per failed start (or crash) with its error, e.g. to offer another port. */
 	readonly onDidFail: Event<Error> = this.failureEmitter.event;
+	/** What a start found that a person should know (e.g. the previous sandbox ended without closing), once each. */
+	readonly onDidNotice: Event<string> = this.noticeEmitter.event;
 
 	constructor(private readonly options: SandboxManagerOptions) {}
 
@@ -92,9 +109,13 @@ export class SandboxManager implements Disposable {
 		if (this.current) {
 			return Promise.resolve(this.current);
 		}
-		this.starting ??= this.startOnce(false).finally(() => {
-			this.starting = undefined;
-		});
+		// A sandbox being stopped still holds its port and data folder: the new one starts after it.
+		const stopping = this.stopping;
+		this.starting ??= (stopping ? stopping.then(() => this.startOnce(false)) : this.startOnce(false)).finally(
+			() => {
+				this.starting = undefined;
+			},
+		);
 		return this.starting;
 	}
 
@@ -104,14 +125,7 @@ export class SandboxManager implements Disposable {
 
 	async stop(): Promise<void> {
 		await this.starting?.catch(() => undefined);
-		const sandbox = this.current;
-		if (!sandbox) {
-			this.setState(SandboxState.Stopped);
-			return;
-		}
-		this.current = undefined;
-		await sandbox.stop();
-		this.options.log.info('Sandbox stopped.');
+		await this.stopCurrent(SandboxState.Stopping);
 		this.setState(SandboxState.Stopped);
 	}
 
@@ -129,21 +143,38 @@ export class SandboxManager implements Disposable {
 	 * window's running sandbox.
 	 */
 	async reset(): Promise<SandboxInfo> {
-		await this.stop();
-		this.starting = this.startOnce(true).finally(() => {
-			this.starting = undefined;
-		});
+		await this.starting?.catch(() => undefined);
+		this.setState(SandboxState.Resetting);
+		this.starting = this.stopCurrent(SandboxState.Resetting)
+			.then(() => this.startOnce(true, SandboxState.Resetting))
+			.finally(() => {
+				this.starting = undefined;
+			});
 		return this.starting;
+	}
+
+	/** Stops the running sandbox, if any, showing `during` meanwhile. */
+	private async stopCurrent(during: SandboxState): Promise<void> {
+		const sandbox = this.current;
+		if (!sandbox) return;
+		this.setState(during);
+		this.current = undefined;
+		this.stopping = sandbox.stop().finally(() => {
+			this.stopping = undefined;
+		});
+		await this.stopping;
+		this.options.log.info('Sandbox stopped.');
 	}
 
 	dispose(): void {
 		void this.stop().catch(() => undefined);
 		this.stateEmitter.dispose();
 		this.failureEmitter.dispose();
+		this.noticeEmitter.dispose();
 	}
 
-	private async startOnce(reset: boolean): Promise<SandboxInfo> {
-		this.setState(SandboxState.Starting);
+	private async startOnce(reset: boolean, during = SandboxState.Starting): Promise<SandboxInfo> {
+		this.setState(during);
 		try {
 			const launch = await this.options.loadLauncher();
 			const port = this.options.port();
@@ -197,6 +228,7 @@ export class SandboxManager implements Disposable {
 	/** The sandbox's own lines go to the output channel, marked as such. */
 	private forward(line: LogLine): void {
 		const text = `[sandbox] ${line.text}`;
+		if (line.text.startsWith(STORAGE_PREFIX)) this.noticeEmitter.fire(line.text.slice(STORAGE_PREFIX.length));
 		if (line.level === 'error') this.options.log.error(text);
 		else if (line.level === 'warn') this.options.log.warn(text);
 		else this.options.log.info(text);

@@ -10,6 +10,7 @@ import { startEmulatorInWorker, type WorkerEmulator } from '../../../src/emulato
 import {
 	SandboxManager,
 	SandboxState,
+	type LaunchedSandbox,
 	type LaunchSandbox,
 	type SandboxManagerOptions,
 } from '../../../src/extension/sandbox/sandboxManager';
@@ -75,7 +76,12 @@ describe('sandbox manager (the sandbox on a worker thread)', function () {
 		assert.ok((await client.getCurrency({})).length > 0);
 		await client.close();
 		await sandbox.stop();
-		assert.deepEqual(states, [SandboxState.Starting, SandboxState.Running, SandboxState.Stopped]);
+		assert.deepEqual(states, [
+			SandboxState.Starting,
+			SandboxState.Running,
+			SandboxState.Stopping,
+			SandboxState.Stopped,
+		]);
 		assert.match(log.text(), /info \[sandbox\] POST \/SOAP\/Posting\.asmx soap11 GetCurrency 200 \d+ms/);
 		assert.match(log.text(), /Sandbox running at http:\/\/127\.0\.0\.1:\d+ \(XML namespace http:\/\/sandbox/);
 	});
@@ -270,5 +276,72 @@ describe('sandbox manager (the sandbox on a worker thread)', function () {
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}
+	});
+});
+
+describe('sandbox manager states (a launcher that answers at once)', function () {
+	/** A launcher whose sandboxes stop only when the test lets them, and which says what opening found. */
+	function fakeLauncher(notices: string[] = []) {
+		const launches: boolean[] = [];
+		let releaseStop: (() => void) | undefined;
+		const launch: LaunchSandbox = async (options) => {
+			launches.push(options.reset);
+			for (const notice of notices) options.onLog({ level: 'warn', text: `storage ${notice}` });
+			return {
+				baseUrl: `http://127.0.0.1:${9000 + launches.length}`,
+				namespace: SANDBOX_NAMESPACE,
+				demo: { apiKey: 'k', username: 'u', password: 'p' },
+				stop: () => new Promise<void>((resolve) => (releaseStop = resolve)),
+			} as unknown as LaunchedSandbox;
+		};
+		return { launch, launches, stopNow: () => releaseStop?.() };
+	}
+
+	async function until(condition: () => boolean): Promise<void> {
+		for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
+		assert.ok(condition(), 'the condition came true');
+	}
+
+	it('shows one state from a reset until the new sandbox runs, and a start asked for meanwhile gets the new one', async function () {
+		const fake = fakeLauncher();
+		const { manager: sandbox } = manager({ loadLauncher: async () => fake.launch });
+		await sandbox.ensureRunning();
+		const states: SandboxState[] = [];
+		sandbox.onDidChangeState((s) => states.push(s));
+		const reset = sandbox.reset();
+		await until(() => sandbox.state === SandboxState.Resetting);
+		const meanwhile = sandbox.ensureRunning();
+		fake.stopNow();
+		const [after, asked] = await Promise.all([reset, meanwhile]);
+		assert.deepEqual(states, [SandboxState.Resetting, SandboxState.Running], 'no stopped, no starting in between');
+		assert.equal(asked, after, 'the start asked for during the reset waits for its sandbox');
+		assert.deepEqual(fake.launches, [false, true], 'one new start, on fresh data');
+	});
+
+	it('says it is stopping until the sandbox has stopped', async function () {
+		const fake = fakeLauncher();
+		const { manager: sandbox } = manager({ loadLauncher: async () => fake.launch });
+		await sandbox.ensureRunning();
+		const states: SandboxState[] = [];
+		sandbox.onDidChangeState((s) => states.push(s));
+		const stopped = sandbox.stop();
+		await until(() => sandbox.state === SandboxState.Stopping);
+		fake.stopNow();
+		await stopped;
+		assert.deepEqual(states, [SandboxState.Stopping, SandboxState.Stopped]);
+	});
+
+	it('passes on once what opening the sandbox found, such as a previous run that ended without closing', async function () {
+		const notice =
+			'The previous sandbox on this folder (process 1, VS Code) ended without closing; its last committed state is kept.';
+		const { manager: sandbox, log } = manager({ loadLauncher: async () => fakeLauncher([notice]).launch });
+		const heard: string[] = [];
+		sandbox.onDidNotice((text) => heard.push(text));
+		await sandbox.ensureRunning();
+		assert.deepEqual(heard, [notice]);
+		assert.ok(
+			log.lines.some((l) => l.message.includes(notice)),
+			'and it is in the log',
+		);
 	});
 });

@@ -6,6 +6,7 @@ import {
 	advertDescriptor,
 	applicationDescriptor,
 	connectionDescriptor,
+	DEFAULT_ORDER_TEXT,
 	deriveOrganisations,
 	describeFilters,
 	loadMoreDescriptor,
@@ -32,6 +33,14 @@ function application(fields: Partial<APIApplication>): APIApplication {
 
 describe('tree descriptors', function () {
 	describe('applications', function () {
+		it('says an application is archived, which is why it sorts after ranked ones even when unranked', function () {
+			const row = applicationDescriptor('c', application({ Archived: true }), progress, 'en-GB');
+			assert.match(row.description ?? '', /^Unranked · Archived · /);
+			assert.match(row.tooltip ?? '', /Archived.*sorted after the others/);
+			assert.match(DEFAULT_ORDER_TEXT, /^unranked first, .*; archived last$/);
+			assert.doesNotMatch(applicationDescriptor('c', application({}), progress).description ?? '', /Archived/);
+		});
+
 		it('colours the icon by ranking and shows a star for favourites', function () {
 			assert.deepEqual(
 				applicationDescriptor('c', application({ Score: 4, Ranking: 'Suitable' }), progress).icon,
