@@ -3,21 +3,6 @@
 // CLIs, production-built into <folder>/dist with what they load at run time (scripts/pack-cli.mjs).
 import * as esbuild from 'esbuild';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-
-const { patchSource } = createRequire(import.meta.url)('./scripts/sqlite-vfs-patch.cjs');
-
-/** Bundles node-sqlite3-wasm with the project's fix of its file layer, even where `npm install` ran without scripts. */
-const sqliteVfsPatch = {
-	name: 'sqlite-vfs-patch',
-	setup(build) {
-		build.onLoad({ filter: /node-sqlite3-wasm[\\/]dist[\\/]node-sqlite3-wasm\.js$/ }, async (args) => ({
-			contents: patchSource(await readFile(args.path, 'utf8')).text,
-			loader: 'js',
-		}));
-	},
-};
 
 const cliPackage = process.argv.find((arg) => arg.startsWith('--cli-package='))?.slice('--cli-package='.length);
 const production = process.argv.includes('--production') || cliPackage !== undefined;
@@ -45,7 +30,7 @@ const node = {
 	format: 'cjs',
 	target: 'node22',
 	external: ['vscode'],
-	plugins: [sqliteVfsPatch, libxml2External],
+	plugins: [libxml2External],
 };
 
 /**
@@ -103,14 +88,14 @@ const builds = [...(cliPackage ? [] : extensionBuilds), ...cliBuilds].filter(
 );
 
 /**
- * SQLite's WebAssembly binary must sit next to the bundle that loads it. pdf.js's worker is bundled
- * into the PDF viewer's own webview bundle, dist/webview/pdf.js (a Worker cannot load across the
- * webview's origins), so its separate file is not copied, and one left by an older build is removed
- * so it cannot end up in the .vsix.
+ * libxml2-wasm goes next to the bundles (see libxml2External). pdf.js's worker is bundled into the PDF
+ * viewer's own webview bundle, dist/webview/pdf.js (a Worker cannot load across the webview's
+ * origins), so its separate file is not copied; files an older build left (that worker, SQLite's
+ * WebAssembly binary from before node:sqlite) are removed so they cannot end up in the .vsix.
  */
-function copyWasm() {
+function copyVendorFiles() {
 	mkdirSync(distDir, { recursive: true });
-	copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', `${distDir}/node-sqlite3-wasm.wasm`);
+	rmSync(`${distDir}/node-sqlite3-wasm.wasm`, { force: true });
 	rmSync(`${distDir}/webview/pdf.worker.min.mjs`, { force: true });
 	rmSync(`${distDir}/vendor`, { recursive: true, force: true });
 	cpSync('node_modules/libxml2-wasm/lib', `${distDir}/vendor/libxml2-wasm/lib`, {
@@ -128,7 +113,7 @@ function copyWasm() {
 	}
 }
 
-copyWasm();
+copyVendorFiles();
 const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
 if (watch) {
 	await Promise.all(contexts.map((c) => c.watch()));

@@ -147,7 +147,7 @@ export default tseslint.config(
 						'https',
 						'net',
 						'node:fs/promises',
-						'node-sqlite3-wasm',
+						'node:sqlite',
 					],
 					patterns: [
 						{

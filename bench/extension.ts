@@ -34,14 +34,14 @@ const LARGE_SANDBOX_APPLICATIONS = 1_000_000;
 const TREE_PROCESSES = 3;
 
 /**
- * The production bundles as shipped: `node esbuild.mjs --production` (its plugins apply the SQLite VFS
- * patch and leave libxml2 to dist/vendor), copied into `dir` with SQLite's .wasm and the vendor folder,
+ * The production bundles as shipped: `node esbuild.mjs --production` (its plugin leaves libxml2 to
+ * dist/vendor), copied into `dir` with the vendor folder,
  * then the development build is put back in dist/ for the rest of the tooling.
  */
 async function productionBundle(dir: string): Promise<string> {
 	execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
 	try {
-		for (const file of ['extension.js', 'sandboxWorker.js', 'node-sqlite3-wasm.wasm']) {
+		for (const file of ['extension.js', 'sandboxWorker.js']) {
 			copyFileSync(join(ROOT, 'dist', file), join(dir, file));
 		}
 		cpSync(join(ROOT, 'dist', 'vendor'), join(dir, 'vendor'), { recursive: true });
@@ -321,7 +321,7 @@ function countApplications(dbPath: string): number {
 
 const METHOD =
 	'Method: every activation and tree figure comes from a fresh Node process (bench/extensionChild.ts) standing in for the extension host. ' +
-	"It requires the production bundle built above (SQLite's .wasm next to it, as in dist/) with a stand-in for the 'vscode' module (bench/vscodeStandIn.ts: the unit tests' in-memory settings, secrets and log of test/extension/fakes.ts behind it, small real TreeItem, EventEmitter and Uri classes, every other API an inert stub that is counted) " +
+	"It requires the production bundle built above with a stand-in for the 'vscode' module (bench/vscodeStandIn.ts: the unit tests' in-memory settings, secrets and log of test/extension/fakes.ts behind it, small real TreeItem, EventEmitter and Uri classes, every other API an inert stub that is counted) " +
 	"and calls its activate() with a fake ExtensionContext whose global storage is a temporary folder. Activation is lazy by design: it registers commands, the tree view, the status bar item and the playground's CodeLens provider and returns; " +
 	"the emulator's code is bundled but starts only when first used. In the tree processes the sandbox database sits in that global storage, where the extension keeps it; " +
 	'the benchmark then runs the Start Sandbox command the extension registered and drives the tree view it registered (its own AccountTreeProvider and AccountModel, page size 50): ' +

@@ -27,16 +27,14 @@ export interface SeededSandbox {
 }
 
 /**
- * Builds the production bundles and copies the sandbox CLI and SQLite's .wasm into `dir`, then puts
+ * Builds the production bundles and copies the sandbox CLI into `dir`, then puts
  * the development build back in dist/ for the rest of the tooling. Returns the CLI's path.
  */
 export function shippedSandboxBundle(dir: string): string {
 	execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
 	try {
 		mkdirSync(dir, { recursive: true });
-		for (const file of ['sandbox.js', 'node-sqlite3-wasm.wasm']) {
-			copyFileSync(join(ROOT, 'dist', file), join(dir, file));
-		}
+		copyFileSync(join(ROOT, 'dist', 'sandbox.js'), join(dir, 'sandbox.js'));
 	} finally {
 		execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
 	}

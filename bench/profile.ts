@@ -45,10 +45,9 @@ function areaOf(name: string, source: string): string {
 			name,
 		)
 	) {
-		return 'file system calls (lock directory, fsync, reads and writes)';
+		return 'file system calls (fsync, reads and writes)';
 	}
-	if (source.startsWith('wasm://') || /^\$|^wasm-function/.test(name)) return 'SQLite (WebAssembly)';
-	if (source.includes('node-sqlite3-wasm')) return 'SQLite binding and its file layer (JavaScript)';
+	if (source === 'node:sqlite' || /^(all|get|run|iterate|prepare|exec)$/.test(name)) return 'SQLite (node:sqlite)';
 	if (/src\/protocol\//.test(source)) return 'XML and codecs (src/protocol)';
 	if (/src\/emulator\/store\//.test(source)) return 'store (src/emulator/store)';
 	if (/src\/emulator\/domain\//.test(source)) return 'operations (src/emulator/domain)';

@@ -8,7 +8,7 @@ import { loadavg } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from 'node-sqlite3-wasm';
+import { Database } from '../src/emulator/store/engine';
 import { startEmulator, type RunningEmulator } from '../src/emulator';
 import { StatementCache } from '../src/emulator/store/statements';
 import { getBinding } from '../src/protocol/bindings';

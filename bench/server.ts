@@ -366,9 +366,6 @@ async function bundles(dir: string): Promise<{ shipped: string; profiled: string
 	mkdirSync(shippedDir);
 	mkdirSync(profiledDir);
 	copyFileSync(join(ROOT, 'dist', 'sandbox.js'), join(shippedDir, 'sandbox.js'));
-	for (const target of [shippedDir, profiledDir]) {
-		copyFileSync(join(ROOT, 'dist', 'node-sqlite3-wasm.wasm'), join(target, 'node-sqlite3-wasm.wasm'));
-	}
 	// The options of esbuild.mjs --production, with identifiers kept so the profile names functions.
 	await build({
 		entryPoints: [join(ROOT, 'src/emulator/cli.ts')],

@@ -10,7 +10,7 @@
  *   node out/bench/stall.js        (or: npm run bench -- --only stall)
  */
 import { fork } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, type BuildOptions } from 'esbuild';
@@ -24,7 +24,7 @@ const LOAD_RATE = 200;
 const LOAD_SECONDS = 10;
 const TARGET_MS = 50;
 
-/** The production bundles this benchmark runs: extension, sandbox worker, the emulator alone, SQLite's wasm. */
+/** The production bundles this benchmark runs: extension, sandbox worker, the emulator alone. */
 async function bundles(dir: string): Promise<void> {
 	const options: BuildOptions = {
 		bundle: true,
@@ -49,10 +49,6 @@ async function bundles(dir: string): Promise<void> {
 		}),
 		build({ ...options, entryPoints: [join(ROOT, 'src/emulator/index.ts')], outfile: join(dir, 'emulator.js') }),
 	]);
-	copyFileSync(
-		join(ROOT, 'node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm'),
-		join(dir, 'node-sqlite3-wasm.wasm'),
-	);
 }
 
 interface LoadFigures {

@@ -22,6 +22,7 @@ import { NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from './endpoint';
 import { foreignHostMessage, hostHeaderCheck } from './hostCheck';
 import { explainListenError } from './portHolder';
 import { AnswerCache, type AnswerCacheStats } from './pipeline/answerCache';
+import { GroupCommit, type GroupCommitStats } from './pipeline/groupCommit';
 import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
 import { ScenarioEngine, type ActiveScenarioInfo } from './scenarios/engine';
 import type { Scenario } from './scenarios/format';
@@ -128,6 +129,11 @@ export interface EmulatorOptions {
 	/** Failure scenarios active from the start (scenarios/format.ts; the CLI's --scenario). */
 	scenarios?: readonly Scenario[];
 	/**
+	 * Commit the writes read in the same turn of the event loop together (pipeline/groupCommit.ts);
+	 * default true. Answers are the same either way; false commits each write alone (benchmarks).
+	 */
+	groupCommit?: boolean;
+	/**
 	 * The journal of exchanges (journal/), served at `/__admin/requests`: on by default (the last 500
 	 * exchanges, 16 MiB); false turns it off.
 	 */
@@ -182,6 +188,8 @@ export interface RunningEmulator extends SandboxInfo {
 	answerCacheStats(): AnswerCacheStats | undefined;
 	/** Failure scenarios (docs/scenarios.md). */
 	scenarios: ScenarioControl;
+	/** Batches and writes committed in groups (undefined without the sandbox, or with groupCommit false). */
+	groupCommitStats(): GroupCommitStats | undefined;
 	/** The control endpoint (`/__admin/*`, loopback clients only): more routes may be registered into it. */
 	control: ControlRouter;
 	/** The journal of exchanges (undefined when turned off). */
@@ -355,6 +363,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		options.journal === false ? undefined : new Journal({ knownSecrets: demo, ...(options.journal ?? {}) });
 	const limits = new ResourceLimits(options.limits);
 	const answerCache = sandbox && options.answerCache !== false ? new AnswerCache() : undefined;
+	const store = sandbox?.store;
+	const groupCommit =
+		store && options.groupCommit !== false ? new GroupCommit((units) => store.groupCommit(units)) : undefined;
 	const config: PipelineConfig = {
 		limits,
 		handlers,
@@ -371,6 +382,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		loose: options.loose ?? false,
 		maxPageSize: options.maxPageSize,
 		scenarios,
+		groupCommit,
 		answers: answerCache && {
 			cache: answerCache,
 			changeCount: () => sandbox!.store.changeCount,
@@ -449,6 +461,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			deactivate: (name) => scenarios.deactivate(name),
 			list: () => scenarios.list(),
 		},
+		groupCommitStats: () => groupCommit?.stats(),
 		control,
 		journal,
 		verdictOf: (entry) => cachedVerdictOf(entry, verdicts),

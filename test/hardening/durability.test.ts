@@ -182,7 +182,7 @@ describe('hardening: durability across SIGKILL', function () {
 		const sandbox = openSandbox({ dataDir, passwordCost: 1024 });
 		try {
 			sandbox.store.bulkLoad((_prepare, query) => {
-				assert.deepEqual(query('PRAGMA integrity_check'), [{ integrity_check: 'ok' }]);
+				assert.equal(query('PRAGMA integrity_check')[0].integrity_check, 'ok');
 				const notes = query(
 					`SELECT count(*) AS n FROM note WHERE id IN (${acknowledgedNotes.map(() => '?').join(',')})`,
 					acknowledgedNotes,

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from 'node-sqlite3-wasm';
+import { Database } from '../../src/emulator/store/engine';
 import { MultipostingClient, SoapFaultError } from '../../src/client';
 import type { OperationName, ParamsOf, ResultOf } from '../../src/protocol/catalogue';
 import {

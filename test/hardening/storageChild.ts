@@ -1,38 +1,56 @@
 /**
  * A child process for the storage hardening tests (test/hardening/crashRecovery.test.ts and
  * storageSafety.test.ts): it opens a sandbox the way the product does and then writes, seeds or
- * holds the data folder, and it can be made to die (SIGKILL, sent to itself) or to meet a full disk
- * at an exact file-system call. Its acknowledgements go to stdout with a synchronous write, so a line
- * printed before the kill is never lost. Run as `node storageChild.js '<json>'`.
+ * holds the data folder, and it can be made to die (SIGKILL) or to meet a full disk at an exact
+ * file write or sync of SQLite's, through the fault shim (faultShim.c, loaded by storageSupport.ts).
+ * Its acknowledgements go to stdout with a synchronous write, so a line printed before the kill is
+ * never lost. Run as `node storageChild.js '<json>'`.
  */
-import { createRequire } from 'node:module';
-import { Database } from 'node-sqlite3-wasm';
+import { readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { openSandbox, type Sandbox } from '../../src/emulator/sandbox';
 
 export interface ChildTask {
-	mode: 'writer' | 'seed' | 'reseed' | 'hold' | 'legacySpill';
+	mode: 'writer' | 'seed' | 'reseed' | 'hold';
 	dataDir: string;
 	/** writer: transactions to run (numbered from `firstTx`). */
 	transactions?: number;
 	firstTx?: number;
-	/** The fault: after this many counted file writes and fsyncs (of the armed part), die or fail. */
+	/** The fault: after this many counted file writes and syncs (of the armed part), die or fail. */
 	faultAfter?: number;
 	fault?: 'kill' | 'enospc' | 'short-then-enospc';
 	/** writer: count toward the fault from this transaction on (default: from the start). */
 	armTx?: number;
+	/** writer: transactions per group commit (Store.groupCommit; default 1: each commits alone). */
+	groupSize?: number;
 	/** writer: page cache in pages (tiny: the transaction spills pages before COMMIT). */
 	cacheSize?: number;
 	/** seed/reseed: the size and time of the demo data. */
 	demoSize?: { adverts: number; applications: number };
 	now?: string;
-	/** legacySpill: the database file to write with the engine's default (rollback journal) settings. */
-	file?: string;
 }
 
-const fs = createRequire(__filename)('node:fs') as {
-	writeSync: (...args: unknown[]) => number;
-	fsyncSync: (fd: number) => void;
-};
+/** The fault shim's counters: file writes and syncs in all, syncs among them, calls since arming. */
+interface ShimReport {
+	total: number;
+	syncs: number;
+	counted: number;
+}
+
+/** Sends a command to the fault shim and reads its counters back. */
+function shim(command: string): ShimReport {
+	const control = process.env.MP_FAULT_CONTROL;
+	if (control === undefined) throw new Error('MP_FAULT_CONTROL is not set: run this child through storageSupport.ts');
+	writeFileSync(control, command);
+	const answer = /^total (\d+) syncs (\d+) counted (\d+)$/.exec(readFileSync(control, 'utf8').trim());
+	if (answer === null) throw new Error('The fault shim is not loaded (LD_PRELOAD)');
+	return { total: Number(answer[1]), syncs: Number(answer[2]), counted: Number(answer[3]) };
+}
+
+/** Arms the shim's fault, if the task has one. */
+function arm(task: ChildTask): void {
+	if (task.faultAfter === undefined) return;
+	shim(`arm ${task.faultAfter} ${task.fault === 'short-then-enospc' ? 'short' : (task.fault ?? 'kill')}`);
+}
 
 /** An error as one line of JSON: its name, its message and its problem (StorageError). */
 function describe(error: unknown): string {
@@ -40,44 +58,9 @@ function describe(error: unknown): string {
 	return JSON.stringify({ name, message, problem });
 }
 
-/** Prints one line on stdout synchronously (not counted as a file write). */
+/** Prints one line on stdout synchronously (not counted: only files of the data folder are). */
 function say(line: string): void {
-	realWrite(1, `${line}\n`);
-}
-
-const realWrite = fs.writeSync.bind(fs);
-const realFsync = fs.fsyncSync.bind(fs);
-let armed = false;
-/** File writes and fsyncs counted since arming. */
-let counted = 0;
-/** File writes and fsyncs in all. */
-let total = 0;
-
-/** Counts file writes and fsyncs once armed, and meets the fault at the chosen one. */
-function installFault(task: ChildTask): void {
-	const hit = (): boolean => {
-		total++;
-		return armed && task.faultAfter !== undefined && ++counted >= task.faultAfter;
-	};
-	const enospc = (): Error => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-	fs.writeSync = (...args: unknown[]): number => {
-		if (args[0] === 1 || args[0] === 2) return realWrite(...args);
-		if (hit()) {
-			if (task.fault === 'kill') process.kill(process.pid, 'SIGKILL');
-			if (task.fault === 'short-then-enospc' && counted === task.faultAfter) {
-				// The disk takes part of the write, then nothing more (what write(2) does when it fills up).
-				const [fd, buffer, offset, length, position] = args as [number, Uint8Array, number, number, number];
-				const half = Math.max(1, Math.floor(length / 2));
-				return realWrite(fd, buffer, offset, half, position);
-			}
-			throw enospc();
-		}
-		return realWrite(...args);
-	};
-	fs.fsyncSync = (fd: number): void => {
-		if (hit() && task.fault === 'kill') process.kill(process.pid, 'SIGKILL');
-		realFsync(fd);
-	};
+	writeSync(1, `${line}\n`);
 }
 
 /** The bookkeeping transaction k: many rows of one advert and a note, all or nothing. */
@@ -96,7 +79,6 @@ function writeTransaction(sandbox: Sandbox, k: number): void {
 }
 
 function run(task: ChildTask): void {
-	installFault(task);
 	switch (task.mode) {
 		case 'writer': {
 			const sandbox = openSandbox({ dataDir: task.dataDir, passwordCost: 1024, owner: 'crash test writer' });
@@ -107,23 +89,33 @@ function run(task: ChildTask): void {
 				prepare('PRAGMA wal_autocheckpoint = 50')([]);
 			});
 			const first = task.firstTx ?? 1;
+			const group = task.groupSize ?? 1;
 			try {
-				for (let k = first; k < first + (task.transactions ?? 1); k++) {
-					if (task.armTx === undefined || k >= task.armTx) armed = true;
-					const before = total;
-					writeTransaction(sandbox, k);
-					say(`ack ${k} ${total - before}`);
+				for (let k = first; k < first + (task.transactions ?? 1); k += group) {
+					if (k === (task.armTx ?? first)) arm(task);
+					const before = shim('report');
+					const last = k + group - 1;
+					if (group === 1) {
+						writeTransaction(sandbox, k);
+					} else {
+						// Transactions k..last as the units of one group commit, as the pipeline runs writes.
+						const units = Array.from({ length: group }, (_, i) => () => writeTransaction(sandbox, k + i));
+						const failed = sandbox.store.groupCommit(units).find((outcome) => !outcome.ok);
+						if (failed !== undefined && !failed.ok) throw failed.error;
+					}
+					const after = shim('report');
+					say(`ack ${last} ${after.total - before.total} ${after.syncs - before.syncs}`);
 				}
 			} catch (error) {
 				say(`error ${describe(error)}`);
 			}
-			armed = false;
+			shim('disarm');
 			sandbox.close();
 			say('closed');
 			return;
 		}
 		case 'seed': {
-			armed = true;
+			arm(task);
 			try {
 				const sandbox = openSandbox({
 					dataDir: task.dataDir,
@@ -136,7 +128,7 @@ function run(task: ChildTask): void {
 			} catch (error) {
 				say(`error ${describe(error)}`);
 			}
-			say(`writes ${total}`);
+			say(`writes ${shim('report').total}`);
 			return;
 		}
 		case 'reseed': {
@@ -147,10 +139,10 @@ function run(task: ChildTask): void {
 				now: task.now === undefined ? undefined : new Date(task.now),
 			});
 			say('open');
-			armed = true;
-			const before = total;
+			arm(task);
+			const before = shim('report').total;
 			sandbox.reseed();
-			say(`reseeded ${total - before}`);
+			say(`reseeded ${shim('report').total - before}`);
 			sandbox.close();
 			return;
 		}
@@ -169,16 +161,6 @@ function run(task: ChildTask): void {
 				say(`refused ${JSON.stringify((error as Error).message)}`);
 			}
 			return;
-		}
-		case 'legacySpill': {
-			// What an earlier version did: rollback journal, a lock folder per transaction. A big UPDATE with
-			// a tiny cache writes uncommitted pages into the database file before COMMIT; then the process dies.
-			const db = new Database(task.file!);
-			db.exec('PRAGMA cache_size = 5');
-			db.exec('BEGIN IMMEDIATE');
-			db.run("UPDATE application SET processing_messages = printf('uncommitted %0500d', id)");
-			say('spilled');
-			process.kill(process.pid, 'SIGKILL');
 		}
 	}
 }

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from 'node-sqlite3-wasm';
+import { Database } from '../../src/emulator/store/engine';
 import { openSandbox, SANDBOX_FILE_NAME } from '../../src/emulator/sandbox';
 import { OWNER_LOCK_NAME } from '../../src/emulator/store/ownerLock';
 import { LATEST_SCHEMA_VERSION } from '../../src/emulator/store/schema';

@@ -1,11 +1,38 @@
 /** Runs the storage child process (storageChild.ts) for the storage hardening tests. */
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { openSandbox } from '../../src/emulator/sandbox';
 import type { ChildTask } from './storageChild';
 
 const CHILD = join(__dirname, 'storageChild.js');
+const SHIM_SOURCE = join(__dirname, '../../../test/hardening/faultShim.c');
+const SHIM = join(__dirname, 'faultShim.so');
+
+/**
+ * The fault shim (faultShim.c), built on first use with the system's C compiler. It works on Linux
+ * (LD_PRELOAD, /proc/self/fd), where the project's tests run.
+ */
+function faultShim(): string {
+	if (existsSync(SHIM) && statSync(SHIM).mtimeMs >= statSync(SHIM_SOURCE).mtimeMs) return SHIM;
+	try {
+		execFileSync('cc', ['-shared', '-fPIC', '-O2', '-Wall', '-o', SHIM, SHIM_SOURCE, '-ldl'], { stdio: 'pipe' });
+	} catch (error) {
+		throw new Error(
+			`The storage tests inject file-system faults with ${SHIM_SOURCE}, built by a C compiler (cc), ` +
+				`which failed or is missing (on Debian: apt-get install build-essential): ${(error as Error).message}`,
+			{ cause: error },
+		);
+	}
+	return SHIM;
+}
+
+/** The folder's path as the kernel names its files (/proc/self/fd), for the shim; the folder itself may not exist yet. */
+function kernelPath(dir: string): string {
+	return join(realpathSync(dirname(dir)), basename(dir));
+}
 
 interface ChildResult {
 	lines: string[];
@@ -16,8 +43,15 @@ interface ChildResult {
 
 /** Runs the storage child to its end (bounded: killed after 120 s). */
 export function runChild(task: ChildTask, onLine?: (line: string, child: ChildProcess) => void): Promise<ChildResult> {
+	const controlDir = mkdtempSync(join(tmpdir(), 'mp-fault-'));
+	const env = {
+		...process.env,
+		LD_PRELOAD: faultShim(),
+		MP_FAULT_DIR: kernelPath(task.dataDir),
+		MP_FAULT_CONTROL: join(realpathSync(controlDir), 'control'),
+	};
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [CHILD, JSON.stringify(task)], { stdio: ['pipe', 'pipe', 'pipe'] });
+		const child = spawn(process.execPath, [CHILD, JSON.stringify(task)], { stdio: ['pipe', 'pipe', 'pipe'], env });
 		const lines: string[] = [];
 		let stdout = '';
 		let stderr = '';
@@ -35,6 +69,7 @@ export function runChild(task: ChildTask, onLine?: (line: string, child: ChildPr
 		child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 		child.on('exit', (code, signal) => {
 			clearTimeout(timer);
+			rmSync(controlDir, { recursive: true, force: true });
 			resolve({ lines, code, signal, stderr });
 		});
 	});

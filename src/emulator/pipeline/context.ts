@@ -6,6 +6,7 @@ import type { OperationHandlers } from '../domain/handlers';
 import type { ResourceLimits } from '../resources/limits';
 import type { Injection, ScenarioEngine } from '../scenarios/engine';
 import type { AnswerCache } from './answerCache';
+import type { GroupCommit } from './groupCommit';
 import type { AnyParams } from '../../protocol/catalogue';
 import type { Fault } from '../../protocol/faults';
 import type { Journal } from '../journal/journal';
@@ -57,6 +58,8 @@ export interface PipelineConfig {
 	limits?: ResourceLimits;
 	/** Active failure scenarios (scenarios/engine.ts); absent: none can be turned on. */
 	scenarios?: ScenarioEngine;
+	/** Writes read in the same turn are committed as one group (groupCommit.ts); absent: each commits alone. */
+	groupCommit?: GroupCommit;
 	/** Answers of reads kept until the sandbox's state changes (answerCache.ts); absent: every request runs. */
 	answers?: {
 		cache: AnswerCache;

@@ -48,6 +48,7 @@ import { lookupPathOperation, route, splitTarget, type Route } from './dispatch'
 import { classifyError, malformedRequest, timeout, unknownOperation } from './errors';
 import { invokeHandler } from './handle';
 import { chunkedWriter, dropConnection, failureAnswer, injectedDelay, truncatingWriter } from './injection';
+import { WRITING_OPERATIONS } from '../domain/handlers';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
 
@@ -63,6 +64,9 @@ function warningHeader(leniency: string): string {
 }
 
 type CallRoute = Extract<Route, { kind: 'call' }>;
+
+/** Thrown by a queued write whose request was answered (timed out) before its group ran. */
+const ABANDONED = Symbol('abandoned');
 
 function codecContext(config: PipelineConfig, endpoint: Endpoint): CodecContext {
 	return { namespace: config.namespace, endpointPath: config.paths[endpoint] };
@@ -255,22 +259,43 @@ async function serveCall(
 		if (state.done || res.destroyed) return release();
 		res.once('close', release);
 	}
-	// 6. handle; whether it read the clock decides how long its answer may be kept.
-	const changeCount = answers?.changeCount();
+	// 6. handle; whether it read the clock decides how long its answer may be kept, whether it wrote
+	// whether it may be kept at all. A write waits for its group's commit (groupCommit.ts).
+	let changeCount: number | undefined;
+	let wroteNothing = false;
 	let clockRead = false;
-	// Taken here, after any wait for a heavy-query slot, as before the cache.
-	const handledAt = Date.now();
-	const now = new Date(handledAt);
-	const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
-		endpoint,
-		binding,
-		baseUrl: config.baseUrl,
-		client: req.socket.remoteAddress,
-		get now() {
-			clockRead = true;
-			return now;
-		},
-	});
+	let handledAt = 0;
+	const handle = (): unknown => {
+		// A request timed out while it waited for its group is not run: its caller was told it failed.
+		if (state.done) throw ABANDONED;
+		changeCount = answers?.changeCount();
+		// Taken here, after any wait for a heavy-query slot or for the group, as before the cache.
+		handledAt = Date.now();
+		const now = new Date(handledAt);
+		const result = invokeHandler(config.handlers, decoded.operation, decoded.params, {
+			endpoint,
+			binding,
+			baseUrl: config.baseUrl,
+			client: req.socket.remoteAddress,
+			get now() {
+				clockRead = true;
+				return now;
+			},
+		});
+		wroteNothing = answers?.changeCount() === changeCount;
+		return result;
+	};
+	let result: unknown;
+	if (config.groupCommit !== undefined && WRITING_OPERATIONS[decoded.operation]) {
+		try {
+			result = await config.groupCommit.run(handle);
+		} catch (error) {
+			if (error === ABANDONED) return;
+			throw error;
+		}
+	} else {
+		result = handle();
+	}
 	// 7. encode; an answer carrying a login token is never kept by a browser or proxy cache.
 	const encoded = getBinding(binding).encodeResponse(
 		decoded.operation,
@@ -287,7 +312,7 @@ async function serveCall(
 		return sendInjected(state, res, failed);
 	}
 	if (injection?.chunks !== undefined) state.writeBody = chunkedWriter(injection.chunks, injection.delayMs ?? 0);
-	if (answers && key !== undefined && state.warnings === undefined && answers.changeCount() === changeCount) {
+	if (answers && key !== undefined && state.warnings === undefined && wroteNothing) {
 		answers.cache.set(key, {
 			operation: decoded.operation,
 			answer,

@@ -203,8 +203,8 @@ export class ApplicationRepository {
 		for (const id of new Set(organisationIds)) {
 			const row = this.sql.one<{ first: string | null; last: string | null }>(
 				// Two scalar subqueries: min and max in one SELECT would read the whole range instead of its ends.
-				'SELECT (SELECT min(applied_at) FROM application WHERE organisation_id = ?1) AS first, (SELECT max(applied_at) FROM application WHERE organisation_id = ?1) AS last',
-				[id],
+				'SELECT (SELECT min(applied_at) FROM application WHERE organisation_id = ?) AS first, (SELECT max(applied_at) FROM application WHERE organisation_id = ?) AS last',
+				[id, id],
 			);
 			if (row === undefined || row.first === null || row.last === null) continue;
 			if (first === undefined || row.first < first) first = row.first;
@@ -276,10 +276,11 @@ export class ApplicationRepository {
 	 * nothing is written and kept answers stay true.
 	 */
 	score(id: number, ranking: number, favourite: boolean, byUserId: number, at: string): void {
+		const values = [ranking, favourite ? 1 : 0, at, byUserId];
 		this.sql.run(
-			'UPDATE application SET ranking = ?1, favourite = ?2, viewed = 1, last_score_date = ?3, last_scored_by = ?4 ' +
-				'WHERE id = ?5 AND NOT (ranking IS ?1 AND favourite IS ?2 AND viewed = 1 AND last_score_date IS ?3 AND last_scored_by IS ?4)',
-			[ranking, favourite ? 1 : 0, at, byUserId, id],
+			'UPDATE application SET ranking = ?, favourite = ?, viewed = 1, last_score_date = ?, last_scored_by = ? ' +
+				'WHERE id = ? AND NOT (ranking IS ? AND favourite IS ? AND viewed = 1 AND last_score_date IS ? AND last_scored_by IS ?)',
+			[...values, id, ...values],
 		);
 	}
 
@@ -288,10 +289,11 @@ export class ApplicationRepository {
 	 * second changes nothing (see score).
 	 */
 	progress(id: number, progressId: number, interviewStatus: string | null, byUserId: number, at: string): void {
+		const values = [progressId, interviewStatus, at, byUserId];
 		this.sql.run(
-			'UPDATE application SET progress_id = ?1, interview_status = ?2, viewed = 1, last_progress_date = ?3, last_progressed_by = ?4 ' +
-				'WHERE id = ?5 AND NOT (progress_id IS ?1 AND interview_status IS ?2 AND viewed = 1 AND last_progress_date IS ?3 AND last_progressed_by IS ?4)',
-			[progressId, interviewStatus, at, byUserId, id],
+			'UPDATE application SET progress_id = ?, interview_status = ?, viewed = 1, last_progress_date = ?, last_progressed_by = ? ' +
+				'WHERE id = ? AND NOT (progress_id IS ? AND interview_status IS ? AND viewed = 1 AND last_progress_date IS ? AND last_progressed_by IS ?)',
+			[...values, id, ...values],
 		);
 	}
 

@@ -1,29 +1,25 @@
 /**
- * Opening, checking, migrating and transactions of the SQLite database (node-sqlite3-wasm, synchronous).
+ * Opening, checking, migrating and transactions of the SQLite database (node:sqlite, see engine.ts).
  *
  * A database file is opened in exclusive locking mode with a write-ahead log: one process owns the
  * file for as long as it is open (the sandbox's owner lock makes sure of that), so SQLite keeps its
  * page cache across transactions, takes its file lock once instead of around every statement, and
- * keeps the WAL index in memory (the wasm file layer has no shared memory; SQLite supports WAL without
- * it in exclusive mode). A commit is one write into the log, without fsync: a killed process loses
- * nothing it committed; a power cut can lose the last commits before the next checkpoint, never
- * consistency. That is synchronous=NORMAL's durability, obtained through synchronous=FULL with
- * checkpoint_fullfsync: SQLite then ends every commit with a log sync flagged NORMAL (a checkpoint's
- * are flagged FULL), where the patched file layer writes the commit's frames, combined in memory, in
- * one call and skips the fsync (scripts/sqlite-vfs-patch.cjs). A failed write fails the COMMIT itself.
+ * keeps the WAL index in heap memory instead of a shared-memory file. synchronous=NORMAL: a commit
+ * writes its pages to the log without fsync, and a checkpoint fsyncs the log, then the database. So a
+ * killed process loses nothing it committed (its writes are the operating system's once the COMMIT
+ * returns); a power cut or a crash of the operating system can lose the last commits before the next
+ * checkpoint, never consistency. A failed write fails the COMMIT itself, and a full disk says so.
  */
 import { dirname } from 'node:path';
-import { Database } from 'node-sqlite3-wasm';
-import { assertEngineReady } from './engine';
+import { Database, type SqlValue } from './engine';
 import { LATEST_SCHEMA_VERSION, MIGRATIONS } from './schema';
 import { StorageError } from './storageError';
 
-/** The values a statement can bind. */
-export type SqlValue = number | string | Uint8Array | null;
+export type { SqlValue };
 
 export interface OpenOptions {
 	/**
-	 * `serve` (default): exclusive lock, WAL, one write per commit without fsync, checked with quick_check.
+	 * `serve` (default): exclusive lock, WAL, commits without fsync, checked with quick_check.
 	 * `seed`: a new file being filled by seeding, without journal or fsync, and without foreign-key
 	 * checks (the generators only refer to rows they made; tests check every seeded file with
 	 * PRAGMA foreign_key_check); the caller throws the file away unless seeding finishes, then makes
@@ -66,7 +62,6 @@ const WAL_AUTOCHECKPOINT_PAGES = 16384;
 export function openDatabase(path: string | ':memory:', options: OpenOptions = {}): Database {
 	const purpose = options.purpose ?? 'serve';
 	const file = path !== ':memory:';
-	if (file) assertEngineReady();
 	let db: Database;
 	try {
 		db = new Database(path);
@@ -83,8 +78,8 @@ export function openDatabase(path: string | ':memory:', options: OpenOptions = {
 			} else {
 				const mode = (db.get('PRAGMA journal_mode = WAL') as { journal_mode: string }).journal_mode;
 				if (mode !== 'wal') throw new Error(`SQLite refused the write-ahead log (journal mode ${mode})`);
-				// FULL + checkpoint_fullfsync: see the top of this file (the file layer makes it NORMAL's durability).
-				db.exec('PRAGMA synchronous = FULL');
+				db.exec('PRAGMA synchronous = NORMAL');
+				// macOS: a checkpoint flushes the drive's cache too (F_FULLFSYNC), so a power cut cannot reorder it.
 				db.exec('PRAGMA checkpoint_fullfsync = ON');
 				db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
 				db.exec(`PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
@@ -136,7 +131,7 @@ export function schemaVersion(db: Database): number {
 	db.exec(
 		'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)',
 	);
-	const row = db.get('SELECT max(version) AS version FROM schema_version') as { version: number | null } | null;
+	const row = db.get('SELECT max(version) AS version FROM schema_version') as { version: number | null } | undefined;
 	return row?.version ?? 0;
 }
 
@@ -161,8 +156,8 @@ function migrate(db: Database, onUpgrade?: (upgrade: SchemaUpgrade) => void): vo
 }
 
 /**
- * The error to show for a failure of the storage: a full disk says so (SQLite's code is SQLITE_FULL
- * with the corrected file layer), a damaged file says how to start again; others pass unchanged.
+ * The error to show for a failure of the storage: a full disk says so (SQLITE_FULL), a damaged file
+ * says how to start again; others pass unchanged.
  */
 export function storageError(error: unknown, path: string): unknown {
 	if (error instanceof StorageError || !(error instanceof Error)) return error;

@@ -3,7 +3,7 @@
  * changes go into a new migration so that existing sandbox files upgrade in place.
  */
 
-import type { Database } from 'node-sqlite3-wasm';
+import type { Database } from './engine';
 
 export interface Migration {
 	readonly version: number;
@@ -360,12 +360,10 @@ CREATE TABLE sandbox_meta (
 			if (from === 0) return;
 			const analyzed = db.get(
 				"SELECT 1 AS yes FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'",
-			) as { yes: number } | null;
-			if (analyzed === null) return;
-			const seeded = db.get("SELECT 1 AS yes FROM sqlite_stat1 WHERE tbl = 'organisation' LIMIT 1") as {
-				yes: number;
-			} | null;
-			if (seeded === null) return;
+			);
+			if (analyzed === undefined) return;
+			const seeded = db.get("SELECT 1 AS yes FROM sqlite_stat1 WHERE tbl = 'organisation' LIMIT 1");
+			if (seeded === undefined) return;
 			db.run('INSERT INTO sandbox_meta (key, value) VALUES (?, ?)', [
 				SEEDED_KEY,
 				JSON.stringify({ by: 'an earlier version', at: new Date().toISOString() }),

@@ -1,11 +1,11 @@
 /**
- * Prepared statements kept by SQL text. Preparing is the costliest step of a small query in
- * node-sqlite3-wasm (parsing and planning, plus copying the text into wasm memory), and the store
- * runs the same few dozen statements over and over. SQLite re-prepares a kept statement by itself
- * after a schema change (sqlite3_prepare_v2), so a kept statement is never stale.
+ * Prepared statements kept by SQL text. Preparing (parsing and planning) is the costliest step of a
+ * small query, and the store runs the same few dozen statements over and over. SQLite re-prepares a
+ * kept statement by itself after a schema change (sqlite3_prepare_v2), so a kept statement is never
+ * stale; node:sqlite resets a statement after each call, failed or not, so it can always be used again.
  */
-import type { Database, Statement } from 'node-sqlite3-wasm';
 import type { SqlValue } from './database';
+import type { Database, Statement } from './engine';
 
 /** Distinct statements kept; searches build their WHERE from the filters given, so the set is bounded but not tiny. */
 const DEFAULT_CAPACITY = 256;
@@ -29,7 +29,7 @@ export class StatementCache {
 
 	/** Every row of a query, as the caller's row type (the SQL's column aliases are its field names). */
 	all<T = Record<string, unknown>>(sql: string, values?: SqlValue[]): T[] {
-		return this.use(sql, (statement) => statement.all(values) as T[]);
+		return this.use(sql, (statement) => (values === undefined ? statement.all() : statement.all(...values)) as T[]);
 	}
 
 	/**
@@ -42,7 +42,7 @@ export class StatementCache {
 
 	/**
 	 * Rows of a query whose only column is `row_json`, one JSON object per row (see jsonRow): one
-	 * value per row crosses the wasm boundary instead of one per cell, which is most of the cost of a
+	 * value per row crosses into JavaScript instead of one per cell, which is most of the cost of a
 	 * wide row.
 	 */
 	allJson<T>(sql: string, values?: SqlValue[]): T[] {
@@ -58,9 +58,11 @@ export class StatementCache {
 	 * leaves every cache of derived data true.
 	 */
 	run(sql: string, values?: SqlValue[]): { changes: number; lastInsertRowid: number | bigint } {
-		const result = this.use(sql, (statement) => statement.run(values));
+		const result = this.use(sql, (statement) =>
+			values === undefined ? statement.run() : statement.run(...values),
+		);
 		if (result.changes > 0) this.countWrite(sql);
-		return result;
+		return { changes: Number(result.changes), lastInsertRowid: result.lastInsertRowid };
 	}
 
 	private countWrite(sql: string): void {
@@ -85,9 +87,8 @@ export class StatementCache {
 		this.watchedWrites++;
 	}
 
-	/** Finalizes every kept statement (before the database closes). */
+	/** Forgets every kept statement (before the database closes, which finalizes them). */
 	clear(): void {
-		for (const statement of this.statements.values()) finalizeQuietly(statement);
 		this.statements.clear();
 	}
 
@@ -103,38 +104,22 @@ export class StatementCache {
 		} else {
 			this.statements.delete(sql);
 		}
-		try {
-			const result = work(statement);
-			this.statements.set(sql, statement);
-			return result;
-		} catch (error) {
-			// A failed step (a constraint, say) leaves its code for the next reset: start afresh next time.
-			finalizeQuietly(statement);
-			throw error;
-		}
+		this.statements.set(sql, statement);
+		return work(statement);
 	}
 
+	/** Drops the least recently used statement (node:sqlite finalizes it when it is collected). */
 	private evictOldest(): void {
 		const oldest = this.statements.keys().next();
-		if (oldest.done === true) return;
-		const statement = this.statements.get(oldest.value) as Statement;
-		this.statements.delete(oldest.value);
-		finalizeQuietly(statement);
-	}
-}
-
-function finalizeQuietly(statement: Statement): void {
-	try {
-		if (!statement.isFinalized) statement.finalize();
-	} catch {
-		// finalize reports the statement's last error again; the statement is released regardless.
+		if (oldest.done !== true) this.statements.delete(oldest.value);
 	}
 }
 
 /**
  * `expr AS alias, table.column, ...` as `json_object('alias', expr, 'column', table.column, ...) AS row_json`,
- * for {@link StatementCache.allJson}. Integers, reals, text and NULL come back as the plain columns
- * would; a BLOB column cannot be selected this way (SQLite refuses it).
+ * for {@link StatementCache.allJson}. Integers, text and NULL come back as the plain columns would, and
+ * reals too where 15 significant digits hold them (the SQLite of Node 22, 3.50, writes no more in JSON;
+ * the store selects no real this way); a BLOB column cannot be selected this way (SQLite refuses it).
  */
 export function jsonRow(columns: string): string {
 	const pairs = splitTopLevel(columns).map((column) => {

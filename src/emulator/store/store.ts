@@ -3,7 +3,7 @@
  * Every value is bound as a parameter; ORDER BY comes only from the whitelist in ordering.ts. The store
  * itself owns what spans the tables: transactions, bulk loading, clearing and diagnostics.
  */
-import type { Database } from 'node-sqlite3-wasm';
+import type { Database } from './engine';
 import { AccountRepository, IDENTITY_TABLES } from './accounts';
 import { AdvertRepository } from './adverts';
 import { ApplicationRepository } from './applications';
@@ -59,6 +59,9 @@ const COUNTED_TABLES = [
 	'candidate_tag',
 	'advert_value',
 ] as const;
+
+/** What became of one unit of a group commit: its value, or what it threw. */
+export type UnitOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /** Writes after which the planner's statistics are refreshed (see refreshStatisticsAfterWrites). */
 const STATISTICS_WRITES = 2_000;
@@ -186,8 +189,59 @@ export class Store {
 	}
 
 	/**
-	 * Bulk loading with prepared statements (seeding). The callback gets a factory of statements that
-	 * are finalized afterwards, and a query function; everything runs in one transaction.
+	 * Group commit: runs units of work in one transaction, each inside its own SAVEPOINT, and commits
+	 * once. A unit that throws is rolled back alone and its error is its outcome; the others are kept.
+	 * Returns once COMMIT has returned; if the COMMIT fails (a full disk), nothing of the batch is kept
+	 * and every unit's outcome is that failure. Units run synchronously, one after the other.
+	 */
+	groupCommit<T>(units: readonly (() => T)[]): UnitOutcome<T>[] {
+		if (units.length === 1) return [this.alone(units[0])];
+		const writesBefore = this.sql.writes;
+		const outcomes: UnitOutcome<T>[] = [];
+		try {
+			this.sql.control('BEGIN IMMEDIATE');
+			for (const unit of units) outcomes.push(this.inSavepoint(unit));
+			this.sql.control('COMMIT');
+		} catch (error) {
+			if (this.sql.writes !== writesBefore) this.sql.invalidate();
+			if (this.db.inTransaction) this.sql.control('ROLLBACK');
+			const failure = isDiskFull(error) ? storageError(error, this.path) : error;
+			return units.map(() => ({ ok: false, error: failure }));
+		}
+		this.refreshStatisticsAfterWrites();
+		return outcomes;
+	}
+
+	/** One unit in its own transaction (a group of one needs no savepoint). */
+	private alone<T>(unit: () => T): UnitOutcome<T> {
+		try {
+			return { ok: true, value: this.transaction(unit) };
+		} catch (error) {
+			return { ok: false, error };
+		}
+	}
+
+	/** A unit of a group: its writes are undone alone if it throws; a failure that ended the transaction is thrown on. */
+	private inSavepoint<T>(unit: () => T): UnitOutcome<T> {
+		const writesBefore = this.sql.writes;
+		this.sql.control('SAVEPOINT unit');
+		try {
+			const value = unit();
+			this.sql.control('RELEASE unit');
+			return { ok: true, value };
+		} catch (error) {
+			// SQLite rolls the whole transaction back after some errors (a full disk, I/O): the batch fails.
+			if (!this.db.inTransaction) throw error;
+			if (this.sql.writes !== writesBefore) this.sql.invalidate();
+			this.sql.control('ROLLBACK TO unit');
+			this.sql.control('RELEASE unit');
+			return { ok: false, error: isDiskFull(error) ? storageError(error, this.path) : error };
+		}
+	}
+
+	/**
+	 * Bulk loading with prepared statements (seeding). The callback gets a factory of statements and a
+	 * query function; everything runs in one transaction.
 	 */
 	bulkLoad(
 		work: (
@@ -195,26 +249,17 @@ export class Store {
 			query: (sql: string, values?: readonly SqlValue[]) => Record<string, unknown>[],
 		) => void,
 	): void {
-		const statements: ReturnType<Database['prepare']>[] = [];
 		try {
 			this.transaction(() =>
 				work(
 					(sql) => {
 						const statement = this.db.prepare(sql);
-						statements.push(statement);
-						return (values) => Number(statement.run(values as SqlValue[]).lastInsertRowid);
+						return (values) => Number(statement.run(...values).lastInsertRowid);
 					},
-					(sql, values) => this.db.all(sql, values as SqlValue[]) as Record<string, unknown>[],
+					(sql, values) => this.db.all(sql, values),
 				),
 			);
 		} finally {
-			for (const statement of statements) {
-				try {
-					statement.finalize();
-				} catch {
-					// finalize repeats the statement's last error, which the transaction has already thrown.
-				}
-			}
 			// Seeding writes around the statement cache: forget what was derived before.
 			this.accounts.forget();
 			this.sql.invalidate();

@@ -876,10 +876,13 @@ describe('emulator operations', () => {
 			const ok = h().GetLoginURL({ ...login, returnUrl: '/adverts' }, ctx);
 			assert.equal(ok.LoginSuccess, true);
 			const token = ok.RedirectUrl!.split('/login/')[1];
-			assert.deepEqual(sandbox.store.loginTokens.consume(token, '2026-11-22T12:01:00Z'), {
-				userId: 1,
-				returnUrl: '/adverts',
-			});
+			assert.deepEqual(
+				{ ...sandbox.store.loginTokens.consume(token, '2026-11-22T12:01:00Z') },
+				{
+					userId: 1,
+					returnUrl: '/adverts',
+				},
+			);
 			assert.equal(sandbox.store.loginTokens.consume(token, '2026-11-22T12:01:00Z'), undefined);
 			const expired = h().GetLoginURL(login, ctx).RedirectUrl!.split('/login/')[1];
 			assert.equal(sandbox.store.loginTokens.consume(expired, '2026-11-22T12:06:00Z'), undefined);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Database } from 'node-sqlite3-wasm';
+import type { Database } from '../../../src/emulator/store/engine';
 import { openSandbox } from '../../../src/emulator/sandbox';
 import type { ApplicationSearch } from '../../../src/emulator/store/applications';
 import { openDatabase } from '../../../src/emulator/store/database';

