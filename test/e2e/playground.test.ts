@@ -222,7 +222,10 @@ describe('request playground in real VS Code', function () {
 
 	it('is reachable from the view title menu and a connection, and opens for an advert', async function () {
 		await showSandboxTree(page);
-		await page.locator('.part.sidebar .title-actions .action-label[aria-label*="More Actions"]').first().click();
+		// The Account view shares the side bar with the Traffic view: its menu is on its own header.
+		const header = page.locator('.part.sidebar .pane-header', { hasText: 'Account' }).first();
+		await header.hover();
+		await header.locator('.action-label[aria-label*="More Actions"]').first().click();
 		await chooseMenuItem(page, 'Open Request Playground', editorTab(page, 'Request Playground'));
 		await runCommand(page, 'View: Close All Editors');
 
