@@ -7,7 +7,9 @@ import {
 	parseFilter,
 	playgroundFormOf,
 	requestTestOf,
+	rowText,
 	TrafficRows,
+	verdictMarkdown,
 } from '../../../src/extension/traffic/trafficModel';
 import { curlForRaw } from '../../../src/extension/playground/snippets';
 import { DEFAULT_ENDPOINT_PATHS } from '../../../src/protocol/catalogue';
@@ -66,6 +68,39 @@ describe('traffic view model', () => {
 		assert.match(text, /\| operation \| GetCurency \| GetCurrency \|/);
 		assert.match(text, /sAPIKey=\{\{connection\.apiKey\}\}/);
 		assert.ok(!text.includes(API_KEY));
+	});
+
+	it('writes service text literally: element names, markup and table bars survive the preview', () => {
+		const text = verdictMarkdown({
+			summary: 'Production accepts this request but ignores part of it.',
+			production: ['production would refuse this request: <sAPIKey> is not in the service namespace'],
+			ruleIssues: ['*q* must be [3] characters & more'],
+			nearMisses: [
+				{
+					kind: 'namespace',
+					sent: '',
+					closest: ['http://sandbox.multiposting.test/'],
+					differs: 'a|b is unqualified',
+					fix: 'write <m:GetCurrency xmlns:m="http://sandbox.multiposting.test/">',
+					line: 5,
+				},
+			],
+		});
+		assert.match(text, /refuse this request: \\<sAPIKey\\> is not/);
+		assert.match(text, /\\\*q\\\* must be \\\[3\\\] characters \\& more/);
+		assert.match(
+			text,
+			/\| a\\\|b is unqualified \| write \\<m:GetCurrency xmlns:m="http:\/\/sandbox\.multiposting\.test\/"\\> \|/,
+		);
+		// Nothing left that Markdown takes for an HTML tag.
+		assert.doesNotMatch(text, /(^|[^\\])</m);
+	});
+
+	it('labels a row that reached no operation by the last segment of its path', async () => {
+		await send(`${emulator.postingUrl}/GetCurency?${allFields('GetCurrency', { sAPIKey: API_KEY })}`);
+		const { label, tooltip } = rowText(await newest(emulator));
+		assert.match(label, /^\d\d:\d\d:\d\d GET …\/GetCurency$/);
+		assert.match(tooltip, /^GET \/SOAP\/Posting\.asmx\/GetCurency → 500/);
 	});
 
 	it("copies an exchange as curl with the playground's shell variables for credentials", async () => {
