@@ -12,7 +12,7 @@ import { getBinding } from '../../protocol/bindings';
 import { isOperationName, OPERATIONS, type OperationName } from '../../protocol/catalogue';
 import { prettyPrintXml } from '../../protocol/codecs/xml';
 import { normaliseResult, type Normalised } from '../../protocol/compare';
-import type { Expectation, PathSegment } from '../../protocol/requestFiles/expressions';
+import type { Expectation, Operand, PathSegment } from '../../protocol/requestFiles/expressions';
 import { LENGTH_FIELD } from '../../protocol/requestFiles/resultPaths';
 import type { RequestEntry } from '../../protocol/requestFiles/format';
 import { newForm } from '../../shared/playgroundForms';
@@ -272,16 +272,17 @@ function resultPath(...segments: (string | number)[]): PathSegment[] {
 }
 
 function equals(path: PathSegment[], value: Normalised): Expectation | undefined {
-	const subject = { kind: 'result', path } as const;
-	if (typeof value === 'number')
-		return { kind: 'compare', subject, operator: '==', operand: { kind: 'number', value } };
-	if (typeof value === 'boolean') {
-		return { kind: 'compare', subject, operator: '==', operand: { kind: 'boolean', value } };
-	}
+	const operand = operandOf(value);
+	return operand && { kind: 'compare', subject: { kind: 'result', path }, operator: '==', operand };
+}
+
+function operandOf(value: Normalised): Operand | undefined {
+	if (typeof value === 'number') return { kind: 'number', value };
+	if (typeof value === 'boolean') return { kind: 'boolean', value };
 	// A redacted credential ({{connection.*}}) or a long text is no key value.
 	if (typeof value !== 'string' || value === '' || value.length > MAX_EXPECTED_TEXT) return undefined;
 	if (value.includes('{{') || /[\r\n]/.test(value)) return undefined;
-	return { kind: 'compare', subject, operator: '==', operand: { kind: 'string', value } };
+	return { kind: 'string', value };
 }
 
 /** The first scalar fields of a record (and the count of its first list), as expectations. */
