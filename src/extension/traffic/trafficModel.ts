@@ -27,18 +27,46 @@ export const MAX_ROWS = 500;
 /** The icon of a row: a fault, a request production refuses or ignores in part, or a clean exchange. */
 export type RowMark = 'fault' | 'production' | 'ok';
 
-export function rowMark(entry: JournalEntry): RowMark {
+/** The mark of a row; once the exchange was opened, its verdict also counts (production ignores a part). */
+export function rowMark(entry: JournalEntry, verdict?: Verdict): RowMark {
 	if (entry.status >= 400) return 'fault';
-	if (entry.leniencies?.length) return 'production';
+	if (entry.leniencies?.length || verdict?.refusal || verdict?.production.length) return 'production';
 	return 'ok';
+}
+
+/** A problem of the verdict at its 1-based line of the request body as sent. */
+export interface LocatedProblem {
+	line: number;
+	message: string;
+	severity: 'error' | 'warning';
+}
+
+/** The verdict's problems that name a line of the request body: the WSDL's errors and the near misses. */
+export function locatedProblems(entry: DetailedEntry): LocatedProblem[] {
+	// A cut body is not judged, and its lines past the cut would not be where the text shows them.
+	if (entry.request.body.truncated || entry.request.body.text === '') return [];
+	const { wsdl, nearMisses } = entry.verdict;
+	return [
+		...(wsdl?.problems ?? [])
+			.filter((problem) => problem.line > 0)
+			.map((problem) => ({ line: problem.line, message: problem.message, severity: 'error' as const })),
+		...nearMisses
+			.filter((miss) => miss.line)
+			.map((miss) => ({
+				line: miss.line ?? 0,
+				message: `${miss.kind}: ${miss.differs} (fix: ${miss.fix})`,
+				severity: 'warning' as const,
+			})),
+	];
 }
 
 /** The row's label and description: time, operation (or path); binding, status, duration, client. */
 export function rowText(entry: JournalEntry): { label: string; description: string; tooltip: string } {
 	const time = entry.time.slice(11, 19);
-	// No operation reached: the path's last segment (the misspelt name), the whole path in the tooltip.
+	// No operation reached: the path's last two segments (endpoint and name), the whole path in the tooltip.
 	const segments = entry.path.split('/').filter(Boolean);
-	const what = entry.operation ?? `${entry.method} ${segments.length > 1 ? '…/' : '/'}${segments.at(-1) ?? ''}`;
+	const what =
+		entry.operation ?? `${entry.method} ${segments.length > 2 ? '…/' : '/'}${segments.slice(-2).join('/')}`;
 	const description = `${entry.binding ?? '-'} · ${entry.status} · ${entry.durationMs} ms · ${entry.client}`;
 	const why = entry.fault ? `\n${faultName(entry.fault)}: ${entry.fault.message}` : '';
 	const lenient = entry.leniencies?.length ? `\nProduction would refuse: ${entry.leniencies.join('; ')}` : '';

@@ -4,9 +4,11 @@ import { SANDBOX_NAMESPACE } from '../../../src/emulator/endpoint';
 import type { RunningEmulator } from '../../../src/emulator/server';
 import {
 	exchangeMarkdown,
+	locatedProblems,
 	parseFilter,
 	playgroundFormOf,
 	requestTestOf,
+	rowMark,
 	rowText,
 	TrafficRows,
 	verdictMarkdown,
@@ -96,11 +98,40 @@ describe('traffic view model', () => {
 		assert.doesNotMatch(text, /(^|[^\\])</m);
 	});
 
-	it('labels a row that reached no operation by the last segment of its path', async () => {
+	it('labels a row that reached no operation by the last two segments of its path', async () => {
 		await send(`${emulator.postingUrl}/GetCurency?${allFields('GetCurrency', { sAPIKey: API_KEY })}`);
 		const { label, tooltip } = rowText(await newest(emulator));
-		assert.match(label, /^\d\d:\d\d:\d\d GET …\/GetCurency$/);
+		assert.match(label, /^\d\d:\d\d:\d\d GET …\/Posting\.asmx\/GetCurency$/);
 		assert.match(tooltip, /^GET \/SOAP\/Posting\.asmx\/GetCurency → 500/);
+	});
+
+	it('locates the problems of an unqualified parameter at its line, and marks the row once judged', async () => {
+		const body = [
+			'<?xml version="1.0" encoding="utf-8"?>',
+			'<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">',
+			'  <soap:Body>',
+			`    <m:GetCurrency xmlns:m="${SANDBOX_NAMESPACE}">`,
+			'      <sCultureID>en</sCultureID>',
+			`      <m:sAPIKey>${API_KEY}</m:sAPIKey>`,
+			'    </m:GetCurrency>',
+			'  </soap:Body>',
+			'</soap:Envelope>',
+		].join('\n');
+		await send(emulator.postingUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${SANDBOX_NAMESPACE}GetCurrency"` },
+			body,
+		});
+		const entry = await newest(emulator);
+		const problems = locatedProblems(entry);
+		assert.ok(problems.length > 0, JSON.stringify(entry.verdict));
+		assert.deepEqual(
+			problems.map((problem) => problem.line),
+			problems.map(() => 5),
+		);
+		assert.ok(problems.some((problem) => /sCultureID/.test(problem.message)));
+		assert.equal(rowMark(entry), entry.leniencies?.length ? 'production' : 'ok');
+		assert.equal(rowMark(entry, entry.verdict), 'production');
 	});
 
 	it("copies an exchange as curl with the playground's shell variables for credentials", async () => {
