@@ -95,9 +95,10 @@ describe('traffic view in real VS Code', function () {
 
 	before(async function () {
 		this.timeout(180_000);
-		const session = await e2eSession();
-		page = session.page;
-		workspaceDir = session.server.workspaceDir;
+		({
+			page,
+			server: { workspaceDir },
+		} = await e2eSession());
 	});
 
 	it('shows what curl sends as it arrives, with the verdict and near misses', async function () {
