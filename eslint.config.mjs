@@ -3,6 +3,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const vscodeOnlyInExtension = { name: 'vscode', message: 'The VS Code API may be imported only under src/extension/.' };
+/** Import patterns of whole layers: a folder's index ('../client') and anything under it ('../client/x'). */
+const layers = (...names) => names.flatMap((name) => [`**/${name}`, `**/${name}/**`]);
 
 export default tseslint.config(
 	{ ignores: ['out/**', 'dist/**', 'node_modules/**', '.cache/**', 'media/**', '**/*.mjs', '**/*.js', '**/*.cjs'] },
@@ -45,8 +47,27 @@ export default tseslint.config(
 					paths: [vscodeOnlyInExtension],
 					patterns: [
 						{
-							group: ['**/extension/**'],
+							group: layers('extension'),
 							message: 'Only src/extension may depend on the extension layer.',
+						},
+					],
+				},
+			],
+		},
+	},
+	{
+		// Webviews and the helpers they share with the host handle messages only: no client, no sandbox.
+		files: ['src/shared/**/*.ts', 'src/webview/**/*.ts'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: [vscodeOnlyInExtension, 'undici'],
+					patterns: [
+						{
+							group: layers('client', 'emulator', 'extension'),
+							message:
+								'src/webview and src/shared depend only on src/protocol and src/shared: the host calls the service.',
 						},
 					],
 				},
@@ -62,7 +83,7 @@ export default tseslint.config(
 					paths: [vscodeOnlyInExtension],
 					patterns: [
 						{
-							group: ['**/emulator/**', '**/extension/**'],
+							group: layers('emulator', 'extension'),
 							message: 'The client talks to services only through src/protocol.',
 						},
 					],
@@ -82,7 +103,7 @@ export default tseslint.config(
 					],
 					patterns: [
 						{
-							group: ['**/client/**', '**/extension/**'],
+							group: layers('client', 'extension'),
 							message: 'The emulator depends only on src/protocol.',
 						},
 					],
@@ -100,7 +121,7 @@ export default tseslint.config(
 					paths: [vscodeOnlyInExtension],
 					patterns: [
 						{
-							group: ['**/extension/**', '**/webview/**'],
+							group: layers('extension', 'webview'),
 							message: 'The CLI uses the client, the emulator and src/protocol only.',
 						},
 					],
@@ -130,7 +151,7 @@ export default tseslint.config(
 					],
 					patterns: [
 						{
-							group: ['**/client/**', '**/emulator/**', '**/extension/**'],
+							group: layers('client', 'emulator', 'extension'),
 							message: 'src/protocol is pure: no I/O and no other layer.',
 						},
 					],

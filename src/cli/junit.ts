@@ -1,7 +1,7 @@
 /** JUnit XML of a test run, as CI servers read it (one testsuite per file, one testcase per request). */
 import { formatExchange } from '../client/requestFileRunner';
 import { escapeAttr, escapeText } from '../protocol/codecs/xml';
-import type { FileRun } from './report';
+import { tries, type FileRun } from './report';
 
 /** An attribute value of the report; characters XML 1.0 cannot hold become U+FFFD. */
 const xmlAttr = (text: string): string => escapeAttr(text, 'replace');
@@ -24,11 +24,11 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 	for (const file of files) {
 		const of = (status: string): number => file.results.filter((result) => result.status === status).length;
 		lines.push(
-			`  <testsuite name="${xmlAttr(file.path)}" tests="${file.results.length}" failures="${of('failed')}" errors="${of('errored')}" skipped="${of('skipped')}" time="${seconds(file.ms)}" timestamp="${file.startedAt}">`,
+			`  <testsuite name="${xmlAttr(file.name)}" tests="${file.results.length}" failures="${of('failed')}" errors="${of('errored')}" skipped="${of('skipped')}" time="${seconds(file.ms)}" timestamp="${file.startedAt}">`,
 		);
 		for (const problem of file.fileProblems) {
 			lines.push(
-				`    <testcase classname="${xmlAttr(className(file.path))}" name="(file)" time="0">`,
+				`    <testcase classname="${xmlAttr(className(file.name))}" name="(file)" time="0">`,
 				`      <error message="${xmlAttr(problem)}" type="file"/>`,
 				'    </testcase>',
 			);
@@ -37,18 +37,26 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 			const time = seconds(result.exchange?.timeMs ?? 0);
 			const line = file.lines[result.index];
 			lines.push(
-				`    <testcase classname="${xmlAttr(className(file.path))}" name="${xmlAttr(result.label)}" time="${time}" file="${xmlAttr(file.path)}"${line ? ` line="${line}"` : ''}>`,
+				`    <testcase classname="${xmlAttr(className(file.name))}" name="${xmlAttr(result.label)}" time="${time}" file="${xmlAttr(file.path)}"${line ? ` line="${line}"` : ''}>`,
 			);
+			if (result.tries !== undefined) {
+				lines.push(`      <properties><property name="tries" value="${result.tries}"/></properties>`);
+			}
 			const failed = result.outcomes.filter((outcome) => !outcome.passed);
 			const details = [
 				...failed.map(
 					(outcome) =>
-						`expect: ${outcome.text}\n  expected: ${outcome.expected}\n  actual:   ${outcome.actual}`,
+						`${lineOf(outcome.line)}expect: ${outcome.text}\n  expected: ${outcome.expected}\n  actual:   ${outcome.actual}`,
 				),
 				...result.problems,
+				...(result.tries !== undefined && result.status !== 'passed'
+					? [`(the last of ${tries(result.tries)})`]
+					: []),
 			].join('\n');
 			if (result.status === 'failed') {
-				const message = failed[0]?.message ?? result.problems[0] ?? 'failed';
+				const message = failed[0]
+					? `${lineOf(failed[0].line)}${failed[0].message}`
+					: (result.problems[0] ?? 'failed');
 				lines.push(
 					`      <failure message="${xmlAttr(message)}" type="expectation">${xmlText(details)}</failure>`,
 				);
@@ -70,6 +78,12 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 	return lines.join('\n');
 }
 
-function className(path: string): string {
-	return path.replace(/\.mpreq$/, '').replace(/[\\/]/g, '.');
+/** `line 12: `, or nothing when the line is not known. */
+function lineOf(line: number | undefined): string {
+	return line === undefined ? '' : `line ${line}: `;
+}
+
+/** `examples/sub/a.mpreq` → `examples.sub.a`: the name under the folder given, never a `..` path. */
+function className(name: string): string {
+	return name.replace(/\.mpreq$/, '').replace(/[\\/]/g, '.');
 }

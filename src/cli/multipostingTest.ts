@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { runRequestEntries, type SchemaValidator } from '../client/requestFileRunner';
 import { parseSize, startEmulator, type RunningEmulator, type SandboxSize } from '../emulator';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../protocol/catalogue';
@@ -13,11 +13,12 @@ import { parseRequestFileEntries, REQUEST_FILE_EXTENSION } from '../protocol/req
 import { ENVIRONMENT_FILE_NAME } from '../protocol/requestFiles/environments';
 import type { ConnectionValues } from '../protocol/requestFiles/placeholders';
 import type { RequestTarget } from '../protocol/requestFiles/prepare';
-import { wsdlSchemaValidator } from '../client/requestFileSchema';
+import { serviceNamespaceOf, wsdlSchemaValidator } from '../client/requestFileSchema';
 import { loadLibxml2Validator } from '../client/xsd/libxml2Validator';
 import { loadEnvironment, type ChosenEnvironment } from './environment';
+import { jsonReport } from './jsonReport';
 import { junitReport } from './junit';
-import { fileReport, summaryLine, totals, type FileRun } from './report';
+import { fileReport, summaryLine, type FileRun } from './report';
 
 /** Environment variables holding the credentials of a service given with --url. */
 export const CREDENTIAL_ENV = {
@@ -36,7 +37,8 @@ Target (one of):
   --sandbox               start a sandbox on a temporary database (the default)
   --url <base URL>        a running service; credentials come from the environment:
                           ${CREDENTIAL_ENV.apiKey}, ${CREDENTIAL_ENV.username}, ${CREDENTIAL_ENV.password}, ${CREDENTIAL_ENV.culture}
-  --namespace <uri>       XML namespace of the service (default: the base URL followed by /)
+  --namespace <uri>       XML namespace of the service (default: the targetNamespace of its
+                          posting endpoint's WSDL, else the base URL followed by /)
   --posting-path <path>   path of the posting endpoint (default ${DEFAULT_ENDPOINT_PATHS.posting})
   --seed <n>              seed of the sandbox's demo data
   --size <size>           size of the sandbox's demo data: small, default or large (default: default)
@@ -46,6 +48,8 @@ Options:
                           its variables and connection settings (options given here win);
                           secrets still come only from the environment variables above
   --junit <file>          also write a JUnit XML report
+  --json <file>           also write a JSON report (every request, expectation and problem)
+  --bail                  stop at the first request that fails or errs; nothing after it runs
   --grep <text>           run only requests whose name contains the text (and what they need)
   --timeout <ms>          time budget of one request (default 30000)
   --verbose               print every expectation and exchange, not only failures
@@ -63,6 +67,10 @@ export interface TestCommand {
 	seed?: number;
 	size?: SandboxSize;
 	junit?: string;
+	/** Also write the JSON report here. */
+	json?: string;
+	/** Stop at the first request that fails or errs. */
+	bail?: boolean;
 	grep?: string;
 	env?: string;
 	/** --sandbox was given: the run starts a sandbox even when the environment names a URL. */
@@ -71,75 +79,84 @@ export interface TestCommand {
 	verbose: boolean;
 }
 
+/** Options without a value: what each sets. */
+const FLAGS: Readonly<Record<string, (command: TestCommand) => void>> = {
+	'--verbose': (command) => (command.verbose = true),
+	'--bail': (command) => (command.bail = true),
+};
+
+/** Options with a value: each reads it into the command, or returns why it cannot. */
+const VALUE_OPTIONS: Readonly<Record<string, (command: TestCommand, text: string) => string | undefined>> = {
+	'--url': (command, text) => {
+		let url: URL;
+		try {
+			url = new URL(text);
+		} catch {
+			return `--url "${text}" is not a URL.`;
+		}
+		if (url.protocol !== 'http:' && url.protocol !== 'https:') return '--url must be an http or https URL.';
+		command.url = text;
+		return undefined;
+	},
+	'--namespace': (command, text) => set(() => (command.namespace = text)),
+	'--posting-path': (command, text) =>
+		text.startsWith('/') ? set(() => (command.postingPath = text)) : '--posting-path must start with /.',
+	'--junit': (command, text) => set(() => (command.junit = text)),
+	'--json': (command, text) => set(() => (command.json = text)),
+	'--grep': (command, text) => set(() => (command.grep = text)),
+	'--env': (command, text) => set(() => (command.env = text)),
+	'--size': (command, text) => {
+		try {
+			return set(() => (command.size = parseSize(text)));
+		} catch (error) {
+			return error instanceof Error ? error.message : String(error);
+		}
+	},
+	'--seed': (command, text) => {
+		const seed = wholeNumber(text, 0);
+		return seed === undefined ? `--seed must be a whole number, got "${text}".` : set(() => (command.seed = seed));
+	},
+	'--timeout': (command, text) => {
+		const timeout = wholeNumber(text, 1);
+		return timeout === undefined
+			? `--timeout must be a whole number, got "${text}".`
+			: set(() => (command.timeoutMs = timeout));
+	},
+};
+
+/** Runs the assignment; no problem. */
+function set(assign: () => unknown): undefined {
+	assign();
+	return undefined;
+}
+
+function wholeNumber(text: string, least: number): number | undefined {
+	const number = Number(text);
+	return Number.isInteger(number) && number >= least ? number : undefined;
+}
+
 /** Reads the arguments; a string is a usage error. */
 export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | string {
 	const command: TestCommand = { paths: [], timeoutMs: 30_000, verbose: false };
 	let sandbox = false;
 	for (let index = 0; index < args.length; index += 1) {
 		const arg = args[index];
-		const value = (): string | undefined => {
-			const next = args[index + 1];
+		if (arg === '-h' || arg === '--help') return 'help';
+		if (arg === '--sandbox') {
+			sandbox = true;
+			command.sandbox = true;
+		} else if (Object.prototype.hasOwnProperty.call(FLAGS, arg)) {
+			FLAGS[arg](command);
+		} else if (Object.prototype.hasOwnProperty.call(VALUE_OPTIONS, arg)) {
+			const text = args[index + 1];
 			index += 1;
-			return next;
-		};
-		switch (arg) {
-			case '-h':
-			case '--help':
-				return 'help';
-			case '--sandbox':
-				sandbox = true;
-				command.sandbox = true;
-				break;
-			case '--verbose':
-				command.verbose = true;
-				break;
-			case '--url':
-			case '--namespace':
-			case '--posting-path':
-			case '--junit':
-			case '--env':
-			case '--grep':
-			case '--seed':
-			case '--size':
-			case '--timeout': {
-				const text = value();
-				if (text === undefined || text.startsWith('--')) return `${arg} needs a value.`;
-				if (arg === '--url') {
-					try {
-						const url = new URL(text);
-						if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-							return '--url must be an http or https URL.';
-						}
-					} catch {
-						return `--url "${text}" is not a URL.`;
-					}
-					command.url = text;
-				} else if (arg === '--namespace') command.namespace = text;
-				else if (arg === '--posting-path') {
-					if (!text.startsWith('/')) return '--posting-path must start with /.';
-					command.postingPath = text;
-				} else if (arg === '--junit') command.junit = text;
-				else if (arg === '--grep') command.grep = text;
-				else if (arg === '--env') command.env = text;
-				else if (arg === '--size') {
-					try {
-						command.size = parseSize(text);
-					} catch (error) {
-						return error instanceof Error ? error.message : String(error);
-					}
-				} else {
-					const number = Number(text);
-					if (!Number.isInteger(number) || number < (arg === '--timeout' ? 1 : 0)) {
-						return `${arg} must be a whole number, got "${text}".`;
-					}
-					if (arg === '--seed') command.seed = number;
-					else command.timeoutMs = number;
-				}
-				break;
-			}
-			default:
-				if (arg.startsWith('-')) return `unknown option ${arg}.`;
-				command.paths.push(arg);
+			if (text === undefined || text.startsWith('--')) return `${arg} needs a value.`;
+			const problem = VALUE_OPTIONS[arg](command, text);
+			if (problem) return problem;
+		} else if (arg.startsWith('-')) {
+			return `unknown option ${arg}.`;
+		} else {
+			command.paths.push(arg);
 		}
 	}
 	if (sandbox && command.url) return 'give either --sandbox or --url, not both.';
@@ -147,18 +164,25 @@ export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | s
 	return command;
 }
 
+/** A request file found: its path, and a readable name for reports (see collectRequestFiles). */
+export interface FoundFile {
+	path: string;
+	/** The path under the folder given, starting with that folder's name (`examples/a.mpreq`); a file given alone: its name. */
+	name: string;
+}
+
 /** The request files named: files as given, folders searched for *.mpreq (sorted, no dot or node_modules folders). */
-export function collectRequestFiles(paths: readonly string[]): { files: string[]; problems: string[] } {
-	const files: string[] = [];
+export function collectRequestFiles(paths: readonly string[]): { files: FoundFile[]; problems: string[] } {
+	const files: FoundFile[] = [];
 	const problems: string[] = [];
-	const walk = (folder: string): void => {
+	const walk = (folder: string, root: string): void => {
 		const entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
 		for (const entry of entries) {
 			const path = join(folder, entry.name);
 			if (entry.isDirectory()) {
-				if (!entry.name.startsWith('.') && entry.name !== 'node_modules') walk(path);
+				if (!entry.name.startsWith('.') && entry.name !== 'node_modules') walk(path, root);
 			} else if (entry.name.endsWith(REQUEST_FILE_EXTENSION)) {
-				files.push(path);
+				files.push({ path, name: join(basename(root), relative(root, path)).split(sep).join('/') });
 			}
 		}
 	};
@@ -170,10 +194,11 @@ export function collectRequestFiles(paths: readonly string[]): { files: string[]
 			problems.push(`${path} does not exist.`);
 			continue;
 		}
-		if (stat.isDirectory()) walk(path);
-		else files.push(path);
+		if (stat.isDirectory()) walk(resolve(path), resolve(path));
+		else files.push({ path, name: basename(path) });
 	}
-	return { files: [...new Set(files)], problems };
+	const seen = new Set<string>();
+	return { files: files.filter((file) => !seen.has(file.path) && seen.add(file.path)), problems };
 }
 
 /** Where the requests go and with which credentials. */
@@ -228,7 +253,9 @@ async function openTarget(
 		if (!env[CREDENTIAL_ENV.apiKey]) {
 			stderr(`multiposting-test: ${CREDENTIAL_ENV.apiKey} is not set; calls will carry no API key.\n`);
 		}
-		const target = { baseUrl: command.url, namespace: command.namespace ?? defaultNamespace(command.url), paths };
+		const namespace =
+			command.namespace ?? (await namespaceOfService(command.url, paths, command.timeoutMs, stderr));
+		const target = { baseUrl: command.url, namespace, paths };
 		return {
 			target,
 			connection: {
@@ -237,7 +264,7 @@ async function openTarget(
 				password: env[CREDENTIAL_ENV.password] ?? '',
 				culture: env[CREDENTIAL_ENV.culture] ?? 'en-GB',
 			},
-			description: command.url,
+			description: `${command.url} (namespace ${namespace})`,
 			validateSchema: schemaValidator(target),
 			close: async () => undefined,
 		};
@@ -276,6 +303,20 @@ async function openTarget(
 	};
 }
 
+/** The namespace the service's WSDL declares; else, with a warning, the base URL followed by `/`. */
+async function namespaceOfService(
+	url: string,
+	paths: RequestTarget['paths'],
+	timeoutMs: number,
+	stderr: (text: string) => void,
+): Promise<string> {
+	const found = await serviceNamespaceOf({ baseUrl: url, paths }, timeoutMs);
+	if ('namespace' in found) return found.namespace;
+	const fallback = defaultNamespace(url);
+	stderr(`multiposting-test: ${found.problem} Using the namespace ${fallback}; give --namespace to choose it.\n`);
+	return fallback;
+}
+
 /** `valid against wsdl` with libxml2, loaded only when a file asks for it. */
 function schemaValidator(target: RequestTarget): SchemaValidator {
 	return wsdlSchemaValidator(target, loadLibxml2Validator);
@@ -311,38 +352,62 @@ export async function main(args: readonly string[], io: CliIo = defaultIo()): Pr
 		io.stderr(`multiposting-test: ${chosen}\n`);
 		return 2;
 	}
+	const startedAt = new Date();
 	const started = performance.now();
 	const session = await openSession(command, io.env, io.stderr, chosen);
 	const runs: FileRun[] = [];
+	let notRun = 0;
 	try {
 		const environment = chosen
 			? ` (environment ${chosen.environment.name} of ${relative(io.cwd, chosen.file)})`
 			: '';
 		io.stdout(`multiposting-test: ${files.length} file(s) against ${session.description}${environment}\n\n`);
-		for (const file of files) {
+		for (const [index, file] of files.entries()) {
 			const run = await runFile(file, command, session, io);
 			runs.push(run);
 			io.stdout(`${fileReport(run, command.verbose)}\n\n`);
+			if (command.bail && !passedAll(run)) {
+				notRun = files.length - index - 1;
+				io.stdout(
+					`Stopped at the first failure (--bail)${notRun > 0 ? `: ${notRun} more file(s) not run` : ''}.\n`,
+				);
+				break;
+			}
 		}
 	} finally {
 		await session.close();
 	}
 	const totalMs = performance.now() - started;
-	if (command.junit) {
-		const junit = resolve(io.cwd, command.junit);
-		mkdirSync(dirname(junit), { recursive: true });
-		writeFileSync(junit, junitReport(runs, totalMs), 'utf8');
-		io.stdout(`JUnit report: ${command.junit}\n`);
+	const write = (path: string, text: string, what: string): void => {
+		const file = resolve(io.cwd, path);
+		mkdirSync(dirname(file), { recursive: true });
+		writeFileSync(file, text, 'utf8');
+		io.stdout(`${what}: ${path}\n`);
+	};
+	if (command.junit) write(command.junit, junitReport(runs, totalMs), 'JUnit report');
+	if (command.json) {
+		const report = jsonReport(runs, { target: session.description, startedAt, totalMs, filesNotRun: notRun });
+		write(command.json, report, 'JSON report');
 	}
 	io.stdout(`${summaryLine(runs)}\n`);
-	const counts = totals(runs);
-	return counts.failed + counts.errored + counts.fileErrors > 0 ? 1 : 0;
+	return runs.every(passedAll) ? 0 : 1;
 }
 
-async function runFile(file: string, command: TestCommand, session: Session, io: CliIo): Promise<FileRun> {
+/** True when nothing of the file failed or erred (skips alone follow from a failure). */
+function passedAll(run: FileRun): boolean {
+	return (
+		run.fileProblems.length === 0 &&
+		run.results.every((result) => result.status !== 'failed' && result.status !== 'errored')
+	);
+}
+
+async function runFile(found: FoundFile, command: TestCommand, session: Session, io: CliIo): Promise<FileRun> {
 	const started = performance.now();
+	const file = found.path;
+	const inCwd = relative(io.cwd, file);
 	const run: FileRun = {
-		path: relative(io.cwd, file) || file,
+		path: inCwd.length > 0 && !inCwd.startsWith('..') && !isAbsolute(inCwd) ? inCwd : file,
+		name: found.name,
 		startedAt: new Date().toISOString().replace(/\.\d+Z$/, ''),
 		ms: 0,
 		results: [],
@@ -374,6 +439,7 @@ async function runFile(file: string, command: TestCommand, session: Session, io:
 			target: session.target,
 			connection: session.connection,
 			timeoutMs: command.timeoutMs,
+			bail: command.bail,
 			validateSchema: io.validateSchema ?? session.validateSchema,
 			variables: session.variables,
 		},

@@ -3,8 +3,10 @@ import { formatExchange, type RequestRunResult } from '../client/requestFileRunn
 
 /** The run of one file. */
 export interface FileRun {
-	/** As given or found, relative to the working folder. */
+	/** Relative to the working folder when it is inside it, else absolute. */
 	path: string;
+	/** Readable and independent of the working folder: under the folder given (`examples/a.mpreq`). */
+	name: string;
 	startedAt: string;
 	ms: number;
 	results: RequestRunResult[];
@@ -29,12 +31,16 @@ export function fileReport(file: FileRun, verbose: boolean): string {
 	for (const problem of file.fileProblems) lines.push(`  ! ${problem}`);
 	for (const warning of file.warnings) lines.push(`  warning: ${warning}`);
 	for (const result of file.results) {
-		const time = result.exchange ? ` (${Math.round(result.exchange.timeMs)} ms)` : '';
+		const facts = [
+			...(result.exchange ? [`${Math.round(result.exchange.timeMs)} ms`] : []),
+			...(result.tries !== undefined ? [tries(result.tries)] : []),
+		];
+		const time = facts.length > 0 ? ` (${facts.join(', ')})` : '';
 		lines.push(`  ${MARK[result.status]} ${result.label}${time}${result.status === 'skipped' ? ' skipped' : ''}`);
 		if (result.status === 'passed' && !verbose) continue;
 		for (const outcome of result.outcomes) {
 			if (outcome.passed && !verbose) continue;
-			lines.push(`      ${outcome.passed ? 'ok' : 'failed'} expect: ${outcome.text}`);
+			lines.push(`      ${outcome.passed ? 'ok' : 'failed'}${atLine(outcome.line)}: expect: ${outcome.text}`);
 			if (!outcome.passed) {
 				lines.push(`        expected: ${outcome.expected}`, `        actual:   ${outcome.actual}`);
 			}
@@ -45,6 +51,16 @@ export function fileReport(file: FileRun, verbose: boolean): string {
 		}
 	}
 	return lines.join('\n');
+}
+
+/** `1 try`, `3 tries`. */
+export function tries(count: number): string {
+	return count === 1 ? '1 try' : `${count} tries`;
+}
+
+/** ` at line 12`, or nothing when the line is not known. */
+export function atLine(line: number | undefined): string {
+	return line === undefined ? '' : ` at line ${line}`;
 }
 
 function indent(text: string, prefix: string): string[] {
@@ -61,11 +77,8 @@ export function totals(files: readonly FileRun[]): Record<RequestRunResult['stat
 	return counts;
 }
 
-/**
- * The closing line, `N passed, N failed` (errors and unreadable files count as failed), followed
- * by the skipped count: the plain form CI tools recognise.
- */
+/** The closing line: `N passed, N failed, N errored, N skipped` (an unreadable file counts as errored). */
 export function summaryLine(files: readonly FileRun[]): string {
 	const counts = totals(files);
-	return `${counts.passed} passed, ${counts.failed + counts.errored + counts.fileErrors} failed, ${counts.skipped} skipped`;
+	return `${counts.passed} passed, ${counts.failed} failed, ${counts.errored + counts.fileErrors} errored, ${counts.skipped} skipped`;
 }

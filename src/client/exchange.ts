@@ -3,7 +3,7 @@
  * and error reports can show what happened without ever showing a credential.
  */
 import type { BindingName } from '../protocol/bindings/types';
-import { secretForms } from '../protocol/secretForms';
+import { echoedSecretForms, MIN_FREE_MATCH_LENGTH, secretForms } from '../protocol/secretForms';
 import type { OperationName } from '../protocol/catalogue';
 
 /** One request and its response as they travelled. */
@@ -217,10 +217,27 @@ const MIN_ANCHOR = 4;
 /** Builds a redactor for the given secrets (see redactExchange). */
 export function createRedactor(secrets: readonly string[]): Redactor {
 	const kept = [...new Set(secrets.filter((secret) => secret.length > 0))];
+	const long = kept.filter((secret) => secret.length >= MIN_FREE_MATCH_LENGTH);
 	// Longest first, so a secret containing another one is replaced whole.
-	const forms = [...new Set(kept.flatMap(encodedForms))].sort((a, b) => b.length - a.length);
+	const forms = [...new Set(long.flatMap((secret) => [...encodedForms(secret), ...echoedForms(secret)]))].sort(
+		(a, b) => b.length - a.length,
+	);
+	// A short secret only where it stands as a whole token (MIN_FREE_MATCH_LENGTH).
+	const shortForms = [...new Set(kept.filter((secret) => !long.includes(secret)).flatMap(encodedForms))];
+	const shortToken =
+		shortForms.length === 0
+			? undefined
+			: new RegExp(
+					`(?<![A-Za-z0-9])(?:${shortForms
+						.sort((a, b) => b.length - a.length)
+						.map(escapeRegExp)
+						.join('|')})(?![A-Za-z0-9])`,
+					'g',
+				);
 	// What a body must contain for any form of any secret to be in it (see anchorsOf).
-	const anchors = [...new Set(kept.flatMap(anchorsOf))].map((anchor) => Buffer.from(anchor, 'latin1'));
+	const anchors = [...new Set([...kept.flatMap(anchorsOf), ...long.flatMap(echoedForms)])].map((anchor) =>
+		Buffer.from(anchor, 'latin1'),
+	);
 	const names = SECRET_FIELD_NAMES.map(escapeRegExp).join('|');
 	// <sAPIKey>..</sAPIKey>, also with a prefix (<tns:sPassword>) and attributes.
 	const element = new RegExp(`(<((?:[\\w.-]+:)?(?:${names}))(?:\\s[^>]*)?>)([\\s\\S]*?)(</\\2\\s*>)`, 'gi');
@@ -237,6 +254,7 @@ export function createRedactor(secrets: readonly string[]): Redactor {
 		for (const form of forms) {
 			if (result.includes(form)) result = result.split(form).join(REDACTED);
 		}
+		if (shortToken) result = result.replace(shortToken, REDACTED);
 		if (!anyName.test(result)) return result;
 		result = result.replace(
 			element,
@@ -327,6 +345,11 @@ function anchorsOf(secret: string): string[] {
 	const runs = secret.match(UNCHANGED_BY_ENCODING) ?? [];
 	const longest = runs.reduce((best, run) => (run.length > best.length ? run : best), '');
 	return longest.length >= MIN_ANCHOR ? [longest] : encodedForms(secret);
+}
+
+/** The forms in which a service or a document may echo a secret, as latin1 strings of their UTF-8 bytes. */
+function echoedForms(secret: string): string[] {
+	return echoedSecretForms(secret).map((variant) => Buffer.from(variant, 'utf8').toString('latin1'));
 }
 
 /** The forms in which a secret can appear on the wire, as latin1 strings of its UTF-8 bytes. */

@@ -4,6 +4,7 @@
  * its captures for the requests after it. Used by the editor's Send and Test Explorer and by the
  * multiposting-test command. Everything it returns is redacted.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { getBinding } from '../protocol/bindings';
 import type { BindingName } from '../protocol/bindings/types';
@@ -11,20 +12,24 @@ import type { Endpoint, OperationName } from '../protocol/catalogue';
 import { normaliseResult } from '../protocol/compare';
 import {
 	evaluateExpectation,
+	observedFault,
 	readCapture,
 	type ExpectationOutcome,
 	type ObservedExchange,
 	type SchemaVerdict,
 } from '../protocol/requestFiles/evaluate';
 import { entryLabel, type ParsedEntry } from '../protocol/requestFiles/format';
+import type { RequestFileIssue } from '../protocol/requestFiles/issues';
 import {
 	checksSchema,
 	codecContextOf,
 	prepareEntry,
 	variablesOfEntry,
+	type PreparedHttpRequest,
 	type RequestTarget,
 } from '../protocol/requestFiles/prepare';
-import type { ConnectionValues } from '../protocol/requestFiles/placeholders';
+import { substituteVariables, type CapturedValues, type ConnectionValues } from '../protocol/requestFiles/placeholders';
+import { variableIssues } from '../protocol/requestFiles/variables';
 import { createRedactor } from './exchange';
 import { sendPrepared, type Captured } from './sendPrepared';
 
@@ -43,15 +48,19 @@ export interface RunOptions {
 	/** Values of the `{{connection.*}}` placeholders, secrets included. */
 	connection: ConnectionValues;
 	/** Values of `{{name}}` variables before the first request (an environment's); captures replace them. */
-	variables?: Readonly<Record<string, string>>;
+	variables?: CapturedValues;
 	/** Further secrets to hide in what is returned (the API key and password always are). */
 	secrets?: readonly string[];
 	/** Time budget of one request (default 30000 ms). */
 	timeoutMs?: number;
+	/** Largest response body read; a longer one is cut off there and the request errs (default 32 MiB). */
+	maxResponseBytes?: number;
 	signal?: AbortSignal;
 	dispatcher?: Dispatcher;
 	/** Checks `valid against wsdl`; without it those expectations fail as "not checked". */
 	validateSchema?: SchemaValidator;
+	/** Stop at the first request that fails or errs: nothing after it is run or reported. */
+	bail?: boolean;
 	/** Told when a request starts and ends, for progress. */
 	onProgress?: (event: { kind: 'started'; index: number } | { kind: 'finished'; result: RequestRunResult }) => void;
 }
@@ -73,6 +82,8 @@ export interface RequestRunResult {
 	status: 'passed' | 'failed' | 'errored' | 'skipped';
 	/** True when the request ran only because a selected request needs its captures. */
 	setup: boolean;
+	/** For a request with `retry:`, how many times it was sent (the result is the last one's). */
+	tries?: number;
 	outcomes: ExpectationOutcome[];
 	/** Values captured (redacted). */
 	captured: Record<string, string>;
@@ -119,8 +130,10 @@ export async function runRequestEntries(
 	const redactor = createRedactor(secrets);
 	const chosen = new Set(selected ?? entries.map((_, index) => index));
 	const variables: Record<string, string> = { ...options.variables };
+	const fileIssues = variableIssues(entries, Object.keys(variables));
 	const results: RequestRunResult[] = [];
 	for (const index of entriesToRun(entries, selected)) {
+		if (options.bail && results.some((done) => done.status === 'failed' || done.status === 'errored')) break;
 		const entry = entries[index];
 		const result: RequestRunResult = {
 			index,
@@ -138,7 +151,11 @@ export async function runRequestEntries(
 			continue;
 		}
 		options.onProgress?.({ kind: 'started', index });
-		await runOne(entry, result, options, variables, entries, redactor);
+		const issues = [
+			...entry.issues,
+			...fileIssues.filter((found) => found.entry === index).map(({ issue }) => issue),
+		];
+		await runOne(entry, issues, result, options, variables, entries, redactor);
 		options.onProgress?.({ kind: 'finished', result });
 	}
 	return results;
@@ -146,13 +163,16 @@ export async function runRequestEntries(
 
 async function runOne(
 	entry: ParsedEntry,
+	issues: readonly RequestFileIssue[],
 	result: RequestRunResult,
 	options: RunOptions,
 	variables: Record<string, string>,
 	entries: readonly ParsedEntry[],
 	redactor: ReturnType<typeof createRedactor>,
 ): Promise<void> {
-	const errors = entry.issues.filter((issue) => (issue.severity ?? 'error') === 'error');
+	const errors = issues
+		.filter((issue) => (issue.severity ?? 'error') === 'error')
+		.sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
 	if (errors.length > 0) {
 		result.status = 'errored';
 		result.problems.push(...errors.map((issue) => `line ${issue.line}: ${issue.message}`));
@@ -179,15 +199,53 @@ async function runOne(
 		result.problems.push(...prepared.problems.map((problem) => redactor.text(problem)));
 		return;
 	}
-	const captured = await sendPrepared(prepared.request, {
+	// retry: sent again, the same request, until its expectations hold; the last try is the result.
+	const tries = entry.retry?.tries ?? 1;
+	let attempt: Attempt;
+	for (let sent = 1; ; sent += 1) {
+		attempt = await sendOnce(entry, prepared.request, options, variables, redactor);
+		if (entry.retry) result.tries = sent;
+		if (attempt.status === 'passed' || sent >= tries || options.signal?.aborted) break;
+		await delay(entry.retry?.intervalMs ?? 0, undefined, { signal: options.signal }).catch(() => undefined);
+		if (options.signal?.aborted) break;
+	}
+	const { captured, ...rest } = attempt;
+	Object.assign(result, rest);
+	for (const [name, value] of Object.entries(captured)) {
+		variables[name] = value;
+		result.captured[name] = value;
+	}
+}
+
+/** What one send of a request found. */
+type Attempt = Pick<RequestRunResult, 'outcomes' | 'captured' | 'problems' | 'exchange' | 'decoded' | 'decodeError'> & {
+	status: 'passed' | 'failed' | 'errored';
+};
+
+/** Sends the request once, checks its expectations and reads its captures (kept by the caller). */
+async function sendOnce(
+	entry: ParsedEntry,
+	request: PreparedHttpRequest,
+	options: RunOptions,
+	variables: Readonly<Record<string, string>>,
+	redactor: ReturnType<typeof createRedactor>,
+): Promise<Attempt> {
+	const captured = await sendPrepared(request, {
 		signal: options.signal,
 		timeoutMs: options.timeoutMs ?? 30_000,
 		dispatcher: options.dispatcher,
+		maxBodyBytes: options.maxResponseBytes,
 	});
 	const observed = observe(entry, captured, options, redactor);
-	result.exchange = exchangeRecord(captured, redactor);
-	if (observed.decoded) result.decoded = observed.decoded;
-	if (observed.decodeError !== undefined) result.decodeError = observed.decodeError;
+	const attempt: Attempt = {
+		status: 'passed',
+		outcomes: [],
+		captured: {},
+		problems: [],
+		exchange: exchangeRecord(captured, redactor),
+	};
+	if (observed.decoded) attempt.decoded = observed.decoded;
+	if (observed.decodeError !== undefined) attempt.decodeError = observed.decodeError;
 	if (captured.response && entry.document && checksSchema(entry.expectations)) {
 		observed.schema = options.validateSchema
 			? await options
@@ -203,25 +261,33 @@ async function runOne(
 					}))
 			: { unavailable: 'no schema validator is available here.' };
 	}
-	const context = { variables, namespaces: entry.namespaces };
-	result.outcomes = entry.expectations.map((expectation) => evaluateExpectation(expectation, observed, context));
+	const namespaces = Object.fromEntries(
+		Object.entries(entry.namespaces).map(([prefix, uri]) => [prefix, substituteVariables(uri, variables).text]),
+	);
+	const context = { variables, namespaces };
+	attempt.outcomes = entry.expectations.map((expectation, at) => ({
+		...evaluateExpectation(expectation, observed, context),
+		line: entry.location.expectationLines[at],
+	}));
 	for (const capture of entry.captures) {
-		const read = readCapture(capture, observed, entry.namespaces);
-		if ('value' in read) {
-			variables[capture.name] = read.value;
-			result.captured[capture.name] = read.value;
-		} else {
-			result.problems.push(read.problem);
-		}
+		const read = readCapture(capture, observed, namespaces, variables);
+		if ('value' in read) attempt.captured[capture.name] = read.value;
+		else attempt.problems.push(read.problem);
 	}
-	if (!captured.response) {
-		result.status = 'errored';
-		result.problems.unshift(redactor.text(captured.error ?? 'No response.'));
-	} else if (result.outcomes.some((outcome) => !outcome.passed) || result.problems.length > 0) {
-		result.status = 'failed';
-	} else {
-		result.status = 'passed';
+	// A response cut off (size cap, deadline) or broken part-way, or one an operation request cannot
+	// read as its result or a fault, proves nothing whatever the expectations say.
+	if (!captured.response || captured.error !== undefined) {
+		attempt.status = 'errored';
+		attempt.problems.unshift(redactor.text(captured.error ?? 'No response.'));
+	} else if (observed.decodeError !== undefined) {
+		attempt.status = 'errored';
+		attempt.problems.unshift(
+			`The response is neither a result of ${entry.document?.operation} nor a fault: ${observed.decodeError} (to check such a response, send it as plain HTTP: a raw part without operation).`,
+		);
+	} else if (attempt.outcomes.some((outcome) => !outcome.passed) || attempt.problems.length > 0) {
+		attempt.status = 'failed';
 	}
+	return attempt;
 }
 
 /** The exchange as the expectations see it: redacted, decoded when it is an operation request. */
@@ -259,7 +325,7 @@ function observe(
 			);
 			observed.decoded = decoded.ok
 				? { result: normaliseResult(decoded.result) ?? null }
-				: { fault: { ...decoded.fault } };
+				: { fault: observedFault(decoded.fault, document.binding) };
 		} catch (error) {
 			observed.decodeError = redactor.text(error instanceof Error ? error.message : String(error));
 		}

@@ -45,12 +45,12 @@ export async function sendPrepared(prepared: PreparedHttpRequest, options: SendO
 		};
 	}
 	const failure = sent.failure;
-	if (failure?.kind === 'timeout') captured.error = `Timed out after ${options.timeoutMs} ms.`;
+	const into = sent.response ? `, ${sent.response.body.length} bytes into the body` : '';
+	const cause = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+	if (failure?.kind === 'timeout') captured.error = `Timed out after ${options.timeoutMs} ms${into}.`;
 	else if (failure?.kind === 'aborted') captured.error = 'Cancelled.';
 	else if (failure?.kind === 'too-large') captured.error = `The body was cut off after ${limit} bytes.`;
-	else if (failure) {
-		const cause = failure.cause;
-		captured.error = `The request failed: ${cause instanceof Error ? cause.message : String(cause)}`;
-	}
+	else if (failure?.kind === 'body') captured.error = `The response broke off${into}: ${cause(failure.cause)}`;
+	else if (failure) captured.error = `The request failed: ${cause(failure.cause)}`;
 	return captured;
 }

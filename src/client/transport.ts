@@ -5,6 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { stream, type Dispatcher } from 'undici';
+import { ByteCollector } from '../protocol/codecs/byteCollector';
 
 /** A Writable high-water mark no body reaches (the byte cap stops a body long before). */
 const NEVER_FULL = 2 ** 31 - 1;
@@ -87,7 +88,7 @@ export async function sendRequest(outgoing: OutgoingRequest, options: TransportO
 		if (code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') return { kind: 'too-large', cause: error };
 		return otherwise;
 	};
-	let collected: BodyCollector | undefined;
+	let collected: ByteCollector | undefined;
 	let cut = false;
 	try {
 		const method = outgoing.method.toUpperCase();
@@ -114,15 +115,15 @@ export async function sendRequest(outgoing: OutgoingRequest, options: TransportO
 					result.headersMs = performance.now() - started;
 					result.response = { status: statusCode, headers: flattenHeaders(headers), body: new Uint8Array(0) };
 					const declared = Number(headers['content-length']);
-					const body = new BodyCollector(
-						Number.isSafeInteger(declared) ? Math.min(declared, maxBodyBytes) : 0,
-					);
+					// Each chunk is copied into one growing buffer of its own (never a view of socket reads that
+					// hold other bytes, such as the headers), so memory follows the bytes and not the chunks.
+					const body = new ByteCollector(maxBodyBytes, Number.isSafeInteger(declared) ? declared : 0);
 					collected = body;
 					return new Writable({
 						// The chunks are taken at once, so the writer never asks undici to wait for a drain.
 						highWaterMark: NEVER_FULL,
 						write(chunk: Buffer, _encoding, callback) {
-							const room = maxBodyBytes - body.length;
+							const room = body.room;
 							if (chunk.length > room) {
 								if (room > 0) body.add(chunk.subarray(0, room));
 								cut = true;
@@ -146,59 +147,6 @@ export async function sendRequest(outgoing: OutgoingRequest, options: TransportO
 		signal?.removeEventListener('abort', relay);
 		result.totalMs = performance.now() - started;
 	}
-}
-
-/**
- * The body copied into memory of its own as it arrives: a chunk (or a pooled Buffer) can be a view
- * of memory that holds other bytes, such as the response headers, which must not travel with the
- * body. With a declared length the chunks go straight into a buffer of that size, so none is kept
- * until the end (a 7 MB body would otherwise hold 7 MB of socket reads besides its copy); past it,
- * or without one, they are kept and joined once.
- */
-class BodyCollector {
-	length = 0;
-	private readonly expected: Buffer | undefined;
-	private readonly chunks: Uint8Array[] = [];
-
-	/** `expected`: the declared length, 0 when unknown. */
-	constructor(expected: number) {
-		// Left unfilled: only the bytes written are ever handed out (see bytes()).
-		this.expected = expected > 0 ? Buffer.allocUnsafeSlow(expected) : undefined;
-	}
-
-	add(chunk: Uint8Array): void {
-		const expected = this.expected;
-		if (expected !== undefined && this.chunks.length === 0 && this.length + chunk.length <= expected.length) {
-			expected.set(chunk, this.length);
-		} else {
-			if (expected !== undefined && this.chunks.length === 0) this.chunks.push(expected.subarray(0, this.length));
-			this.chunks.push(chunk);
-		}
-		this.length += chunk.length;
-	}
-
-	/** The bytes received, in a buffer of exactly their length that holds nothing else. */
-	bytes(): Uint8Array {
-		const expected = this.expected;
-		if (expected !== undefined && this.chunks.length === 0) {
-			if (this.length === expected.length) return expected;
-			return joinChunks([expected.subarray(0, this.length)], this.length);
-		}
-		return joinChunks(this.chunks, this.length);
-	}
-}
-
-/** The chunks copied once into a buffer of its own (never the shared pool). */
-function joinChunks(chunks: readonly Uint8Array[], length: number): Uint8Array {
-	if (length === 0) return new Uint8Array(0);
-	// Left unfilled: every byte is written below.
-	const body = Buffer.allocUnsafeSlow(length);
-	let offset = 0;
-	for (const chunk of chunks) {
-		body.set(chunk, offset);
-		offset += chunk.length;
-	}
-	return body;
 }
 
 /** Header names in lower case, repeated values joined with ', '. */

@@ -97,6 +97,7 @@ export function openSandbox(options: SandboxOptions): Sandbox {
 		handlers: createOperationHandlers(store, {
 			maxPageSize: options.maxPageSize,
 			loginUrlTtlMs: options.loginUrlTtlMs,
+			hashingBudget: options.hashingBudget,
 		}),
 		demo: { ...DEMO_CREDENTIALS },
 		notices,
@@ -146,7 +147,14 @@ function openOwned(
 					`The sandbox database ${path} was upgraded from schema ${from} to ${to} in ${(ms / 1000).toFixed(1)} s (once; a million applications take about half a minute).`,
 				),
 		});
-		if (store.seedingRecord() !== undefined) return store;
+		let seeded: boolean;
+		try {
+			seeded = store.seedingRecord() !== undefined;
+		} catch (error) {
+			store.close();
+			throw error;
+		}
+		if (seeded) return store;
 		store.close();
 		notices.push(
 			`The sandbox database ${path} was never completely seeded (seeding was interrupted); seeding it again.`,

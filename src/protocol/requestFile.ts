@@ -10,4 +10,5 @@ export * from './requestFiles/expressions';
 export * from './requestFiles/format';
 export * from './requestFiles/resultPaths';
 export * from './requestFiles/evaluate';
+export * from './requestFiles/variables';
 export * from './requestFiles/language';

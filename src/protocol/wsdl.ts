@@ -15,7 +15,7 @@ import {
 	type ScalarType,
 } from './catalogue';
 import { isValueType } from './codecs/records';
-import { escapeAttr, escapeText } from './codecs/xml';
+import { escapeAttr, escapeText, parseXml, type XmlElement } from './codecs/xml';
 
 /** Where the WSDL's messages live and where its ports point. */
 export interface WsdlOptions {
@@ -297,4 +297,20 @@ export function generateWsdl(endpoint: Endpoint, options: WsdlOptions): string {
 		`<wsdl:port name="${svc}HttpPost" binding="tns:${svc}HttpPost"><http:address location="${loc}" /></wsdl:port>` +
 		'</wsdl:service></wsdl:definitions>'
 	);
+}
+
+/**
+ * The service namespace a WSDL declares (the targetNamespace of its definitions), so a client can
+ * learn it from the service; undefined when the text is not a WSDL.
+ */
+export function targetNamespaceOf(wsdl: string | Uint8Array): string | undefined {
+	let root: XmlElement;
+	try {
+		root = parseXml(wsdl);
+	} catch {
+		return undefined;
+	}
+	if (root.local !== 'definitions' || root.ns !== NS.wsdl) return undefined;
+	const namespace = root.attrs.find((attr) => attr.ns === '' && attr.local === 'targetNamespace')?.value;
+	return namespace && namespace.length > 0 ? namespace : undefined;
 }

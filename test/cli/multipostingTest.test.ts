@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectRequestFiles, main, parseTestArgs, type CliIo } from '../../src/cli/multipostingTest';
+import { ScriptedServer } from '../client/helpers';
 import { startSandbox } from '../integration/support';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -45,12 +46,21 @@ describe('multiposting-test (the CLI runner)', function () {
 		assert.match(parseTestArgs(['--url', 'http://x', '--sandbox', 'a']) as string, /not both/);
 		assert.match(parseTestArgs(['--timeout', 'soon', 'a']) as string, /whole number/);
 		assert.match(parseTestArgs(['--frobnicate', 'a']) as string, /unknown option/);
+		assert.match(parseTestArgs(['a', '--json']) as string, /--json needs a value/);
+		assert.deepEqual(parseTestArgs(['--bail', 'a', '--json', 'r.json', '--seed', '7']), {
+			paths: ['a'],
+			bail: true,
+			json: 'r.json',
+			seed: 7,
+			timeoutMs: 30_000,
+			verbose: false,
+		});
 	});
 
 	it('finds request files in folders, sorted', () => {
 		const { files } = collectRequestFiles([EXAMPLES]);
 		assert.deepEqual(
-			files.map((file) => file.slice(EXAMPLES.length + 1)),
+			files.map((file) => file.path.slice(EXAMPLES.length + 1)),
 			[
 				'feeds-and-quota.mpreq',
 				'page-through-applications.mpreq',
@@ -64,6 +74,30 @@ describe('multiposting-test (the CLI runner)', function () {
 		]);
 	});
 
+	it('names JUnit classes and suites under the folder given, wherever the working folder is', async () => {
+		const suite = join(folder, 'suite');
+		mkdirSync(join(suite, 'sub'), { recursive: true });
+		const wsdl = '### WSDL\nexpect: status == 200\n---\nGET /SOAP/Posting.asmx?WSDL HTTP/1.1\n';
+		writeFileSync(join(suite, 'sub', 'a.mpreq'), wsdl);
+		writeFileSync(join(suite, 'b.mpreq'), wsdl);
+		const io = capture(ROOT);
+		const junit = join(folder, 'junit.xml');
+		const code = await main([suite, join(suite, 'b.mpreq'), '--size', 'small', '--junit', junit], io);
+		assert.equal(code, 0, io.out.join(''));
+		const xml = readFileSync(junit, 'utf8');
+		const cases = [
+			...xml.matchAll(/<testsuite name="([^"]*)"[^]*?<testcase classname="([^"]*)"[^>]* file="([^"]*)"/g),
+		];
+		assert.deepEqual(
+			cases.map((found) => [found[1], found[2], found[3]]),
+			[
+				['suite/b.mpreq', 'suite.b', join(suite, 'b.mpreq')],
+				['suite/sub/a.mpreq', 'suite.sub.a', join(suite, 'sub', 'a.mpreq')],
+			],
+		);
+		assert.ok(!xml.includes('..'), xml);
+	});
+
 	it('runs the examples against a sandbox it starts, writes JUnit XML and exits 0', async () => {
 		const io = capture();
 		const junit = join(folder, 'reports', 'examples.xml');
@@ -72,7 +106,8 @@ describe('multiposting-test (the CLI runner)', function () {
 		assert.equal(code, 0, output);
 		assert.match(output, /against a sandbox at http:\/\/127\.0\.0\.1:\d+ \(temporary database\)/);
 		assert.match(output, /✓ Confirm|✓ Choose a job board and confirm/);
-		const summary = /^(\d+) passed, 0 failed, 0 skipped$/m.exec(output);
+		assert.match(output, /✓ Wait until the job board has answered \(\d+ ms, \d+ tries\)/);
+		const summary = /^(\d+) passed, 0 failed, 0 errored, 0 skipped$/m.exec(output);
 		assert.ok(summary && Number(summary[1]) >= 25, output);
 		const xml = readFileSync(junit, 'utf8');
 		assert.match(
@@ -81,7 +116,7 @@ describe('multiposting-test (the CLI runner)', function () {
 				`<testsuites name="multiposting-test" tests="${summary[1]}" failures="0" errors="0" skipped="0"`,
 			),
 		);
-		assert.match(xml, /<testsuite name="examples\/post-advert-and-complete\.mpreq" tests="5"/);
+		assert.match(xml, /<testsuite name="examples\/post-advert-and-complete\.mpreq" tests="6"/);
 		assert.match(xml, /<testcase classname="examples\.score-and-progress" name="Score it Suitable \(SOAP 1\.2\)"/);
 	});
 
@@ -101,6 +136,7 @@ binding: soap12
 param.sCultureID: {{code}}
 param.sAPIKey: {{connection.apiKey}}
 expect: fault
+expect: fault.message == {{code}}
 
 ### Not run
 operation: GetCurrency
@@ -114,17 +150,312 @@ param.sCultureID: {{never}}
 		assert.equal(code, 1, output);
 		assert.match(
 			output,
-			/✗ Currencies \(\d+ ms\)\n {6}failed expect: result\.length == 0\n {8}expected: == 0\n {8}actual: {3}\d+/,
+			/✗ Currencies \(\d+ ms\)\n {6}failed at line 5: expect: result\.length == 0\n {8}expected: == 0\n {8}actual: {3}\d+/,
+		);
+		// The expectation's own line, and the value of the variable next to the template.
+		assert.match(
+			output,
+			/✗ Uses the capture \(\d+ ms\)\n {6}failed at line 13: expect: fault\n[^]*?\n {6}failed at line 14: expect: fault\.message == \{\{code\}\}\n {8}expected: == \{\{code\}\} \(with \{\{code\}\} = "[A-Z]{3}"\)\n {8}actual: {3}absent/,
 		);
 		assert.match(output, /\| POST http:\/\/127\.0\.0\.1:\d+\/SOAP\/Posting\.asmx/);
 		assert.match(output, /<sAPIKey>\*\*\*<\/sAPIKey>/);
 		assert.match(output, /✗ Uses the capture/);
-		assert.match(output, /- Not run skipped\n {6}\{\{never\}\} has no value: no earlier request captures it\./);
-		assert.match(output, /^0 passed, 2 failed, 1 skipped$/m);
+		assert.match(output, /! Not run\n {6}line 18: \{\{never\}\} is captured by no request of this file/);
+		assert.match(output, /^0 passed, 2 failed, 1 errored, 0 skipped$/m);
 		const xml = readFileSync(junit, 'utf8');
-		assert.match(xml, /<failure message="result\.length == 0: got \d+" type="expectation">/);
-		assert.match(xml, /<skipped message="\{\{never\}\} has no value/);
+		assert.match(
+			xml,
+			/<failure message="line 5: result\.length == 0: got \d+" type="expectation">line 5: expect: result\.length == 0\n {2}expected: == 0\n/,
+		);
+		assert.match(
+			xml,
+			/line 14: expect: fault\.message == \{\{code\}\}\n {2}expected: == \{\{code\}\} \(with \{\{code\}\} = "[A-Z]{3}"\)/,
+		);
+		assert.match(xml, /<error message="line 18: \{\{never\}\} is captured by no request/);
 		assert.ok(!xml.includes('sandbox-api-key'), 'no API key in the report');
+	});
+
+	it('fails a file that uses a variable no request captures, at its line; a request after a failure is a skip', async () => {
+		writeFileSync(
+			join(folder, 'typo.mpreq'),
+			`### Currencies
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+expect: no fault
+capture: code = result[0].Value
+
+### Typo
+operation: GetCurrency
+param.sCultureID: {{cdoe}}
+param.sAPIKey: {{connection.apiKey}}
+expect: no fault
+
+### A capture that fails
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: wrong
+capture: other = result[0].Value
+
+### Needs the failed capture
+operation: GetCurrency
+param.sCultureID: {{other}}
+param.sAPIKey: {{connection.apiKey}}
+expect: no fault
+`,
+		);
+		const io = capture(folder);
+		const junit = join(folder, 'junit.xml');
+		const code = await main(['typo.mpreq', '--size', 'small', '--junit', junit], io);
+		const output = io.out.join('');
+		assert.equal(code, 1, output);
+		assert.match(output, /✓ Currencies/);
+		assert.match(
+			output,
+			/! Typo\n {6}line 10: \{\{cdoe\}\} is captured by no request of this file \(add "capture: cdoe = …" to an earlier one\)\. Did you mean \{\{code\}\}\?/,
+		);
+		assert.match(output, /✗ A capture that fails/);
+		assert.match(
+			output,
+			/- Needs the failed capture skipped\n {6}\{\{other\}\} has no value: "A capture that fails" did not capture it\./,
+		);
+		assert.match(output, /^1 passed, 1 failed, 1 errored, 1 skipped$/m);
+		const xml = readFileSync(junit, 'utf8');
+		assert.match(xml, /<testsuites name="multiposting-test" tests="4" failures="1" errors="1" skipped="1"/);
+		assert.match(xml, /<error message="line 10: \{\{cdoe\}\} is captured by no request of this file/);
+	});
+
+	it('makes a response cut off, broken off or unreadable an error of its request, in the console and JUnit', async () => {
+		const server = await ScriptedServer.start();
+		const MiB = Buffer.alloc(1024 * 1024, 'x');
+		server.handler = (request, response) => {
+			let closed = false;
+			response.on('close', () => (closed = true));
+			// Bounded streams: they end by themselves long after the runner has given up.
+			const stream = (chunks: number, chunk: Buffer, everyMs: number): void => {
+				response.writeHead(200, { 'content-type': 'text/plain' });
+				let sent = 0;
+				const next = (): void => {
+					if (closed || sent === chunks) return void response.end();
+					sent += 1;
+					if (response.write(chunk)) setTimeout(next, everyMs);
+					else response.once('drain', next);
+				};
+				next();
+			};
+			if (request.url === '/forever') stream(500, Buffer.from('tick\n'), 20);
+			else if (request.url === '/huge') stream(40, MiB, 0);
+			else if (request.url === '/broken') {
+				response.writeHead(200, { 'content-type': 'text/plain', 'content-length': '1000' });
+				response.write('0123456789', () => response.socket?.destroy());
+			} else if (request.url === '/fine') response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+			else response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Sign in</body></html>');
+		};
+		try {
+			writeFileSync(
+				join(folder, 'responses.mpreq'),
+				['forever', 'broken', 'huge']
+					.map((path) => `### ${path}\nexpect: status == 200\n---\nGET /${path} HTTP/1.1\n\n`)
+					.join('') +
+					`### A proxy's page\noperation: GetCurrency\nparam.sCultureID: en-GB\nexpect: status == 200\n\n` +
+					`### fine\nexpect: status == 200\n---\nGET /fine HTTP/1.1\n`,
+			);
+			const io = capture(folder);
+			const junit = join(folder, 'junit.xml');
+			const code = await main(
+				['responses.mpreq', '--url', server.baseUrl, '--timeout', '500', '--junit', junit],
+				io,
+			);
+			const output = io.out.join('');
+			assert.equal(code, 1, output);
+			assert.match(output, /! forever \(\d+ ms\)\n {6}Timed out after 500 ms, \d+ bytes into the body\./);
+			assert.match(output, /! broken \(\d+ ms\)\n {6}The response broke off, 10 bytes into the body: /);
+			assert.match(output, /! huge \(\d+ ms\)\n {6}The body was cut off after 33554432 bytes\./);
+			assert.match(
+				output,
+				/! A proxy's page \(\d+ ms\)\n {6}The response is neither a result of GetCurrency nor a fault: Expected text\/xml but the service answered with an HTML page\./,
+			);
+			assert.match(output, /✓ fine/);
+			assert.match(output, /^1 passed, 0 failed, 4 errored, 0 skipped$/m);
+			const xml = readFileSync(junit, 'utf8');
+			assert.match(xml, /tests="5" failures="0" errors="4" skipped="0"/);
+			assert.match(xml, /<error message="Timed out after 500 ms, \d+ bytes into the body\." type="request">/);
+			assert.match(xml, /<error message="The body was cut off after 33554432 bytes\." type="request">/);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('lets a test expect the fault code as each binding sends it, or who caused it on any binding', async () => {
+		const request = (binding: string, checks: string[]): string =>
+			`### ${binding}\noperation: GetApplicationsPaged\nbinding: ${binding}\nparam.sCultureID: en-GB\nparam.sAPIKey: {{connection.apiKey}}\nparam.CurrentPage: 1\nparam.RowsPerPage: 20\n${checks.map((check) => `expect: ${check}\n`).join('')}\n`;
+		writeFileSync(
+			join(folder, 'codes.mpreq'),
+			request('soap12', ['fault MissingFilter', 'fault.code == Sender', 'fault.cause == caller']) +
+				request('soap11', ['fault MissingFilter', 'fault.code == Client', 'fault.cause == caller']) +
+				request('httpPost', ['fault', 'fault.code absent', 'status == 500']) +
+				`### SOAP 1.2 is not SOAP 1.1\noperation: GetApplicationsPaged\nbinding: soap12\nparam.sAPIKey: {{connection.apiKey}}\nexpect: fault.code == Client\n`,
+		);
+		const io = capture(folder);
+		const code = await main(['codes.mpreq', '--size', 'small'], io);
+		const output = io.out.join('');
+		assert.equal(code, 1, output);
+		assert.match(output, /✓ soap12[^]*✓ soap11[^]*✓ httpPost/);
+		assert.match(
+			output,
+			/✗ SOAP 1\.2 is not SOAP 1\.1 \(\d+ ms\)\n {6}failed at line \d+: expect: fault\.code == Client\n {8}expected: == Client\n {8}actual: {3}"Sender"/,
+		);
+		assert.match(output, /^3 passed, 1 failed, 0 errored, 0 skipped$/m);
+	});
+
+	it('stops at the first failure with --bail, and writes a JSON report of what ran', async () => {
+		const currency = (name: string, check: string): string =>
+			`### ${name}\noperation: GetCurrency\nparam.sCultureID: en-GB\nparam.sAPIKey: {{connection.apiKey}}\nexpect: ${check}\ncapture: code = result[0].Value\n\n`;
+		writeFileSync(
+			join(folder, 'a.mpreq'),
+			currency('Passes', 'no fault') +
+				currency('Fails', 'result.length == 0') +
+				currency('Never sent', 'no fault'),
+		);
+		writeFileSync(join(folder, 'b.mpreq'), currency('Other file', 'no fault'));
+		const io = capture(folder);
+		const code = await main(['.', '--bail', '--json', 'reports/run.json', '--size', 'small'], io);
+		const output = io.out.join('');
+		assert.equal(code, 1, output);
+		assert.match(output, /✓ Passes[^]*✗ Fails/);
+		assert.doesNotMatch(output, /Never sent|Other file/);
+		assert.match(output, /Stopped at the first failure \(--bail\): 1 more file\(s\) not run\./);
+		assert.match(output, /JSON report: reports\/run\.json/);
+		assert.match(output, /^1 passed, 1 failed, 0 errored, 0 skipped$/m);
+		const report = JSON.parse(readFileSync(join(folder, 'reports', 'run.json'), 'utf8'));
+		assert.equal(report.tool, 'multiposting-test');
+		assert.deepEqual(report.totals, { passed: 1, failed: 1, errored: 0, skipped: 0 });
+		assert.equal(report.filesNotRun, 1);
+		assert.equal(report.files.length, 1);
+		assert.equal(report.files[0].path, 'a.mpreq');
+		const [passes, fails] = report.files[0].requests;
+		assert.deepEqual([passes.name, passes.status, passes.line, passes.captured], ['Passes', 'passed', 2, ['code']]);
+		assert.equal(passes.exchange, undefined);
+		assert.deepEqual(
+			[fails.status, fails.expectations[0].line, fails.expectations[0].text, fails.expectations[0].passed],
+			['failed', 12, 'result.length == 0', false],
+		);
+		assert.match(fails.exchange, /^POST http:\/\/127\.0\.0\.1:\d+\/SOAP\/Posting\.asmx/);
+		assert.ok(!JSON.stringify(report).includes('sandbox-api-key'), 'no API key in the report');
+	});
+
+	it('puts captured values into XPaths, patterns and XPath prefixes', async () => {
+		writeFileSync(
+			join(folder, 'variables.mpreq'),
+			`### Currencies
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+capture: code = result[0].Value
+capture: ns = xpath(namespace-uri(//mp:GetValue[1]))
+
+### Find it again
+operation: GetCurrency
+binding: soap12
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+xmlns.svc: {{ns}}
+expect: xpath(count(//svc:GetValue[svc:Value = {{code}}])) == 1
+expect: body matches /<Value>{{code}}<\\/Value>/
+capture: again = body match /<Value>({{code}})<\\/Value>/
+
+### Not another one
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+expect: xpath(//mp:GetValue[mp:Value = {{again}}]/mp:Value) != {{code}}
+`,
+		);
+		const io = capture(folder);
+		const code = await main(['variables.mpreq', '--size', 'small'], io);
+		const output = io.out.join('');
+		assert.equal(code, 1, output);
+		assert.match(output, /✓ Currencies[^]*✓ Find it again/);
+		assert.match(
+			output,
+			/✗ Not another one \(\d+ ms\)\n {6}failed at line 22: expect: xpath\(\/\/mp:GetValue\[mp:Value = \{\{again\}\}\]\/mp:Value\) != \{\{code\}\}\n {8}expected: != \{\{code\}\} \(with \{\{again\}\} = "([A-Z]{3})", \{\{code\}\} = "\1"\)\n {8}actual: {3}"\1"/,
+		);
+	});
+
+	it('sends a request with retry: again until its expectations hold, and says how many tries it took', async () => {
+		const server = await ScriptedServer.start();
+		const counts = new Map<string, number>();
+		server.handler = (request, response) => {
+			const count = (counts.get(request.url) ?? 0) + 1;
+			counts.set(request.url, count);
+			response.writeHead(200, { 'content-type': 'text/plain' }).end(String(count));
+		};
+		try {
+			writeFileSync(
+				join(folder, 'retry.mpreq'),
+				`### Arrives on the third try
+retry: 5 every 10ms
+expect: body == 3
+capture: seen = body
+---
+GET /third HTTP/1.1
+
+### Never arrives
+retry: 3 every 10ms
+expect: body == never
+---
+GET /never HTTP/1.1
+
+### Uses what the last try captured
+expect: body == 1
+---
+GET /after/{{seen}} HTTP/1.1
+`,
+			);
+			const io = capture(folder);
+			const junit = join(folder, 'junit.xml');
+			const json = join(folder, 'run.json');
+			const code = await main(
+				['retry.mpreq', '--url', server.baseUrl, '--namespace', 'urn:x', '--junit', junit, '--json', json],
+				io,
+			);
+			const output = io.out.join('');
+			assert.equal(code, 1, output);
+			assert.match(output, /✓ Arrives on the third try \(\d+ ms, 3 tries\)/);
+			assert.match(
+				output,
+				/✗ Never arrives \(\d+ ms, 3 tries\)\n {6}failed at line 10: expect: body == never\n {8}expected: == never\n {8}actual: {3}"3"/,
+			);
+			assert.match(output, /✓ Uses what the last try captured \(\d+ ms\)/);
+			assert.deepEqual(
+				[...counts],
+				[
+					['/third', 3],
+					['/never', 3],
+					['/after/3', 1],
+				],
+			);
+			const xml = readFileSync(junit, 'utf8');
+			assert.match(
+				xml,
+				/name="Arrives on the third try"[^>]*>\n {6}<properties><property name="tries" value="3"\/><\/properties>/,
+			);
+			assert.match(xml, /\(the last of 3 tries\)<\/failure>/);
+			const report = JSON.parse(readFileSync(json, 'utf8'));
+			assert.deepEqual(
+				report.files[0].requests.map((request: { status: string; tries?: number }) => [
+					request.status,
+					request.tries,
+				]),
+				[
+					['passed', 3],
+					['failed', 3],
+					['passed', undefined],
+				],
+			);
+		} finally {
+			await server.close();
+		}
 	});
 
 	it('runs against a URL with credentials from the environment', async () => {
@@ -149,7 +480,7 @@ expect: result.length >= 1
 			};
 			const code = await main(['url.mpreq', '--url', emulator.baseUrl, '--namespace', emulator.namespace], io);
 			assert.equal(code, 0, io.out.join(''));
-			assert.match(io.out.join(''), /^1 passed, 0 failed, 0 skipped$/m);
+			assert.match(io.out.join(''), /^1 passed, 0 failed, 0 errored, 0 skipped$/m);
 			io.env = { MP_API_KEY: 'wrong' };
 			assert.equal(
 				await main(['url.mpreq', '--url', emulator.baseUrl, '--namespace', emulator.namespace], io),
@@ -157,6 +488,40 @@ expect: result.length >= 1
 			);
 		} finally {
 			await emulator.stop();
+		}
+	});
+
+	it('reads the namespace of a service given by URL from its WSDL, so --namespace is optional', async () => {
+		const emulator = await startSandbox({ size: 'small', namespace: 'urn:example:fixed-namespace' });
+		try {
+			writeFileSync(
+				join(folder, 'namespace.mpreq'),
+				`operation: GetCurrency\nparam.sCultureID: en-GB\nparam.sAPIKey: {{connection.apiKey}}\nexpect: no fault\nexpect: xpath(count(//mp:GetValue)) >= 1\n`,
+			);
+			const io = capture(folder);
+			io.env = { MP_API_KEY: emulator.demo.apiKey };
+			const code = await main(['namespace.mpreq', '--url', emulator.baseUrl], io);
+			const output = io.out.join('');
+			assert.equal(code, 0, `${output}${io.err.join('')}`);
+			assert.match(output, /against http:\/\/127\.0\.0\.1:\d+ \(namespace urn:example:fixed-namespace\)/);
+			assert.deepEqual(io.err, []);
+		} finally {
+			await emulator.stop();
+		}
+		// No WSDL there: the namespace by the URL, with a warning that says how to choose it.
+		const server = await ScriptedServer.start();
+		try {
+			server.answer(404, { 'content-type': 'text/plain' }, 'no');
+			writeFileSync(join(folder, 'plain.mpreq'), '### Plain\nexpect: status == 404\n---\nGET /x HTTP/1.1\n');
+			const io = capture(folder);
+			io.env = { MP_API_KEY: 'k' };
+			assert.equal(await main(['plain.mpreq', '--url', server.baseUrl], io), 0, io.out.join(''));
+			assert.match(
+				io.err.join(''),
+				/the posting endpoint's WSDL could not be fetched \(HTTP 404\)\. Using the namespace http:\/\/127\.0\.0\.1:\d+\/; give --namespace to choose it\./,
+			);
+		} finally {
+			await server.close();
 		}
 	});
 
@@ -192,7 +557,7 @@ expect: result.length >= {{minimum}}
 				io.out.join(''),
 				/against a sandbox at .* \(environment sandbox of suite\/multiposting\.env\.json\)/,
 			);
-			assert.match(io.out.join(''), /^1 passed, 0 failed, 0 skipped$/m);
+			assert.match(io.out.join(''), /^1 passed, 0 failed, 0 errored, 0 skipped$/m);
 
 			// staging names the URL; the secrets come from the process environment only.
 			const staging = capture(join(folder, 'suite', 'adverts'));
@@ -204,7 +569,9 @@ expect: result.length >= {{minimum}}
 			assert.equal(await main(['users.mpreq', '--env', 'staging'], staging), 0, staging.out.join(''));
 			assert.match(
 				staging.out.join(''),
-				new RegExp(`against ${emulator.baseUrl.replace(/\./g, '\\.')} \\(environment staging`),
+				new RegExp(
+					`against ${emulator.baseUrl.replace(/\./g, '\\.')} \\(namespace [^)]+\\) \\(environment staging`,
+				),
 			);
 		} finally {
 			await emulator.stop();

@@ -52,6 +52,48 @@ describe('redactExchange', () => {
 		assert.equal(text(exchange.request.body).includes('a&amp;b'), true, 'the input is not modified');
 	});
 
+	it('replaces the forms a service may echo: escaped twice, JSON-escaped and base64, also inside longer base64', () => {
+		const long = 'p@ss/w"rd&<x>';
+		const redactor = createRedactor([long]);
+		const xml = long.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+		const echoes = [
+			xml.replace(/&/g, '&amp;'),
+			encodeURIComponent(encodeURIComponent(long)),
+			JSON.stringify(long).slice(1, -1),
+			JSON.stringify(long).slice(1, -1).replace(/\//g, '\\/'),
+			JSON.stringify(long)
+				.slice(1, -1)
+				.replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+			Buffer.from(long).toString('base64'),
+			Buffer.from(long).toString('base64url'),
+		];
+		for (const echo of echoes) {
+			assert.equal(redactor.text(`<Value>${echo}</Value>`).includes(echo), false, echo);
+			assert.match(redactor.text(`<Value>${echo}</Value>`), /^<Value>\*\*\*[^<]{0,3}<\/Value>$/, echo);
+		}
+		// Inside a longer base64 text (a document) at each alignment: at most the edge characters stay.
+		for (const before of [10, 11, 12]) {
+			const blob = Buffer.concat([Buffer.alloc(before, 7), Buffer.from(long), Buffer.alloc(10, 9)]).toString(
+				'base64',
+			);
+			const [left, right, ...rest] = redactor.text(blob).split(REDACTED);
+			assert.equal(rest.length, 0, blob);
+			assert.ok(blob.startsWith(left) && left.length <= Math.ceil((before * 8) / 6) + 1, `${before}: ${left}`);
+			assert.ok(blob.endsWith(right) && right.length <= Math.ceil((10 * 8) / 6) + 4, `${before}: ${right}`);
+		}
+	});
+
+	it('replaces a secret shorter than 6 characters only as a whole token, never inside other words', () => {
+		const redactor = createRedactor(['k', 'ab1']);
+		assert.equal(
+			redactor.text('Connection: keep-alive; key=k; "k" ab12 ab1 <p>k</p>'),
+			'Connection: keep-alive; key=***; "***" ab12 *** <p>***</p>',
+		);
+		assert.equal(text(redactor.bytes(Buffer.from('Keep-Alive: timeout=5, k'))), 'Keep-Alive: timeout=5, ***');
+		// A cut excerpt does not mask a trailing letter that merely could begin a short secret.
+		assert.equal(redactor.excerpt(Buffer.from(`look ${'x'.repeat(100)}`), 4), 'look');
+	});
+
 	it('redacts credential fields by name even when the value is unknown', () => {
 		const exchange = exchangeWith(
 			'http://h/SOAP/Posting.asmx/GetCurrency?sCultureID=en&sAPIKey=UNKNOWN-KEY&sPassword=pw',

@@ -88,6 +88,32 @@ describe('hardening: secrets stay secret', function () {
 		}
 	});
 
+	it('answers carrying a login token (GetLoginURL, AddAdvert) are sent with Cache-Control: no-store, in every binding', async () => {
+		const exchanges: Exchange[] = [];
+		const client = clientFor(emulator, { onExchange: (exchange) => exchanges.push(exchange) });
+		try {
+			for (const binding of BINDING_NAMES) {
+				const login = await client.getLoginURL({}, { binding });
+				assert.ok(login.RedirectUrl, `${binding}: GetLoginURL gave a link`);
+				const created = await client.addAdvert(
+					{ sAdvertIdentifier: `no-store-${binding}`, sJobTitle: 'Cache tester', sPrimaryLocation: 'Leeds' },
+					{ binding },
+				);
+				assert.ok(created.RedirectUrl, `${binding}: AddAdvert gave a completion link`);
+			}
+		} finally {
+			await client.close();
+		}
+		assert.equal(exchanges.length, 8);
+		for (const exchange of exchanges) {
+			assert.equal(
+				exchange.response?.headers['cache-control'],
+				'no-store',
+				`${exchange.binding} ${exchange.operation}: Cache-Control`,
+			);
+		}
+	});
+
 	it('the access log entries and their formatted lines carry no parameters', async () => {
 		const client = clientFor(emulator);
 		try {

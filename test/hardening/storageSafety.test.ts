@@ -337,6 +337,33 @@ describe('hardening: data safety of the sandbox folder', function () {
 			assert.equal(existsSync(join(dataDir, OWNER_LOCK_NAME)), false, 'a refused start gives the folder up');
 		});
 
+		it('refuses a damaged seeding marker, naming the file, what is wrong and what to do', () => {
+			const file = join(dataDir, SANDBOX_FILE_NAME);
+			for (const [value, what] of [
+				['{"seed": 1, "size":', /is not valid JSON/],
+				['42', /is not a JSON object/],
+			] as const) {
+				openSandbox({ dataDir, passwordCost: 1024, demoSize: SMALL, reset: true }).close();
+				const db = new Database(file);
+				db.exec('PRAGMA locking_mode = EXCLUSIVE');
+				db.run("UPDATE sandbox_meta SET value = ? WHERE key = 'seeded'", [value]);
+				db.close();
+				assert.throws(
+					() => openSandbox({ dataDir, passwordCost: 1024 }),
+					(error: unknown) =>
+						error instanceof StorageError &&
+						error.problem === 'damaged' &&
+						error.message.includes(file) &&
+						/seeding marker \(table sandbox_meta, key 'seeded'\) cannot be read/.test(error.message) &&
+						what.test(error.message) &&
+						/Reset the sandbox \(--reset, or "Reset Sandbox" in VS Code\)/.test(error.message),
+				);
+				// The refused start gave the folder up: the next one may take it.
+				assert.equal(existsSync(join(dataDir, OWNER_LOCK_NAME)), false);
+			}
+			openSandbox({ dataDir, passwordCost: 1024, demoSize: SMALL, reset: true }).close();
+		});
+
 		it('refuses a damaged database and says how to start again', () => {
 			openSandbox({ dataDir, passwordCost: 1024, demoSize: SMALL }).close();
 			const file = join(dataDir, SANDBOX_FILE_NAME);

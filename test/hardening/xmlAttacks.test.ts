@@ -224,7 +224,7 @@ describe('hardening: hostile XML', function () {
 			assertRefused(await sendSoap(broken), [400], { subcode: 'MalformedRequest' });
 		});
 
-		it('decodes UTF-16 it is told about (charset, byte order mark), refuses it unannounced, accepts a UTF-8 BOM', async () => {
+		it('decodes UTF-16 as ASMX reads it (charset, byte order mark, the XML declaration), refuses UTF-16 that declares UTF-8, accepts a UTF-8 BOM', async () => {
 			const valid = Buffer.from(
 				envelope('1.1', 'GetCurrency', emulator.namespace, `<sAPIKey>${emulator.demo.apiKey}</sAPIKey>`),
 			);
@@ -240,8 +240,12 @@ describe('hardening: hostile XML', function () {
 			);
 			assert.equal(declared.status, 200, declared.body.slice(0, 300));
 			assert.match(declared.body, /GBP/);
-			// Neither a charset nor a byte order mark: read as UTF-8, which these bytes are not.
-			assertRefused(await sendSoap(Buffer.from(utf16Text, 'utf16le'), headers('text/xml')), [400], {
+			// Neither a charset nor a byte order mark: the first bytes and the XML declaration say UTF-16.
+			const undeclared = await sendSoap(Buffer.from(utf16Text, 'utf16le'), headers('text/xml'));
+			assert.equal(undeclared.status, 200, undeclared.body.slice(0, 300));
+			assert.match(undeclared.body, /GBP/);
+			// 16-bit characters that declare UTF-8 are read neither way.
+			assertRefused(await sendSoap(Buffer.from(valid.toString('utf8'), 'utf16le'), headers('text/xml')), [400], {
 				subcode: 'MalformedRequest',
 			});
 			const withBom = await sendSoap(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), valid]));

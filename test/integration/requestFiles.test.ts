@@ -75,17 +75,19 @@ describe('running request files against a sandbox', function () {
 				return body.includes('ApplicationPaged') ? { valid: true } : { valid: false, errors: ['no page'] };
 			},
 		});
-		// The first request needs {{rows}}, which only a later request captures.
+		// The first request needs {{rows}}, which only a later request captures: an error of the file.
 		assert.deepEqual(
 			results.map((result) => [result.label, result.status]),
 			[
-				['Find an application', 'skipped'],
+				['Find an application', 'errored'],
 				['Rows per page', 'passed'],
 				['Unrelated', 'passed'],
 				['Read it back', 'skipped'],
 			],
 		);
-		assert.deepEqual(results[0].problems, ['{{rows}} has no value: no earlier request captures it.']);
+		assert.deepEqual(results[0].problems, [
+			'line 9: {{rows}} is captured only by a later request (line 18): move that request before this one.',
+		]);
 		assert.deepEqual(results[3].problems, [
 			'{{applicationId}} has no value: "Find an application" did not capture it.',
 		]);
@@ -114,7 +116,12 @@ describe('running request files against a sandbox', function () {
 		assert.deepEqual(
 			results[1].outcomes.map((outcome) => [outcome.text, outcome.passed, outcome.expected, outcome.actual]),
 			[
-				['result.Applications[0].AdvertCandidateID == {{applicationId}}', true, '== {{applicationId}}', id],
+				[
+					'result.Applications[0].AdvertCandidateID == {{applicationId}}',
+					true,
+					`== {{applicationId}} (with {{applicationId}} = ${id})`,
+					id,
+				],
 				['result.TotalItemCount == 2', false, '== 2', '1'],
 				['valid against wsdl', true, 'valid against the WSDL', 'valid'],
 			],

@@ -245,6 +245,11 @@ describe('request files (.mpreq)', () => {
 			replaceSecretsWithPlaceholders('x=a%20b y=a+b z=a b', { apiKey: 'a b' }),
 			'x={{connection.apiKey}} y={{connection.apiKey}} z={{connection.apiKey}}',
 		);
+		// A secret under 6 characters only as a whole token: a one-letter password leaves other words alone.
+		assert.equal(
+			replaceSecretsWithPlaceholders('<sCultureID>k</sCultureID> Connection: keep-alive', { password: 'k' }),
+			'<sCultureID>{{connection.password}}</sCultureID> Connection: keep-alive',
+		);
 	});
 
 	it('turns secrets back into placeholders in bodies the bindings wrote, however they escaped them', () => {

@@ -9,7 +9,9 @@ import type { Store } from '../store/store';
 import type { OrganisationRow, UserRow } from '../store/types';
 import type { ParamReader } from './paramReader';
 import { LoginThrottle } from './loginThrottle';
-import { isKnownGood, verifyPassword } from './passwords';
+import type { RequestContext } from './context';
+import { HashingBudget, type HashingBudgetOptions } from './hashingBudget';
+import { hashCost, isKnownGood, verifyPassword } from './passwords';
 
 /** The organisation of a valid API key and the organisations it may see (that organisation and below). */
 export interface KeyScope {
@@ -35,8 +37,9 @@ export function authenticateKey(store: Store, params: ParamReader<'sAPIKey'>): K
 	return { organisation, organisationIds: store.accounts.subtreeIds(organisation.id) };
 }
 
-/** Failed-login throttles, one per sandbox (store). */
+/** Failed-login throttles and password-hashing budgets, one each per sandbox (store). */
 const throttles = new WeakMap<Store, LoginThrottle>();
+const hashingBudgets = new WeakMap<Store, HashingBudget>();
 
 function throttleOf(store: Store): LoginThrottle {
 	let throttle = throttles.get(store);
@@ -48,16 +51,43 @@ function throttleOf(store: Store): LoginThrottle {
 	return throttle;
 }
 
+function hashingBudgetOf(store: Store): HashingBudget {
+	let budget = hashingBudgets.get(store);
+	if (!budget) {
+		budget = new HashingBudget();
+		hashingBudgets.set(store, budget);
+	}
+	return budget;
+}
+
+/** Sets the password-hashing budget of a sandbox (else the defaults of hashingBudget.ts apply). */
+export function setHashingBudget(store: Store, options: HashingBudgetOptions): void {
+	hashingBudgets.set(store, new HashingBudget(options));
+}
+
+/** What a login needs to know of its request: the time and the client. */
+export type LoginContext = Pick<RequestContext, 'now' | 'client'>;
+
 /** A login: the user when sUsername + sPassword match an active user; else why not, when it is not the usual. */
 export interface LoginAttempt {
 	user?: UserRow;
-	/** Set when the username is throttled after failed logins: the check was not even made. */
+	/** Set when the password was not even checked (failed logins of the account, or too much hashing at once). */
 	throttled?: string;
 }
 
 /**
- * Checks sUsername + sPassword as a login of the key's tree. After a few failures in a row for a
- * username, further attempts are refused for a short, growing wait without hashing (loginThrottle.ts);
+ * What the failed-login throttle counts by: the account. Usernames match regardless of (ASCII) case, so
+ * every spelling of a user's name is that user; an unknown name is counted by its case-folded spelling,
+ * exactly as a known one would be, so the throttle tells nothing about which usernames exist.
+ */
+function accountOf(username: string, found: UserRow | undefined): string {
+	return found ? `user:${found.id}` : `name:${username.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())}`;
+}
+
+/**
+ * Checks sUsername + sPassword as a login of the key's tree. After a few failures in a row for an
+ * account, further attempts are refused for a short, growing wait without hashing (loginThrottle.ts),
+ * and a password is hashed only within the client's and the sandbox's hashing budget (hashingBudget.ts);
  * a password verified before is accepted at once. Unknown usernames, and users outside the key's tree
  * even with their right password, count as failures alike: neither existence nor a password of another
  * tree can be told from the answers.
@@ -66,7 +96,7 @@ export function attemptLogin(
 	store: Store,
 	key: KeyScope,
 	params: ParamReader<'sUsername' | 'sPassword'>,
-	now = Date.now(),
+	ctx: LoginContext,
 ): LoginAttempt {
 	const username = params.text('sUsername');
 	const raw = params.value('sPassword');
@@ -74,24 +104,34 @@ export function attemptLogin(
 	if (username === undefined || password === undefined || password === '') return {};
 	const found = store.accounts.findUserByUsername(username);
 	const user = found && key.organisationIds.includes(found.organisationId) ? found : undefined;
+	const account = accountOf(username, found);
 	const throttle = throttleOf(store);
 	if (user?.active === 1 && isKnownGood(password, user.passwordHash)) {
-		throttle.succeeded(username);
+		throttle.succeeded(account);
 		return { user };
 	}
-	const waitMs = throttle.retryAfterMs(username, now);
+	// Read only here: an answer that depends on a wait is kept by the answer cache within its second only.
+	const now = ctx.now.getTime();
+	const waitMs = throttle.retryAfterMs(account, now);
 	if (waitMs > 0) {
 		return {
 			throttled: `Too many failed logins for this username: try again in ${Math.ceil(waitMs / 1000)} s.`,
 		};
 	}
 	// Verify even for unknown users so timing does not reveal which usernames exist.
-	const valid = verifyPassword(password, found?.passwordHash ?? DUMMY_HASH);
+	const stored = found?.passwordHash ?? DUMMY_HASH;
+	const budgetWaitMs = hashingBudgetOf(store).spend(ctx.client ?? '', hashCost(stored), now);
+	if (budgetWaitMs > 0) {
+		return {
+			throttled: `Too many logins are being checked at once: try again in ${Math.ceil(budgetWaitMs / 1000)} s.`,
+		};
+	}
+	const valid = verifyPassword(password, stored);
 	if (user && valid && user.active === 1) {
-		throttle.succeeded(username);
+		throttle.succeeded(account);
 		return { user };
 	}
-	throttle.failed(username, now);
+	throttle.failed(account, now);
 	return {};
 }
 
@@ -104,14 +144,19 @@ export const LOGIN_FAILED_MESSAGE = 'sUsername or sPassword is not valid. Check 
  * Authenticates sUsername + sPassword as a user inside the key's subtree. A user of another tree is
  * refused exactly as an unknown one, so a key cannot learn who exists elsewhere.
  */
-export function authenticateUser(store: Store, key: KeyScope, params: ParamReader<'sUsername' | 'sPassword'>): UserRow {
+export function authenticateUser(
+	store: Store,
+	key: KeyScope,
+	params: ParamReader<'sUsername' | 'sPassword'>,
+	ctx: LoginContext,
+): UserRow {
 	if (params.text('sUsername') === undefined) {
 		throw FaultError.client('MissingParameter', 'sUsername is required: give the login name.');
 	}
 	if (params.text('sPassword') === undefined) {
 		throw FaultError.client('MissingParameter', 'sPassword is required: give the password of sUsername.');
 	}
-	const { user, throttled } = attemptLogin(store, key, params);
+	const { user, throttled } = attemptLogin(store, key, params, ctx);
 	if (!user) {
 		throw FaultError.client(
 			'AuthenticationFailed',

@@ -9,4 +9,6 @@ export interface RequestContext {
 	baseUrl: string;
 	/** The time of the request; every date a handler writes or compares against comes from here. */
 	now: Date;
+	/** Who sent it (the remote address), for limits per client; undefined when not over the network. */
+	client?: string;
 }

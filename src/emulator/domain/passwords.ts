@@ -40,6 +40,12 @@ export function hashPassword(
 	].join('$');
 }
 
+/** The scrypt cost N a stored hash was made with (DEFAULT_PASSWORD_COST when it cannot be read). */
+export function hashCost(stored: string): number {
+	const cost = Number(stored.split('$')[1]);
+	return Number.isSafeInteger(cost) && cost > 0 ? cost : DEFAULT_PASSWORD_COST;
+}
+
 /** True when this password was verified against this hash before (remembered, no hashing). */
 export function isKnownGood(password: string, stored: string): boolean {
 	return verified.has(cacheKey(password, stored));

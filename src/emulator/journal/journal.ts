@@ -45,6 +45,14 @@ const utf8 = new TextDecoder('utf-8');
 const CUT_MARKER = (omitted: number): string =>
 	`\n… ${omitted} characters cut here: the journal keeps the head and the tail of a large body …\n`;
 
+/**
+ * A flat copy of a string built from slices: V8 keeps the whole string a slice was taken from alive, so
+ * a head and tail of a 4 MB body would otherwise hold the 4 MB. JSON keeps lone surrogates as they are.
+ */
+function detached(text: string): string {
+	return JSON.parse(JSON.stringify(text)) as string;
+}
+
 /** Text of a body, cut to head and tail when longer than `max` characters. */
 export function keptBody(text: string, bytes: number, max: number): KeptBody {
 	if (text.length <= max) return { text, bytes };
@@ -52,7 +60,7 @@ export function keptBody(text: string, bytes: number, max: number): KeptBody {
 	const tailChars = max - headChars;
 	const omittedChars = text.length - headChars - tailChars;
 	return {
-		text: text.slice(0, headChars) + CUT_MARKER(omittedChars) + text.slice(text.length - tailChars),
+		text: detached(text.slice(0, headChars) + CUT_MARKER(omittedChars) + text.slice(text.length - tailChars)),
 		bytes,
 		truncated: { headChars, tailChars, omittedChars },
 	};

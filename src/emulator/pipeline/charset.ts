@@ -2,7 +2,8 @@
  * Step 3b of the pipeline: a request body in a declared charset other than UTF-8 is decoded, as
  * ASP.NET ASMX does (it reads SOAP through a StreamReader in the Content-Type's charset, a byte order
  * mark winning), never read as UTF-8 by mistake. For XML the charset comes from a byte order mark,
- * else the Content-Type, else the XML declaration; the body is decoded and its declaration rewritten
+ * else the Content-Type, else the XML declaration (UTF-16 without a byte order mark is told by its
+ * first bytes, as .NET's XmlTextReader does); the body is decoded and its declaration rewritten
  * to UTF-8. A form body's percent-escapes are bytes in the declared charset, so each name and value is
  * decoded and written again in UTF-8. A charset the runtime does not know (or UTF-16 for a form) is
  * 415 with a Client fault saying what to send instead; ASMX would fall back to ASCII there and turn
@@ -27,10 +28,37 @@ function bomEncoding(body: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-16be' | unde
 	return undefined;
 }
 
-/** The encoding of an XML declaration at the very start of ASCII-compatible bytes, or undefined. */
+/**
+ * UTF-16 without a byte order mark, told by its first character '<' as .NET's XmlTextReader tells it
+ * (DetectEncoding): 3C 00 is little-endian, 00 3C big-endian (followed by 00 00 it would be UCS-4,
+ * which no runtime decoder here knows).
+ */
+function sniffedUtf16(body: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+	if (body.byteLength < 4 || (body[2] === 0 && body[3] === 0)) return undefined;
+	if (body[0] === 0x3c && body[1] === 0) return 'utf-16le';
+	if (body[0] === 0 && body[1] === 0x3c) return 'utf-16be';
+	return undefined;
+}
+
+/**
+ * The encoding of an XML declaration at the very start of the body, or undefined. The declaration of
+ * a UTF-16 body without a byte order mark is read in UTF-16; it must name a UTF-16 encoding (or none),
+ * as .NET's reader cannot switch from 16-bit characters to another encoding either.
+ */
 function xmlDeclaredEncoding(body: Uint8Array): string | undefined {
-	const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, 200)).toString('latin1');
-	return XML_DECLARATION.exec(head)?.[3];
+	const utf16 = sniffedUtf16(body);
+	const head =
+		utf16 === undefined
+			? Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, 200)).toString('latin1')
+			: new TextDecoder(utf16).decode(body.subarray(0, 400));
+	const named = XML_DECLARATION.exec(head)?.[3];
+	if (utf16 === undefined) return named;
+	if (named !== undefined && encodingOf(named)?.startsWith('utf-16') !== true) {
+		throw malformedRequest(
+			`The request body is UTF-16 (its first bytes) but its XML declaration names '${named.slice(0, 40)}'; declare encoding="utf-16" or send UTF-8.`,
+		);
+	}
+	return utf16;
 }
 
 function unsupported(label: string, binding: BindingName): HttpError {

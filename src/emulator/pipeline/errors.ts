@@ -17,6 +17,9 @@
  *   cause is visible at the HTTP level, and the body stays a parseable fault).
  * - A body larger than maxRequestBytes: HTTP 413, decided from Content-Length before reading when
  *   present, otherwise while counting streamed bytes; the connection is closed afterwards.
+ * - A body in more than 1,024 pieces averaging under 8 bytes (chunked encoding of a byte or so per
+ *   chunk): HTTP 400 with a Client fault as soon as that shows, and the connection closed. IIS reads
+ *   such a body within maxRequestLength and executionTimeout, at a cost per piece; no client sends one.
  * - Wrong Content-Type for the binding: HTTP 415 text/plain. Wrong method: HTTP 405 with Allow.
  *   Unknown path: HTTP 404 text/plain.
  * - The per-request time budget (requestTimeoutMs) running out, e.g. a body trickling in: HTTP 500
@@ -55,6 +58,26 @@ export function requestTooLarge(limit: number): HttpError {
 	return new HttpError(
 		413,
 		clientFault('RequestTooLarge', `Request body exceeds the limit of ${limit} bytes.`),
+		{},
+		false,
+		true,
+	);
+}
+
+/** 400: the body arrives in more pieces than its bytes justify (see body.ts); the connection is closed. */
+export function requestInTooManyPieces(
+	pieces: number,
+	bytes: number,
+	freePieces: number,
+	minAverage: number,
+): HttpError {
+	return new HttpError(
+		400,
+		clientFault(
+			'MalformedRequest',
+			`The request body arrived in ${pieces} pieces for ${bytes} bytes (more than ${freePieces} pieces averaging ` +
+				`under ${minAverage} bytes); send it with a Content-Length or in larger chunks.`,
+		),
 		{},
 		false,
 		true,

@@ -21,7 +21,7 @@ import type {
 	EncodedResponse,
 	ReceivedRequest,
 } from '../../protocol/bindings/types';
-import { OPERATIONS, type Endpoint } from '../../protocol/catalogue';
+import { OPERATIONS, type Endpoint, type OperationName } from '../../protocol/catalogue';
 import { FaultError, type Fault } from '../../protocol/faults';
 import { checkParams } from '../../protocol/rules';
 import { createNonce, pageCsp } from '../pages/html';
@@ -42,6 +42,12 @@ import { classifyError, malformedRequest, timeout, unknownOperation } from './er
 import { invokeHandler } from './handle';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+/**
+ * Operations whose answers carry a login token (GetLoginURL's sign-in link, AddAdvert's completion
+ * link): sent with Cache-Control: no-store, as the web pages those links open are.
+ */
+const LOGIN_TOKEN_ANSWERS: ReadonlySet<OperationName> = new Set<OperationName>(['GetLoginURL', 'AddAdvert']);
 
 /** The header value of a leniency: printable ASCII only (names in a request may be anything). */
 function warningHeader(leniency: string): string {
@@ -232,13 +238,17 @@ async function serveCall(
 		endpoint,
 		binding,
 		baseUrl: config.baseUrl,
+		client: req.socket.remoteAddress,
 		get now() {
 			clockRead = true;
 			return now;
 		},
 	});
-	// 7. encode.
-	const answer = getBinding(binding).encodeResponse(decoded.operation, result, ctx);
+	// 7. encode; an answer carrying a login token is never kept by a browser or proxy cache.
+	const encoded = getBinding(binding).encodeResponse(decoded.operation, result, ctx);
+	const answer = LOGIN_TOKEN_ANSWERS.has(decoded.operation)
+		? Object.assign({}, encoded, { headers: Object.assign({}, encoded.headers, { 'cache-control': 'no-store' }) })
+		: encoded;
 	if (answers && key !== undefined && state.warnings === undefined && answers.changeCount() === changeCount) {
 		answers.cache.set(key, {
 			operation: decoded.operation,

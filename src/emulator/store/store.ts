@@ -15,6 +15,7 @@ import { LookupRepository } from './lookups';
 import { PostingRepository } from './postings';
 import { SEEDED_KEY } from './schema';
 import { StatementCache } from './statements';
+import { StorageError } from './storageError';
 
 /** Every table, children before parents (the order clearAll deletes in). */
 const TABLES = [
@@ -243,10 +244,24 @@ export class Store {
 		this.sql.invalidate();
 	}
 
-	/** What seeding recorded in its last transaction, or undefined when seeding never finished. */
+	/**
+	 * What seeding recorded in its last transaction, or undefined when seeding never finished. A marker
+	 * that is not a JSON object is refused as damage (StorageError 'damaged'), never taken for "not seeded":
+	 * seeding again would delete the data.
+	 */
 	seedingRecord(): Record<string, unknown> | undefined {
 		const row = this.sql.one<{ value: string }>('SELECT value FROM sandbox_meta WHERE key = ?', [SEEDED_KEY]);
-		return row === undefined ? undefined : (JSON.parse(row.value) as Record<string, unknown>);
+		if (row === undefined) return undefined;
+		let record: unknown;
+		try {
+			record = JSON.parse(row.value);
+		} catch (error) {
+			throw damagedMarker(this.path, `it is not valid JSON: ${(error as Error).message}`);
+		}
+		if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+			throw damagedMarker(this.path, 'it is not a JSON object');
+		}
+		return record as Record<string, unknown>;
 	}
 
 	/** Records that seeding finished; call it in seeding's last transaction. */
@@ -282,4 +297,13 @@ export class Store {
 		}
 		return result;
 	}
+}
+
+/** The seeding marker of sandbox_meta cannot be read: say which file, what is wrong and what to do. */
+function damagedMarker(path: string, what: string): StorageError {
+	return new StorageError(
+		'damaged',
+		`The sandbox database ${path} is damaged: its seeding marker (table sandbox_meta, key '${SEEDED_KEY}') cannot be read (${what.slice(0, 200)}). ` +
+			'Reset the sandbox (--reset, or "Reset Sandbox" in VS Code) to start again with fresh demo data; this deletes its data.',
+	);
 }

@@ -220,7 +220,11 @@ export async function handleCompletion(
 		return sendMessage(res, 405, 'Method not allowed', 'Use GET to view the page and the form to complete it.');
 	}
 	const form = await readForm(req);
-	if (!form) return sendMessage(res, 400, 'Bad request', 'The form could not be read.');
+	if (!form) {
+		// The body may not have been read to its end: the connection cannot carry another request.
+		res.setHeader('connection', 'close');
+		return sendMessage(res, 400, 'Bad request', 'The form could not be read.');
+	}
 	if (!isValidCsrf(context.secret, `complete:${advert.completionToken}`, form.get('csrf'))) {
 		return sendMessage(
 			res,

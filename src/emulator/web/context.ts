@@ -3,6 +3,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { DeliveryScheduler } from '../delivery/scheduler';
 import type { EmulatorClock } from '../delivery/clock';
+import { readBody } from '../pipeline/body';
+import { HttpError } from '../pipeline/errors';
 import type { Store } from '../store/store';
 
 export interface WebContext {
@@ -31,15 +33,17 @@ export function isValidCsrf(secret: Buffer, purpose: string, submitted: string |
 /** Largest form body accepted by the web pages. */
 export const MAX_FORM_BYTES = 64 * 1024;
 
-/** Reads an application/x-www-form-urlencoded body; undefined when too large or of another type. */
+/**
+ * Reads an application/x-www-form-urlencoded body with the pipeline's body reader (its cap and its
+ * rule on tiny pieces); undefined when too large, too fragmented or of another type.
+ */
 export async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
 	if (!/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '')) return undefined;
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of req as AsyncIterable<Buffer>) {
-		size += chunk.length;
-		if (size > MAX_FORM_BYTES) return undefined;
-		chunks.push(chunk);
+	try {
+		const body = await readBody(req, MAX_FORM_BYTES);
+		return new URLSearchParams(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+	} catch (error) {
+		if (error instanceof HttpError) return undefined;
+		throw error;
 	}
-	return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }

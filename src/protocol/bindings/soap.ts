@@ -55,6 +55,14 @@ const FAULT_CODE_NAMES: Record<'soap11' | 'soap12', Record<FaultCode, string>> =
 	},
 };
 
+/**
+ * A fault code as the binding writes it: SOAP 1.1 Client/Server, SOAP 1.2 Sender/Receiver; undefined
+ * for HTTP GET and POST, which answer every error with HTTP 500 and a text, whoever is at fault.
+ */
+export function faultCodeAsSent(binding: BindingName, code: FaultCode): string | undefined {
+	return binding === 'soap11' || binding === 'soap12' ? FAULT_CODE_NAMES[binding][code] : undefined;
+}
+
 function faultCodeFromQName(qname: string): FaultCode {
 	const local = qname.slice(qname.indexOf(':') + 1).split('.')[0];
 	switch (local) {

@@ -1,5 +1,5 @@
 /**
- * Character codes the XML scanners compare with (xml.ts and fastRecords.ts). Plain numeric consts:
+ * Character codes the XML scanners compare with (xml/ and fastRecords.ts). Plain numeric consts:
  * they sit on the codecs' hot paths, and a bundler hoists them into one scope with their users.
  */
 export const CH_TAB = 0x09;

@@ -3,6 +3,8 @@
  * time, and the decoded result or fault. Pure: the runner sends, this only looks.
  */
 import type { Normalised } from '../compare';
+import { faultCodeAsSent } from '../bindings/soap';
+import type { BindingName } from '../bindings/types';
 import type { Fault } from '../faults';
 import {
 	formatExpectation,
@@ -15,9 +17,9 @@ import {
 	type Operator,
 	type Subject,
 } from './expressions';
-import { substituteVariables, type CapturedValues } from './placeholders';
+import { substituteVariables, variablesIn, type CapturedValues } from './placeholders';
 import { valuesAtPath } from './resultPaths';
-import { builtInNamespaces, evaluateXPath, type XPathValue } from './xpath';
+import { builtInNamespaces, evaluateXPath, substituteXPathVariables, type XPathValue } from './xpath';
 
 /** Whether the response is valid against the XSD of the endpoint's WSDL, when that was checked. */
 export type SchemaVerdict = { valid: true } | { valid: false; errors: string[] } | { unavailable: string };
@@ -33,13 +35,37 @@ export interface ObservedExchange {
 	/** Why no (complete) response arrived. */
 	error?: string;
 	/** The decoded outcome of an operation request; absent for plain HTTP or when decoding failed. */
-	decoded?: { result: Normalised | null } | { fault: Fault };
+	decoded?: { result: Normalised | null } | { fault: ObservedFault };
 	/** Why the body could not be decoded. */
 	decodeError?: string;
 	/** The service namespace of the target (the `mp` XPath prefix). */
 	serviceNamespace: string;
 	/** Present when the schema was checked. */
 	schema?: SchemaVerdict;
+}
+
+/** A fault as a request file sees it: its code as sent, and who caused it whatever the binding. */
+export interface ObservedFault {
+	/** As the binding wrote it (SOAP 1.1 Client/Server, SOAP 1.2 Sender/Receiver); none on HTTP GET/POST. */
+	code?: string;
+	/** caller (Client/Sender, and the envelope faults) or service (Server/Receiver); none on HTTP GET/POST. */
+	cause?: 'caller' | 'service';
+	subcode?: string;
+	message: string;
+	detail?: string;
+}
+
+/** The fault of a response of `binding` as request files report it (`fault.code`, `fault.cause`). */
+export function observedFault(fault: Fault, binding: BindingName): ObservedFault {
+	const observed: ObservedFault = { message: fault.message };
+	const code = faultCodeAsSent(binding, fault.code);
+	if (code !== undefined) {
+		observed.code = code;
+		observed.cause = fault.code === 'Server' ? 'service' : 'caller';
+	}
+	if (fault.subcode !== undefined) observed.subcode = fault.subcode;
+	if (fault.detail !== undefined) observed.detail = fault.detail;
+	return observed;
 }
 
 /** What an expectation needs besides the exchange. */
@@ -61,6 +87,8 @@ export interface ExpectationOutcome {
 	actual: string;
 	/** One sentence for reports, e.g. `result.TotalItemCount >= 1: got 0`. */
 	message: string;
+	/** The 1-based line of the expectation in its file, when known. */
+	line?: number;
 }
 
 const MAX_SHOWN = 300;
@@ -72,10 +100,11 @@ export function evaluateExpectation(
 	context: EvaluationContext,
 ): ExpectationOutcome {
 	const text = formatExpectation(expectation);
+	const values = variablesNote(text, context.variables);
 	const outcome = (passed: boolean, expected: string, actual: string): ExpectationOutcome => ({
 		text,
 		passed,
-		expected,
+		expected: `${expected}${values}`,
 		actual,
 		message: passed ? `${text}: passed` : `${text}: got ${actual}`,
 	});
@@ -107,16 +136,18 @@ export function evaluateExpectation(
 		}
 		case 'compare': {
 			const expected = expectedText(expectation);
-			const read = readSubject(expectation.subject, observed, context.namespaces);
+			const read = readSubject(expectation.subject, observed, context.namespaces, context.variables);
 			if ('error' in read) return outcome(false, expected, read.error);
 			let operand: Operand | undefined = expectation.operand;
 			if (operand?.kind === 'string') {
 				const substituted = substituteVariables(operand.value, context.variables);
-				if (substituted.missing.length > 0) {
-					return outcome(false, expected, `no value for {{${substituted.missing[0]}}} (not captured)`);
-				}
+				if (substituted.missing.length > 0) return outcome(false, expected, noValue(substituted.missing));
 				// A variable holds text; read it again so "{{id}}" compares as the number it holds.
 				operand = substituted.text === operand.value ? operand : reparse(substituted.text);
+			} else if (operand?.kind === 'regex') {
+				const pattern = patternWithValues(operand, context.variables);
+				if ('missing' in pattern) return outcome(false, expected, noValue(pattern.missing));
+				operand = { kind: 'regex', ...pattern };
 			}
 			if (operand?.kind === 'number' && operand.unit === 's') {
 				operand = { kind: 'number', value: operand.value * 1000 };
@@ -134,6 +165,31 @@ export function evaluateExpectation(
 			return outcome(true, expected, every ? `${values.length} items` : show(values[0]));
 		}
 	}
+}
+
+/** The values of the variables an expectation uses, for reports: ` (with {{id}} = 42)`. */
+function variablesNote(text: string, variables: CapturedValues): string {
+	const known = variablesIn(text).filter((name) => Object.prototype.hasOwnProperty.call(variables, name));
+	if (known.length === 0) return '';
+	const value = (text: string): string => (numeric(text) === undefined ? show(text) : text);
+	return ` (with ${known.map((name) => `{{${name}}} = ${value(variables[name])}`).join(', ')})`;
+}
+
+function noValue(missing: readonly string[]): string {
+	return `no value for {{${missing[0]}}} (not captured)`;
+}
+
+/** A pattern with the values of its variables, each matching itself only (special characters escaped). */
+function patternWithValues(
+	pattern: { source: string; flags: string },
+	variables: CapturedValues,
+): { source: string; flags: string } | { missing: string[] } {
+	const substituted = substituteVariables(pattern.source, variables, escapeRegExp);
+	return substituted.missing.length > 0 ? { missing: substituted.missing } : { ...pattern, source: substituted.text };
+}
+
+function escapeRegExp(value: string): string {
+	return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function reparse(text: string): Operand {
@@ -155,6 +211,7 @@ export function readSubject(
 	subject: Subject,
 	observed: ObservedExchange,
 	declared: Readonly<Record<string, string>> = {},
+	variables: CapturedValues = {},
 ): { values: (Normalised | undefined)[]; every: boolean } | { error: string } {
 	const one = (value: Normalised | undefined): { values: (Normalised | undefined)[]; every: boolean } => ({
 		values: [value],
@@ -189,9 +246,12 @@ export function readSubject(
 			return valuesAtPath(observed.decoded.result, subject.path);
 		}
 		case 'xpath': {
+			const expression = substituteXPathVariables(subject.expression, variables);
+			if ('problem' in expression) return { error: expression.problem };
+			if (expression.missing.length > 0) return { error: noValue(expression.missing) };
 			let value: XPathValue;
 			try {
-				value = evaluateXPath(observed.bodyText, subject.expression, {
+				value = evaluateXPath(observed.bodyText, expression.text, {
 					...builtInNamespaces(observed.serviceNamespace),
 					...declared,
 				});
@@ -297,9 +357,10 @@ export function show(value: Normalised | undefined): string {
 	return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
 
-/** A fault as one line: `fault Client/MissingFilter: message`. */
-export function describeFault(fault: Fault): string {
-	return `fault ${fault.code}${fault.subcode ? `/${fault.subcode}` : ''}: ${fault.message}`;
+/** A fault as one line: `fault Client/MissingFilter: message` (`fault: message` without a code). */
+export function describeFault(fault: ObservedFault): string {
+	const code = [fault.code, fault.subcode].filter((part) => part !== undefined).join('/');
+	return `fault${code ? ` ${code}` : ''}: ${fault.message}`;
 }
 
 /** What the exchange amounts to, for a failed fault/no-fault expectation. */
@@ -317,19 +378,22 @@ export function readCapture(
 	capture: Capture,
 	observed: ObservedExchange,
 	namespaces: Readonly<Record<string, string>> = {},
+	variables: CapturedValues = {},
 ): { value: string } | { problem: string } {
 	const label = `capture ${capture.name} = ${formatSubject(capture.subject)}`;
 	if (observed.error !== undefined && observed.status === undefined) {
 		return { problem: `${label}: no response (${observed.error})` };
 	}
-	const read = readSubject(capture.subject, observed, namespaces);
+	const read = readSubject(capture.subject, observed, namespaces, variables);
 	if ('error' in read) return { problem: `${label}: ${read.error}` };
 	if (read.every) return { problem: `${label}: [*] selects several values; capture one, e.g. [0].` };
 	const value = read.values[0];
 	if (value === undefined || value === null) return { problem: `${label}: the value is absent.` };
 	const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
 	if (!capture.pattern) return { value: text };
-	const match = new RegExp(capture.pattern.source, capture.pattern.flags.replace(/[gy]/g, '')).exec(text);
+	const pattern = patternWithValues(capture.pattern, variables);
+	if ('missing' in pattern) return { problem: `${label}: ${noValue(pattern.missing)}` };
+	const match = new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')).exec(text);
 	if (!match) return { problem: `${label}: /${capture.pattern.source}/ does not match ${show(value)}.` };
 	return { value: match[1] ?? match[0] };
 }

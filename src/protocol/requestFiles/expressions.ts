@@ -24,7 +24,7 @@ export type Subject =
 	| { kind: 'time' }
 	| { kind: 'body' }
 	| { kind: 'header'; name: string }
-	| { kind: 'fault'; field?: 'code' | 'subcode' | 'message' }
+	| { kind: 'fault'; field?: FaultField }
 	| { kind: 'result'; path: PathSegment[] }
 	| { kind: 'xpath'; expression: string };
 
@@ -67,8 +67,12 @@ export class ExpressionError extends Error {
 	}
 }
 
-/** The fields of `fault.<field>`. */
-export const FAULT_FIELDS = ['code', 'subcode', 'message'] as const;
+/**
+ * The fields of `fault.<field>`: `code` as sent (SOAP 1.1 Client/Server, SOAP 1.2 Sender/Receiver),
+ * `cause` the same for any binding (caller or service), `subcode`, `message`.
+ */
+export const FAULT_FIELDS = ['code', 'cause', 'subcode', 'message'] as const;
+export type FaultField = (typeof FAULT_FIELDS)[number];
 
 const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+/;
@@ -92,13 +96,13 @@ export function parseSubject(text: string): { subject: Subject; length: number }
 			const field = FIELD_NAME.exec(text.slice(6))?.[0] ?? '';
 			if (!(FAULT_FIELDS as readonly string[]).includes(field)) {
 				throw new ExpressionError(
-					`a fault has code, subcode and message; "${field}" is none of them.`,
+					`a fault has ${FAULT_FIELDS.join(', ')}; "${field}" is none of them.`,
 					6,
 					field.length,
 				);
 			}
 			return {
-				subject: { kind: 'fault', field: field as (typeof FAULT_FIELDS)[number] },
+				subject: { kind: 'fault', field: field as FaultField },
 				length: 6 + field.length,
 			};
 		}
@@ -272,12 +276,15 @@ export function parseOperand(text: string): Operand {
 	return { kind: 'string', value: text };
 }
 
-/** Parses `/source/flags`; the source is checked by compiling it. */
+/**
+ * Parses `/source/flags`; the source is checked by compiling it, each `{{name}}` standing for a
+ * value it will match literally.
+ */
 export function parseRegex(text: string): { source: string; flags: string } {
 	const match = /^\/((?:\\.|[^\\/])+)\/([dgimsuy]*)$/.exec(text);
 	if (!match) throw new ExpressionError('a regular expression is written /pattern/flags.', 0, text.length);
 	try {
-		new RegExp(match[1], match[2]);
+		new RegExp(match[1].replace(/\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/g, 'x'), match[2]);
 	} catch (error) {
 		throw new ExpressionError(
 			`the regular expression is not valid: ${error instanceof Error ? error.message : String(error)}`,

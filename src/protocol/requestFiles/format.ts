@@ -48,6 +48,7 @@ import { RequestFileError, closestNames, type RequestFileIssue } from './issues'
 import {
 	CONNECTION_PLACEHOLDERS,
 	SECRET_ROLES,
+	VARIABLE_PATTERN,
 	hasVariable,
 	createPlaceholderRedactor,
 	type ConnectionValues,
@@ -92,6 +93,47 @@ export interface RequestEntry {
 	captures: Capture[];
 	/** XPath prefixes declared with `xmlns.<prefix>: <uri>`. */
 	namespaces: Record<string, string>;
+	/** `retry: <tries> every <interval>`: sent again until its expectations hold. */
+	retry?: RetryPolicy;
+}
+
+/** How often a request is sent until its expectations hold, and how long apart. */
+export interface RetryPolicy {
+	/** Most sends in all (the first one included). */
+	tries: number;
+	intervalMs: number;
+}
+
+/** Most tries of `retry:`; with the longest interval, a request waits at most about an hour and a half. */
+export const MAX_RETRY_TRIES = 100;
+/** Longest interval of `retry:`. */
+export const MAX_RETRY_INTERVAL_MS = 60_000;
+const DEFAULT_RETRY_INTERVAL_MS = 1000;
+
+/** Reads `<tries> [every <n>ms|s]`, e.g. `10 every 500ms`. */
+export function parseRetry(text: string): RetryPolicy | { problem: string } {
+	const match = /^(\d+)(?:\s+every\s+(\d+(?:\.\d+)?)\s*(ms|s))?$/.exec(text.trim());
+	const usage = 'write retry: <tries> every <interval>, e.g. retry: 10 every 500ms (or 2s).';
+	if (!match) return { problem: `"${truncate(text)}" is not a retry; ${usage}` };
+	const tries = Number(match[1]);
+	if (tries < 1 || tries > MAX_RETRY_TRIES) {
+		return { problem: `retry takes 1 to ${MAX_RETRY_TRIES} tries, got ${match[1]}.` };
+	}
+	const intervalMs =
+		match[2] === undefined
+			? DEFAULT_RETRY_INTERVAL_MS
+			: Math.round(Number(match[2]) * (match[3] === 's' ? 1000 : 1));
+	if (intervalMs > MAX_RETRY_INTERVAL_MS) {
+		return {
+			problem: `the interval of retry is at most ${MAX_RETRY_INTERVAL_MS / 1000}s, got ${match[2]}${match[3]}.`,
+		};
+	}
+	return { tries, intervalMs };
+}
+
+/** The text of a retry policy, as parseRetry reads it. */
+export function formatRetry(retry: RetryPolicy): string {
+	return `${retry.tries} every ${retry.intervalMs}ms`;
 }
 
 /** Where an entry and its parts are in the file (1-based lines). */
@@ -107,6 +149,16 @@ export interface EntryLocation {
 	captureLines: number[];
 	/** Line of `operation:`, when given. */
 	operationLine?: number;
+	/** Every `{{name}}` variable written in the request (not in comments), where it is written. */
+	variableUses: VariableUse[];
+}
+
+/** A `{{name}}` written in a request: its name, 1-based line and 0-based columns. */
+export interface VariableUse {
+	name: string;
+	line: number;
+	column: number;
+	endColumn: number;
 }
 
 /** A parsed entry with its location and problems. */
@@ -172,7 +224,14 @@ export function parseRequestFileEntries(text: string): ParsedRequestFile {
 
 function parseBlock(lines: readonly string[], start: number, end: number, named: boolean): ParsedEntry {
 	const issues: RequestFileIssue[] = [];
-	const location: EntryLocation = { start: start + 1, end, first: start + 1, expectationLines: [], captureLines: [] };
+	const location: EntryLocation = {
+		start: start + 1,
+		end,
+		first: start + 1,
+		expectationLines: [],
+		captureLines: [],
+		variableUses: variableUsesOf(lines, named ? start + 1 : start, end),
+	};
 	const entry: ParsedEntry = { expectations: [], captures: [], namespaces: {}, location, issues };
 	if (named) {
 		const name = lines[start].replace(/^#+/, '').trim();
@@ -270,15 +329,17 @@ function parseBlock(lines: readonly string[], start: number, end: number, named:
 			}
 			continue;
 		}
-		if (key !== 'operation' && key !== 'binding' && key !== 'endpoint') {
+		if (key !== 'operation' && key !== 'binding' && key !== 'endpoint' && key !== 'retry') {
 			issues.push({
 				line: lineNo,
-				message: `unknown key "${key}"; use operation, binding, endpoint, param.<Name>, expect, capture or xmlns.<prefix>.`,
+				message: `unknown key "${key}"; use operation, binding, endpoint, param.<Name>, expect, capture, retry or xmlns.<prefix>.`,
 				...keyRange,
-				fixes: closestNames(key, ['operation', 'binding', 'endpoint', 'expect', 'capture']).map((name) => ({
-					title: `Change to ${name}`,
-					replacement: name,
-				})),
+				fixes: closestNames(key, ['operation', 'binding', 'endpoint', 'expect', 'capture', 'retry']).map(
+					(name) => ({
+						title: `Change to ${name}`,
+						replacement: name,
+					}),
+				),
 			});
 			continue;
 		}
@@ -291,7 +352,11 @@ function parseBlock(lines: readonly string[], start: number, end: number, named:
 			continue;
 		}
 		seen.set(key, lineNo);
-		if (key === 'operation') {
+		if (key === 'retry') {
+			const retry = parseRetry(valueText);
+			if ('problem' in retry) issues.push({ line: lineNo, message: retry.problem, ...valueRange });
+			else entry.retry = retry;
+		} else if (key === 'operation') {
 			location.operationLine = lineNo;
 			if (isOperationName(valueText)) {
 				operation = valueText;
@@ -325,6 +390,13 @@ function parseBlock(lines: readonly string[], start: number, end: number, named:
 		}
 	}
 	location.first = firstContent ?? location.first;
+	if (entry.retry && entry.expectations.length === 0 && entry.captures.length === 0) {
+		issues.push({
+			line: seen.get('retry') ?? location.first,
+			severity: 'warning',
+			message: 'retry waits for the expectations to hold, and this request has none: add an expect line.',
+		});
+	}
 
 	let raw: RawHttpRequest | undefined;
 	if (separator >= 0) {
@@ -439,6 +511,22 @@ function parseBlock(lines: readonly string[], start: number, end: number, named:
 	}
 	issues.sort((a, b) => a.line - b.line);
 	return entry;
+}
+
+/** The variables written in lines [from, end): key lines other than comments, and every line of a raw part. */
+function variableUsesOf(lines: readonly string[], from: number, end: number): VariableUse[] {
+	const uses: VariableUse[] = [];
+	let raw = false;
+	for (let index = from; index < end; index += 1) {
+		const line = lines[index];
+		if (!raw && line.trim() === RAW_SEPARATOR) raw = true;
+		if (!raw && line.trim().startsWith('#')) continue;
+		for (const match of line.matchAll(new RegExp(VARIABLE_PATTERN.source, 'g'))) {
+			const column = match.index ?? 0;
+			uses.push({ name: match[1], line: index + 1, column, endColumn: column + match[0].length });
+		}
+	}
+	return uses;
 }
 
 function expressionIssue(error: unknown, line: number, valueStart: number, valueText: string): RequestFileIssue {
@@ -584,6 +672,7 @@ function entryBlock(entry: RequestEntry, index: number, scrub: (text: string) =>
 		lines.push(entry.name ? `${REQUEST_SEPARATOR} ${entry.name}` : REQUEST_SEPARATOR);
 	}
 	if (entry.document) lines.push(...documentLines(entry.document, scrub));
+	if (entry.retry) lines.push(`retry: ${formatRetry(entry.retry)}`);
 	for (const [prefix, uri] of Object.entries(entry.namespaces)) lines.push(`xmlns.${prefix}: ${uri}`);
 	for (const expectation of entry.expectations) lines.push(`expect: ${scrub(formatExpectation(expectation))}`);
 	for (const capture of entry.captures) lines.push(`capture: ${formatCapture(capture)}`);

@@ -3,7 +3,7 @@
  * completion and hover, from the catalogue. Positions are 0-based lines and columns, as editors
  * count them. Pure.
  */
-import { BINDING_LABELS, BINDING_NAMES } from '../bindings/types';
+import { BINDING_LABELS, BINDING_NAMES, type BindingName } from '../bindings/types';
 import {
 	OPERATIONS,
 	OPERATION_NAMES,
@@ -18,6 +18,7 @@ import { parseExpectation, parseSubject, type PathSegment, type Subject } from '
 import { parseRequestFileEntries, REQUEST_SEPARATOR, RAW_SEPARATOR, type ParsedEntry } from './format';
 import { closestNames, type IssueFix } from './issues';
 import { CONNECTION_PLACEHOLDERS } from './placeholders';
+import { variableIssues } from './variables';
 import { describeType, fieldsOf, resultType, typeOfPath, type PathType } from './resultPaths';
 
 /** A problem to show in the editor. */
@@ -49,16 +50,21 @@ export interface LanguageHover {
 	endColumn: number;
 }
 
-const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture'] as const;
+const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture', 'retry'] as const;
 
 /**
- * Everything wrong in a file: parse problems, then checks against the catalogue and the file's
- * captures. `environmentVariables` are set before the first request (by the chosen environment).
+ * Everything wrong in a file: parse problems, variables no earlier request captures, then checks
+ * against the catalogue. `environmentVariables` are set before the first request (by the chosen
+ * environment).
  */
 export function diagnose(text: string, environmentVariables: readonly string[] = []): LanguageDiagnostic[] {
 	const lines = text.split(/\r?\n/);
 	const parsed = parseRequestFileEntries(text);
-	const diagnostics: LanguageDiagnostic[] = parsed.issues.map((issue) => ({
+	const issues = [
+		...parsed.issues,
+		...variableIssues(parsed.entries, environmentVariables).map(({ issue }) => issue),
+	];
+	const diagnostics: LanguageDiagnostic[] = issues.map((issue) => ({
 		line: issue.line - 1,
 		column: issue.column ?? firstNonSpace(lines[issue.line - 1] ?? ''),
 		endColumn: issue.endColumn ?? (lines[issue.line - 1] ?? '').length,
@@ -66,11 +72,7 @@ export function diagnose(text: string, environmentVariables: readonly string[] =
 		severity: issue.severity ?? 'error',
 		fixes: issue.fixes ?? [],
 	}));
-	const captured = new Set<string>(environmentVariables);
-	parsed.entries.forEach((entry) => {
-		diagnostics.push(...checkEntry(entry, lines, captured));
-		for (const capture of entry.captures) captured.add(capture.name);
-	});
+	for (const entry of parsed.entries) diagnostics.push(...checkEntry(entry, lines));
 	return diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
@@ -97,35 +99,20 @@ function keyLines(
 	return result;
 }
 
-function checkEntry(entry: ParsedEntry, lines: readonly string[], captured: ReadonlySet<string>): LanguageDiagnostic[] {
+function checkEntry(entry: ParsedEntry, lines: readonly string[]): LanguageDiagnostic[] {
 	const diagnostics: LanguageDiagnostic[] = [];
 	const keys = keyLines(entry, lines);
 	const operationText = keys.find((key) => key.key === 'operation')?.value;
 	const operation = operationText && isOperationName(operationText) ? operationText : undefined;
 	const expectsFault = entry.expectations.some((expectation) => expectation.kind === 'fault');
-	// Variables must come from an earlier request's capture.
-	for (let index = entry.location.start - 1; index < entry.location.end; index += 1) {
-		const line = lines[index] ?? '';
-		for (const match of line.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)) {
-			const name = match[1];
-			if (captured.has(name)) continue;
-			diagnostics.push({
-				line: index,
-				column: match.index ?? 0,
-				endColumn: (match.index ?? 0) + match[0].length,
-				severity: 'error',
-				message: `{{${name}}} is not captured by an earlier request (add "capture: ${name} = …" to one).`,
-				fixes: closestNames(name, [...captured]).map((candidate) => ({
-					title: `Change to {{${candidate}}}`,
-					replacement: `{{${candidate}}}`,
-				})),
-			});
-		}
-	}
 	if (!operation) return diagnostics;
 	const spec = OPERATIONS[operation];
 	const specs = new Map(spec.params.map((param) => [param.name, param]));
 	const given = new Map<string, string>();
+	const bindingText = keys.find((key) => key.key === 'binding')?.value ?? 'soap11';
+	const binding = (BINDING_NAMES as readonly string[]).includes(bindingText)
+		? (bindingText as BindingName)
+		: undefined;
 	for (const key of keys) {
 		if (key.key.startsWith('param.')) {
 			const param = specs.get(key.key.slice('param.'.length));
@@ -148,6 +135,7 @@ function checkEntry(entry: ParsedEntry, lines: readonly string[], captured: Read
 			}
 		} else if (key.key === 'expect' || key.key === 'capture') {
 			diagnostics.push(...checkSubjectLine(key, operation, entry));
+			if (key.key === 'expect') diagnostics.push(...checkFaultCode(key, binding));
 		}
 	}
 	// The catalogue's rules, unless the request is written to get a fault.
@@ -244,6 +232,48 @@ function checkSubjectLine(
 			severity: 'error',
 			message: problem.message,
 			fixes: problem.suggestions.map((name) => ({ title: `Change to ${name}`, replacement: name })),
+		},
+	];
+}
+
+/** The codes each SOAP version writes, and their counterpart in the other version. */
+const OTHER_VERSION_CODE: Record<'soap11' | 'soap12', Record<string, string>> = {
+	soap11: { Sender: 'Client', Receiver: 'Server' },
+	soap12: { Client: 'Sender', Server: 'Receiver' },
+};
+
+/** `fault.code == Client` on SOAP 1.2 (which sends Sender) and the like: a warning with the right code. */
+function checkFaultCode(
+	key: { line: number; value: string; valueStart: number },
+	binding: BindingName | undefined,
+): LanguageDiagnostic[] {
+	let expectation;
+	try {
+		expectation = parseExpectation(key.value);
+	} catch {
+		return [];
+	}
+	if (expectation.kind !== 'compare' || expectation.subject.kind !== 'fault') return [];
+	if (expectation.subject.field !== 'code' || expectation.operand?.kind !== 'string' || !binding) return [];
+	const written = expectation.operand.value;
+	const column = key.valueStart + key.value.lastIndexOf(written);
+	const range = { line: key.line, column, endColumn: column + written.length, severity: 'warning' as const };
+	if (binding === 'httpGet' || binding === 'httpPost') {
+		return [
+			{
+				...range,
+				message: `HTTP GET and POST carry no fault code (every error is HTTP 500 with a text): check fault.message or status == 500.`,
+				fixes: [],
+			},
+		];
+	}
+	const right = OTHER_VERSION_CODE[binding][written];
+	if (!right) return [];
+	return [
+		{
+			...range,
+			message: `${binding === 'soap12' ? 'SOAP 1.2' : 'SOAP 1.1'} sends ${right}, not ${written}: write fault.code == ${right}, or fault.cause == ${right === 'Server' || right === 'Receiver' ? 'service' : 'caller'} for any binding.`,
+			fixes: [{ title: `Change to ${right}`, replacement: right }],
 		},
 	];
 }
@@ -478,6 +508,7 @@ const KEY_DOCS: Record<(typeof KEYS)[number], string> = {
 	endpoint: 'posting or administration; optional, it follows from the operation.',
 	expect: 'A check of the response: `status == 200`, `no fault`, `fault <Subcode>`, `result.<Path> >= 1`, `xpath(<XPath>) == x`, `time < 2s`, `header.<Name> contains x`, `body matches /re/`, `valid against wsdl`.',
 	capture: 'Keeps a value for later requests: `capture: advertId = result.AdvertID`, then `{{advertId}}`.',
+	retry: 'Sends the request again until its expectations hold: `retry: 10 every 500ms` (at most 10 sends, 500 ms apart; `s` for seconds).',
 };
 
 const SUBJECT_COMPLETIONS: LanguageCompletion[] = [

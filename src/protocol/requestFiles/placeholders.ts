@@ -3,7 +3,7 @@
  * send time only) and `{{name}}` (values captured from earlier responses of the same file). Pure.
  */
 import { OPERATIONS, type ParamRole } from '../catalogue';
-import { secretForms } from '../secretForms';
+import { MIN_FREE_MATCH_LENGTH, secretForms } from '../secretForms';
 
 /** The placeholder of each connection value; substituted by the host at send time only. */
 export const CONNECTION_PLACEHOLDERS: Readonly<Record<ParamRole, string>> = Object.freeze({
@@ -106,11 +106,18 @@ export interface PlaceholderRedactor {
  * (sPassword=…). Longest forms first, so a secret containing another one is replaced whole.
  */
 export function createPlaceholderRedactor(secrets: ConnectionValues): PlaceholderRedactor {
-	const pairs: [string, string][] = [];
+	// A short secret only where it stands as a whole token (MIN_FREE_MATCH_LENGTH), as in the output redactor.
+	const pairs: [form: string, placeholder: string, token?: RegExp][] = [];
 	for (const role of SECRET_ROLES) {
 		const secret = secrets[role];
 		if (!secret) continue;
-		for (const form of secretForms(secret)) pairs.push([form, CONNECTION_PLACEHOLDERS[role]]);
+		for (const form of secretForms(secret)) {
+			const token =
+				secret.length < MIN_FREE_MATCH_LENGTH
+					? new RegExp(`(?<![A-Za-z0-9])${form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`, 'g')
+					: undefined;
+			pairs.push([form, CONNECTION_PLACEHOLDERS[role], token]);
+		}
 	}
 	pairs.sort((a, b) => b[0].length - a[0].length);
 	const names = Object.keys(CREDENTIAL_PARAMS).join('|');
@@ -122,7 +129,9 @@ export function createPlaceholderRedactor(secrets: ConnectionValues): Placeholde
 		) ?? '';
 	const text = (value: string): string => {
 		let result = value;
-		for (const [form, placeholder] of pairs) result = result.split(form).join(placeholder);
+		for (const [form, placeholder, token] of pairs) {
+			result = token ? result.replace(token, placeholder) : result.split(form).join(placeholder);
+		}
 		result = result.replace(
 			element,
 			(_match, open: string, _qualified: string, name: string, content: string, close: string) =>

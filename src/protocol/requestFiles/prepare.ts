@@ -6,7 +6,7 @@
 import { getBinding } from '../bindings';
 import type { CodecContext } from '../bindings/types';
 import { OPERATIONS, type AnyParams, type Endpoint, type OperationName } from '../catalogue';
-import type { Expectation, Operand } from './expressions';
+import type { Expectation, Operand, Subject } from './expressions';
 import type { RequestEntry, RequestParamValue } from './format';
 import { typedValue } from './format';
 import {
@@ -44,7 +44,10 @@ export function codecContextOf(target: RequestTarget, operation: OperationName):
 	return { namespace: target.namespace, endpointPath: target.paths[OPERATIONS[operation].endpoint] };
 }
 
-/** Every `{{name}}` variable a request uses (parameters, raw part, expectation values), in order. */
+/**
+ * Every `{{name}}` variable a request uses (parameters, raw part, XPath prefixes, and the values,
+ * XPaths and patterns of its expectations and captures), in order.
+ */
 export function variablesOfEntry(entry: RequestEntry): string[] {
 	const texts: string[] = [];
 	const document = entry.document;
@@ -56,16 +59,24 @@ export function variablesOfEntry(entry: RequestEntry): string[] {
 	}
 	const raw = document?.raw ?? entry.http;
 	if (raw) texts.push(raw.target, ...raw.headers.map(([, value]) => value), raw.body);
+	texts.push(...Object.values(entry.namespaces));
 	for (const expectation of entry.expectations) {
-		if (expectation.kind === 'compare' && expectation.operand) texts.push(operandTextOf(expectation.operand));
+		if (expectation.kind !== 'compare') continue;
+		texts.push(subjectTextOf(expectation.subject));
+		if (expectation.operand) texts.push(operandTextOf(expectation.operand));
 	}
+	for (const capture of entry.captures) texts.push(subjectTextOf(capture.subject), capture.pattern?.source ?? '');
 	const names: string[] = [];
 	for (const text of texts) for (const name of variablesIn(text)) if (!names.includes(name)) names.push(name);
 	return names;
 }
 
 function operandTextOf(operand: Operand): string {
-	return operand.kind === 'string' ? operand.value : '';
+	return operand.kind === 'string' ? operand.value : operand.kind === 'regex' ? operand.source : '';
+}
+
+function subjectTextOf(subject: Subject): string {
+	return subject.kind === 'xpath' ? subject.expression : '';
 }
 
 /** True when the request checks its response against the schema. */

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { RequestContext } from '../../../src/emulator/domain/context';
+import { attemptLogin, authenticateKey } from '../../../src/emulator/domain/access';
 import { LoginThrottle } from '../../../src/emulator/domain/loginThrottle';
+import { readParams } from '../../../src/emulator/domain/paramReader';
 import { openSandbox, type Sandbox } from '../../../src/emulator/sandbox';
 import type { AnyParams } from '../../../src/protocol/catalogue';
 import { FaultError } from '../../../src/protocol/faults';
@@ -67,6 +69,8 @@ describe('failed-login throttle', () => {
 				seed: 0x7e57,
 				passwordCost: 1024,
 				demoSize: { adverts: 10, applications: 20 },
+				// The clock of these tests stands still: the hashing budget (tested below) must not run dry.
+				hashingBudget: { perClientBurst: 1000, overallBurst: 1000 },
 			});
 		});
 		after(() => sandbox?.close());
@@ -103,6 +107,21 @@ describe('failed-login throttle', () => {
 			assert.deepEqual(seen[1], seen[3]);
 		});
 
+		it('counts failures per account: no other spelling of a throttled username gets a check, not even with the right password', () => {
+			for (let i = 0; i < 3; i++) userList('leeds.recruiter', 'wrong-password');
+			for (const spelling of ['Leeds.recruiter', 'LEEDS.RECRUITER', 'leeds.Recruiter']) {
+				assert.match(
+					userList(spelling, 'wrong-password'),
+					/Too many failed logins for this username/,
+					spelling,
+				);
+			}
+			assert.match(userList('lEEDS.rECRUITER', sandbox.demo.password), /Too many failed logins/);
+			// Unknown usernames alike: their answers cannot tell which usernames exist.
+			for (let i = 0; i < 3; i++) userList('ghost.writer', 'wrong-password');
+			assert.match(userList('Ghost.Writer', 'wrong-password'), /Too many failed logins for this username/);
+		});
+
 		it('never slows a password verified before, even while its username is throttled', () => {
 			const { username, password } = sandbox.demo;
 			assert.equal(userList(username, password), 'ok');
@@ -134,6 +153,47 @@ describe('failed-login throttle', () => {
 			};
 			assert.equal(throttled.LoginSuccess, false);
 			assert.match(throttled.LoginMessage, /^Too many failed logins for this username: try again in 1 s\.$/);
+		});
+	});
+	describe('the password-hashing budget', function () {
+		this.timeout(60_000);
+		let sandbox: Sandbox;
+		before(() => {
+			sandbox = openSandbox({
+				dataDir: ':memory:',
+				seed: 0xb0d9e7,
+				passwordCost: 1024,
+				demoSize: { adverts: 10, applications: 20 },
+			});
+		});
+		after(() => sandbox?.close());
+
+		/** A login of a new username each time: the failed-login throttle never applies. */
+		const attempt = (client: string, at: number, username: string): string => {
+			const key = authenticateKey(sandbox.store, readParams({ sAPIKey: sandbox.demo.apiKey }));
+			const params = readParams({ sUsername: username, sPassword: 'wrong-password' });
+			return attemptLogin(sandbox.store, key, params, { now: new Date(at), client }).throttled ?? 'checked';
+		};
+
+		it('hashes at most a burst per client and per sandbox, then as fast as the buckets refill', () => {
+			const start = Date.parse('2026-03-01T12:00:00Z');
+			const outcomes = (client: string, at: number, count: number, prefix: string): string[] =>
+				Array.from({ length: count }, (_, i) => attempt(client, at, `${prefix}.${i}`));
+			// One client with many usernames: 8 checked (the client's burst), the rest refused at once.
+			const first = outcomes('192.0.2.1', start, 12, 'spray.one');
+			assert.deepEqual(first.slice(0, 8), Array(8).fill('checked'));
+			for (const refused of first.slice(8)) {
+				assert.equal(refused, 'Too many logins are being checked at once: try again in 1 s.');
+			}
+			// A second client gets its own burst, until the sandbox's 16 are spent.
+			const second = outcomes('192.0.2.2', start, 12, 'spray.two');
+			assert.equal(second.filter((outcome) => outcome === 'checked').length, 8);
+			assert.deepEqual(outcomes('192.0.2.3', start, 3, 'spray.three'), Array(3).fill(second.at(-1)));
+			// Half a second later the sandbox has 4 hashes more (8 a second), the first client 2 (4 a second).
+			const later = outcomes('192.0.2.1', start + 500, 4, 'spray.four');
+			assert.deepEqual(later.slice(0, 2), ['checked', 'checked']);
+			assert.match(later[2], /Too many logins are being checked at once/);
+			assert.deepEqual(outcomes('192.0.2.3', start + 500, 3, 'spray.five').slice(0, 2), ['checked', 'checked']);
 		});
 	});
 });

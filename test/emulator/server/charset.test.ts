@@ -32,6 +32,14 @@ describe('emulator: request charsets', () => {
 			emulator.namespace,
 			`<sCultureID>${culture}</sCultureID><sAPIKey>${API_KEY}</sAPIKey>`,
 		).replace('<?xml version="1.0" encoding="utf-8"?>', declaration);
+	/** A SOAP 1.2 GetCurrency whose XML declaration names `encoding`. */
+	const getCurrency12 = (culture: string, encoding: string) =>
+		envelope(
+			'1.2',
+			'GetCurrency',
+			emulator.namespace,
+			`<sCultureID>${culture}</sCultureID><sAPIKey>${API_KEY}</sAPIKey>`,
+		).replace('encoding="utf-8"', `encoding="${encoding}"`);
 	const lastCulture = () => calls.at(-1)?.params.sCultureID;
 
 	it('reads the parameters of the charset that the Content-Type declares (ISO-8859-1, windows-1252)', async () => {
@@ -67,16 +75,32 @@ describe('emulator: request charsets', () => {
 		assert.equal(res.status, 200, res.body);
 		assert.equal(lastCulture(), 'Zoë');
 		// application/soap+xml without a charset: ASMX lets the XML reader follow the declaration.
-		const soap12 = envelope(
-			'1.2',
-			'GetCurrency',
-			emulator.namespace,
-			`<sCultureID>Noël</sCultureID><sAPIKey>${API_KEY}</sAPIKey>`,
-		).replace('encoding="utf-8"', 'encoding="ISO-8859-1"');
+		const soap12 = getCurrency12('Noël', 'ISO-8859-1');
 		assert.match(soap12, /encoding="ISO-8859-1"/);
 		res = await soap(latin1(soap12), 'application/soap+xml', '1.2');
 		assert.equal(res.status, 200, res.body);
 		assert.equal(lastCulture(), 'Noël');
+	});
+
+	it('decodes UTF-16 without a byte order mark whose encoding only the XML declaration names (LE and BE)', async () => {
+		const declared = getCurrency('Zoë', '<?xml version="1.0" encoding="utf-16"?>');
+		let res = await soap(Buffer.from(declared, 'utf16le'), 'text/xml');
+		assert.equal(res.status, 200, res.body);
+		assert.equal(lastCulture(), 'Zoë');
+		const soap12 = getCurrency12('Noël', 'UTF-16');
+		res = await soap(Buffer.from(soap12, 'utf16le').swap16(), 'application/soap+xml', '1.2');
+		assert.equal(res.status, 200, res.body);
+		assert.equal(lastCulture(), 'Noël');
+		// 16-bit characters that declare an 8-bit encoding cannot be read either way.
+		res = await soap(Buffer.from(getCurrency('Zoë'), 'utf16le'), 'text/xml');
+		assert.equal(res.status, 400, res.body);
+		assert.match(res.body, /is UTF-16 \(its first bytes\) but its XML declaration names 'utf-8'/);
+		// No declaration at all: the first character '<' in 16 bits says UTF-16, as for .NET's reader.
+		const bare = getCurrency('Åsa', '');
+		assert.ok(bare.startsWith('<soap:Envelope'));
+		res = await soap(Buffer.from(bare, 'utf16le'), 'text/xml');
+		assert.equal(res.status, 200, res.body);
+		assert.equal(lastCulture(), 'Åsa');
 	});
 
 	it('lets a byte order mark win over the declared charset, as .NET StreamReader does', async () => {

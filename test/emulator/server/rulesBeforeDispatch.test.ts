@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { AnyParams } from '../../../src/protocol/catalogue';
+import type { AnyParams, OperationName } from '../../../src/protocol/catalogue';
 import { FaultError } from '../../../src/protocol/faults';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server';
 import { API_KEY, allFields, fakeHandlers, send } from './helpers';
@@ -22,16 +22,25 @@ describe('emulator pipeline: parameter rules run before the handler', () => {
 			reached.push(params);
 			throw FaultError.client('InvalidParameter', 'reached the CandidateTagPartner handler');
 		};
+		handlers.AddAdvertCandidateNote = (params: AnyParams) => {
+			reached.push(params);
+			throw FaultError.client('InvalidParameter', 'reached the AddAdvertCandidateNote handler');
+		};
 		emulator = await startEmulator({ handlers });
 	});
 	after(() => emulator.stop());
 
-	function addAdvert(given: Record<string, string>) {
-		return send(`${emulator.postingUrl}/AddAdvert`, {
+	/** Posts an HTTP POST form of `operation` with every field, as ASMX requires. */
+	function postForm(operation: OperationName, given: Record<string, string>) {
+		return send(`${emulator.postingUrl}/${operation}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: allFields('AddAdvert', { sAPIKey: API_KEY, sJobTitle: 'Nurse', ...given }),
+			body: allFields(operation, { sAPIKey: API_KEY, ...given }),
 		});
+	}
+
+	function addAdvert(given: Record<string, string>) {
+		return postForm('AddAdvert', { sJobTitle: 'Nurse', ...given });
 	}
 
 	const refused: [string, Record<string, string>, RegExp][] = [
@@ -57,19 +66,36 @@ describe('emulator pipeline: parameter rules run before the handler', () => {
 
 	it('refuses a partner tag outside its set without calling the handler', async () => {
 		reached.length = 0;
-		const res = await send(`${emulator.postingUrl}/CandidateTagPartner`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/x-www-form-urlencoded' },
-			body: allFields('CandidateTagPartner', {
-				sAPIKey: API_KEY,
-				sCandidateEmail: 'a@example.com',
-				PartnerTag: 'PartnerNope',
-			}),
+		const res = await postForm('CandidateTagPartner', {
+			sCandidateEmail: 'a@example.com',
+			PartnerTag: 'PartnerNope',
 		});
 		assert.equal(res.status, 500);
 		assert.match(res.body, /PartnerTag must be one of/);
 		assert.equal(reached.length, 0);
 	});
+
+	for (const [what, given, message] of [
+		[
+			'a note subject over 200 characters',
+			{ sSubject: 's'.repeat(201) },
+			/sSubject must be at most 200 characters/,
+		],
+		['a note body over 10,000 characters', { sBody: 'b'.repeat(10_001) }, /sBody must be at most 10000 characters/],
+	] as const) {
+		it(`refuses ${what} without calling the handler`, async () => {
+			reached.length = 0;
+			const res = await postForm('AddAdvertCandidateNote', {
+				sAdvertID: '1',
+				sAdvertCandidateID: '1',
+				sBody: 'note',
+				...given,
+			});
+			assert.equal(res.status, 500);
+			assert.match(res.body, message);
+			assert.equal(reached.length, 0);
+		});
+	}
 
 	it('hands valid values to the handler, value-set choices in the case they were sent', async () => {
 		reached.length = 0;

@@ -1,5 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { evaluateExpectation, readCapture, type ObservedExchange } from '../../../src/protocol/requestFiles/evaluate';
+import type { BindingName } from '../../../src/protocol/bindings/types';
+import type { FaultCode } from '../../../src/protocol/faults';
+import {
+	evaluateExpectation,
+	observedFault,
+	readCapture,
+	type ObservedExchange,
+} from '../../../src/protocol/requestFiles/evaluate';
+import { substituteXPathVariables } from '../../../src/protocol/requestFiles/xpath';
 import { parseCapture, parseExpectation } from '../../../src/protocol/requestFiles/expressions';
 import { resultType, typeOfPath, describeType } from '../../../src/protocol/requestFiles/resultPaths';
 
@@ -113,6 +121,43 @@ describe('expectations', () => {
 		assert.equal(check('fault', page).actual, 'a result (no fault)');
 	});
 
+	it('reports a fault code as the binding sent it, and who caused it whatever the binding', () => {
+		const missing = {
+			code: 'Client' as const,
+			subcode: 'MissingFilter',
+			message: 'At least one search filter must be given.',
+		};
+		const sent = (binding: BindingName, code: FaultCode = 'Client'): ObservedExchange => ({
+			...fault,
+			decoded: { fault: observedFault({ ...missing, code }, binding) },
+		});
+		assert.deepEqual(observedFault(missing, 'soap12'), { ...missing, code: 'Sender', cause: 'caller' });
+		assert.deepEqual(observedFault({ ...missing, code: 'Server' }, 'soap11'), {
+			...missing,
+			code: 'Server',
+			cause: 'service',
+		});
+		assert.equal(check('fault.code == Sender', sent('soap12')).passed, true);
+		assert.equal(check('fault.code == Client', sent('soap12')).actual, '"Sender"');
+		assert.equal(check('fault.code == Client', sent('soap11')).passed, true);
+		assert.equal(check('fault.code == Receiver', sent('soap12', 'Server')).passed, true);
+		for (const binding of ['soap11', 'soap12'] as const) {
+			assert.equal(check('fault.cause == caller', sent(binding)).passed, true, binding);
+			assert.equal(check('fault.cause == service', sent(binding, 'Server')).passed, true, binding);
+		}
+		// HTTP GET and POST answer every error with HTTP 500 and a text: no code, no cause.
+		assert.equal(check('fault.code absent', sent('httpGet')).passed, true);
+		assert.equal(check('fault.cause absent', sent('httpPost')).passed, true);
+		assert.equal(
+			check('fault', sent('httpGet')).actual,
+			'fault MissingFilter: At least one search filter must be given.',
+		);
+		assert.equal(
+			check('fault', sent('soap12')).actual,
+			'fault Sender/MissingFilter: At least one search filter must be given.',
+		);
+	});
+
 	it('evaluates XPath with built-in and declared prefixes', () => {
 		assert.equal(check('xpath(//mp:TotalItemCount) == 120').passed, true);
 		assert.equal(check('xpath(count(//x:APIApplication)) == 2').passed, true);
@@ -144,6 +189,54 @@ describe('expectations', () => {
 		};
 		assert.equal(check('status exists', none).passed, false);
 		assert.equal(check('no fault', none).actual, 'no response (connection refused)');
+	});
+});
+
+describe('variables in XPaths and patterns', () => {
+	it('puts a value into an XPath as a string of its own outside quotes, as it is inside them', () => {
+		const vars = { id: '12', min: '3', title: 'Nurse', quoted: `it's "x"` };
+		assert.equal(
+			check('xpath(//mp:APIApplication[mp:AdvertCandidateID={{id}}]/mp:Score) == 2', page, vars).passed,
+			true,
+		);
+		assert.equal(check('xpath(count(//mp:APIApplication[mp:Score > {{min}}])) == 1', page, vars).passed, true);
+		assert.equal(check('xpath(count(//mp:Score[. = "{{min}}"])) == 0', page, vars).passed, true);
+		assert.equal(check(`xpath(count(//mp:Score[. = {{quoted}}])) == 0`, page, vars).passed, true);
+		assert.match(
+			check('xpath(//mp:Score[. = "{{quoted}}"]) absent', page, vars).actual,
+			/\{\{quoted\}\} holds a " and stands inside a "-quoted XPath string/,
+		);
+		assert.equal(
+			check('xpath(//mp:Score[. = {{nope}}]) absent', page, vars).actual,
+			'no value for {{nope}} (not captured)',
+		);
+		assert.deepEqual(substituteXPathVariables(`a[b={{q}}]`, { q: `it's "x"` }), {
+			text: `a[b=concat('it', "'", 's "x"')]`,
+			missing: [],
+		});
+	});
+
+	it('makes a value in a pattern match itself only, in expectations and captures', () => {
+		assert.equal(check('body matches /TotalItemCount>{{n}}</', page, { n: '120' }).passed, true);
+		// "1.0" would match "120" as a pattern; as a value it matches only "1.0".
+		assert.equal(check('body matches /TotalItemCount>{{n}}</', page, { n: '1.0' }).passed, false);
+		assert.deepEqual(parseExpectation('body matches /{{x}}+/u').kind, 'compare');
+		assert.deepEqual(
+			readCapture(
+				parseCapture('score = body match /<AdvertCandidateID>{{id}}<\\/AdvertCandidateID><Score>(\\d+)/'),
+				page,
+				{},
+				{ id: '12' },
+			),
+			{ value: '2' },
+		);
+		assert.deepEqual(
+			readCapture(parseCapture('x = xpath(string(//mp:Score[../mp:AdvertCandidateID={{id}}]))'), page, {}, {}),
+			{
+				problem:
+					'capture x = xpath(string(//mp:Score[../mp:AdvertCandidateID={{id}}])): no value for {{id}} (not captured)',
+			},
+		);
 	});
 });
 

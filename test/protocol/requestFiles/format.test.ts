@@ -96,7 +96,20 @@ describe('request files with several requests', () => {
 			expectationLines: [9, 10],
 			captureLines: [11],
 			operationLine: 5,
+			variableUses: [],
 		});
+		assert.deepEqual(
+			read.location.variableUses.map((use) => [use.name, use.line, use.column, use.endColumn]),
+			[
+				['advertId', 15, 17, 29],
+				['rows', 17, 19, 27],
+				['advertId', 20, 38, 50],
+			],
+		);
+		assert.deepEqual(
+			plain.location.variableUses.map((use) => [use.name, use.line]),
+			[['token', 26]],
+		);
 		// An int parameter holding a variable stays text until it is sent.
 		assert.equal(read.document?.params.RowsPerPage, '{{rows}}');
 		assert.equal(read.document?.params.CurrentPage, 1);
@@ -182,7 +195,7 @@ describe('request files with several requests', () => {
 		assert.match(messages('expect: body == /x/')[0], /goes with matches/);
 		assert.match(messages('expect: status < 3s')[0], /units .* go with time only/);
 		assert.match(messages('expect: body matches /(/')[0], /not valid/);
-		assert.match(messages('expect: fault.reason == x')[0], /code, subcode and message/);
+		assert.match(messages('expect: fault.reason == x')[0], /code, cause, subcode, message/);
 		assert.match(messages('expect: xpath(//a == 1')[0], /no closing parenthesis/);
 		assert.match(messages('expect: result.Items[x] == 1')[0], /\[<index>\] or \[\*\]/);
 		assert.match(messages('capture: connection = status')[0], /reserved/);
@@ -197,6 +210,35 @@ describe('request files with several requests', () => {
 			/binding needs an operation/,
 		);
 		assert.match(parseRequestFileEntries('expect: no fault').issues[0].message, /names no operation/);
+	});
+
+	it('reads and writes retry: tries and an interval, within bounds', () => {
+		const [entry] = entriesOf('### Wait\noperation: GetCurrency\nretry: 10 every 500ms\nexpect: no fault\n');
+		assert.deepEqual(entry.retry, { tries: 10, intervalMs: 500 });
+		assert.deepEqual(entriesOf(serializeRequestEntries([entry]))[0].retry, { tries: 10, intervalMs: 500 });
+		assert.match(serializeRequestEntries([entry]), /\nretry: 10 every 500ms\n/);
+		assert.deepEqual(entriesOf('operation: GetCurrency\nretry: 3 every 1.5s\nexpect: no fault')[0].retry, {
+			tries: 3,
+			intervalMs: 1500,
+		});
+		assert.deepEqual(entriesOf('operation: GetCurrency\nretry: 3\nexpect: no fault')[0].retry, {
+			tries: 3,
+			intervalMs: 1000,
+		});
+		const messages = (line: string): string[] =>
+			parseRequestFileEntries(`operation: GetCurrency\n${line}\nexpect: no fault`).issues.map(
+				(issue) => issue.message,
+			);
+		assert.match(messages('retry: often')[0], /write retry: <tries> every <interval>/);
+		assert.match(messages('retry: 0 every 1s')[0], /1 to 100 tries, got 0/);
+		assert.match(messages('retry: 101')[0], /1 to 100 tries/);
+		assert.match(messages('retry: 5 every 2m')[0], /write retry/);
+		assert.match(messages('retry: 5 every 61s')[0], /at most 60s/);
+		assert.match(messages('retry: 2\nretry: 3')[0], /retry is given twice/);
+		assert.match(
+			parseRequestFileEntries('operation: GetCurrency\nretry: 2').issues[0].message,
+			/retry waits for the expectations to hold, and this request has none/,
+		);
 	});
 
 	it('appends a request to an existing file without changing what is there', () => {

@@ -30,6 +30,16 @@ const FILE = [
 	'expect: fault MissingFilter', //                                 25
 ].join('\n');
 
+/** The problems of a text: line, the text at fault, message and the replacements offered. */
+function problemsOf(text: string, environmentVariables: string[] = []) {
+	return diagnose(text, environmentVariables).map((item) => ({
+		line: item.line,
+		text: text.split('\n')[item.line].slice(item.column, item.endColumn),
+		message: item.message,
+		fixes: item.fixes.map((fix) => fix.replacement),
+	}));
+}
+
 describe('request file language features', () => {
 	it('diagnoses against the catalogue, the record model and the captures', () => {
 		const found = diagnose(FILE).map((item) => ({
@@ -50,18 +60,111 @@ describe('request file language features', () => {
 		assert.match(diagnose(FILE)[5].message, /At least one search filter .* add "expect: fault"/);
 	});
 
+	it('reports every variable no earlier request captures, with its line: a typo, a later capture, its own', () => {
+		const text = [
+			'### Uses a later capture', //                                  0
+			'operation: GetCurrency',
+			'param.sCultureID: {{culture}}',
+			'# {{inComment}} is not a use',
+			'capture: code = result[0].Value',
+			'expect: result[0].Value == {{code}}', //                        5
+			'',
+			'### Typo',
+			'operation: GetCurrency',
+			'param.sCultureID: {{cdoe}}',
+			'param.sAPIKey: {{fromEnvironment}}', //                         10
+			'---',
+			'GET /x?c={{code}} HTTP/1.1',
+			'',
+			'### Captures the culture',
+			'operation: GetCurrency', //                                     15
+			'capture: culture = result[0].Value',
+		].join('\n');
+		const found = problemsOf(text, ['fromEnvironment']).filter((item) => item.message.includes('{{'));
+		assert.deepEqual(found, [
+			{
+				line: 2,
+				text: '{{culture}}',
+				message:
+					'{{culture}} is captured only by a later request (line 17): move that request before this one.',
+				fixes: [],
+			},
+			{
+				line: 5,
+				text: '{{code}}',
+				message:
+					'{{code}} is captured by this same request (line 5), after it is sent: only later requests can use it.',
+				fixes: [],
+			},
+			{
+				line: 9,
+				text: '{{cdoe}}',
+				message:
+					'{{cdoe}} is captured by no request of this file (add "capture: cdoe = …" to an earlier one). Did you mean {{code}}?',
+				fixes: ['{{code}}'],
+			},
+		]);
+		assert.ok(
+			diagnose(text).some((item) => item.message.startsWith('{{fromEnvironment}} is captured by no request')),
+		);
+	});
+
+	it("warns when an expected fault code is the other SOAP version's, or on HTTP GET/POST, which send none", () => {
+		const text = [
+			'### SOAP 1.2',
+			'operation: GetCurrency',
+			'binding: soap12',
+			'expect: fault.code == Client',
+			'expect: fault.code == Sender',
+			'',
+			'### SOAP 1.1',
+			'operation: GetCurrency',
+			'expect: fault.code == Receiver',
+			'expect: fault.cause == service',
+			'',
+			'### HTTP GET',
+			'operation: GetCurrency',
+			'binding: httpGet',
+			'expect: fault.code == Server',
+		].join('\n');
+		const found = problemsOf(text);
+		assert.deepEqual(found, [
+			{
+				line: 3,
+				text: 'Client',
+				message:
+					'SOAP 1.2 sends Sender, not Client: write fault.code == Sender, or fault.cause == caller for any binding.',
+				fixes: ['Sender'],
+			},
+			{
+				line: 8,
+				text: 'Receiver',
+				message:
+					'SOAP 1.1 sends Server, not Receiver: write fault.code == Server, or fault.cause == service for any binding.',
+				fixes: ['Server'],
+			},
+			{
+				line: 14,
+				text: 'Server',
+				message:
+					'HTTP GET and POST carry no fault code (every error is HTTP 500 with a text): check fault.message or status == 500.',
+				fixes: [],
+			},
+		]);
+	});
+
 	it('takes the variables of the chosen environment as set before the first request', () => {
 		const text = 'operation: GetCurrency\nparam.sCultureID: {{culture}}\nexpect: result.length >= {{minimum}}\n';
 		const messages = (variables?: string[]) => diagnose(text, variables).map((item) => item.message);
 		assert.deepEqual(
-			messages().filter((message) => message.includes('is not captured')),
+			messages().filter((message) => message.includes('is captured by no request')),
 			[
-				'{{culture}} is not captured by an earlier request (add "capture: culture = …" to one).',
-				'{{minimum}} is not captured by an earlier request (add "capture: minimum = …" to one).',
+				'{{culture}} is captured by no request of this file (add "capture: culture = …" to an earlier one).',
+				'{{minimum}} is captured by no request of this file (add "capture: minimum = …" to an earlier one).',
 			],
 		);
 		assert.deepEqual(
-			messages(['culture', 'minimum']).filter((message) => message.includes('is not captured')),
+			messages(['culture', 'minimum']).filter((message) => message.includes('is captured by no request')),
 			[],
 		);
 	});

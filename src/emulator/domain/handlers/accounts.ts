@@ -20,8 +20,8 @@ export type AccountOperation = 'UserList' | 'GetLoginURL';
 
 export function accountHandlers({ store, loginUrlTtlMs }: HandlerDeps): HandlersFor<AccountOperation> {
 	return {
-		UserList: guarded(store, 'UserList', (params, _ctx, key) => {
-			const login = authenticateUser(store, key, params);
+		UserList: guarded(store, 'UserList', (params, ctx, key) => {
+			const login = authenticateUser(store, key, params, ctx);
 			const scope = loginScope(store, key, login);
 			const userValue = params.text('sUserIdentifier');
 			if (userValue !== undefined) {
@@ -55,7 +55,7 @@ export function accountHandlers({ store, loginUrlTtlMs }: HandlerDeps): Handlers
 			}
 			// ASMX style: a failed login is an answer (LoginSuccess false), not a fault.
 			// A user of another tree gets the answer of an unknown one: no identifiers, no existence oracle.
-			const { user, throttled } = attemptLogin(store, key, params);
+			const { user, throttled } = attemptLogin(store, key, params, ctx);
 			if (!user) {
 				return { LoginSuccess: false, LoginMessage: throttled ?? 'The username or password is not valid.' };
 			}

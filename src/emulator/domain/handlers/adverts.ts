@@ -173,7 +173,7 @@ function assertQuotaLeft(store: Store, ownerId: number, feedIds: readonly number
 
 /** Creates an advert (or updates one: sAdvertID, sOnDuplicate) and returns its completion link. */
 function addAdvert({ store }: HandlerDeps, params: OperationParams<'AddAdvert'>, ctx: RequestContext, key: KeyScope) {
-	const user = authenticateUser(store, key, params);
+	const user = authenticateUser(store, key, params, ctx);
 	const fields = advertFields(params);
 	const destinations = resolveFeeds(store, params.csv('DestinationsAsCSV'), 'DestinationsAsCSV');
 	if (destinations) {

@@ -15,8 +15,6 @@ import { guarded, type HandlerDeps, type HandlersFor } from './handler';
 
 /** Interview progress (DEFAULT_PROGRESS): moving there starts a pending interview. */
 const INTERVIEW_PROGRESS_ID = 4;
-const MAX_NOTE_SUBJECT_LENGTH = 200;
-const MAX_NOTE_BODY_LENGTH = 10_000;
 
 export type ApplicationOperation =
 	| 'ApplicationScore'
@@ -27,7 +25,7 @@ export type ApplicationOperation =
 export function applicationHandlers({ store, maxPageSize }: HandlerDeps): HandlersFor<ApplicationOperation> {
 	return {
 		ApplicationScore: guarded(store, 'ApplicationScore', (params, ctx, key) => {
-			const user = authenticateUser(store, key, params);
+			const user = authenticateUser(store, key, params, ctx);
 			// The catalogue's rules refused any other letter before dispatch; they accept either case.
 			const letter = params.requiredText('sScore', 'S, M, U, F or N').toUpperCase() as ScoreLetter;
 			const asJobOwner = params.flag('sScoreAsJobOwner');
@@ -45,21 +43,10 @@ export function applicationHandlers({ store, maxPageSize }: HandlerDeps): Handle
 		}),
 
 		AddAdvertCandidateNote: guarded(store, 'AddAdvertCandidateNote', (params, ctx, key) => {
-			const user = authenticateUser(store, key, params);
+			const user = authenticateUser(store, key, params, ctx);
 			const body = params.requiredText('sBody', 'the text of the note');
+			// Their lengths are the catalogue's rules (maxLength), checked before dispatch.
 			const subject = params.text('sSubject') ?? '';
-			if (subject.length > MAX_NOTE_SUBJECT_LENGTH) {
-				throw FaultError.client(
-					'InvalidParameter',
-					`sSubject must be at most ${MAX_NOTE_SUBJECT_LENGTH} characters.`,
-				);
-			}
-			if (body.length > MAX_NOTE_BODY_LENGTH) {
-				throw FaultError.client(
-					'InvalidParameter',
-					`sBody must be at most ${MAX_NOTE_BODY_LENGTH} characters.`,
-				);
-			}
 			const { application } = applicationTarget(store, params, key, user, false);
 			const noteId = store.transaction(() =>
 				store.applications.addNote(application.id, user.id, subject, body, toStoredDate(ctx.now)),
@@ -68,7 +55,7 @@ export function applicationHandlers({ store, maxPageSize }: HandlerDeps): Handle
 		}),
 
 		ApplicationProgress: guarded(store, 'ApplicationProgress', (params, ctx, key) => {
-			const user = authenticateUser(store, key, params);
+			const user = authenticateUser(store, key, params, ctx);
 			const progressId = params.integer('sProgressID');
 			if (progressId === undefined) {
 				throw FaultError.client('MissingParameter', 'sProgressID is required: give a numeric ProgressID.');

@@ -8,8 +8,8 @@ export type FeedOperation = 'UserFeedsAndQuotaWithDestinations' | 'FeedQuotaList
 
 export function feedHandlers({ store }: HandlerDeps): HandlersFor<FeedOperation> {
 	return {
-		UserFeedsAndQuotaWithDestinations: guarded(store, 'UserFeedsAndQuotaWithDestinations', (params, _ctx, key) => {
-			const user = authenticateUser(store, key, params);
+		UserFeedsAndQuotaWithDestinations: guarded(store, 'UserFeedsAndQuotaWithDestinations', (params, ctx, key) => {
+			const user = authenticateUser(store, key, params, ctx);
 			const feedIds = resolveFeeds(store, params.csv('Destinations'), 'Destinations');
 			const used = store.postings.usedByUser(user.id);
 			return store.feeds
@@ -18,16 +18,16 @@ export function feedHandlers({ store }: HandlerDeps): HandlersFor<FeedOperation>
 				.map((row) => postFeedRecord(row, user.id, used.get(row.id) ?? 0));
 		}),
 
-		FeedQuotaList: guarded(store, 'FeedQuotaList', (params, _ctx, key) => {
-			const login = authenticateUser(store, key, params);
+		FeedQuotaList: guarded(store, 'FeedQuotaList', (params, ctx, key) => {
+			const login = authenticateUser(store, key, params, ctx);
 			const feedIds = resolveFeeds(store, params.csv('DestinationsAsCSV'), 'DestinationsAsCSV');
 			return feedQuotasOf(store, actingTarget(store, key, login, params))
 				.filter((row) => !feedIds || feedIds.includes(row.id))
 				.map(feedQuotaRecord);
 		}),
 
-		FeedList: guarded(store, 'FeedList', (params, _ctx, key) => {
-			const login = authenticateUser(store, key, params);
+		FeedList: guarded(store, 'FeedList', (params, ctx, key) => {
+			const login = authenticateUser(store, key, params, ctx);
 			const search = params.text('sFeedNameSearch')?.toLowerCase();
 			return feedQuotasOf(store, actingTarget(store, key, login, params))
 				.filter(

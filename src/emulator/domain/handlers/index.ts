@@ -5,6 +5,8 @@
  * catalogue does not have, does not compile.
  */
 import type { Store } from '../../store/store';
+import { setHashingBudget } from '../access';
+import type { HashingBudgetOptions } from '../hashingBudget';
 import { AdvertRecords } from '../advertRecords';
 import { accountHandlers } from './accounts';
 import { advertHandlers } from './adverts';
@@ -21,12 +23,15 @@ export interface OperationOptions {
 	maxPageSize?: number;
 	/** Lifetime of GetLoginURL tokens (default 5 minutes). */
 	loginUrlTtlMs?: number;
+	/** How much password hashing a client and the whole sandbox may cause (defaults: hashingBudget.ts). */
+	hashingBudget?: HashingBudgetOptions;
 }
 
 export const DEFAULT_MAX_PAGE_SIZE = 500;
 export const DEFAULT_LOGIN_URL_TTL_MS = 5 * 60_000;
 
 export function createOperationHandlers(store: Store, options: OperationOptions = {}): OperationHandlers {
+	if (options.hashingBudget) setHashingBudget(store, options.hashingBudget);
 	const deps: HandlerDeps = {
 		store,
 		maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
