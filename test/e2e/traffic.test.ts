@@ -200,7 +200,7 @@ describe('traffic view in real VS Code', function () {
 		await sleep(1500);
 		assert.equal(await trafficRows(page, /GetWeeksToAdvertise/).count(), 0);
 		await runCommand(page, 'Multiposting: Resume Traffic');
-		await arrives(page, /…\/GetWeeksToAdvertise/, Date.now());
+		await arrives(page, /Posting\.asmx\/GetWeeksToAdvertise/, Date.now());
 
 		await runCommand(page, 'Multiposting: Clear Traffic');
 		await trafficRows(page).first().waitFor({ state: 'detached', timeout: UI_WAIT });
@@ -233,7 +233,12 @@ describe('traffic view in real VS Code', function () {
 		fs.rmSync(file, { force: true });
 		await row.click({ button: 'right' });
 		await chooseMenuItem(page, 'Save as Request Test…', page.locator(QUICK_INPUT_BOX));
-		await page.locator(QUICK_INPUT_BOX).fill(file);
+		// code-server's save dialog shows the folder first and completes the suggested name a moment
+		// later: a path typed before that is overwritten.
+		const box = page.locator(QUICK_INPUT_BOX);
+		const shown = Date.now();
+		while (!(await box.inputValue()).endsWith('traffic.mpreq') && Date.now() - shown < UI_WAIT) await sleep(200);
+		await box.fill(file);
 		await page.keyboard.press('Enter');
 		await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_WAIT });
 		const started = Date.now();
