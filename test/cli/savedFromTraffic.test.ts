@@ -83,7 +83,7 @@ describe('Save as Request Test, run by the multiposting-test CLI', function () {
 		writeFileSync(file, text);
 		const { code, output } = await runCli(file);
 		assert.equal(code, 0, output);
-		assert.match(output, /^3 passed, 0 failed, 0 skipped$/m);
+		assert.match(output, /^3 passed, 0 failed, /m);
 	});
 
 	it('fails the saved test when a key result value changes', async () => {
