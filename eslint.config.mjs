@@ -160,6 +160,21 @@ export default tseslint.config(
 		},
 	},
 	{
+		// Every search the extension sends is a named query of its read side.
+		files: ['src/extension/**/*.ts'],
+		ignores: ['src/extension/reads/**'],
+		rules: {
+			'no-restricted-syntax': [
+				'error',
+				{
+					selector:
+						'CallExpression[callee.property.name=/^(getAdvertPaged|getApplicationsPaged|userList|getAdvertWithValuesPaged|getAdvertWithValues)$/]',
+					message: 'Searches are built in src/extension/reads/queries.ts: add or use a named query there.',
+				},
+			],
+		},
+	},
+	{
 		files: ['test/**/*.ts', 'bench/**/*.ts'],
 		rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
 	},

@@ -7,7 +7,9 @@
  * is split where the webview's own frames say: VS Code creating the webview (click → its outer frame
  * starts), VS Code's webview bootstrap (→ the panel's document received: service worker, host
  * handshake) and the page itself (→ content drawn). One unrecorded round first (the session's first
- * webview also installs code-server's service worker).
+ * webview also installs code-server's service worker). Adverts are timed the same way, beside them: an
+ * advert row clicked (a new preview), then another (reused), to the mark `multiposting:advert:<id>`
+ * (the header drawn from the row) and `multiposting:advert-complete:<id>` (values and delivery log).
  *
  *   node out/bench/panelOpen.js [--reps 5]      (MPW_VSIX=<file> to use a packaged .vsix)
  *
@@ -30,11 +32,13 @@ import {
 	type Workbench,
 } from '../test/e2e/harness';
 import { E2E_SETTINGS } from '../test/e2e/session';
-import { armInputClock, inputTime, revealApplications, sleep } from '../test/e2e/ui';
+import { armInputClock, inputTime, revealApplications, row, sleep } from '../test/e2e/ui';
 import { describeMachine, fmt, median, table, type Section } from './common';
 
 const ROOT = join(__dirname, '..', '..');
 const MARK = 'multiposting:application:';
+const ADVERT_MARK = 'multiposting:advert:';
+const ADVERT_COMPLETE_MARK = 'multiposting:advert-complete:';
 /** How often the frames are looked at: rarely enough not to slow the panel down (times come from marks). */
 const POLL_MS = 100;
 const WAIT_MS = 30_000;
@@ -46,6 +50,11 @@ export interface PanelOpenFigures {
 	documentReceived: number[];
 	/** click → content, preview reused. */
 	reused: number[];
+	/** The same for adverts: click → the header from the row, and → everything (values, delivery log). */
+	advertCreated: number[];
+	advertReused: number[];
+	advertCreatedComplete: number[];
+	advertReusedComplete: number[];
 }
 
 interface FrameTimes {
@@ -56,7 +65,7 @@ interface FrameTimes {
 }
 
 /** The webview frame that marked an application's content at or after `after`, with its timings. */
-async function contentFrame(page: Page, after: number): Promise<{ frame: Frame; times: FrameTimes }> {
+async function contentFrame(page: Page, after: number, mark = MARK): Promise<{ frame: Frame; times: FrameTimes }> {
 	const deadline = Date.now() + WAIT_MS;
 	while (Date.now() < deadline) {
 		for (const frame of page.frames()) {
@@ -77,7 +86,7 @@ async function contentFrame(page: Page, after: number): Promise<{ frame: Frame; 
 							? undefined
 							: { content, documentReceived: performance.timeOrigin + (nav?.responseEnd ?? 0) };
 					},
-					[MARK, after] as const,
+					[mark, after] as const,
 				)
 				.catch(() => undefined);
 			if (!times) continue;
@@ -91,11 +100,15 @@ async function contentFrame(page: Page, after: number): Promise<{ frame: Frame; 
 		}
 		await sleep(POLL_MS);
 	}
-	throw new Error(`no application content within ${WAIT_MS} ms of the click`);
+	throw new Error(`no ${mark} content within ${WAIT_MS} ms of the click`);
 }
 
 /** Clicks a row and returns when (wall clock) the click happened and the content frame's times. */
-async function clickAndTime(page: Page, click: () => Promise<void>): Promise<{ clickedAt: number; times: FrameTimes }> {
+async function clickAndTime(
+	page: Page,
+	click: () => Promise<void>,
+	mark = MARK,
+): Promise<{ clickedAt: number; times: FrameTimes }> {
 	await armInputClock(page);
 	await click();
 	let clickedAt: number | undefined;
@@ -104,7 +117,7 @@ async function clickAndTime(page: Page, click: () => Promise<void>): Promise<{ c
 		if (clickedAt === undefined) await sleep(20);
 	}
 	if (clickedAt === undefined) throw new Error('the click was not seen by the workbench');
-	const { times } = await contentFrame(page, clickedAt);
+	const { times } = await contentFrame(page, clickedAt, mark);
 	return { clickedAt, times };
 }
 
@@ -143,7 +156,16 @@ export async function measurePanelOpen(log: (line: string) => void, reps: number
 		const page = wb.page;
 		await activityBarItem(page, 'Multiposting').waitFor({ state: 'visible', timeout: 60_000 });
 		const apps = await revealApplications(page);
-		const figures: PanelOpenFigures = { created: [], webviewCreated: [], documentReceived: [], reused: [] };
+		const figures: PanelOpenFigures = {
+			created: [],
+			webviewCreated: [],
+			documentReceived: [],
+			reused: [],
+			advertCreated: [],
+			advertReused: [],
+			advertCreatedComplete: [],
+			advertReusedComplete: [],
+		};
 		for (let round = 0; round <= reps; round++) {
 			await runCommand(page, 'View: Close All Editors');
 			await sleep(1000);
@@ -158,6 +180,24 @@ export async function measurePanelOpen(log: (line: string) => void, reps: number
 			figures.reused.push(reused.times.content - reused.clickedAt);
 			log(
 				`  panel open ${round}/${reps}: new ${fmt(times.content - clickedAt)} ms, reused ${fmt(reused.times.content - reused.clickedAt)} ms`,
+			);
+		}
+		const adverts = row(page, 4, /\d+ applications?/);
+		for (let round = 0; round <= reps; round++) {
+			await runCommand(page, 'View: Close All Editors');
+			await sleep(1000);
+			const created = await clickAndTime(page, () => adverts.nth(0).click(), ADVERT_MARK);
+			const createdComplete = await contentFrame(page, created.clickedAt, ADVERT_COMPLETE_MARK);
+			await sleep(500);
+			const reused = await clickAndTime(page, () => adverts.nth(1).click(), ADVERT_MARK);
+			const reusedComplete = await contentFrame(page, reused.clickedAt, ADVERT_COMPLETE_MARK);
+			if (round === 0) continue;
+			figures.advertCreated.push(created.times.content - created.clickedAt);
+			figures.advertReused.push(reused.times.content - reused.clickedAt);
+			figures.advertCreatedComplete.push(createdComplete.times.content - created.clickedAt);
+			figures.advertReusedComplete.push(reusedComplete.times.content - reused.clickedAt);
+			log(
+				`  advert panel open ${round}/${reps}: new ${fmt(created.times.content - created.clickedAt)} ms, reused ${fmt(reused.times.content - reused.clickedAt)} ms`,
 			);
 		}
 		return figures;
@@ -185,6 +225,7 @@ export async function runPanelOpenBenchmark(log: (line: string) => void, reps: n
 		return { title, body: `Not measured: ${reason}.` };
 	}
 	const { created, webviewCreated, documentReceived, reused } = figures;
+	const { advertCreated, advertReused, advertCreatedComplete, advertReusedComplete } = figures;
 	const part = (to: number[], from: number[]) => to.map((t, i) => t - (from[i] ?? 0));
 	const rows = [
 		['new panel: click → content', spread(created)],
@@ -195,9 +236,13 @@ export async function runPanelOpenBenchmark(log: (line: string) => void, reps: n
 		],
 		['… → content drawn (the page: parse, bundle, first view)', spread(part(created, documentReceived))],
 		['preview reused: click → content', spread(reused)],
+		['advert, new panel: click → header (from the row)', spread(advertCreated)],
+		['advert, new panel: click → values and delivery log', spread(advertCreatedComplete)],
+		['advert, preview reused: click → header (from the row)', spread(advertReused)],
+		['advert, preview reused: click → values and delivery log', spread(advertReusedComplete)],
 	];
 	const body = [
-		`code-server with the packaged (production) extension, headless Chromium, the sandbox's tree; ${created.length} repetitions after one unrecorded round, medians (min–max). Each repetition closes every editor, clicks an application (a new preview panel) then another (the preview shows it in place). Times run from the pointer press in the workbench to the page's performance mark for that application; a new panel's parts come from its frames' own timings.`,
+		`code-server with the packaged (production) extension, headless Chromium, the sandbox's tree; ${created.length} repetitions after one unrecorded round, medians (min–max). Each repetition closes every editor, clicks an application (a new preview panel) then another (the preview shows it in place). Times run from the pointer press in the workbench to the page's performance mark for that application; a new panel's parts come from its frames' own timings. Adverts the same way, to the header drawn from the row and to the values and delivery log.`,
 		'',
 		table(['Step', 'ms'], rows),
 	].join('\n');

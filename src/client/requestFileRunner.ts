@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import { getBinding } from '../protocol/bindings';
 import type { BindingName } from '../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../protocol/catalogue';
-import { normaliseResult } from '../protocol/compare';
+import { diffValues, normaliseResult, withoutVaryingValues, type Difference } from '../protocol/compare';
 import {
 	evaluateExpectation,
 	observedFault,
@@ -31,6 +31,7 @@ import {
 import { substituteVariables, type CapturedValues, type ConnectionValues } from '../protocol/requestFiles/placeholders';
 import { variableIssues } from '../protocol/requestFiles/variables';
 import { createRedactor } from './exchange';
+import { controlEndpointScenarios, type ScenarioSwitch } from './scenarioSwitch';
 import { sendPrepared, type Captured } from './sendPrepared';
 
 /** Checks a response body against the schema of its endpoint's WSDL. */
@@ -61,6 +62,15 @@ export interface RunOptions {
 	validateSchema?: SchemaValidator;
 	/** Stop at the first request that fails or errs: nothing after it is run or reported. */
 	bail?: boolean;
+	/** Turns `scenario:` lines on and off (default: the control endpoint of the target's sandbox). */
+	scenarios?: ScenarioSwitch;
+	/**
+	 * A second connection (e.g. the sandbox beside a real service): each operation request is sent
+	 * there too and its decoded outcome compared, identifiers and dates ignored.
+	 */
+	compareWith?: { target: RequestTarget; connection: ConnectionValues };
+	/** The request file's folder: `scenario: x.json` is read relative to it. */
+	folder?: string;
 	/** Told when a request starts and ends, for progress. */
 	onProgress?: (event: { kind: 'started'; index: number } | { kind: 'finished'; result: RequestRunResult }) => void;
 }
@@ -93,6 +103,8 @@ export interface RequestRunResult {
 	/** The decoded result or fault, when the request was decoded. */
 	decoded?: ObservedExchange['decoded'];
 	decodeError?: string;
+	/** With compareWith: how the second connection's outcome differs (empty: the same). */
+	comparison?: { differences: Difference[]; problem?: string };
 }
 
 /**
@@ -125,40 +137,67 @@ export async function runRequestEntries(
 	selected?: readonly number[],
 ): Promise<RequestRunResult[]> {
 	const secrets = [
-		...new Set([...(options.secrets ?? []), options.connection.apiKey ?? '', options.connection.password ?? '']),
+		...new Set([
+			...(options.secrets ?? []),
+			options.connection.apiKey ?? '',
+			options.connection.password ?? '',
+			options.compareWith?.connection.apiKey ?? '',
+			options.compareWith?.connection.password ?? '',
+		]),
 	].filter((secret) => secret.length > 0);
 	const redactor = createRedactor(secrets);
 	const chosen = new Set(selected ?? entries.map((_, index) => index));
 	const variables: Record<string, string> = { ...options.variables };
 	const fileIssues = variableIssues(entries, Object.keys(variables));
 	const results: RequestRunResult[] = [];
-	for (const index of entriesToRun(entries, selected)) {
-		if (options.bail && results.some((done) => done.status === 'failed' || done.status === 'errored')) break;
-		const entry = entries[index];
-		const result: RequestRunResult = {
-			index,
-			label: entryLabel(entry, index),
-			status: 'skipped',
-			setup: !chosen.has(index),
-			outcomes: [],
-			captured: {},
-			problems: [],
-		};
-		results.push(result);
-		if (options.signal?.aborted) {
-			result.problems.push('Cancelled.');
-			options.onProgress?.({ kind: 'finished', result });
-			continue;
-		}
-		options.onProgress?.({ kind: 'started', index });
-		const issues = [
-			...entry.issues,
-			...fileIssues.filter((found) => found.entry === index).map(({ issue }) => issue),
-		];
-		await runOne(entry, issues, result, options, variables, entries, redactor);
-		options.onProgress?.({ kind: 'finished', result });
+	const scenarios = new FileScenarios(
+		entries,
+		options.scenarios ?? controlEndpointScenarios(options.target.baseUrl, options.folder, options.dispatcher),
+		options.signal,
+	);
+	try {
+		await runEntries();
+	} finally {
+		const problem = await scenarios.allOff();
+		if (problem && results.length > 0) results[results.length - 1].problems.push(problem);
 	}
 	return results;
+
+	async function runEntries(): Promise<void> {
+		for (const index of entriesToRun(entries, selected)) {
+			if (options.bail && results.some((done) => done.status === 'failed' || done.status === 'errored')) break;
+			const entry = entries[index];
+			const result: RequestRunResult = {
+				index,
+				label: entryLabel(entry, index),
+				status: 'skipped',
+				setup: !chosen.has(index),
+				outcomes: [],
+				captured: {},
+				problems: [],
+			};
+			results.push(result);
+			if (options.signal?.aborted) {
+				result.problems.push('Cancelled.');
+				options.onProgress?.({ kind: 'finished', result });
+				continue;
+			}
+			options.onProgress?.({ kind: 'started', index });
+			const problem = await scenarios.before(index);
+			if (problem) {
+				result.status = 'errored';
+				result.problems.push(problem);
+				options.onProgress?.({ kind: 'finished', result });
+				continue;
+			}
+			const issues = [
+				...entry.issues,
+				...fileIssues.filter((found) => found.entry === index).map(({ issue }) => issue),
+			];
+			await runOne(entry, issues, result, options, variables, entries, redactor);
+			options.onProgress?.({ kind: 'finished', result });
+		}
+	}
 }
 
 async function runOne(
@@ -211,6 +250,9 @@ async function runOne(
 	}
 	const { captured, ...rest } = attempt;
 	Object.assign(result, rest);
+	if (options.compareWith && entry.document && attempt.decoded) {
+		result.comparison = await compareElsewhere(entry, attempt.decoded, options, variables, redactor);
+	}
 	for (const [name, value] of Object.entries(captured)) {
 		variables[name] = value;
 		result.captured[name] = value;
@@ -288,6 +330,84 @@ async function sendOnce(
 		attempt.status = 'failed';
 	}
 	return attempt;
+}
+
+/**
+ * The scenarios a file's `scenario:` lines turn on: before a request, those of the lines above it
+ * (in the whole file, so a selected request meets them too) are on and no others; all off at the end.
+ */
+class FileScenarios {
+	/** Spec -> name of what this run turned on. */
+	private readonly on = new Map<string, string>();
+
+	constructor(
+		private readonly entries: readonly ParsedEntry[],
+		private readonly switcher: ScenarioSwitch,
+		private readonly signal: AbortSignal | undefined,
+	) {}
+
+	/** Brings the scenarios to what the request at `index` expects; a problem when that fails. */
+	async before(index: number): Promise<string | undefined> {
+		const wanted: string[] = [];
+		for (const entry of this.entries.slice(0, index + 1)) {
+			if (entry.scenario === 'off') wanted.length = 0;
+			else if (entry.scenario !== undefined && !wanted.includes(entry.scenario)) wanted.push(entry.scenario);
+		}
+		try {
+			for (const [spec, name] of [...this.on]) {
+				if (wanted.includes(spec)) continue;
+				await this.switcher.off(name, this.signal);
+				this.on.delete(spec);
+			}
+			for (const spec of wanted) {
+				if (!this.on.has(spec)) this.on.set(spec, await this.switcher.on(spec, this.signal));
+			}
+		} catch (error) {
+			return `scenario: ${error instanceof Error ? error.message : String(error)}`;
+		}
+		return undefined;
+	}
+
+	/** Turns off what the run turned on; a problem when the sandbox could not be told. */
+	async allOff(): Promise<string | undefined> {
+		const problems: string[] = [];
+		for (const [spec, name] of [...this.on]) {
+			this.on.delete(spec);
+			try {
+				await this.switcher.off(name);
+			} catch (error) {
+				problems.push(
+					`scenario ${name} could not be turned off: ${error instanceof Error ? error.message : String(error)}`,
+				);
+			}
+		}
+		return problems.length > 0 ? problems.join(' ') : undefined;
+	}
+}
+
+/** Sends the request to the second connection and compares the decoded outcomes, varying values ignored. */
+async function compareElsewhere(
+	entry: ParsedEntry,
+	decoded: NonNullable<ObservedExchange['decoded']>,
+	options: RunOptions,
+	variables: Record<string, string>,
+	redactor: ReturnType<typeof createRedactor>,
+): Promise<NonNullable<RequestRunResult['comparison']>> {
+	const other = options.compareWith!;
+	const prepared = prepareEntry(entry, other.target, other.connection, variables);
+	if (!prepared.request) return { differences: [], problem: redactor.text(prepared.problems.join(' ')) };
+	const captured = await sendPrepared(prepared.request, {
+		signal: options.signal,
+		timeoutMs: options.timeoutMs ?? 30_000,
+		dispatcher: options.dispatcher,
+	});
+	const observed = observe(entry, captured, { ...options, target: other.target }, redactor);
+	if (!observed.decoded) {
+		return { differences: [], problem: observed.decodeError ?? observed.error ?? 'no decodable answer' };
+	}
+	const comparable = (outcome: NonNullable<ObservedExchange['decoded']>) =>
+		withoutVaryingValues(normaliseResult(outcome));
+	return { differences: diffValues(comparable(decoded), comparable(observed.decoded)) };
 }
 
 /** The exchange as the expectations see it: redacted, decoded when it is an operation request. */

@@ -8,6 +8,7 @@ import { DEFAULT_SANDBOX_PORT, NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from
 import { isLoopbackHost } from './hostCheck';
 import { formatAccessLog, formatEvent } from './logFormat';
 import { describeHolder, PortInUseError } from './portHolder';
+import { loadScenario } from './scenarios/library';
 import { sandboxInfo, startEmulator, type EmulatorOptions } from './server';
 import { parseSize } from './size';
 import { writeJournalFile } from './journal/file';
@@ -46,6 +47,11 @@ Options:
                     cloud metadata addresses (169.254.0.0/16, fe80::/10, metadata.*)
   --loose           accept what production (ASP.NET ASMX) refuses or ignores, and
                     report each leniency (X-Sandbox-Warning header, access log)
+  --scenario S      turn a failure scenario on from the start: a library name
+                    (slow-service, service-down, flaky-network,
+                    quota-exhausted-on-one-board, board-rejects-deliveries,
+                    burst-of-applications, expired-login-link) or a JSON file;
+                    repeatable. Injected answers carry X-Sandbox-Injected
   --no-answer-cache run every request in full (answers of reads are otherwise kept
                     until the data changes; they are the same either way)
   --journal FILE    append every exchange, redacted and with production's verdict,
@@ -95,6 +101,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				'live-rate': { type: 'string' },
 				loose: { type: 'boolean' },
 				'no-answer-cache': { type: 'boolean' },
+				scenario: { type: 'string', multiple: true },
 				journal: { type: 'string' },
 				'no-journal': { type: 'boolean' },
 				'allow-remote': { type: 'boolean' },
@@ -149,6 +156,7 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		if (values.live) extra.live = true;
 		if (values.loose) extra.loose = true;
 		if (values['no-answer-cache']) extra.answerCache = false;
+		if (values.scenario !== undefined) extra.scenarios = values.scenario.map(loadScenario);
 		if (values['no-journal']) {
 			if (values.journal !== undefined) throw new Error('--journal and --no-journal cannot go together.');
 			extra.journal = false;

@@ -7,7 +7,10 @@ import type { LogLine } from './worker/protocol';
 export function formatAccessLog(entry: AccessLogEntry): string {
 	const base = `${entry.method} ${entry.path} ${entry.binding ?? '-'} ${entry.operation ?? '-'} ${entry.status} ${entry.durationMs}ms`;
 	// Loose mode: each leniency on its own line, worded as the X-Sandbox-Warning header.
-	const line = base + (entry.warnings ?? []).map((w) => `\n  warning: ${SANDBOX_WARNING_PREFIX}${w}`).join('');
+	const line =
+		base +
+		(entry.warnings ?? []).map((w) => `\n  warning: ${SANDBOX_WARNING_PREFIX}${w}`).join('') +
+		(entry.injected !== undefined ? `\n  injected by scenario ${entry.injected}` : '');
 	if (entry.error === undefined) return line;
 	const detail = entry.error instanceof Error ? (entry.error.stack ?? entry.error.message) : String(entry.error);
 	return `${line}\n  internal error: ${detail.replace(/\n/g, '\n  ')}`;
@@ -17,13 +20,17 @@ export function formatAccessLog(entry: AccessLogEntry): string {
 export function formatEvent(event: EmulatorEvent): string {
 	switch (event.kind) {
 		case 'delivery':
-			return `delivery posting=${event.postingId} advert=${event.advertId} feed=${event.feedId} status=${event.statusId} ${event.response}`;
+			return `delivery posting=${event.postingId} advert=${event.advertId} feed=${event.feedId} status=${event.statusId} ${event.response}${event.injected ? ` (injected by scenario ${event.injected})` : ''}`;
 		case 'application':
 			return `application ${event.advertCandidateId} advert=${event.advertId} feed=${event.feedId}`;
 		case 'callback':
 			return `callback ${event.outcome} ${event.target} application=${event.advertCandidateId} attempt=${event.attempt}${event.status !== undefined ? ` status=${event.status}` : ''}${event.error ? ` error=${event.error}` : ''}`;
 		case 'storage':
 			return `storage ${event.message}`;
+		case 'scenarios':
+			return event.active.length === 0
+				? 'scenarios off: the sandbox answers normally'
+				: `scenarios on: ${event.active.map((scenario) => scenario.name).join(', ')} (failures are injected on purpose)`;
 		case 'error': {
 			const detail =
 				event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error);
@@ -34,7 +41,12 @@ export function formatEvent(event: EmulatorEvent): string {
 
 /** The line with its level for a log that has levels (the extension's output channel). */
 export function accessLogLine(entry: AccessLogEntry): LogLine {
-	const level = entry.error !== undefined ? 'error' : entry.warnings !== undefined ? 'warn' : 'info';
+	const level =
+		entry.error !== undefined
+			? 'error'
+			: entry.warnings !== undefined || entry.injected !== undefined
+				? 'warn'
+				: 'info';
 	return { level, text: formatAccessLog(entry) };
 }
 
@@ -42,7 +54,9 @@ export function eventLogLine(event: EmulatorEvent): LogLine {
 	const level =
 		event.kind === 'error'
 			? 'error'
-			: event.kind === 'storage' || (event.kind === 'callback' && event.outcome !== 'delivered')
+			: event.kind === 'storage' ||
+				  event.kind === 'scenarios' ||
+				  (event.kind === 'callback' && event.outcome !== 'delivered')
 				? 'warn'
 				: 'info';
 	return { level, text: formatEvent(event) };

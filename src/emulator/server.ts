@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace, type Endpoint } from '../protocol/catalogue';
 import { generateWsdl } from '../protocol/wsdl';
 import type { OperationHandlers } from './domain/handlers';
-import type { AccessLogEntry, PipelineConfig } from './pipeline/context';
+import { SANDBOX_INJECTED, type AccessLogEntry, type PipelineConfig } from './pipeline/context';
 import { splitTarget } from './pipeline/dispatch';
 import { createRequestListener } from './pipeline/listener';
 import { openSandbox, type DemoCredentials, type Sandbox } from './sandbox';
@@ -23,8 +23,11 @@ import { foreignHostMessage, hostHeaderCheck } from './hostCheck';
 import { explainListenError } from './portHolder';
 import { AnswerCache, type AnswerCacheStats } from './pipeline/answerCache';
 import { ResourceLimits, type ResourceLimitOptions, type ResourceStats } from './resources/limits';
+import { ScenarioEngine, type ActiveScenarioInfo } from './scenarios/engine';
+import type { Scenario } from './scenarios/format';
 import { ControlRouter } from './control/router';
 import { registerJournalRoutes } from './control/requests';
+import { registerScenarioRoutes } from './control/scenarios';
 import { Journal, type JournalOptions } from './journal/journal';
 import type { JournalEntry } from './journal/types';
 import { cachedVerdictOf, type Verdict, type VerdictContext } from './journal/verdict';
@@ -42,6 +45,8 @@ export type EmulatorEvent =
 	| ({ kind: 'application' } & Omit<ArrivedApplication, 'callbackUrl'>)
 	| CallbackEvent
 	| { kind: 'error'; message: string; error: unknown }
+	/** Failure scenarios turned on or off (what is active after the change). */
+	| { kind: 'scenarios'; active: ActiveScenarioInfo[] }
 	/** What opening the database found and did (a crash recovered, an unfinished seeding redone). */
 	| { kind: 'storage'; message: string };
 
@@ -120,11 +125,22 @@ export interface EmulatorOptions {
 	 * Answers are the same either way; false makes every request run in full (benchmarks, debugging).
 	 */
 	answerCache?: boolean;
+	/** Failure scenarios active from the start (scenarios/format.ts; the CLI's --scenario). */
+	scenarios?: readonly Scenario[];
 	/**
 	 * The journal of exchanges (journal/), served at `/__admin/requests`: on by default (the last 500
 	 * exchanges, 16 MiB); false turns it off.
 	 */
 	journal?: false | JournalOptions;
+}
+
+/** Turning failure scenarios on and off on a running emulator. */
+export interface ScenarioControl {
+	/** Turns a scenario on (again, with fresh counters if it was on). */
+	activate(scenario: Scenario): void;
+	/** Turns one scenario off, or all without a name; false when it was not on. */
+	deactivate(name?: string): boolean;
+	list(): ActiveScenarioInfo[];
 }
 
 /** Where a running sandbox answers and how to log in: what it tells its callers (CLI, worker, extension). */
@@ -164,6 +180,8 @@ export interface RunningEmulator extends SandboxInfo {
 	resources(): ResourceStats;
 	/** Answers of reads kept and served again (undefined when the answer cache is off). */
 	answerCacheStats(): AnswerCacheStats | undefined;
+	/** Failure scenarios (docs/scenarios.md). */
+	scenarios: ScenarioControl;
 	/** The control endpoint (`/__admin/*`, loopback clients only): more routes may be registered into it. */
 	control: ControlRouter;
 	/** The journal of exchanges (undefined when turned off). */
@@ -312,7 +330,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		retryDelaysMs: options.callbackRetryDelaysMs,
 		onEvent: emit,
 	});
-	const background = sandbox ? startBackground(sandbox, clock, notifier, options, emit) : undefined;
+	// Bursts need the live arrivals, made below; the engine only asks for them once a scenario is turned on.
+	let burst: (count: number, advertId: number | undefined) => void = () => undefined;
+	const scenarios = new ScenarioEngine({
+		feedName: (feedId) => sandbox?.store.feeds.find(String(feedId))?.name,
+		onBurst: (count, advertId) => burst(count, advertId),
+		onChange: (active) => emit({ kind: 'scenarios', active }),
+	});
+	const background = sandbox ? startBackground(sandbox, clock, notifier, options, emit, scenarios) : undefined;
+	burst = (count, advertId) => {
+		for (let i = 0; i < count; i++) background?.live.arrive(advertId);
+	};
+	for (const scenario of options.scenarios ?? []) scenarios.activate(scenario);
 	const close = (): void => {
 		background?.scheduler.stop();
 		background?.live.stop();
@@ -341,6 +370,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		},
 		loose: options.loose ?? false,
 		maxPageSize: options.maxPageSize,
+		scenarios,
 		answers: answerCache && {
 			cache: answerCache,
 			changeCount: () => sandbox!.store.changeCount,
@@ -359,17 +389,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	const web = background ? createWebRouter(background.web) : undefined;
 	const control = new ControlRouter();
 	if (journal) registerJournalRoutes(control, journal, verdicts);
+	registerScenarioRoutes(control, scenarios);
 	const logBeside = (req: IncomingMessage, res: ServerResponse, path: string): void => {
 		const startedAt = Date.now();
-		res.once('finish', () =>
-			options.logger?.({
+		res.once('finish', () => {
+			const entry: AccessLogEntry = {
 				time: new Date(startedAt),
 				method: req.method ?? '-',
 				path,
 				status: res.statusCode,
 				durationMs: Date.now() - startedAt,
-			}),
-		);
+			};
+			// A web page a scenario answered (an expired login link).
+			const injected = res.getHeader(SANDBOX_INJECTED);
+			if (typeof injected === 'string') entry.injected = injected;
+			options.logger?.(entry);
+		});
 	};
 	listener = (req, res) => {
 		const { path } = splitTarget(req.url ?? '/');
@@ -409,6 +444,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		callbacksIdle: () => notifier.idle(),
 		resources: () => limits.stats(),
 		answerCacheStats: () => answerCache?.stats(),
+		scenarios: {
+			activate: (scenario) => scenarios.activate(scenario),
+			deactivate: (name) => scenarios.deactivate(name),
+			list: () => scenarios.list(),
+		},
 		control,
 		journal,
 		verdictOf: (entry) => cachedVerdictOf(entry, verdicts),
@@ -443,8 +483,10 @@ function startBackground(
 	notifier: CallbackNotifier,
 	options: EmulatorOptions,
 	emit: (event: EmulatorEvent) => void,
+	scenarios: ScenarioEngine,
 ) {
 	const scheduler = new DeliveryScheduler(sandbox.store, clock, {
+		boards: scenarios,
 		deliveryDelayMs: options.deliveryDelayMs,
 		flakyFeedIds: options.flakyFeedIds,
 		seed: options.seed,
@@ -472,6 +514,13 @@ function startBackground(
 	});
 	scheduler.start();
 	if (options.live) live.start();
-	const web = { store: sandbox.store, clock, scheduler, secret: randomBytes(32), wallNow: () => new Date() };
+	const web = {
+		store: sandbox.store,
+		clock,
+		scheduler,
+		secret: randomBytes(32),
+		wallNow: () => new Date(),
+		loginLinkExpired: () => scenarios.loginLinkExpired(),
+	};
 	return { scheduler, live, web };
 }

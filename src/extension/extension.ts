@@ -60,6 +60,8 @@ export function activate(context: vscode.ExtensionContext): void {
 		client: () => services.activeClient(),
 		connection: () => store.active(),
 		sandboxState: () => sandbox.state,
+		sandboxFailure: () => sandbox.lastError,
+		activeScenarios: () => sandbox.activeScenarios.map((scenario) => scenario.name),
 		pageSize: () => settings.get<number>(SETTINGS.pageSize, 50),
 		progressNames: () => settings.get<unknown>(SETTINGS.progressNames, undefined),
 		log,
@@ -76,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): void {
 	const setContexts = () => {
 		setContext(CONTEXT_KEYS.sandboxState, sandbox.state);
 		setContext(CONTEXT_KEYS.activeKind, store.active().kind);
+		setContext(CONTEXT_KEYS.scenariosActive, sandbox.activeScenarios.length > 0);
 	};
 	setContexts();
 
@@ -111,7 +114,9 @@ export function activate(context: vscode.ExtensionContext): void {
 		model,
 		tree,
 		panels,
+		settings,
 		executeCommand: (id, ...args) => Promise.resolve(vscode.commands.executeCommand(id, ...args)),
+		scenarioFiles: () => workspaceScenarioFiles(),
 	};
 
 	context.subscriptions.push(
@@ -147,9 +152,16 @@ export function activate(context: vscode.ExtensionContext): void {
 		sandbox.onDidChangeState((state) => {
 			setContexts();
 			showViewMessage();
-			// A stopped or failed sandbox invalidates what was loaded; starting only changes the label.
-			if (state === SandboxState.Stopped || state === SandboxState.Failed) model.refresh();
-			else model.touch();
+			// Starting only changes the label; every other state invalidates what was loaded (a reset's
+			// data is new, a stopped sandbox has none), and running loads afresh.
+			if (state === SandboxState.Starting) model.touch();
+			else model.refresh();
+		}),
+		// Said once, where the user looks: the log alone goes unread.
+		sandbox.onDidNotice((notice) => void ui.info(`Sandbox: ${notice}`)),
+		sandbox.onDidChangeScenarios(() => {
+			setContexts();
+			model.touch();
 		}),
 		sandbox.onDidFail((error) => {
 			void offerAnotherPort(error, {
@@ -197,4 +209,15 @@ export function activate(context: vscode.ExtensionContext): void {
 
 export function deactivate(): void {
 	// Everything is disposed through context.subscriptions (the sandbox stops there).
+}
+
+/** The workspace's failure scenario files (`*.scenario.json`), at most 50, read as text. */
+async function workspaceScenarioFiles(): Promise<{ label: string; text: string }[]> {
+	const uris = await vscode.workspace.findFiles('**/*.scenario.json', '**/node_modules/**', 50);
+	return Promise.all(
+		uris.map(async (uri) => ({
+			label: vscode.workspace.asRelativePath(uri),
+			text: new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)),
+		})),
+	);
 }

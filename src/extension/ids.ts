@@ -10,12 +10,18 @@ export const COMMANDS = {
 	sandboxStart: 'multiposting.sandbox.start',
 	sandboxStop: 'multiposting.sandbox.stop',
 	sandboxReset: 'multiposting.sandbox.reset',
+	sandboxUsePort: 'multiposting.sandbox.usePort',
+	sandboxChangePort: 'multiposting.sandbox.changePort',
+	sandboxScenarios: 'multiposting.sandbox.scenarios',
+	sandboxScenariosOff: 'multiposting.sandbox.scenariosOff',
 	treeRefresh: 'multiposting.tree.refresh',
 	treeRefreshNode: 'multiposting.tree.refreshNode',
 	treeLoadMore: 'multiposting.tree.loadMore',
 	treeFilter: 'multiposting.tree.filter',
 	treeClearFilter: 'multiposting.tree.clearFilter',
 	treeFind: 'multiposting.tree.find',
+	treeFindInOrganisation: 'multiposting.tree.findInOrganisation',
+	treeShowOrganisation: 'multiposting.tree.showOrganisation',
 	treeRetry: 'multiposting.tree.retry',
 	/** Run by a click or Enter on an advert or application row: opens it in the preview panel. */
 	treeOpen: 'multiposting.tree.open',
@@ -84,6 +90,8 @@ export const VIEW_TYPES = {
 /** Context keys set with setContext, used by `when` clauses (viewsWelcome, menus, keybindings). */
 export const CONTEXT_KEYS = {
 	sandboxState: 'multiposting.sandboxState',
+	/** True while the sandbox injects failures on purpose (failure scenarios on). */
+	scenariosActive: 'multiposting.scenariosActive',
 	activeKind: 'multiposting.activeConnectionKind',
 	filtered: 'multiposting.filtered',
 	/** The kind of the tree's selected row (application, advert, ...), for keybindings. */

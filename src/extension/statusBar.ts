@@ -9,6 +9,8 @@ const SANDBOX_ICONS: Record<SandboxState, string> = {
 	[SandboxState.Starting]: '$(loading~spin)',
 	[SandboxState.Running]: '$(beaker)',
 	[SandboxState.Failed]: '$(error)',
+	[SandboxState.Stopping]: '$(loading~spin)',
+	[SandboxState.Resetting]: '$(loading~spin)',
 };
 
 export function createStatusBar(store: ConnectionStore, sandbox: SandboxManager): vscode.Disposable {
@@ -35,10 +37,38 @@ export function createStatusBar(store: ConnectionStore, sandbox: SandboxManager)
 	};
 	update();
 	item.show();
-	const subscriptions = [store.onDidChange(update), sandbox.onDidChangeState(update)];
+	const scenarios = createScenarioItem(sandbox);
+	const subscriptions = [store.onDidChange(update), sandbox.onDidChangeState(update), scenarios];
 	return {
 		dispose: () => {
 			subscriptions.forEach((s) => s.dispose());
+			item.dispose();
+		},
+	};
+}
+
+/** Shown while the sandbox injects failures on purpose, in warning colours, so nobody forgets it. */
+function createScenarioItem(sandbox: SandboxManager): vscode.Disposable {
+	const item = vscode.window.createStatusBarItem('multiposting.scenarios', vscode.StatusBarAlignment.Left, 49);
+	item.name = 'Multiposting failure scenarios';
+	item.command = COMMANDS.sandboxScenarios;
+	item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+	item.color = new vscode.ThemeColor('statusBarItem.warningForeground');
+	const update = () => {
+		const active = sandbox.activeScenarios;
+		if (active.length === 0) {
+			item.hide();
+			return;
+		}
+		item.text = `$(warning) Sandbox failures: ${active.map((scenario) => scenario.name).join(', ')}`;
+		item.tooltip = `The sandbox injects failures on purpose (${active.map((scenario) => scenario.title).join(', ')}). Click to choose the scenarios; "Turn Failure Scenarios Off" stops them all.`;
+		item.show();
+	};
+	update();
+	const subscription = sandbox.onDidChangeScenarios(update);
+	return {
+		dispose: () => {
+			subscription.dispose();
 			item.dispose();
 		},
 	};

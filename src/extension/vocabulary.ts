@@ -71,6 +71,23 @@ export const DELIVERY_WORDS: Readonly<Record<number, string>> = {
 	[DELIVERY_STATUS.Expired]: 'Expired',
 };
 
+/**
+ * What happened to a delivery, by the ErrorLevel of its log entry: the service writes "None" for a
+ * delivery without error, "Pending" for one queued and not yet made.
+ */
+const DELIVERY_OUTCOMES: Readonly<Record<string, string>> = {
+	None: 'Delivered',
+	Pending: 'Queued, not delivered yet',
+	Warning: 'Delivered with a warning',
+	Error: 'Failed',
+};
+
+/** The words of a log entry's ErrorLevel; an unknown level is shown as the service wrote it. */
+export function deliveryOutcome(errorLevel: string | undefined): string {
+	if (errorLevel === undefined || errorLevel === '') return 'Unknown';
+	return DELIVERY_OUTCOMES[errorLevel] ?? errorLevel;
+}
+
 /** Joins sentence parts and ends with one full stop, whatever the last part ends with. */
 export function sentence(...parts: (string | undefined)[]): string {
 	const text = parts

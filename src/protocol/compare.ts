@@ -231,3 +231,30 @@ export function bytesToBase64(bytes: Uint8Array): string {
 	}
 	return out;
 }
+
+/** Field names whose values are identifiers a second service numbers its own way (AdvertID, FeedID, …). */
+const IDENTIFIER_FIELD = /(ID|Id|Identifier|Token|Url|URL)$/;
+/** A date and time as the codecs give them (ISO 8601). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * A normalised value with what must differ between two services replaced by placeholders:
+ * identifiers and links (by field name) become `<id>`, dates and times `<date>`. What is left is
+ * what two services must agree on (shapes, counts, texts, flags, faults). The namespace is not in a
+ * decoded value at all.
+ */
+export function withoutVaryingValues(value: Normalised | undefined, field = ''): Normalised | undefined {
+	if (value === undefined || value === null) return value;
+	if (Array.isArray(value)) return value.map((item) => withoutVaryingValues(item, field) ?? null);
+	if (typeof value === 'object') {
+		const result: { [key: string]: Normalised } = {};
+		for (const [key, item] of Object.entries(value)) {
+			const masked = withoutVaryingValues(item, key);
+			if (masked !== undefined) result[key] = masked;
+		}
+		return result;
+	}
+	if (IDENTIFIER_FIELD.test(field)) return '<id>';
+	if (typeof value === 'string' && DATE_TIME.test(value)) return '<date>';
+	return value;
+}

@@ -25,11 +25,12 @@ export interface AdvertField {
 	placeholder?: string;
 }
 
+/** The form's sections, in order: the job boards right after the description whose length they set. */
 export const SECTION_TITLES: Readonly<Record<FieldSection, string>> = {
 	job: 'Job',
+	boards: 'Job boards',
 	salary: 'Salary',
 	contact: 'Contact and applying',
-	boards: 'Job boards',
 	identity: 'Identifier and duplicates',
 	delivery: 'Posting and notifications',
 };
@@ -372,6 +373,31 @@ export function fieldOfMessage(message: string, fields: readonly AdvertField[]):
 		if (at >= 0 && (!best || at < best.at)) best = { name: field.name, at };
 	}
 	return best?.name;
+}
+
+/**
+ * A service message in the form's own words: `sOnDuplicate=update` becomes “When the identifier
+ * exists: Update the existing advert”, another value of that field named next to it (“or duplicate”)
+ * its choice's label, and a bare parameter name its field's label.
+ */
+export function inFormWords(message: string, fields: readonly AdvertField[]): string {
+	let text = message;
+	for (const field of fields) {
+		const choice = (value: string) => field.choices?.find((c) => c.value.toLowerCase() === value.toLowerCase());
+		text = text.replace(new RegExp(`\\b${field.name}=([\\w.-]+)`, 'g'), (whole, value: string) => {
+			const found = choice(value);
+			if (!found) return whole;
+			return `“${field.label}: ${found.label}”`;
+		});
+		if (field.choices && text.includes(`“${field.label}: `)) {
+			text = text.replace(/\b(or|and) ([\w-]+)\b/g, (whole, joint: string, value: string) => {
+				const found = choice(value);
+				return found ? `${joint} “${found.label}”` : whole;
+			});
+		}
+		text = text.replace(new RegExp(`\\b${field.name}\\b`, 'g'), `“${field.label}”`);
+	}
+	return text;
 }
 
 /** Messages from the host to the Create Advert webview. */

@@ -37,9 +37,15 @@ export interface FeedValues {
 export interface TrackingEntry {
 	postingId: string;
 	feed: string;
-	/** The service's text; `deliveryIso` is its instant when it reads as one (shown in the user's locale). */
+	/**
+	 * When the entry was logged (DeliveryDate: the delivery, or the queueing of one still pending); the
+	 * service's text, and `deliveryIso` its instant when it reads as one (shown in the user's locale).
+	 */
 	deliveryDate: string;
 	deliveryIso?: string;
+	/** What happened, in words ("Delivered", "Queued, not delivered yet", "Failed"). */
+	outcome: string;
+	/** The service's ErrorLevel, as written (shown on hover). */
 	errorLevel: string;
 	response: string;
 }

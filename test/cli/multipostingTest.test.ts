@@ -62,6 +62,7 @@ describe('multiposting-test (the CLI runner)', function () {
 		assert.deepEqual(
 			files.map((file) => file.path.slice(EXAMPLES.length + 1)),
 			[
+				'failure-scenarios.mpreq',
 				'feeds-and-quota.mpreq',
 				'page-through-applications.mpreq',
 				'post-advert-and-complete.mpreq',
@@ -117,6 +118,8 @@ describe('multiposting-test (the CLI runner)', function () {
 			),
 		);
 		assert.match(xml, /<testsuite name="examples\/post-advert-and-complete\.mpreq" tests="6"/);
+		// A retry on 503 and a quota-exhausted board, through the scenario directive.
+		assert.match(xml, /<testsuite name="examples\/failure-scenarios\.mpreq" tests="5" failures="0" errors="0"/);
 		assert.match(xml, /<testcase classname="examples\.score-and-progress" name="Score it Suitable \(SOAP 1\.2\)"/);
 	});
 

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { QUICK_INPUT, QUICK_INPUT_BOX, runCommand, screenshot } from './harness';
 import { e2eSession } from './session';
-import { chooseMenuItem, notification, row, showSandboxTree, expand, sleep } from './ui';
+import { chooseMenuItem, notification, row, showSandboxTree, expand, firstUserRow, sleep } from './ui';
 
 const UI_TIMEOUT_MS = 30_000;
 /** The first exchange of a session also starts (and on first use seeds) the sandbox. */
@@ -231,7 +231,7 @@ describe('request playground in real VS Code', function () {
 		await runCommand(page, 'View: Close All Editors');
 
 		await expand(row(page, 2).first());
-		await expand(row(page, 3).first());
+		await expand(firstUserRow(page));
 		const advert = row(page, 4, /\d+ applications/).first();
 		await advert.click({ button: 'right' });
 		await chooseMenuItem(page, 'Open in Playground', editorTab(page, 'Request Playground'));

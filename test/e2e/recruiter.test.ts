@@ -5,6 +5,7 @@
 
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { QUICK_INPUT, QUICK_INPUT_BOX, QUICK_INPUT_ROW, runCommand, screenshot, screenshotDir } from './harness';
@@ -13,7 +14,9 @@ import {
 	armInputClock,
 	chooseMenuItem,
 	editorTab,
+	collapseTree,
 	expand,
+	firstUserRow,
 	frameWithText,
 	inputTime,
 	notification,
@@ -127,6 +130,44 @@ describe('the recruiter flows in real VS Code', function () {
 		const file = path.join(screenshotDir(), 'panel-timings.json');
 		fs.writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), timings }, null, 2)}\n`);
 		console.log(`      panel timings (ms): ${timings.map((t) => `${t.step}: ${t.ms}`).join('; ')}`);
+	});
+
+	it('opens adverts from the tree drawing the header from the row first, then the rest', async function () {
+		await showSandboxTree(page);
+		// Expanded rows from other tests would push the adverts out of the (virtual) list.
+		await collapseTree(page);
+		await expand(row(page, 2, /Acme Recruitment Group/).first());
+		await expand(row(page, 3, /demo\.admin/).first());
+		const adverts = row(page, 4, /\b[1-9]\d* applications?/);
+		const timings: { step: string; header: number; complete: number }[] = [];
+		for (let i = 0; i < 3; i++) {
+			await armInputClock(page);
+			await adverts.nth(i).locator('.label-name').click();
+			const title = await rowName(adverts.nth(i));
+			const frame = await frameWithText(page, '.mp-header h1', exact(title));
+			const clickedAt = await inputTime(page);
+			const headerAt = await firstMarkAfter(frame, 'multiposting:advert:', clickedAt ?? 0);
+			await frameWithText(page, '.mp-section h2', /Postings and delivery log/);
+			let completeAt: number | undefined;
+			for (let j = 0; j < 300 && completeAt === undefined; j++) {
+				completeAt = await firstMarkAfter(frame, 'multiposting:advert-complete:', clickedAt ?? 0);
+				if (completeAt === undefined) await sleep(50);
+			}
+			assert.ok(clickedAt && headerAt && completeAt, 'the click, the header and the whole advert were timed');
+			assert.ok(headerAt <= completeAt, 'the header from the row comes first');
+			timings.push({
+				step: i === 0 ? 'advert: panel created' : 'advert: preview reused',
+				header: Math.round(headerAt - clickedAt),
+				complete: Math.round(completeAt - clickedAt),
+			});
+		}
+		await screenshot(page, 'recruiter-1b-advert-preview');
+		fs.mkdirSync(screenshotDir(), { recursive: true });
+		const file = path.join(screenshotDir(), 'advert-panel-timings.json');
+		fs.writeFileSync(file, `${JSON.stringify({ measuredAt: new Date().toISOString(), timings }, null, 2)}\n`);
+		console.log(
+			`      advert panel timings (ms): ${timings.map((t) => `${t.step}: header ${t.header}, complete ${t.complete}`).join('; ')}`,
+		);
 	});
 
 	it('keeps a hidden panel alive: switching between a pinned panel and the preview does not re-create either page', async function () {
@@ -298,7 +339,7 @@ describe('the recruiter flows in real VS Code', function () {
 	it('express posts only to the boards the advert was posted to, after confirming quota and cost', async function () {
 		await showSandboxTree(page);
 		await expand(row(page, 2).first());
-		await expand(row(page, 3).first());
+		await expand(firstUserRow(page));
 		const posted = row(page, 4)
 			.filter({ has: page.locator('.label-description', { hasText: /Delivered/ }) })
 			.first();
@@ -346,7 +387,7 @@ describe('the recruiter flows in real VS Code', function () {
 		const message = page.locator('.part.sidebar', { hasText: /Filtered: Suitable/ });
 		await message.waitFor({ timeout: UI_WAIT });
 		await expand(row(page, 2).first());
-		await expand(row(page, 3).first());
+		await expand(firstUserRow(page));
 		const name = await rowName(row(page, 4, /[1-9]\d* applications in all/).first());
 		// Expanding changes the row's text, so it is found again by its title.
 		const advert = row(page, 4)
@@ -368,7 +409,7 @@ describe('the recruiter flows in real VS Code', function () {
 		const session = await e2eSession();
 		await showSandboxTree(page);
 		await expand(row(page, 2).first());
-		await expand(row(page, 3).first());
+		await expand(firstUserRow(page));
 		const advert = row(page, 4).first();
 		const title = await rowName(advert);
 		await advert.click({ button: 'right' });
@@ -395,5 +436,121 @@ describe('the recruiter flows in real VS Code', function () {
 			await browserTab.close();
 		}
 		await sleep(100);
+	});
+	it('shows the organisations as a tree, users at their level, and finds from an organisation down', async function () {
+		await showSandboxTree(page);
+		const group = row(page, 2, /Acme Recruitment Group/).first();
+		await expand(group);
+		const north = row(page, 3, /^Acme North/).first();
+		await north.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await row(page, 3, /^Acme South/)
+			.first()
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
+		// The group's own users sit beside its organisations, at the same level.
+		await row(page, 3, /demo\.admin/)
+			.first()
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await expand(north);
+		await row(page, 4, /^Acme Manchester/)
+			.first()
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await row(page, 4, /^Acme Leeds/)
+			.first()
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
+		assert.equal(await row(page, 2, /Acme North/).count(), 0, 'Acme North is not a sibling of the group');
+		await screenshot(page, 'recruiter-12-organisation-tree');
+
+		await north.click({ button: 'right' });
+		const title = page.locator('.quick-input-widget .quick-input-title', {
+			hasText: 'Find in Acme North and below',
+		});
+		await chooseMenuItem(page, 'Find in This Organisation…', title);
+		await page.keyboard.press('Escape');
+		await north.click({ button: 'right' });
+		await chooseMenuItem(
+			page,
+			'Show Only This Organisation and Below',
+			page.locator('.part.sidebar').getByText(/Filtered: Acme North and below/),
+		);
+		await row(page, 2, /^Acme North/)
+			.first()
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
+		assert.equal(await row(page, 2, /Acme Recruitment Group/).count(), 0, 'only Acme North and below');
+		await screenshot(page, 'recruiter-13-organisation-filter');
+		await runContributedCommand(page, 'Multiposting: Clear Filter');
+		await row(page, 2, /Acme Recruitment Group/)
+			.first()
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
+	});
+
+	it('finds an advert by the reference typed straight into Find', async function () {
+		await showSandboxTree(page);
+		await collapseTree(page);
+		await expand(row(page, 2, /Acme Recruitment Group/).first());
+		const admin = row(page, 3, /demo\.admin/).first();
+		await expand(admin);
+		// A seeded advert's panel shows its reference (an advert created by another test may have none).
+		await row(page, 4, /\b[1-9]\d* applications?/)
+			.first()
+			.locator('.label-name')
+			.click();
+		const panel = await frameWithText(page, '.mp-header', /REF\/\d{4}\/\d{4}/);
+		const reference = /REF\/\d{4}\/\d{4}/.exec(await panel.locator('.mp-header').first().innerText())![0];
+		const title = (await panel.locator('h1').first().innerText()).trim();
+		await runCommand(page, 'View: Close All Editors');
+
+		await runCommandAsking(page, 'Multiposting: Find by ID, Identifier or Reference…');
+		await page.locator(QUICK_INPUT_BOX).fill(reference);
+		const guess = page.locator(QUICK_INPUT_ROW, { hasText: `Find “${reference}” as an advert reference` });
+		await guess.waitFor({ state: 'visible', timeout: UI_WAIT });
+		assert.match(
+			await page.locator(QUICK_INPUT_ROW).first().innerText(),
+			/as an advert reference/,
+			'the likeliest reading first',
+		);
+		await screenshot(page, 'recruiter-14-find-typed');
+		await page.keyboard.press('Enter');
+		await frameWithText(page, 'h1', exact(title));
+		await page.locator(SELECTED_ROW, { hasText: title }).waitFor({ state: 'visible', timeout: UI_WAIT });
+		await screenshot(page, 'recruiter-15-find-found');
+	});
+
+	it('explains a taken port in the view and starts on the free port it offers', async function () {
+		const holder = net.createServer();
+		await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+		const taken = (holder.address() as net.AddressInfo).port;
+		try {
+			await showSandboxTree(page);
+			await runContributedCommand(page, 'Multiposting: Stop Sandbox');
+			await runCommandAsking(page, 'Multiposting: Change Sandbox Port…');
+			await page.locator(QUICK_INPUT_BOX).fill(String(taken));
+			await page.keyboard.press('Enter');
+			const cause = row(page, 2, new RegExp(`^Port ${taken} is in use by`));
+			await cause.waitFor({ state: 'visible', timeout: UI_WAIT });
+			const usePort = row(page, 2, /^Use port \d+/).first();
+			await usePort.waitFor({ state: 'visible', timeout: UI_WAIT });
+			await row(page, 2, /^Change port…/)
+				.first()
+				.waitFor({ state: 'visible', timeout: UI_WAIT });
+			await runCommand(page, 'Notifications: Clear All Notifications');
+			await screenshot(page, 'recruiter-16-port-conflict');
+			const free = Number(/Use port (\d+)/.exec(await usePort.innerText())![1]);
+			assert.notEqual(free, taken);
+			await usePort.click();
+			await page
+				.locator('.statusbar-item', { hasText: /Multiposting: Sandbox \(running\)/ })
+				.waitFor({ timeout: UI_WAIT });
+			await row(page, 2, /Acme Recruitment Group/)
+				.first()
+				.waitFor({ state: 'visible', timeout: UI_WAIT });
+			await notification(page, new RegExp(`runs at http://127\\.0\\.0\\.1:${free}`));
+			await screenshot(page, 'recruiter-17-port-used');
+		} finally {
+			holder.close();
+			// Any free port again for the tests that follow.
+			await runCommandAsking(page, 'Multiposting: Change Sandbox Port…');
+			await page.locator(QUICK_INPUT_BOX).fill('0');
+			await page.keyboard.press('Enter');
+		}
 	});
 });

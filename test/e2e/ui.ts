@@ -17,6 +17,19 @@ export function row(page: Page, level: number, text?: RegExp): Locator {
 	return text ? rows.filter({ hasText: text }) : rows;
 }
 
+/** Collapses every row of the account tree (the view's Collapse All), then expands the connection again. */
+export async function collapseTree(page: Page): Promise<void> {
+	// The view's title actions show while the pointer is over the side bar.
+	await page.locator('.part.sidebar').hover();
+	await page.locator('.part.sidebar .action-label[aria-label^="Collapse All"]').first().click();
+	await expand(row(page, 1).first());
+}
+
+/** The first user row under the expanded organisation (organisations below it come first, saying "N users"). */
+export function firstUserRow(page: Page): Locator {
+	return row(page, 3, /\d+ adverts?/).first();
+}
+
 /**
  * Expands a row unless it is expanded already, and waits for it to report expanded. The twistie is
  * clicked: a click on the label of an advert opens its panel instead (rows with a command expand
@@ -65,7 +78,7 @@ export async function showSandboxTree(page: Page): Promise<void> {
 export async function revealApplications(page: Page): Promise<Locator> {
 	await showSandboxTree(page);
 	await expand(row(page, 2).first());
-	await expand(row(page, 3).first());
+	await expand(firstUserRow(page));
 	const advert = row(page, 4, /\d+ applications/)
 		.filter({ hasNotText: /^0 applications/ })
 		.first();

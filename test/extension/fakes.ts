@@ -14,6 +14,8 @@ import type {
 export type Answer =
 	| { pick: (items: PickItem<unknown>[]) => PickItem<unknown> | undefined }
 	| { pickMany: (items: PickItem<unknown>[]) => PickItem<unknown>[] | undefined }
+	/** Types the text into a pickTyped box, then chooses among the items it offers. */
+	| { typed: string; pick: (items: PickItem<unknown>[]) => PickItem<unknown> | undefined }
 	| { input: string | undefined }
 	| { modal: string | undefined };
 
@@ -21,6 +23,7 @@ export interface UiCall {
 	kind:
 		| 'pick'
 		| 'pickMany'
+		| 'pickTyped'
 		| 'input'
 		| 'info'
 		| 'warnModal'
@@ -72,6 +75,16 @@ export class FakeUi implements UiPort {
 	async pickMany<T>(items: PickItem<T>[], options: StepOptions): Promise<PickItem<T>[] | undefined> {
 		this.calls.push({ kind: 'pickMany', options, items: items as PickItem<unknown>[] });
 		return this.next('pickMany').pickMany(items as PickItem<unknown>[]) as PickItem<T>[] | undefined;
+	}
+
+	async pickTyped<T>(
+		itemsFor: (typed: string) => PickItem<T>[],
+		options: StepOptions,
+	): Promise<PickItem<T> | undefined> {
+		const answer = this.next('typed');
+		const items = itemsFor(answer.typed) as PickItem<unknown>[];
+		this.calls.push({ kind: 'pickTyped', options, text: answer.typed, items });
+		return answer.pick(items) as PickItem<T> | undefined;
 	}
 
 	async input(options: InputOptions): Promise<string | undefined> {

@@ -57,6 +57,20 @@ describe('Create Advert form (jsdom)', function () {
 		);
 	});
 
+	it('says why a board is ticked and what it costs, right after the description that depends on them', function () {
+		const { doc } = setup();
+		const sections = Array.from(doc.querySelectorAll('section[aria-label]')).map((s) =>
+			s.getAttribute('aria-label'),
+		);
+		assert.equal(sections.indexOf('Job boards'), sections.indexOf('Job') + 1, sections.join(', '));
+		const rows = Array.from(doc.querySelectorAll('.mp-feed label')).map((l) => l.textContent);
+		assert.deepEqual(rows, [
+			'Totaljobs ticked by default for your account (untick to leave out) · costs GBP 25 (Posting) · description 250+ characters',
+			'Indeed always posted · description 100+ characters',
+			'CV-Library costs GBP 10 (Posting) · description 0+ characters',
+		]);
+	});
+
 	it('checks as the user types: numeric salary, "to" not below "from", the description per board', function () {
 		const { type, error } = setup();
 		type('sSalaryFrom', '-28000');

@@ -232,6 +232,14 @@ describe('webview rendering', function () {
 		);
 		assert.match(bars[0].getAttribute('class') ?? '', /counter-total/);
 		assert.match(root.querySelector('table')?.textContent ?? '', /<html>500<\/html>/);
+		// Columns say what they hold, the level what happened (the service's word on hover).
+		assert.deepEqual(
+			Array.from(root.querySelectorAll('table th')).map((th) => th.textContent),
+			['Posting', 'Job board', 'Logged at', 'Outcome', 'Job board’s response'],
+		);
+		const outcome = root.querySelectorAll('table tbody td')[3];
+		assert.equal(outcome.textContent, 'Failed');
+		assert.equal(outcome.getAttribute('title'), 'ErrorLevel: Error');
 		Array.from(root.querySelectorAll('button'))
 			.find((b) => b.textContent === 'Express post…')!
 			.click();
@@ -240,6 +248,19 @@ describe('webview rendering', function () {
 			.click();
 		assert.deepEqual(posted, [{ type: 'expressPost' }, { type: 'copy', field: 'advertReference' }]);
 		assertPanelDomIsInert(root);
+	});
+
+	it('sizes the job description frame to its content: a short one is short, a long one is capped', function () {
+		const { doc } = setup();
+		const frameOf = (html: string) =>
+			renderAdvert(doc, buildAdvertView({ AdvertID: 7, JobDescription: html }), () => undefined, {
+				purify: setup().ctx.purify,
+			}).querySelector<HTMLIFrameElement>('.mp-description iframe')!;
+		const short = Number(frameOf('<p>Two lines of duties.</p><p>Apply today.</p>').getAttribute('height'));
+		const long = Number(frameOf(`<p>${'Care for patients on the ward. '.repeat(200)}</p>`).getAttribute('height'));
+		assert.ok(short > 0 && short <= 120, `a two-paragraph description gets a small frame (${short} px)`);
+		assert.ok(long > short * 10, `a long one a tall frame (${long} px), capped by CSS at 60vh`);
+		assert.equal(frameOf('<p>x</p>').getAttribute('sandbox'), '', 'still fully sandboxed');
 	});
 
 	it("shows panel dates in the user's locale with ISO in the tooltip, service text when it is no date", function () {

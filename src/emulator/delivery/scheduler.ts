@@ -25,6 +25,13 @@ export interface DeliveryOptions {
 	seed?: number;
 	/** Told about each delivery outcome (the emulator's event log). */
 	onDelivery?: (event: DeliveryEvent) => void;
+	/** Job boards a scenario makes reject deliveries or never answer (scenarios/engine.ts). */
+	boards?: {
+		deliveryOverride(
+			feedId: number,
+		): { outcome: 'rejected' | 'noAnswer'; message: string; mark: string } | undefined;
+		silentFeedIds(): number[];
+	};
 }
 
 /** One delivery outcome. */
@@ -34,6 +41,8 @@ export interface DeliveryEvent {
 	feedId: number;
 	statusId: number;
 	response: string;
+	/** The scenario rule that decided this answer (`<scenario>/<rule>`), when one did. */
+	injected?: string;
 }
 
 /** A stable 32-bit hash of a posting id and the seed (Knuth's multiplicative hash, then xorshift). */
@@ -129,9 +138,13 @@ export class DeliveryScheduler {
 		let delivered = 0;
 		for (;;) {
 			const now = toStoredDate(this.clock.now());
-			const due = this.store.postings.due(now, BATCH);
+			const due = this.store.postings.due(now, BATCH, this.options.boards?.silentFeedIds());
 			for (const posting of due) {
-				const outcome = deliveryOutcome(posting.id, posting.feedId, this.seed, this.flakyFeedIds);
+				const override = this.options.boards?.deliveryOverride(posting.feedId);
+				const outcome =
+					override?.outcome === 'rejected'
+						? { statusId: DELIVERY_STATUS.Failed, errorLevel: 'Error', response: override.message }
+						: deliveryOutcome(posting.id, posting.feedId, this.seed, this.flakyFeedIds);
 				// The board answers at the due time, which may be earlier than now when the clock jumped.
 				this.store.postings.recordDelivery({
 					postingId: posting.id,
@@ -148,6 +161,7 @@ export class DeliveryScheduler {
 					feedId: posting.feedId,
 					statusId: outcome.statusId,
 					response: outcome.response,
+					injected: override?.outcome === 'rejected' ? override.mark : undefined,
 				});
 				delivered++;
 			}

@@ -76,9 +76,11 @@ export function advertRecord(row: AdvertRow, stats: AdvertStats | undefined): Ad
 		AdvertID: row.id,
 		UserID: row.userId,
 		OrganisationID: row.organisationId,
-		// Known facts: LastPostDate is always written (not nillable); until the first posting it is the
-		// creation date, the date searches and the default order already use for such adverts.
-		LastPostDate: row.lastPostDate ?? row.createdAt,
+		// LastPostDate is the date of the last completed posting. It is always written (not nillable):
+		// until a posting completes it is left unset, which the encoder writes as .NET's default,
+		// 0001-01-01T00:00:00, as ASMX does for a DateTime without a value (docs/sandbox.md). Searches
+		// and the default order use the creation date for such an advert (store/adverts.ts).
+		LastPostDate: present(row.lastPostDate),
 		LastDeliveryDate: present(row.lastDeliveryDate),
 		LastDeliveryStatusID: row.lastDeliveryStatusId,
 		AdvertIdentifier: present(row.identifier),
@@ -114,7 +116,7 @@ export function advertRecord(row: AdvertRow, stats: AdvertStats | undefined): Ad
 		WithStatusNew: count(stats?.withStatusNew),
 		LastScoreDate: present(stats?.lastScoreDate),
 		LastProgressDate: present(stats?.lastProgressDate),
-		sLastPostDate: textDate(row.lastPostDate ?? row.createdAt),
+		sLastPostDate: textDate(row.lastPostDate),
 		sLastDeliveryDate: textDate(row.lastDeliveryDate),
 		sLastScoreDate: textDate(stats?.lastScoreDate),
 		sLastProgressDate: textDate(stats?.lastProgressDate),

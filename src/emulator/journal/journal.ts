@@ -284,6 +284,7 @@ export class Journal {
 			);
 		}
 		if (capture.warnings?.length) entry.leniencies = capture.warnings.map(redact);
+		if (capture.injected !== undefined) entry.injected = capture.injected;
 		return entry;
 	}
 }

@@ -31,6 +31,8 @@ export interface ExchangeCapture {
 	error?: unknown;
 	/** Loose mode: the leniencies applied. */
 	warnings?: readonly string[];
+	/** What a failure scenario did to this exchange (`<scenario>/<rule>: effect`). */
+	injected?: string;
 }
 
 /** A body as kept: redacted text, cut to a head and a tail when large (and said so). */
@@ -69,4 +71,6 @@ export interface JournalEntry {
 	internalReason?: string;
 	/** Loose mode: what this request did that production refuses or ignores. */
 	leniencies?: string[];
+	/** What a failure scenario did to this exchange (`<scenario>/<rule>: effect`): injected on purpose, not a sandbox bug. */
+	injected?: string;
 }

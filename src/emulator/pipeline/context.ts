@@ -4,6 +4,7 @@ import type { BindingName } from '../../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../../protocol/catalogue';
 import type { OperationHandlers } from '../domain/handlers';
 import type { ResourceLimits } from '../resources/limits';
+import type { Injection, ScenarioEngine } from '../scenarios/engine';
 import type { AnswerCache } from './answerCache';
 import type { AnyParams } from '../../protocol/catalogue';
 import type { Fault } from '../../protocol/faults';
@@ -13,6 +14,9 @@ import type { Journal } from '../journal/journal';
 export const SANDBOX_WARNING = 'x-sandbox-warning';
 /** The start of every X-Sandbox-Warning value and warning log line. */
 export const SANDBOX_WARNING_PREFIX = 'production would refuse this request: ';
+
+/** The response header marking an answer a scenario made (or delayed): `<scenario>/<rule>`. */
+export const SANDBOX_INJECTED = 'x-sandbox-injected';
 
 /** One line of the access log. Never carries parameters (they hold credentials). */
 export interface AccessLogEntry {
@@ -28,6 +32,8 @@ export interface AccessLogEntry {
 	error?: unknown;
 	/** Loose mode: what this request did that production would refuse or ignore (never parameter values). */
 	warnings?: string[];
+	/** What a scenario did to this request: `<scenario>/<rule>` and the effect, e.g. `service-down/all: unavailable`. */
+	injected?: string;
 }
 
 /** Settings of a running emulator, read by every request. */
@@ -49,6 +55,8 @@ export interface PipelineConfig {
 	maxPageSize?: number;
 	/** Write deadlines, held-memory budget and heavy-query slots (resources/limits.ts). */
 	limits?: ResourceLimits;
+	/** Active failure scenarios (scenarios/engine.ts); absent: none can be turned on. */
+	scenarios?: ScenarioEngine;
 	/** Answers of reads kept until the sandbox's state changes (answerCache.ts); absent: every request runs. */
 	answers?: {
 		cache: AnswerCache;
@@ -74,6 +82,8 @@ export interface RequestState {
 	error?: unknown;
 	/** Loose mode: the leniencies applied, sent as X-Sandbox-Warning headers and logged. */
 	warnings?: string[];
+	/** What a scenario decided for this request. */
+	injection?: Injection;
 	/** For the journal (references only): the body read, the decoded parameters, the answer and its fault. */
 	requestBody?: Uint8Array;
 	params?: AnyParams;

@@ -36,10 +36,18 @@ import {
 import { endOfSecond } from './answerCache';
 import { ClientAbortedError, readBody } from './body';
 import { bodyAsUtf8 } from './charset';
-import { SANDBOX_WARNING, SANDBOX_WARNING_PREFIX, type PipelineConfig, type RequestState } from './context';
+import {
+	SANDBOX_INJECTED,
+	SANDBOX_WARNING,
+	SANDBOX_WARNING_PREFIX,
+	type AccessLogEntry,
+	type PipelineConfig,
+	type RequestState,
+} from './context';
 import { lookupPathOperation, route, splitTarget, type Route } from './dispatch';
 import { classifyError, malformedRequest, timeout, unknownOperation } from './errors';
 import { invokeHandler } from './handle';
+import { chunkedWriter, dropConnection, failureAnswer, injectedDelay, truncatingWriter } from './injection';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
 
@@ -71,6 +79,7 @@ function send(state: RequestState, res: ServerResponse, answer: EncodedResponse,
 	headers['x-content-type-options'] = 'nosniff';
 	if (close) headers.connection = 'close';
 	if (state.warnings !== undefined) headers[SANDBOX_WARNING] = state.warnings.map(warningHeader);
+	if (state.injection !== undefined) headers[SANDBOX_INJECTED] = state.injection.mark;
 	res.writeHead(answer.status, headers);
 	state.answerHeaders = headers;
 	state.answerBody = answer.body;
@@ -184,7 +193,8 @@ async function serveCall(
 	state.requestBody = raw;
 	if (state.done) return;
 	// 3a. the same read as before, with nothing changed since: its kept answer (answerCache.ts).
-	const answers = config.answers;
+	// While a scenario is on, answers are neither kept nor served again: each request meets it.
+	const answers = config.scenarios?.isActive ? undefined : config.answers;
 	const key = answers?.cache.keyOf({
 		method: state.method,
 		url: req.url ?? '/',
@@ -222,6 +232,23 @@ async function serveCall(
 		throw unknownOperation(decoded.operation, ctx.endpointPath);
 	}
 	state.operation = decoded.operation;
+	// 5a. scenarios: a failure instead of the answer happens here, before anything is handled.
+	const injection = config.scenarios?.decide({
+		operation: decoded.operation,
+		binding,
+		endpoint,
+		params: decoded.params,
+	});
+	if (injection) {
+		state.injection = injection;
+		if (injection.delayMs !== undefined && injection.chunks === undefined) {
+			await injectedDelay(injection.delayMs, res);
+			if (state.done || res.destroyed) return;
+		}
+		if (injection.failure && !injection.afterCommit && injection.failure.kind !== 'truncated') {
+			return sendInjected(state, res, failureAnswer(injection.failure, binding, ctx));
+		}
+	}
 	// 5b. admit: a heavy query waits for a slot, released once its answer is delivered or dropped.
 	if (config.limits?.isHeavy(decoded.operation, decoded.params)) {
 		const release = await config.limits.admit(() => state.done || res.destroyed);
@@ -245,10 +272,21 @@ async function serveCall(
 		},
 	});
 	// 7. encode; an answer carrying a login token is never kept by a browser or proxy cache.
-	const encoded = getBinding(binding).encodeResponse(decoded.operation, result, ctx);
+	const encoded = getBinding(binding).encodeResponse(
+		decoded.operation,
+		injection?.rewrite ? injection.rewrite(result) : result,
+		ctx,
+	);
 	const answer = LOGIN_TOKEN_ANSWERS.has(decoded.operation)
 		? Object.assign({}, encoded, { headers: Object.assign({}, encoded.headers, { 'cache-control': 'no-store' }) })
 		: encoded;
+	// 7a. scenarios: what happens to the answer once the request has committed.
+	if (injection?.failure && (injection.afterCommit || injection.failure.kind === 'truncated')) {
+		const failed = failureAnswer(injection.failure, binding, ctx);
+		if (failed === 'truncated') return sendInjected(state, res, answer, truncatingWriter);
+		return sendInjected(state, res, failed);
+	}
+	if (injection?.chunks !== undefined) state.writeBody = chunkedWriter(injection.chunks, injection.delayMs ?? 0);
 	if (answers && key !== undefined && state.warnings === undefined && answers.changeCount() === changeCount) {
 		answers.cache.set(key, {
 			operation: decoded.operation,
@@ -257,6 +295,23 @@ async function serveCall(
 			validUntil: clockRead ? endOfSecond(handledAt) : Infinity,
 		});
 	}
+	send(state, res, answer);
+}
+
+/** Sends what a scenario answers instead: an HTTP answer (written by `writeBody` if given), or a dropped connection. */
+function sendInjected(
+	state: RequestState,
+	res: ServerResponse,
+	answer: EncodedResponse | 'reset' | 'empty' | 'truncated',
+	writeBody?: RequestState['writeBody'],
+): void {
+	if (answer === 'truncated') throw new Error('A truncated answer needs the real answer to cut.');
+	if (answer === 'reset' || answer === 'empty') {
+		state.done = true;
+		dropConnection(res, answer);
+		return;
+	}
+	if (writeBody) state.writeBody = writeBody;
 	send(state, res, answer);
 }
 
@@ -295,10 +350,21 @@ function joinListHeaders(headers: IncomingMessage['headers']): Record<string, st
 	return joined;
 }
 
+function describeInjection(injection: NonNullable<RequestState['injection']>): string {
+	const what = [
+		injection.delayMs !== undefined
+			? `${injection.delayMs} ms ${injection.chunks ? 'between chunks' : 'delay'}`
+			: '',
+		injection.failure?.kind ?? (injection.rewrite ? 'answer changed' : ''),
+		injection.afterCommit ? 'after commit' : '',
+	].filter(Boolean);
+	return `${injection.mark}: ${what.join(', ')}`;
+}
+
 function log(config: PipelineConfig, state: RequestState, status: number): void {
 	if (!config.logger) return;
 	try {
-		config.logger({
+		const entry: AccessLogEntry = {
 			time: new Date(state.startedAt),
 			method: state.method,
 			path: state.path,
@@ -308,7 +374,9 @@ function log(config: PipelineConfig, state: RequestState, status: number): void 
 			durationMs: Date.now() - state.startedAt,
 			error: state.error,
 			warnings: state.warnings,
-		});
+		};
+		if (state.injection) entry.injected = describeInjection(state.injection);
+		config.logger(entry);
 	} catch {
 		// A failing logger must not take the server down.
 	}
@@ -347,6 +415,7 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 				fault: state.fault,
 				error: state.error,
 				warnings: state.warnings,
+				injected: state.injection && describeInjection(state.injection),
 			});
 		};
 		res.on('finish', () => finish(res.statusCode));

@@ -91,8 +91,16 @@ export class PostingRepository {
 		);
 	}
 
-	/** Inserts a posting waiting for delivery (DELIVERY_STATUS Pending) that the scheduler delivers at `dueAt`. */
+	/**
+	 * Inserts a posting waiting for delivery (DELIVERY_STATUS Pending) that the scheduler delivers at
+	 * `dueAt`. The advert counts as posted from now on: its LastPostDate is this posting's date (the
+	 * same moment ExpressPostAdvert starts accepting it), not the delivery's.
+	 */
 	insertPending(posting: Omit<NewPosting, 'deliveryStatusId' | 'deliveredAt'> & { dueAt: string }): number {
+		this.sql.run(
+			'UPDATE advert SET last_post_date = ? WHERE id = ? AND (last_post_date IS NULL OR last_post_date < ?)',
+			[posting.postedAt, posting.advertId, posting.postedAt],
+		);
 		return Number(
 			this.sql.run(
 				`INSERT INTO posting (advert_id, feed_id, user_id, posted_at, estimated_expire_at, corrected_at, delivery_status_id, delivered_at, due_at)
@@ -147,12 +155,16 @@ export class PostingRepository {
 		return this.sql.all<TrackingLogRow>(`${sql} ORDER BY t.delivered_at, t.id`, values);
 	}
 
-	/** Pending postings due at or before `now`, oldest first (index posting_pending_due). */
-	due(now: string, limit: number): DuePosting[] {
+	/**
+	 * Pending postings due at or before `now`, oldest first (index posting_pending_due), leaving out
+	 * those to `skipFeedIds` (boards a scenario keeps silent).
+	 */
+	due(now: string, limit: number, skipFeedIds: readonly number[] = []): DuePosting[] {
+		const skip = skipFeedIds.length > 0 ? ` AND p.feed_id NOT IN (${placeholders(skipFeedIds.length)})` : '';
 		return this.sql.all<DuePosting>(
 			`SELECT p.id, p.advert_id AS advertId, p.feed_id AS feedId, p.posted_at AS postedAt, p.due_at AS dueAt, f.identifier AS feedIdentifier
-			FROM posting p JOIN feed f ON f.id = p.feed_id WHERE p.delivery_status_id = 1 AND p.due_at <= ? ORDER BY p.due_at, p.id LIMIT ?`,
-			[now, limit],
+			FROM posting p JOIN feed f ON f.id = p.feed_id WHERE p.delivery_status_id = 1 AND p.due_at <= ?${skip} ORDER BY p.due_at, p.id LIMIT ?`,
+			[now, ...skipFeedIds, limit],
 		);
 	}
 

@@ -11,6 +11,7 @@ import { hashSecret } from '../store/secrets';
 import { toDisplayDate, toStoredDate } from '../store/time';
 import type { UserRow } from '../store/types';
 import { DELIVERY_LABELS } from './completion';
+import { SANDBOX_INJECTED } from '../pipeline/context';
 import type { WebContext } from './context';
 import { escapeHtml } from '../../shared/html';
 import { redirect, relativeHref, sendMessage, sendPage } from './layout';
@@ -76,7 +77,11 @@ export function handleLogin(
 		return sendMessage(res, 405, 'Method not allowed', 'Open the login link with GET.');
 	}
 	const now = context.wallNow();
-	const login = token ? context.store.loginTokens.consume(token, toStoredDate(now)) : undefined;
+	// A scenario's expired link: answered as a used one, and the token is left as it was.
+	const injected = context.loginLinkExpired?.();
+	if (injected !== undefined) res.setHeader(SANDBOX_INJECTED, injected);
+	const login =
+		token && injected === undefined ? context.store.loginTokens.consume(token, toStoredDate(now)) : undefined;
 	if (!login) {
 		return sendMessage(
 			res,

@@ -15,6 +15,8 @@ export interface WebContext {
 	secret: Buffer;
 	/** Wall-clock time for login links (GetLoginURL stamps them with the request time). */
 	wallNow(): Date;
+	/** The scenario rule (`<scenario>/<rule>`) that makes every login link expired, when one is on. */
+	loginLinkExpired?(): string | undefined;
 }
 
 /** The CSRF token of a form, bound to what the form acts on (e.g. the completion token). */

@@ -8,6 +8,8 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { releaseAbandonedLock } from '../store/ownerLock';
+import type { ActiveScenarioInfo } from '../scenarios/engine';
+import type { Scenario } from '../scenarios/format';
 import { deserializeError } from './errors';
 import type {
 	FromWorker,
@@ -30,6 +32,8 @@ const STOP_TIMEOUT_MS = 10_000;
 export interface WorkerStartOptions extends WorkerEmulatorOptions {
 	/** Receives the access log and background events, in order, a batch at a time. */
 	onLog?: (line: LogLine) => void;
+	/** Told what is active whenever failure scenarios are turned on or off (by any caller). */
+	onScenarios?: (active: ActiveScenarioInfo[]) => void;
 	/** The worker script (default SANDBOX_WORKER_FILE). */
 	workerFile?: string;
 }
@@ -46,13 +50,16 @@ export interface WorkerEmulator extends SandboxInfo {
 	deliverDue(): Promise<number>;
 	simulateApplication(advertId?: number): Promise<WorkerCalls['simulateApplication']['result']>;
 	callbacksIdle(): Promise<void>;
+	activateScenario(scenario: Scenario): Promise<void>;
+	deactivateScenario(name?: string): Promise<boolean>;
+	scenarios(): Promise<ActiveScenarioInfo[]>;
 	/** Called once when the thread ends without stop() (a crash); the sandbox is gone. */
 	onUnexpectedExit(listener: (error: Error) => void): void;
 }
 
 /** Starts the sandbox on a new worker thread; resolves when it listens, rejects with the start error. */
 export function startEmulatorInWorker(options: WorkerStartOptions = {}): Promise<WorkerEmulator> {
-	const { onLog, workerFile, ...sandboxOptions } = options;
+	const { onLog, onScenarios, workerFile, ...sandboxOptions } = options;
 	const worker = new Worker(workerFile ?? SANDBOX_WORKER_FILE, {
 		workerData: { sandboxOptions } satisfies WorkerData,
 	});
@@ -92,6 +99,13 @@ export function startEmulatorInWorker(options: WorkerStartOptions = {}): Promise
 						} catch {
 							// A failing log must not stop the sandbox.
 						}
+					}
+					return;
+				case 'scenarios':
+					try {
+						onScenarios?.(message.active);
+					} catch {
+						// A failing listener must not stop the sandbox.
 					}
 					return;
 				case 'failed':
@@ -147,6 +161,9 @@ export function startEmulatorInWorker(options: WorkerStartOptions = {}): Promise
 			deliverDue: () => call('deliverDue'),
 			simulateApplication: (advertId) => call('simulateApplication', advertId),
 			callbacksIdle: () => call('callbacksIdle'),
+			activateScenario: (scenario) => call('activateScenario', scenario),
+			deactivateScenario: (name) => call('deactivateScenario', name),
+			scenarios: () => call('scenarios'),
 			onUnexpectedExit: (listener) => {
 				exitListener = listener;
 			},

@@ -4,6 +4,8 @@
  */
 import type { ArrivedApplication } from '../live/liveApplications';
 import type { PortHolder } from '../portHolder';
+import type { ActiveScenarioInfo } from '../scenarios/engine';
+import type { Scenario } from '../scenarios/format';
 import type { EmulatorOptions, SandboxInfo } from '../server';
 
 export type { SandboxInfo } from '../server';
@@ -38,6 +40,9 @@ export interface WorkerCalls {
 	deliverDue: { args: []; result: number };
 	simulateApplication: { args: [advertId?: number]; result: ArrivedApplication | undefined };
 	callbacksIdle: { args: []; result: void };
+	activateScenario: { args: [scenario: Scenario]; result: void };
+	deactivateScenario: { args: [name?: string]; result: boolean };
+	scenarios: { args: []; result: ActiveScenarioInfo[] };
 }
 export type WorkerMethod = keyof WorkerCalls;
 
@@ -47,5 +52,7 @@ export type FromWorker =
 	| { type: 'ready'; info: SandboxInfo }
 	| { type: 'failed'; error: SerializedError }
 	| { type: 'log'; lines: LogLine[] }
+	/** The active failure scenarios changed (also by the control endpoint). */
+	| { type: 'scenarios'; active: ActiveScenarioInfo[] }
 	| { type: 'result'; id: number; ok: true; value: unknown }
 	| { type: 'result'; id: number; ok: false; error: SerializedError };

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { accessLogLine, eventLogLine } from '../logFormat';
+import type { Scenario } from '../scenarios/format';
 import { sandboxInfo, startEmulator, type RunningEmulator } from '../server';
 import { serializeError } from './errors';
 import type { FromWorker, LogLine, ToWorker, WorkerData, WorkerEmulatorOptions, WorkerMethod } from './protocol';
@@ -37,7 +38,10 @@ function run(port: NonNullable<typeof parentPort>, options: WorkerEmulatorOption
 	startEmulator({
 		...options,
 		logger: (entry) => log(accessLogLine(entry)),
-		onEvent: (event) => log(eventLogLine(event)),
+		onEvent: (event) => {
+			log(eventLogLine(event));
+			if (event.kind === 'scenarios') post({ type: 'scenarios', active: event.active });
+		},
 	}).then(
 		(emulator) => {
 			post({ type: 'ready', info: sandboxInfo(emulator) });
@@ -79,6 +83,12 @@ async function answer(emulator: RunningEmulator, method: WorkerMethod, args: unk
 			return emulator.simulateApplication(args[0] === undefined ? undefined : Number(args[0]));
 		case 'callbacksIdle':
 			return emulator.callbacksIdle();
+		case 'activateScenario':
+			return emulator.scenarios.activate(args[0] as Scenario);
+		case 'deactivateScenario':
+			return emulator.scenarios.deactivate(args[0] === undefined ? undefined : String(args[0]));
+		case 'scenarios':
+			return emulator.scenarios.list();
 	}
 }
 

@@ -7,6 +7,7 @@ import type { UiPort } from '../ui/port';
 import { isWebUrl } from '../util/externalUrl';
 import { clause, sentence } from '../vocabulary';
 import { expressPickItems, expressSummary, postedFeeds } from './expressPlan';
+import { advertById } from '../reads/queries';
 import { reportFailure, runWithProgress } from './run';
 
 /** "“Nurse” (advert 1234)", or "advert 1234" when the title is unknown. */
@@ -38,17 +39,12 @@ export class AdvertActionsImpl implements AdvertActions {
 			async (signal) => {
 				const client = await this.services.activeClient();
 				const sAdvertID = String(advert.advertId);
-				const [tracking, feeds, page] = await Promise.all([
+				const [tracking, feeds, found] = await Promise.all([
 					client.advertTrackingResponseLog({ sAdvertID }, { signal }),
 					client.userFeedsAndQuotaWithDestinations({}, { signal }),
-					advert.title
-						? undefined
-						: client.getAdvertPaged(
-								{ sAdvertID, sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 },
-								{ signal },
-							),
+					advert.title ? undefined : advertById(client, advert.advertId, { signal }),
 				]);
-				return { tracking, feeds, title: advert.title ?? page?.Adverts?.[0]?.AdvertTitle };
+				return { tracking, feeds, title: advert.title ?? found?.AdvertTitle };
 			},
 		);
 		if (data === undefined) {

@@ -6,6 +6,8 @@ import type { UiPort } from '../ui/port';
 import { escapeMarkdown } from '../util/markdown';
 import { advertName } from './advertActions';
 import { costText, money } from './expressPlan';
+import { advertById } from '../reads/queries';
+import { deliveryOutcome } from '../vocabulary';
 import { runWithProgress } from './run';
 
 /**
@@ -24,7 +26,7 @@ export function formatDeliveryLog(
 	const lines = [`Delivery log of ${name}`, ''];
 	for (const log of logs) {
 		lines.push(
-			`${isUnsetDate(log.DeliveryDate) ? '(no date)' : dateWithIso(log.DeliveryDate, format)}  ${log.FeedName ?? `job board ${log.FeedID}`}  posting ${log.PostingID ?? '?'}  ${log.ErrorLevel ?? ''}`.trimEnd(),
+			`${isUnsetDate(log.DeliveryDate) ? '(no date)' : dateWithIso(log.DeliveryDate, format)}  ${log.FeedName ?? `job board ${log.FeedID}`}  posting ${log.PostingID ?? '?'}  ${outcomeText(log.ErrorLevel)}`.trimEnd(),
 		);
 		if (log.Response) {
 			lines.push(...log.Response.split(/\r?\n/).map((l) => `    ${l}`));
@@ -37,13 +39,11 @@ export async function showDeliveryLog(services: WorkbenchServices, ui: UiPort, a
 	const result = await runWithProgress(ui, services.log, 'Reading the delivery log', true, async (signal) => {
 		const client = await services.activeClient();
 		const sAdvertID = String(advert.advertId);
-		const [logs, page] = await Promise.all([
+		const [logs, found] = await Promise.all([
 			client.advertTrackingResponseLog({ sAdvertID }, { signal }),
-			advert.title
-				? undefined
-				: client.getAdvertPaged({ sAdvertID, sSearchDays: '-1', CurrentPage: 1, RowsPerPage: 1 }, { signal }),
+			advert.title ? undefined : advertById(client, advert.advertId, { signal }),
 		]);
-		return { logs, title: advert.title ?? page?.Adverts?.[0]?.AdvertTitle };
+		return { logs, title: advert.title ?? found?.AdvertTitle };
 	});
 	if (result !== undefined) {
 		const named = { ...advert, title: result.title };
@@ -53,6 +53,13 @@ export async function showDeliveryLog(services: WorkbenchServices, ui: UiPort, a
 			`Delivery log of ${result.title ?? `advert ${advert.advertId}`} (${advert.advertId})`,
 		);
 	}
+}
+
+/** What happened to a delivery, and the service's own word for it when that differs ("Delivered (ErrorLevel None)"). */
+function outcomeText(errorLevel: string | undefined): string {
+	if (!errorLevel) return '';
+	const outcome = deliveryOutcome(errorLevel);
+	return outcome === errorLevel ? outcome : `${outcome} (ErrorLevel ${errorLevel})`;
 }
 
 /** Escapes text for a Markdown table cell. */

@@ -1,15 +1,10 @@
 /** Score, progress, note and tags of an application, asked for through quick inputs when not given. */
-import {
-	PARTNER_TAGS,
-	SCORE_LETTERS,
-	VALUE_SETS,
-	type APIApplication,
-	type ScoreLetter,
-} from '../../protocol/catalogue';
+import { PARTNER_TAGS, SCORE_LETTERS, VALUE_SETS, type ScoreLetter } from '../../protocol/catalogue';
 import { SETTINGS } from '../ids';
 import type { ApplicationActions, ApplicationRef, WorkbenchServices } from '../services';
 import type { SettingsPort, UiPort } from '../ui/port';
 import { currentScoreLetter, SCORE_DETAILS, SCORE_WORDS } from '../vocabulary';
+import { applicationById } from '../reads/queries';
 import { progressChoices, progressName } from './progressNames';
 import { reportFailure, runWithProgress } from './run';
 
@@ -253,16 +248,7 @@ export class ApplicationActionsImpl implements ApplicationActions {
 			return { email: app.candidateEmail, firstName: app.firstName, lastName: app.lastName };
 		}
 		const client = await this.services.activeClient();
-		const page = await client.getApplicationsPaged(
-			{
-				sAdvertID: String(app.advertId),
-				AdvertCandidateIDAsCSV: String(app.advertCandidateId),
-				CurrentPage: 1,
-				RowsPerPage: 1,
-			},
-			{ signal },
-		);
-		const found: APIApplication | undefined = page.Applications?.[0];
+		const found = await applicationById(client, app, undefined, { signal });
 		if (!found?.EmailAddress) {
 			throw new Error(`application ${app.advertCandidateId} was not found or has no email address`);
 		}

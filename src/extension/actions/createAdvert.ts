@@ -7,6 +7,7 @@ import { SoapFaultError } from '../../client';
 import type { CPostFeed } from '../../protocol/catalogue';
 import {
 	fieldOfMessage,
+	inFormWords,
 	validateAdvertForm,
 	type AdvertField,
 	type AdvertFormValues,
@@ -97,7 +98,8 @@ export async function submitAdvert(
 			error instanceof SoapFaultError
 				? `The service refused the advert: ${clause(error.fault.message)}.`
 				: describeFailure('Creating the advert', error);
+		// The log keeps the service's words (parameter names); the form shows its own, under its controls.
 		services.log.warn(message);
-		return { refused: message, field: fieldOfMessage(message, fields) };
+		return { refused: inFormWords(message, fields), field: fieldOfMessage(message, fields) };
 	}
 }

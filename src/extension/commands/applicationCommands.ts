@@ -3,6 +3,7 @@ import type { ScoreLetter } from '../../protocol/catalogue';
 import { candidateName, scoreWord } from '../actions/applicationActions';
 import { runWithProgress } from '../actions/run';
 import { COMMANDS } from '../ids';
+import { applicationById } from '../reads/queries';
 import type { ApplicationRef } from '../services';
 import type { CommandContext, CommandHandler } from './context';
 import { targetApplication } from './nodeArgs';
@@ -112,19 +113,13 @@ async function askApplication(ctx: CommandContext, selected?: ApplicationRef): P
 	});
 	if (text === undefined) return undefined;
 	const id = text.trim();
-	const page = await runWithProgress(ctx.ui, ctx.services.log, 'Finding the application', true, async (signal) =>
-		(await ctx.services.activeClient()).getApplicationsPaged(
-			{
-				AdvertCandidateIDAsCSV: id,
-				sApplicationStartDateTime: '2000-01-01 00:00:00',
-				CurrentPage: 1,
-				RowsPerPage: 1,
-			},
-			{ signal },
-		),
-	);
-	const app = page?.Applications?.[0];
-	if (!page) return undefined;
+	const found = await runWithProgress(ctx.ui, ctx.services.log, 'Finding the application', true, async (signal) => ({
+		app: await applicationById(await ctx.services.activeClient(), { advertCandidateId: Number(id) }, undefined, {
+			signal,
+		}),
+	}));
+	if (!found) return undefined;
+	const { app } = found;
 	if (!app || app.AdvertID === undefined) {
 		void ctx.ui.info(`There is no application ${id} on this connection.`);
 		return undefined;

@@ -7,7 +7,7 @@ import type { ConnectionStore } from '../connections/connectionStore';
 import type { SandboxManager } from '../sandbox/sandboxManager';
 import type { AdvertRef, ApplicationRef } from '../services';
 import type { AccountModel, TreeNode } from '../tree/accountModel';
-import type { UiPort } from '../ui/port';
+import type { SettingsPort, UiPort } from '../ui/port';
 import type { DefaultWorkbenchServices } from '../workbenchServices';
 
 /** The account tree view, as the commands use it. */
@@ -46,12 +46,22 @@ export interface PanelPort {
 export interface CommandContext {
 	services: DefaultWorkbenchServices;
 	ui: UiPort;
+	settings: SettingsPort;
 	store: ConnectionStore;
 	sandbox: SandboxManager;
 	model: AccountModel;
 	tree: TreePort;
 	panels: PanelPort;
 	executeCommand(id: string, ...args: unknown[]): Promise<unknown>;
+	/** Failure scenario files of the workspace (`*.scenario.json`), offered next to the library. */
+	scenarioFiles?(): Promise<ScenarioFile[]>;
+}
+
+/** A scenario file found in the workspace. */
+export interface ScenarioFile {
+	/** Its path relative to the workspace, for the pick list and error messages. */
+	label: string;
+	text: string;
 }
 
 /** A command handler: receives the command's arguments (a tree row, a reference, a keybinding's args). */

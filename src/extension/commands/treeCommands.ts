@@ -2,7 +2,8 @@
 import { COMMANDS } from '../ids';
 import { describeFilters } from '../tree/descriptors';
 import { filterFlow } from '../tree/filterFlow';
-import { findInAccount } from '../tree/findFlow';
+import type { TreeNode } from '../tree/accountModel';
+import { findInAccount, type FindScope } from '../tree/findFlow';
 import type { CommandContext, CommandHandler } from './context';
 import { treeNodeOf } from './nodeArgs';
 import { OpenGesture } from './openGesture';
@@ -44,8 +45,38 @@ export async function openFromTree(ctx: CommandContext, gesture: OpenGesture, ar
 	}
 }
 
+/** The organisation a row stands for, as Find's scope. */
+function organisationScope(node: TreeNode | undefined): FindScope | undefined {
+	if (node?.data.kind !== 'organisation') return undefined;
+	return { organisationId: node.data.organisation.organisationId, name: node.descriptor.label };
+}
+
+/** Shows only one organisation and those below it (a filter: Clear Filter shows them all again). */
+export function showOrganisation(ctx: CommandContext, arg: unknown): void {
+	const scope = organisationScope(treeNodeOf(arg ?? ctx.tree.selection()[0]));
+	if (!scope) return;
+	ctx.model.setFilters({
+		...ctx.model.filters,
+		organisation: String(scope.organisationId),
+		organisationName: scope.name,
+	});
+	showFilters(ctx);
+}
+
 export function treeCommands(ctx: CommandContext): Record<string, CommandHandler> {
 	const gesture = new OpenGesture();
+	const find = (scope?: FindScope) =>
+		findInAccount(
+			{
+				ui: ctx.ui,
+				log: ctx.services.log,
+				client: () => ctx.services.activeClient(),
+				model: ctx.model,
+				tree: ctx.tree,
+				panels: ctx.panels,
+			},
+			scope,
+		);
 	return {
 		[COMMANDS.treeRefresh]: () => ctx.model.refresh(),
 		[COMMANDS.treeRefreshNode]: (arg) => {
@@ -66,15 +97,9 @@ export function treeCommands(ctx: CommandContext): Record<string, CommandHandler
 			ctx.model.setFilters({});
 			showFilters(ctx);
 		},
-		[COMMANDS.treeFind]: () =>
-			findInAccount({
-				ui: ctx.ui,
-				log: ctx.services.log,
-				client: () => ctx.services.activeClient(),
-				model: ctx.model,
-				tree: ctx.tree,
-				panels: ctx.panels,
-			}),
+		[COMMANDS.treeFind]: () => find(),
+		[COMMANDS.treeFindInOrganisation]: (arg) => find(organisationScope(treeNodeOf(arg ?? ctx.tree.selection()[0]))),
+		[COMMANDS.treeShowOrganisation]: (arg) => showOrganisation(ctx, arg),
 		[COMMANDS.treeOpen]: (arg) => openFromTree(ctx, gesture, arg),
 	};
 }

@@ -6,6 +6,7 @@ import type { MultipostingClient } from '../../client';
 import { BINDING_LABELS, BINDING_NAMES, type BindingName } from '../../protocol/bindings/types';
 import { defaultNamespace, VALUE_SETS } from '../../protocol/catalogue';
 import { describeFailure } from '../logging/describe';
+import { usersUnder } from '../reads/queries';
 import type { ConnectionInfo } from '../services';
 import type { UiPort } from '../ui/port';
 import type { ConnectionSecrets } from './connectionStore';
@@ -157,7 +158,7 @@ export async function testConnection(
 		return { ok: true, lines };
 	}
 	try {
-		const users = await client.userList({ sStartOrganisation: connection.startOrganisation }, { signal });
+		const users = await usersUnder(client, connection.startOrganisation, { signal });
 		lines.push(`${connection.username} logged in as an administrator and sees ${users.length} users.`);
 		return { ok: true, lines };
 	} catch {

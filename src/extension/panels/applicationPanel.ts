@@ -17,7 +17,8 @@ import { isApplicationToHostMessage, isOpenableUrl } from '../../shared/panelMes
 import { VIEW_TYPES } from '../ids';
 import type { ApplicationRef, WorkbenchServices } from '../services';
 import { loadDocument, moreOf, savable, type LoadedDocument } from './documents/documents';
-import { applicationQuery, buildApplicationView, documentOf, toApplicationRef } from './models';
+import { applicationById } from '../reads/queries';
+import { buildApplicationView, documentOf, INCLUDE_FLAG, toApplicationRef } from './models';
 import { copyToClipboard, DetailPanel, type PanelOptions } from './panelBase';
 
 export const APPLICATION_VIEW_TYPE = VIEW_TYPES.application;
@@ -149,9 +150,8 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 		const ref = this.ref;
 		await this.busy('Loading application…', async () => {
 			const client = await this.services.activeClient();
-			const page = await client.getApplicationsPaged(applicationQuery(ref));
+			const app = await applicationById(client, ref);
 			if (generation !== this.generation) return;
-			const app = page.Applications?.find((a) => a.AdvertCandidateID === ref.advertCandidateId);
 			if (!app) {
 				this.post({
 					type: 'error',
@@ -169,8 +169,7 @@ export class ApplicationPanel extends DetailPanel<ApplicationToHostMessage, Host
 		if (cached) return cached;
 		const generation = this.generation;
 		const client = await this.services.activeClient();
-		const page = await client.getApplicationsPaged(applicationQuery(this.ref, tab));
-		const app = page.Applications?.find((a) => a.AdvertCandidateID === this.ref.advertCandidateId);
+		const app = await applicationById(client, this.ref, INCLUDE_FLAG[tab]);
 		const loaded = await loadDocument(tab, documentOf(app, tab), { docxToHtml });
 		if (generation === this.generation) this.documents.set(tab, loaded);
 		return loaded;

@@ -14,7 +14,7 @@ import { isoDateTime, isUnsetDate, parseDateTime } from '../../shared/dates';
 import type { UntrustedHtml } from '../../shared/panelMessages';
 import type { ActivityEntry } from '../actions/activity';
 import { deliveryText } from '../tree/descriptors';
-import { RANKING_WORDS, rankingOf } from '../vocabulary';
+import { deliveryOutcome, RANKING_WORDS, rankingOf } from '../vocabulary';
 import { htmlPrefix } from './documents/documents';
 import type {
 	AdvertView,
@@ -92,6 +92,8 @@ export function buildAdvertView(
 	extra: {
 		values?: APIAdvertWithValues[];
 		tracking?: AdvertTrackingLog[];
+		/** Job boards' names by FeedID (the login's feeds), for the values' headings. */
+		feedNames?: ReadonlyMap<number, string>;
 		warnings?: string[];
 		completionLink?: string;
 		loading?: boolean;
@@ -166,7 +168,7 @@ export function buildAdvertView(
 		groups,
 		description: descriptionHtml(advert.JobDescription),
 		counters,
-		values: feedValues(advert.AdvertID, extra.values ?? []),
+		values: feedValues(advert.AdvertID, extra.values ?? [], namesOfFeeds(extra.tracking ?? [], extra.feedNames)),
 		tracking: (extra.tracking ?? []).map(trackingEntry),
 		warnings: extra.warnings ?? [],
 		posting: deliveryText(advert),
@@ -175,15 +177,37 @@ export function buildAdvertView(
 	};
 }
 
-/** The extra values of the advert, grouped per feed (FeedID 0 or absent: values of every feed). */
-export function feedValues(advertId: number | undefined, records: APIAdvertWithValues[]): FeedValues[] {
+/** Job boards' names: those the delivery log gives, then the login's feeds. */
+function namesOfFeeds(
+	tracking: readonly AdvertTrackingLog[],
+	known: ReadonlyMap<number, string> = new Map(),
+): Map<number, string> {
+	const names = new Map(known);
+	for (const log of tracking) if (log.FeedID !== undefined && log.FeedName) names.set(log.FeedID, log.FeedName);
+	return names;
+}
+
+/**
+ * The extra values of the advert, grouped per feed (FeedID 0 or absent: values of every feed), each
+ * headed by its job board's name when known.
+ */
+export function feedValues(
+	advertId: number | undefined,
+	records: APIAdvertWithValues[],
+	feedNames: ReadonlyMap<number, string> = new Map(),
+): FeedValues[] {
 	const byFeed = new Map<string, FieldRow[]>();
 	for (const record of records) {
 		if (advertId !== undefined && record.Advert?.AdvertID !== undefined && record.Advert.AdvertID !== advertId) {
 			continue;
 		}
 		for (const value of record.AdvertValues ?? []) {
-			const feed = value.FeedID ? `Feed ${value.FeedID}` : 'All feeds';
+			const name = value.FeedID ? feedNames.get(value.FeedID) : undefined;
+			const feed = !value.FeedID
+				? 'All job boards'
+				: name
+					? `${name} (${value.FeedID})`
+					: `Job board ${value.FeedID}`;
 			const text = value.Value ?? (value.Values ?? []).join(', ');
 			const list = byFeed.get(feed) ?? [];
 			list.push({ label: value.FieldIdentifier || `Field ${value.FieldID ?? '?'}`, value: text });
@@ -202,6 +226,7 @@ function trackingEntry(log: AdvertTrackingLog): TrackingEntry {
 			: format(log.FeedID),
 		deliveryDate: format(log.DeliveryDate),
 		...(delivered ? { deliveryIso: isoDateTime(delivered) } : {}),
+		outcome: deliveryOutcome(log.ErrorLevel),
 		errorLevel: format(log.ErrorLevel),
 		response: format(log.Response),
 	};
@@ -338,26 +363,6 @@ export const INCLUDE_FLAG = {
 	parsed: 'boolIncludeParsed',
 	email: 'boolIncludeEmail',
 } as const satisfies Record<DocumentTab, string>;
-
-/**
- * GetApplicationsPaged parameters that read one application: exactly it (AdvertCandidateIDAsCSV and
- * sAdvertID), with only the document of `tab` included (none for the overview), so a panel never
- * downloads documents it does not show.
- */
-export function applicationQuery(
-	ref: ApplicationRef,
-	tab?: DocumentTab,
-): { AdvertCandidateIDAsCSV: string; sAdvertID: string; CurrentPage: number; RowsPerPage: number } & Partial<
-	Record<(typeof INCLUDE_FLAG)[DocumentTab], string>
-> {
-	const query = {
-		AdvertCandidateIDAsCSV: String(ref.advertCandidateId),
-		sAdvertID: String(ref.advertId),
-		CurrentPage: 1,
-		RowsPerPage: 1,
-	};
-	return tab === undefined ? query : { ...query, [INCLUDE_FLAG[tab]]: 'true' };
-}
 
 /** The document of a tab inside an application record. */
 export function documentOf(app: APIApplication | undefined, tab: DocumentTab): APIApplication['EmailBody'] {

@@ -5,7 +5,8 @@
  */
 import { newForm } from '../../shared/playgroundForms';
 import type { PlaygroundForm } from '../../shared/playgroundMessages';
-import { applicationQuery, toAdvertRef, toApplicationRef } from '../panels/models';
+import { toAdvertRef, toApplicationRef } from '../panels/models';
+import { applicationParams } from '../reads/queries';
 import type { AdvertRef, ApplicationRef } from '../services';
 
 /** Rows per page of the advert's applications (the catalogue's range is 1–500). */
@@ -28,13 +29,13 @@ export function formForAdvert(ref: AdvertRef): PlaygroundForm {
 /** GetApplicationsPaged for exactly one application (the query of its details panel). */
 export function formForApplication(ref: ApplicationRef): PlaygroundForm {
 	const form = newForm('GetApplicationsPaged');
-	const query = applicationQuery(ref);
+	const query = applicationParams(ref);
 	return {
 		...form,
 		params: {
 			...form.params,
 			AdvertCandidateIDAsCSV: query.AdvertCandidateIDAsCSV,
-			sAdvertID: query.sAdvertID,
+			sAdvertID: String(ref.advertId),
 			CurrentPage: String(query.CurrentPage),
 			RowsPerPage: String(query.RowsPerPage),
 		},

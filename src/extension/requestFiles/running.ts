@@ -5,6 +5,7 @@
 import { formatExchange, type RequestRunResult, type RunOptions } from '../../client/requestFileRunner';
 import { wsdlSchemaValidator } from '../../client/requestFileSchema';
 import { loadLibxml2Validator } from '../../client/xsd/libxml2Validator';
+import { dirname } from 'node:path';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../../protocol/catalogue';
 import type { RequestEnvironment } from '../../protocol/requestFiles/environments';
 import type { ConnectionValues } from '../../protocol/requestFiles/placeholders';
@@ -66,6 +67,11 @@ export async function runOptionsFor(
 		variables: chosen?.environment.variables,
 		validateSchema: wsdlSchemaValidator(target, loadLibxml2Validator, timeoutMs),
 	};
+}
+
+/** The folder a file's `scenario: x.json` lines are read from: its own, for a file on disk. */
+export function folderOf(uri: { scheme: string; fsPath: string }): string | undefined {
+	return uri.scheme === 'file' ? dirname(uri.fsPath) : undefined;
 }
 
 /** One line for a notification: `GetCurrency (soap12): HTTP 200 · 2 of 2 expectations passed`. */

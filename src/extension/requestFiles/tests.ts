@@ -12,7 +12,7 @@ import {
 } from '../../client/requestFileRunner';
 import { entryLabel, parseRequestFileEntries, type ParsedEntry } from '../../protocol/requestFiles/format';
 import { isRequestDocument } from './language';
-import { describeRun, responseSummary } from './running';
+import { describeRun, folderOf, responseSummary } from './running';
 
 export const TEST_CONTROLLER_ID = 'multiposting.requestFiles';
 
@@ -181,6 +181,7 @@ export class RequestFileTests implements vscode.Disposable {
 			{
 				...options,
 				signal,
+				folder: folderOf(document.uri),
 				onProgress: (event) => {
 					const item = event.kind === 'started' ? items.get(event.index) : undefined;
 					if (item) run?.started(item);

@@ -4,10 +4,22 @@
  * Free of 'vscode' so it runs against the real emulator in unit tests.
  */
 import type { MultipostingClient } from '../../client';
-import type { Advert, APIApplication, CUser } from '../../protocol/catalogue';
+import type { Advert, APIApplication } from '../../protocol/catalogue';
 import { progressChoices, type ProgressChoice } from '../actions/progressNames';
 import { describeFailure } from '../logging/describe';
+import { OrganisationDirectory } from '../reads/organisations';
+import {
+	advertById,
+	advertCountOfUser,
+	advertsOfUser,
+	applicationById,
+	applicationsOfAdvert,
+	type AdvertFilters,
+	type ApplicationFilters,
+} from '../reads/queries';
 import type { ConnectionInfo } from '../services';
+import { portConflictRows } from '../sandbox/portConflict';
+import { TRANSITIONAL_STATES } from '../sandbox/sandboxManager';
 import type { LogPort } from '../ui/port';
 import { Emitter, type Event } from '../util/emitter';
 import {
@@ -15,12 +27,13 @@ import {
 	applicationDescriptor,
 	APPLICATION_ORDERS,
 	connectionDescriptor,
-	deriveOrganisations,
 	hasAdvertFilters,
 	hasApplicationFilters,
 	errorDescriptor,
 	loadMoreDescriptor,
 	messageDescriptor,
+	actionDescriptor,
+	noteDescriptor,
 	organisationDescriptor,
 	userDescriptor,
 	type AdvertRowContext,
@@ -39,7 +52,8 @@ export type NodeData =
 	| { kind: 'application'; application: APIApplication }
 	| { kind: 'loadMore' }
 	| { kind: 'error'; message: string }
-	| { kind: 'message' };
+	| { kind: 'message' }
+	| { kind: 'action' };
 
 /** A node of the tree. Objects are stable: a refresh updates them in place. */
 export interface TreeNode {
@@ -50,6 +64,8 @@ export interface TreeNode {
 
 interface ChildState {
 	items: TreeNode[];
+	/** Said above the items (why a level is not what the user might expect). */
+	note?: string;
 	/** The next page to load; undefined when all are loaded. */
 	nextPage?: number;
 	total?: number;
@@ -60,6 +76,10 @@ export interface AccountModelOptions {
 	client: () => Promise<MultipostingClient>;
 	connection: () => ConnectionInfo;
 	sandboxState: () => string | undefined;
+	/** Why the sandbox last failed, when it did (a taken port is explained in the view). */
+	sandboxFailure?: () => unknown;
+	/** Names of the failure scenarios on in the sandbox, shown on its row. */
+	activeScenarios?: () => readonly string[];
 	pageSize: () => number;
 	progressNames: () => unknown;
 	log: LogPort;
@@ -67,14 +87,6 @@ export interface AccountModelOptions {
 	locale?: string;
 }
 
-/** The earliest application date used when a search needs a time period. */
-const ALL_TIME_START = '2000-01-01 00:00:00';
-/**
- * Days of applications asked for first when naming an organisation. A search over all dates makes
- * the service count every application of the user (seconds on a large account), while recent
- * applications usually exist and are few; all dates are asked for only when there are none.
- */
-const RECENT_APPLICATION_DAYS = 30;
 /** Bound on the pages read while locating an item for "Find". */
 const MAX_LOCATE_PAGES = 50;
 
@@ -82,7 +94,11 @@ export class AccountModel {
 	private root?: TreeNode;
 	private readonly children = new Map<TreeNode, ChildState>();
 	private readonly loading = new Map<TreeNode, Promise<void>>();
+	/** Counts refreshes: a load begun before one is stale and thrown away, error and all. */
+	private generation = 0;
 	private filtersValue: TreeFilters = {};
+	/** The organisations as read since the last refresh. */
+	private directory?: OrganisationDirectory;
 	private readonly changeEmitter = new Emitter<TreeNode | undefined>();
 	/** A node (or the whole tree, undefined) whose children or look changed. */
 	readonly onDidChange: Event<TreeNode | undefined> = this.changeEmitter.event;
@@ -108,8 +124,10 @@ export class AccountModel {
 	roots(): TreeNode[] {
 		const connection = this.options.connection();
 		const sandboxState = connection.kind === 'sandbox' ? this.options.sandboxState() : undefined;
-		// A stopped sandbox shows the view's welcome (Start Sandbox, Add Connection) instead of starting by itself.
-		if (sandboxState === 'stopped' || sandboxState === 'failed') {
+		// A stopped sandbox shows the view's welcome (Start Sandbox, Add Connection) instead of starting by itself;
+		// one that failed on a taken port shows the cause and the ways out under its row.
+		const portRows = sandboxState === 'failed' ? portConflictRows(this.options.sandboxFailure?.()) : undefined;
+		if (sandboxState === 'stopped' || (sandboxState === 'failed' && !portRows)) {
 			this.root = undefined;
 			this.children.clear();
 			return [];
@@ -117,6 +135,7 @@ export class AccountModel {
 		const descriptor = connectionDescriptor(
 			connection,
 			connection.kind === 'sandbox' ? this.options.sandboxState() : undefined,
+			connection.kind === 'sandbox' ? this.options.activeScenarios?.() : undefined,
 		);
 		if (this.root && this.root.descriptor.id === descriptor.id) {
 			this.root.descriptor = descriptor;
@@ -133,6 +152,18 @@ export class AccountModel {
 		if (!node) {
 			return this.roots();
 		}
+		if (node === this.root && this.sandboxInTransition()) {
+			// Stopping, resetting or starting: nothing to read yet, and no error for what the user asked for.
+			return [];
+		}
+		if (node === this.root && this.options.sandboxState() === 'failed') {
+			const rows = portConflictRows(this.options.sandboxFailure?.()) ?? [];
+			return rows.map((row, i) => ({
+				descriptor: actionDescriptor(node.descriptor.id, row, i),
+				data: { kind: row.command ? 'action' : 'message' },
+				parent: node,
+			}));
+		}
 		if (!this.children.has(node)) {
 			await this.loadPage(node);
 		}
@@ -140,8 +171,19 @@ export class AccountModel {
 		if (!state) {
 			return [];
 		}
+		const note: TreeNode[] =
+			state.note === undefined
+				? []
+				: [
+						{
+							descriptor: noteDescriptor(node.descriptor.id, state.note),
+							data: { kind: 'message' },
+							parent: node,
+						},
+					];
 		if (state.error !== undefined) {
 			return [
+				...note,
 				...state.items,
 				{
 					descriptor: errorDescriptor(node.descriptor.id, state.error),
@@ -164,7 +206,7 @@ export class AccountModel {
 				parent: node,
 			});
 		}
-		return [...state.items, ...extra];
+		return [...note, ...state.items, ...extra];
 	}
 
 	/** Loads the next page of a node's children (the "Load more…" node's parent). */
@@ -179,7 +221,9 @@ export class AccountModel {
 
 	/** Forgets everything loaded: the whole tree reloads. */
 	refresh(): void {
+		this.generation++;
 		this.children.clear();
+		this.directory = undefined;
 		this.changeEmitter.fire(undefined);
 	}
 
@@ -211,13 +255,10 @@ export class AccountModel {
 			return;
 		}
 		if (applicationNodes.length > 0 && change.advertCandidateId !== undefined) {
-			const page = await client.getApplicationsPaged({
-				AdvertCandidateIDAsCSV: String(change.advertCandidateId),
-				sAdvertID: change.advertId !== undefined ? String(change.advertId) : undefined,
-				CurrentPage: 1,
-				RowsPerPage: 1,
+			const fresh = await applicationById(client, {
+				advertCandidateId: change.advertCandidateId,
+				advertId: change.advertId,
 			});
-			const fresh = page.Applications?.[0];
 			for (const node of applicationNodes) {
 				if (fresh) {
 					node.data = { kind: 'application', application: fresh };
@@ -232,13 +273,7 @@ export class AccountModel {
 			}
 		}
 		if (advertNodes.length > 0 && change.advertId !== undefined) {
-			const page = await client.getAdvertPaged({
-				sAdvertID: String(change.advertId),
-				sSearchDays: '-1',
-				CurrentPage: 1,
-				RowsPerPage: 1,
-			});
-			const fresh = page.Adverts?.[0];
+			const fresh = await advertById(client, change.advertId);
 			for (const node of advertNodes) {
 				if (fresh) {
 					node.data = { kind: 'advert', advert: fresh };
@@ -263,12 +298,7 @@ export class AccountModel {
 	 * Undefined when the advert's owner is not in the tree.
 	 */
 	async locateAdvert(advert: Advert): Promise<TreeNode | undefined> {
-		const [root] = this.roots();
-		if (!root) return undefined;
-		const orgs = await this.getChildren(root);
-		const org = orgs.find(
-			(n) => n.data.kind === 'organisation' && n.data.organisation.organisationId === advert.OrganisationID,
-		);
+		const org = await this.locateOrganisation(advert.OrganisationID);
 		if (!org) return undefined;
 		const users = await this.getChildren(org);
 		const user = users.find((n) => n.data.kind === 'user' && n.data.user.userId === advert.UserID);
@@ -278,13 +308,7 @@ export class AccountModel {
 
 	async locateApplication(application: APIApplication): Promise<TreeNode | undefined> {
 		const client = await this.options.client();
-		const page = await client.getAdvertPaged({
-			sAdvertID: String(application.AdvertID),
-			sSearchDays: '-1',
-			CurrentPage: 1,
-			RowsPerPage: 1,
-		});
-		const advert = page.Adverts?.[0];
+		const advert = application.AdvertID === undefined ? undefined : await advertById(client, application.AdvertID);
 		const advertNode = advert ? await this.locateAdvert(advert) : undefined;
 		if (!advertNode) return undefined;
 		return this.locateChild(
@@ -338,6 +362,34 @@ export class AccountModel {
 
 	dispose(): void {
 		this.changeEmitter.dispose();
+	}
+
+	/** The node of an organisation, loading the levels above it (each one's directory answer is cached). */
+	private async locateOrganisation(organisationId: number | undefined): Promise<TreeNode | undefined> {
+		const [root] = this.roots();
+		if (!root || organisationId === undefined) return undefined;
+		let level = await this.getChildren(root);
+		const seen = new Set<TreeNode>();
+		for (;;) {
+			const organisations = level.filter((n) => n.data.kind === 'organisation' && !seen.has(n));
+			const found = organisations.find(
+				(n) => n.data.kind === 'organisation' && n.data.organisation.organisationId === organisationId,
+			);
+			if (found) return found;
+			let above: TreeNode | undefined;
+			for (const node of organisations) {
+				seen.add(node);
+				if (
+					node.data.kind === 'organisation' &&
+					(await this.directory?.contains(node.data.organisation.organisationId, organisationId))
+				) {
+					above = node;
+					break;
+				}
+			}
+			if (!above) return undefined;
+			level = await this.getChildren(above);
+		}
 	}
 
 	private async locateChild(parent: TreeNode, predicate: (n: TreeNode) => boolean): Promise<TreeNode | undefined> {
@@ -416,16 +468,29 @@ export class AccountModel {
 		return pending;
 	}
 
+	private sandboxInTransition(): boolean {
+		return (
+			this.options.connection().kind === 'sandbox' && TRANSITIONAL_STATES.has(this.options.sandboxState() ?? '')
+		);
+	}
+
 	private async loadPageOnce(node: TreeNode): Promise<void> {
 		const previous = this.children.get(node);
 		const page = previous?.error !== undefined ? (previous.nextPage ?? 1) : (previous?.nextPage ?? 1);
+		const generation = this.generation;
 		try {
 			const client = await this.options.client();
 			const loaded = await this.fetch(client, node, page);
+			if (generation !== this.generation) return;
 			const items = loaded.items.map((child) => ({ ...child, parent: node }));
 			const all = [...(previous?.items ?? []), ...items];
 			const more = loaded.pageCount !== undefined && page < loaded.pageCount && items.length > 0;
-			this.children.set(node, { items: all, nextPage: more ? page + 1 : undefined, total: loaded.total });
+			this.children.set(node, {
+				items: all,
+				nextPage: more ? page + 1 : undefined,
+				total: loaded.total,
+				note: loaded.note,
+			});
 			if (node.data.kind === 'user') {
 				for (const advert of all) this.describeAdvert(advert);
 			}
@@ -436,6 +501,7 @@ export class AccountModel {
 				if (node.descriptor.description !== before) this.changeEmitter.fire(node);
 			}
 		} catch (error) {
+			if (generation !== this.generation) return;
 			const message = describeFailure(`Loading ${node.descriptor.label}`, error);
 			this.options.log.error(message);
 			this.children.set(node, {
@@ -451,64 +517,74 @@ export class AccountModel {
 		client: MultipostingClient,
 		node: TreeNode,
 		page: number,
-	): Promise<{ items: TreeNode[]; pageCount?: number; total?: number }> {
+	): Promise<{ items: TreeNode[]; pageCount?: number; total?: number; note?: string }> {
 		const connectionId = this.connectionId();
 		const pageSize = Math.max(1, Math.min(500, Math.floor(this.options.pageSize()) || 50));
 		const data = node.data;
 		switch (data.kind) {
 			case 'connection': {
-				const organisations = await this.organisations(client, data.connection);
-				return {
-					items: organisations.map((organisation) => ({
-						descriptor: organisationDescriptor(connectionId, organisation),
-						data: { kind: 'organisation', organisation },
-					})),
-				};
+				const directory = this.organisationDirectory(data.connection);
+				const only = this.filtersValue.organisation;
+				const chosen = only === undefined ? undefined : await directory.organisation(Number(only));
+				const { organisations, flatBecause } = chosen
+					? { organisations: [chosen], flatBecause: undefined }
+					: await directory.top();
+				return { items: organisations.map((o) => this.organisationNode(o)), note: flatBecause };
 			}
 			case 'organisation': {
+				const below = await this.organisationDirectory(this.options.connection()).below(
+					data.organisation.organisationId,
+				);
 				const counts = await Promise.all(
-					data.organisation.users.map((user) => this.advertCount(client, user).catch(() => undefined)),
+					data.organisation.users.map((user) =>
+						advertCountOfUser(client, user, this.advertFilters()).catch(() => undefined),
+					),
 				);
 				return {
-					items: data.organisation.users.map((user, i) => ({
-						descriptor: userDescriptor(connectionId, user, counts[i], hasAdvertFilters(this.filtersValue)),
-						data: { kind: 'user', user, advertCount: counts[i] },
-					})),
+					items: [
+						...below.map((o) => this.organisationNode(o)),
+						...data.organisation.users.map(
+							(user, i): TreeNode => ({
+								descriptor: userDescriptor(
+									connectionId,
+									user,
+									counts[i],
+									hasAdvertFilters(this.filtersValue),
+								),
+								data: { kind: 'user', user, advertCount: counts[i] },
+							}),
+						),
+					],
 				};
 			}
 			case 'user': {
-				const result = await client.getAdvertPaged({
-					...this.advertScope(data.user),
-					...this.advertFilters(),
-					CurrentPage: page,
-					RowsPerPage: pageSize,
-				});
-				const adverts = result.Adverts ?? [];
+				const result = await advertsOfUser(client, data.user, this.advertFilters(), page, pageSize);
 				return {
-					items: adverts.map((advert) => ({
+					items: result.items.map((advert) => ({
 						descriptor: advertDescriptor(connectionId, advert, { locale: this.options.locale }),
 						data: { kind: 'advert', advert },
 					})),
-					pageCount: result.PageCount,
-					total: result.TotalItemCount,
+					pageCount: result.pageCount,
+					total: result.total,
 				};
 			}
 			case 'advert': {
-				const result = await client.getApplicationsPaged({
-					sAdvertID: String(data.advert.AdvertID),
-					...this.applicationFilters(),
-					CurrentPage: page,
-					RowsPerPage: pageSize,
-				});
-				const applications = result.Applications ?? [];
+				if (data.advert.AdvertID === undefined) return { items: [] };
+				const result = await applicationsOfAdvert(
+					client,
+					data.advert.AdvertID,
+					this.applicationFilters(),
+					page,
+					pageSize,
+				);
 				const progress = this.progress();
 				return {
-					items: applications.map((application) => ({
+					items: result.items.map((application) => ({
 						descriptor: applicationDescriptor(connectionId, application, progress, this.options.locale),
 						data: { kind: 'application', application },
 					})),
-					pageCount: result.PageCount,
-					total: result.TotalItemCount,
+					pageCount: result.pageCount,
+					total: result.total,
 				};
 			}
 			default:
@@ -516,107 +592,31 @@ export class AccountModel {
 		}
 	}
 
-	/**
-	 * Organisations: from UserList when the login is an administrator, else from the adverts the
-	 * login can see; named from applications (OrganisationName).
-	 */
-	private async organisations(
-		client: MultipostingClient,
-		connection: ConnectionInfo,
-	): Promise<OrganisationSummary[]> {
-		let users: CUser[] = [];
-		let adverts: Advert[] = [];
-		try {
-			users = await client.userList({ sStartOrganisation: connection.startOrganisation });
-		} catch (error) {
-			this.options.log.info(
-				`UserList is not available to this login (${error instanceof Error ? error.message : String(error)}); deriving organisations from adverts.`,
-			);
-			const page = await client.getAdvertPaged({
-				sStartOrganisation: connection.startOrganisation,
-				sSearchDays: '-1',
-				CurrentPage: 1,
-				RowsPerPage: 500,
-			});
-			adverts = page.Adverts ?? [];
-		}
-		const found = deriveOrganisations(users, adverts);
-		// An application on an advert of one of the organisation's users reveals the organisation's name.
-		const recentStart = serviceDateTime(new Date(Date.now() - RECENT_APPLICATION_DAYS * 86_400_000));
-		const named = await Promise.all(
-			found.map(async (org) => {
-				for (const user of org.users.slice(0, 3)) {
-					for (const start of [recentStart, ALL_TIME_START]) {
-						try {
-							const page = await client.getApplicationsPaged({
-								...this.advertScope(user),
-								sApplicationStartDateTime: start,
-								CurrentPage: 1,
-								RowsPerPage: 1,
-							});
-							const found = (page.Applications ?? []).filter(
-								(a) => a.OrganisationID === org.organisationId && a.OrganisationName,
-							);
-							if (found.length > 0) return found;
-							if ((page.TotalItemCount ?? 0) > 0) break; // The user's applications are on another organisation's adverts.
-						} catch {
-							// The name is a nicety; the id label stays.
-							break;
-						}
-					}
-				}
-				return [];
-			}),
-		);
-		const organisations = deriveOrganisations(users, adverts, named.flat());
-		// The login's own organisation first: the others are usually below it (the service names no parents).
-		const own = users.find((u) => u.Username && u.Username === connection.username)?.OrganisationID;
-		return [
-			...organisations.filter((o) => o.organisationId === own),
-			...organisations.filter((o) => o.organisationId !== own),
-		];
+	/** The organisations as read since the last refresh (read again after one). */
+	private organisationDirectory(connection: ConnectionInfo): OrganisationDirectory {
+		this.directory ??= new OrganisationDirectory(this.options.client, connection, this.options.log);
+		return this.directory;
 	}
 
-	private async advertCount(client: MultipostingClient, user: UserSummary): Promise<number | undefined> {
-		const page = await client.getAdvertPaged({
-			...this.advertScope(user),
-			...this.advertFilters(),
-			CurrentPage: 1,
-			RowsPerPage: 1,
-		});
-		return page.TotalItemCount;
-	}
-
-	private advertScope(user: UserSummary): { sUsername?: string; sUserIdentifier?: string } {
-		return user.username ? { sUsername: user.username } : { sUserIdentifier: String(user.userId) };
-	}
-
-	private advertFilters(): { sSearchDays: string; sAdvertStatusIDs?: string } {
+	private organisationNode(organisation: OrganisationSummary): TreeNode {
 		return {
-			sSearchDays: this.filtersValue.searchDays ?? '-1',
-			sAdvertStatusIDs: this.filtersValue.advertStatusIds,
+			descriptor: organisationDescriptor(this.connectionId(), organisation),
+			data: { kind: 'organisation', organisation },
 		};
 	}
 
-	private applicationFilters(): {
-		RankingAsCSV?: string;
-		ProgressIDAsCSV?: string;
-		sApplicationStartDateTime?: string;
-		sApplicationEndDateTime?: string;
-		OrderBy?: string;
-	} {
+	private advertFilters(): AdvertFilters {
+		return { searchDays: this.filtersValue.searchDays, advertStatusIds: this.filtersValue.advertStatusIds };
+	}
+
+	private applicationFilters(): ApplicationFilters {
 		const order = this.filtersValue.order ? APPLICATION_ORDERS[this.filtersValue.order] : undefined;
 		return {
-			OrderBy: order?.orderBy,
-			RankingAsCSV: this.filtersValue.ranking,
-			ProgressIDAsCSV: this.filtersValue.progressIds,
-			sApplicationStartDateTime: this.filtersValue.applicationsFrom,
-			sApplicationEndDateTime: this.filtersValue.applicationsTo,
+			orderBy: order?.orderBy,
+			ranking: this.filtersValue.ranking,
+			progressIds: this.filtersValue.progressIds,
+			from: this.filtersValue.applicationsFrom,
+			to: this.filtersValue.applicationsTo,
 		};
 	}
-}
-
-/** A time as the service's date filters take it ("yyyy-MM-dd HH:mm:ss", UTC). */
-function serviceDateTime(date: Date): string {
-	return date.toISOString().slice(0, 19).replace('T', ' ');
 }

@@ -37,7 +37,9 @@ export class AccountTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 			tooltip.supportHtml = false;
 			item.tooltip = tooltip;
 		}
-		if (d.kind === 'advert' || d.kind === 'application') {
+		if (d.command) {
+			item.command = { command: d.command.id, title: d.label, arguments: d.command.arguments };
+		} else if (d.kind === 'advert' || d.kind === 'application') {
 			// A click or Enter opens the preview panel; a double-click pins it (see OpenGesture).
 			item.command = { command: COMMANDS.treeOpen, title: 'Open', arguments: [node] };
 		} else if (d.kind === 'loadMore' && node.parent) {

@@ -18,7 +18,8 @@ export type NodeKind =
 	| 'application'
 	| 'loadMore'
 	| 'error'
-	| 'message';
+	| 'message'
+	| 'action';
 
 /** A codicon with an optional theme colour id. */
 export interface IconSpec {
@@ -37,10 +38,15 @@ export interface NodeDescriptor {
 	icon?: IconSpec;
 	contextValue: string;
 	collapsible: 'none' | 'collapsed' | 'expanded';
+	/** What a click or Enter runs (action rows). */
+	command?: { id: string; arguments: unknown[] };
 }
 
 /** Filters of the tree (command "Filter…"). Empty means the defaults. */
 export interface TreeFilters {
+	/** Only this organisation (OrganisationID) and those below it; its name for the filter's words. */
+	organisation?: string;
+	organisationName?: string;
 	/** sSearchDays of the advert search; default -1 (all time). */
 	searchDays?: string;
 	/** sAdvertStatusIDs, comma-separated. */
@@ -65,7 +71,7 @@ export const APPLICATION_ORDERS = {
 export type ApplicationOrder = keyof typeof APPLICATION_ORDERS;
 
 /** How the service orders applications when the tree asks for no order. */
-export const DEFAULT_ORDER_TEXT = 'unranked first, then by score, favourites, newest';
+export const DEFAULT_ORDER_TEXT = 'unranked first, then by score, favourites, newest; archived last';
 
 /** True when a filter narrows the applications (so an advert's total is not what its row lists). */
 export function hasApplicationFilters(filters: TreeFilters): boolean {
@@ -109,22 +115,30 @@ function plural(n: number, one: string, many = `${one}s`): string {
 	return `${n} ${n === 1 ? one : many}`;
 }
 
-export function connectionDescriptor(connection: ConnectionInfo, sandboxState?: string): NodeDescriptor {
+export function connectionDescriptor(
+	connection: ConnectionInfo,
+	sandboxState?: string,
+	scenarios: readonly string[] = [],
+): NodeDescriptor {
 	const sandbox = connection.kind === 'sandbox';
+	const failing = sandbox && scenarios.length > 0;
 	return {
 		id: `conn:${connection.id}`,
 		kind: 'connection',
 		label: connection.label,
-		description: sandbox ? `built-in · ${sandboxState ?? 'stopped'}` : connection.baseUrl,
+		description: sandbox
+			? `built-in · ${sandboxState ?? 'stopped'}${failing ? ` · failure scenarios: ${scenarios.join(', ')}` : ''}`
+			: connection.baseUrl,
 		tooltip: tooltipLines(connection.label, [
 			['Address', sandbox && sandboxState !== 'running' ? '(starts on first use)' : connection.baseUrl],
 			['Binding', connection.binding],
 			['User', connection.username],
 			['Culture', connection.culture],
 			['Start organisation', connection.startOrganisation],
+			['Failure scenarios', failing ? `${scenarios.join(', ')} (failures injected on purpose)` : undefined],
 		]),
-		icon: { id: sandbox ? 'beaker' : 'plug' },
-		contextValue: sandbox ? 'connection:sandbox' : 'connection:remote',
+		icon: failing ? { id: 'warning', color: 'list.warningForeground' } : { id: sandbox ? 'beaker' : 'plug' },
+		contextValue: sandbox ? (failing ? 'connection:sandbox:scenarios' : 'connection:sandbox') : 'connection:remote',
 		collapsible: 'expanded',
 	};
 }
@@ -354,7 +368,14 @@ export function applicationDescriptor(
 		id: `app:${connectionId}:${app.AdvertCandidateID}`,
 		kind: 'application',
 		label: name,
-		description: [app.Favourite ? 'Favourite' : undefined, ranking, progressText, applied]
+		// Archived applications sort last (even unranked ones): the row says why it sits there.
+		description: [
+			app.Favourite ? 'Favourite' : undefined,
+			ranking,
+			app.Archived ? 'Archived' : undefined,
+			progressText,
+			applied,
+		]
 			.filter(Boolean)
 			.join(' · '),
 		tooltip: tooltipLines(name, [
@@ -366,6 +387,7 @@ export function applicationDescriptor(
 			['Job board', app.FeedName],
 			['Ranking', ranking],
 			['Favourite', app.Favourite ? 'yes' : undefined],
+			['Archived', app.Archived ? 'yes (sorted after the others)' : undefined],
 			['Progress', progressText],
 			['Organisation', app.OrganisationName],
 		]),
@@ -410,9 +432,35 @@ export function messageDescriptor(parentId: string, text: string): NodeDescripto
 	};
 }
 
+/** A row that runs a command, e.g. a way out of a failed start ("Use port 24818"). */
+export function actionDescriptor(
+	parentId: string,
+	row: { label: string; description?: string; command?: { id: string; arguments: unknown[] } },
+	index: number,
+): NodeDescriptor {
+	return {
+		id: `action:${parentId}:${index}`,
+		kind: row.command ? 'action' : 'message',
+		label: row.label,
+		description: row.description,
+		icon: { id: row.command ? 'arrow-right' : 'error', color: row.command ? undefined : 'errorForeground' },
+		contextValue: row.command ? 'action' : 'message',
+		collapsible: 'none',
+		command: row.command,
+	};
+}
+
+/** A note above a level's rows (e.g. why organisations are a flat list). */
+export function noteDescriptor(parentId: string, text: string): NodeDescriptor {
+	return { ...messageDescriptor(parentId, text), id: `note:${parentId}`, icon: { id: 'warning' } };
+}
+
 /** The words of the active filters ("last 30 days, Suitable/Maybe"); undefined when none is set. */
 export function describeFilters(filters: TreeFilters, progress: readonly ProgressChoice[] = []): string | undefined {
 	const parts: string[] = [];
+	if (filters.organisation) {
+		parts.push(`${filters.organisationName ?? `organisation ${filters.organisation}`} and below`);
+	}
 	if (filters.searchDays && filters.searchDays !== '-1') parts.push(`adverts of the last ${filters.searchDays} days`);
 	if (filters.advertStatusIds) {
 		parts.push(

@@ -29,6 +29,11 @@ export interface InputOptions extends StepOptions {
 export interface UiPort {
 	pick<T>(items: PickItem<T>[], options: StepOptions): Promise<PickItem<T> | undefined>;
 	pickMany<T>(items: PickItem<T>[], options: StepOptions): Promise<PickItem<T>[] | undefined>;
+	/**
+	 * A pick the user may also type into: the items are recomputed from the typed text (and always
+	 * shown, never filtered away), so Enter on what was typed has something to choose.
+	 */
+	pickTyped<T>(itemsFor: (typed: string) => PickItem<T>[], options: StepOptions): Promise<PickItem<T> | undefined>;
 	input(options: InputOptions): Promise<string | undefined>;
 	info(message: string, ...actions: string[]): Promise<string | undefined>;
 	/** A modal warning; resolves to the chosen action or undefined when cancelled. */

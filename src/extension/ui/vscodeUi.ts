@@ -29,6 +29,34 @@ export class VscodeUi implements UiPort {
 		});
 	}
 
+	async pickTyped<T>(
+		itemsFor: (typed: string) => PickItem<T>[],
+		options: StepOptions,
+	): Promise<PickItem<T> | undefined> {
+		type Item = PickItem<T> & vscode.QuickPickItem;
+		const quickPick = vscode.window.createQuickPick<Item>();
+		quickPick.title = stepTitle(options);
+		quickPick.placeholder = options.placeholder;
+		quickPick.ignoreFocusOut = true;
+		const show = (typed: string) => {
+			quickPick.items = itemsFor(typed).map((item) => ({ ...item, alwaysShow: true }));
+		};
+		show('');
+		return new Promise((resolve) => {
+			let chosen: Item | undefined;
+			quickPick.onDidChangeValue(show);
+			quickPick.onDidAccept(() => {
+				chosen = quickPick.selectedItems[0] ?? quickPick.activeItems[0];
+				quickPick.hide();
+			});
+			quickPick.onDidHide(() => {
+				quickPick.dispose();
+				resolve(chosen);
+			});
+			quickPick.show();
+		});
+	}
+
 	async input(options: InputOptions): Promise<string | undefined> {
 		return vscode.window.showInputBox({
 			title: stepTitle(options),

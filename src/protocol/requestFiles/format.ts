@@ -25,6 +25,8 @@
  * as a JSON string. Credentials are never written: they are `{{connection.*}}` references resolved
  * at send time. An optional raw HTTP request follows a line `---` and runs to the next `###` line;
  * a raw request without `operation` is plain HTTP (no decoding, so no result or fault).
+ * `scenario: <name or file.json>` turns a sandbox failure scenario on from that request to the end of
+ * the file (`scenario: off` turns the file's scenarios off earlier); see docs/scenarios.md.
  */
 import { BINDING_NAMES, type BindingName } from '../bindings/types';
 import {
@@ -93,6 +95,11 @@ export interface RequestEntry {
 	captures: Capture[];
 	/** XPath prefixes declared with `xmlns.<prefix>: <uri>`. */
 	namespaces: Record<string, string>;
+	/**
+	 * `scenario:` a sandbox failure scenario (library name or JSON file relative to the request file)
+	 * turned on before this request and off at the end of the file; `off` turns the file's scenarios off.
+	 */
+	scenario?: string;
 	/** `retry: <tries> every <interval>`: sent again until its expectations hold. */
 	retry?: RetryPolicy;
 }
@@ -329,17 +336,37 @@ function parseBlock(lines: readonly string[], start: number, end: number, named:
 			}
 			continue;
 		}
+		if (key === 'scenario') {
+			if (entry.scenario !== undefined) {
+				issues.push({ line: lineNo, message: 'scenario is given twice in this request.', ...keyRange });
+			} else if (!/^[A-Za-z0-9_./\\-]+$/.test(valueText)) {
+				issues.push({
+					line: lineNo,
+					message: 'scenario needs a library name (e.g. service-down), a .json file or off.',
+					...valueRange,
+				});
+			} else {
+				entry.scenario = valueText;
+			}
+			continue;
+		}
 		if (key !== 'operation' && key !== 'binding' && key !== 'endpoint' && key !== 'retry') {
 			issues.push({
 				line: lineNo,
-				message: `unknown key "${key}"; use operation, binding, endpoint, param.<Name>, expect, capture, retry or xmlns.<prefix>.`,
+				message: `unknown key "${key}"; use operation, binding, endpoint, param.<Name>, expect, capture, retry, xmlns.<prefix> or scenario.`,
 				...keyRange,
-				fixes: closestNames(key, ['operation', 'binding', 'endpoint', 'expect', 'capture', 'retry']).map(
-					(name) => ({
-						title: `Change to ${name}`,
-						replacement: name,
-					}),
-				),
+				fixes: closestNames(key, [
+					'operation',
+					'binding',
+					'endpoint',
+					'expect',
+					'capture',
+					'retry',
+					'scenario',
+				]).map((name) => ({
+					title: `Change to ${name}`,
+					replacement: name,
+				})),
 			});
 			continue;
 		}
@@ -671,6 +698,7 @@ function entryBlock(entry: RequestEntry, index: number, scrub: (text: string) =>
 		}
 		lines.push(entry.name ? `${REQUEST_SEPARATOR} ${entry.name}` : REQUEST_SEPARATOR);
 	}
+	if (entry.scenario !== undefined) lines.push(`scenario: ${entry.scenario}`);
 	if (entry.document) lines.push(...documentLines(entry.document, scrub));
 	if (entry.retry) lines.push(`retry: ${formatRetry(entry.retry)}`);
 	for (const [prefix, uri] of Object.entries(entry.namespaces)) lines.push(`xmlns.${prefix}: ${uri}`);

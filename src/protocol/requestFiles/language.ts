@@ -50,7 +50,7 @@ export interface LanguageHover {
 	endColumn: number;
 }
 
-const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture', 'retry'] as const;
+const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture', 'retry', 'scenario'] as const;
 
 /**
  * Everything wrong in a file: parse problems, variables no earlier request captures, then checks
@@ -509,6 +509,8 @@ const KEY_DOCS: Record<(typeof KEYS)[number], string> = {
 	expect: 'A check of the response: `status == 200`, `no fault`, `fault <Subcode>`, `result.<Path> >= 1`, `xpath(<XPath>) == x`, `time < 2s`, `header.<Name> contains x`, `body matches /re/`, `valid against wsdl`.',
 	capture: 'Keeps a value for later requests: `capture: advertId = result.AdvertID`, then `{{advertId}}`.',
 	retry: 'Sends the request again until its expectations hold: `retry: 10 every 500ms` (at most 10 sends, 500 ms apart; `s` for seconds).',
+	scenario:
+		"Sandbox only: turns a failure scenario on from this request to the end of the file: a library name (`service-down`, `slow-service`, `flaky-network`, …) or a `.json` file next to this one; `off` turns the file's scenarios off.",
 };
 
 const SUBJECT_COMPLETIONS: LanguageCompletion[] = [

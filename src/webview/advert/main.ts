@@ -46,7 +46,10 @@ interface State {
 				state = { ...state, view: message.view };
 				messenger.saveState(state);
 				draw();
+				// When this advert first showed (its header, from the row), and when all of it did (read by
+				// the e2e timing and the bench).
 				performance.mark(`multiposting:advert:${message.view.advertId}`);
+				if (!message.view.loading) performance.mark(`multiposting:advert-complete:${message.view.advertId}`);
 				break;
 			case 'mode':
 				state = { ...state, preview: message.preview };

@@ -114,6 +114,7 @@ export function renderAdvert(
 				frameBlock(doc, frames.purify, view.description.html, {
 					theme: frames.theme,
 					title: 'Job description (sanitised, no scripts)',
+					fitContent: true,
 					onLink: (url) => post({ type: 'openLink', url }),
 				}),
 				view.description.truncated
@@ -146,12 +147,12 @@ export function renderAdvert(
 			table(
 				doc,
 				'Job-board responses',
-				['Posting', 'Feed', 'Delivered', 'Level', 'Response'],
+				['Posting', 'Job board', 'Logged at', 'Outcome', 'Job board’s response'],
 				view.tracking.map((t) => [
 					t.postingId,
 					t.feed,
 					dateOptions(t.deliveryIso, t.deliveryDate),
-					t.errorLevel,
+					{ text: t.outcome, attrs: { title: `ErrorLevel: ${t.errorLevel}` } },
 					t.response,
 				]),
 			),

@@ -42,7 +42,7 @@ export function frameBlock(
 	doc: Document,
 	purify: DOMPurify,
 	html: string,
-	options: { theme?(): Partial<FrameTheme>; onLink(url: string): void; title: string },
+	options: { theme?(): Partial<FrameTheme>; onLink(url: string): void; title: string; fitContent?: boolean },
 ): HTMLElement {
 	const block = el(doc, 'div', { className: 'mp-frame-block' });
 	const safe = sanitizeHtml(purify, html, Number.MAX_SAFE_INTEGER);
@@ -52,6 +52,9 @@ export function frameBlock(
 	});
 	// Empty sandbox: every restriction applies (no scripts, opaque origin, no navigation, no forms).
 	frame.setAttribute('sandbox', '');
+	// The opaque frame cannot be measured from here: a short document gets a frame about its size
+	// (CSS caps it; the user can drag it taller).
+	if (options.fitContent) frame.setAttribute('height', String(estimatedHeight(safe.html)));
 	const styleNonce = doc.querySelector<HTMLScriptElement>('script[nonce]')?.nonce;
 	const paint = () => {
 		const srcdoc = frameDocument(safe.html, originalColours ? undefined : options.theme?.(), styleNonce);
@@ -115,6 +118,25 @@ export function frameBlock(
 		block.append(el(doc, 'h3', { text: 'Links (not followed in the preview; opening one asks first)' }), list);
 	}
 	return block;
+}
+
+/** Line height and width the estimate assumes (the frame's body text at the editor's usual size). */
+const LINE_PX = 20;
+const CHARS_PER_LINE = 90;
+const FRAME_PADDING_PX = 32;
+
+/**
+ * About how tall sanitised HTML draws: its text wrapped at CHARS_PER_LINE, plus a line per block
+ * element (paragraphs, list items, headings, breaks) for their margins.
+ */
+export function estimatedHeight(html: string): number {
+	const text = html
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	const blocks = (html.match(/<(p|li|h[1-6]|br|div|tr)\b/gi) ?? []).length;
+	const lines = Math.max(1, Math.ceil(text.length / CHARS_PER_LINE) + blocks);
+	return lines * LINE_PX + FRAME_PADDING_PX;
 }
 
 export function updaterKey(tab: DocumentTab, part?: number): string {

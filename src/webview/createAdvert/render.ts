@@ -35,6 +35,23 @@ export interface AdvertFormView {
 const inputId = (name: string) => `f-${name}`;
 const errorId = (name: string) => `e-${name}`;
 
+/** What a board's row says besides its name: why it is ticked, what it costs, its description limits. */
+export function feedNotes(feed: FeedOption): string[] {
+	const cost =
+		feed.cost !== undefined && feed.cost > 0
+			? `costs ${feed.currency ? `${feed.currency} ` : ''}${feed.cost}${feed.costType ? ` (${feed.costType})` : ''}`
+			: undefined;
+	return [
+		feed.forced
+			? 'always posted'
+			: feed.preselected
+				? 'ticked by default for your account (untick to leave out)'
+				: undefined,
+		cost,
+		`description ${feed.minLength}${feed.maxLength ? `–${feed.maxLength}` : '+'} characters`,
+	].filter((note): note is string => note !== undefined);
+}
+
 /** The starting answers: what was typed before, else the boards ticked by default. */
 export function initialValues(values: AdvertFormValues, feeds: readonly FeedOption[]): AdvertFormValues {
 	if (values.DestinationsAsCSV !== undefined) return { ...values };
@@ -229,16 +246,12 @@ export function renderAdvertForm(
 				touched.add('sJobDescription');
 				refresh();
 			});
-			const limits = `description ${feed.minLength}${feed.maxLength ? `–${feed.maxLength}` : '+'} characters`;
 			set.appendChild(
 				el(doc, 'div', { className: 'mp-feed' }, [
 					box,
 					el(doc, 'label', { attrs: { for: id } }, [
 						el(doc, 'strong', { text: feed.name }),
-						el(doc, 'span', {
-							className: 'mp-muted',
-							text: ` ${feed.forced ? '(always posted) ' : ''}${limits}`,
-						}),
+						el(doc, 'span', { className: 'mp-muted', text: ` ${feedNotes(feed).join(' · ')}` }),
 					]),
 				]),
 			);

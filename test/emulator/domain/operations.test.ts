@@ -728,6 +728,35 @@ describe('emulator operations', () => {
 			assert.equal(hidden.TotalItemCount, 0);
 		});
 
+		it('LastPostDate is unset (the .NET default on the wire) until a posting is made, then its date, as ExpressPostAdvert agrees', () => {
+			const { AdvertID } = h().AddAdvert({ ...login, sAdvertIdentifier: 'LPD-1', sJobTitle: 'Porter' }, ctx);
+			const read = () =>
+				h().GetAdvertPaged(
+					{ ...key, ...allTime, sAdvertID: String(AdvertID), CurrentPage: 1, RowsPerPage: 1 },
+					ctx,
+				).Adverts![0];
+			const fresh = read();
+			assert.equal(fresh.LastPostDate, undefined, 'never posted: written as 0001-01-01T00:00:00');
+			assert.equal(fresh.sLastPostDate, undefined);
+			const withValues = h().GetAdvertWithValues({ ...key, ...allTime, sAdvertID: String(AdvertID) }, ctx);
+			assert.equal(withValues[0].Advert!.LastPostDate, undefined);
+			assert.equal(
+				faultOf(() => h().ExpressPostAdvert({ ...key, ...allTime, sAdvertID: String(AdvertID) }, ctx)),
+				'InvalidParameter',
+			);
+			// A posting is made (the completion page queues it): the advert is posted from then on.
+			sandbox.store.postings.insertPending({
+				advertId: AdvertID!,
+				feedId: 101,
+				userId: 1,
+				postedAt: '2026-11-22T12:00:00Z',
+				estimatedExpireAt: '2026-12-22T12:00:00Z',
+				dueAt: '2026-11-22T12:00:05Z',
+			});
+			assert.equal(read().LastPostDate, '2026-11-22T12:00:00Z');
+			assert.ok(read().sLastPostDate, 'and its text rendering');
+		});
+
 		it('ExpressPostAdvert re-posts to earlier feeds with tracking logs, and rejects new feeds', () => {
 			const advertId = sandbox.store.adverts
 				.search({ organisationIds: [1, 2, 3, 4, 5, 6, 7], statusIds: [0] }, [])

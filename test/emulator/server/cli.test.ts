@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -276,6 +276,90 @@ describe('sandbox command line', () => {
 			assert.equal(lines[0].verdict.nearMisses[0].closest[0], 'GetCurrency');
 			assert.equal(lines[1].verdict.summary, 'Production accepts this request as it is.');
 			assert.ok(!text.includes(apiKey), 'the API key is never in the journal file');
+		});
+	});
+
+	describe('--scenario', () => {
+		let folder: string;
+		before(() => (folder = mkdtempSync(join(tmpdir(), 'mp-scenario-cli-'))));
+		after(() => rmSync(folder, { recursive: true, force: true }));
+
+		it('takes library names and files, repeatable, and names the file, rule and field of a bad one', () => {
+			const file = join(folder, 'weeks.json');
+			writeFileSync(file, JSON.stringify({ name: 'weeks', rules: [{ name: 'r', effect: { kind: 'empty' } }] }));
+			const command = parseCliArgs(['--scenario', 'service-down', '--scenario', file]);
+			assert.equal(command.kind, 'start');
+			assert.deepEqual(
+				command.kind === 'start' &&
+					command.options.scenarios?.map((scenario) => [scenario.name, scenario.source]),
+				[
+					['service-down', 'library:service-down'],
+					['weeks', file],
+				],
+			);
+			const bad = join(folder, 'bad.json');
+			writeFileSync(bad, JSON.stringify({ name: 'bad', rules: [{ name: 'slow', latency: { ms: -1 } }] }));
+			assert.deepEqual(parseCliArgs(['--scenario', bad]), {
+				kind: 'error',
+				message: `${bad}: rule "slow" (rules[0]), field latency.ms: must be a number from 0 to 600000.`,
+			});
+		});
+
+		it('starts with the scenarios on, says so, and marks what it injects', async function () {
+			this.timeout(60_000);
+			const file = join(folder, 'weeks-down.json');
+			writeFileSync(
+				file,
+				JSON.stringify({
+					name: 'weeks-down',
+					rules: [
+						{
+							name: 'fault',
+							match: { operations: ['GetWeeksToAdvertise'] },
+							effect: { kind: 'fault', code: 'Server', message: 'Server was unable to process request.' },
+						},
+					],
+				}),
+			);
+			const { child, firstLine, exit } = run([
+				'--port',
+				'0',
+				'--data',
+				':memory:',
+				'--size',
+				'small',
+				'--scenario',
+				file,
+				'--scenario',
+				'service-down',
+			]);
+			try {
+				const ready = JSON.parse(await firstLine) as Record<string, string>;
+				const key = encodeURIComponent(ready.apiKey);
+				const weeks = await send(`${ready.adminUrl}/GetWeeksToAdvertise?sCultureID=en&sAPIKey=${key}`);
+				assert.equal(weeks.status, 500);
+				assert.equal(weeks.body, 'Server was unable to process request.');
+				assert.equal(weeks.headers['x-sandbox-injected'], 'weeks-down/fault');
+				const currency = await send(`${ready.postingUrl}/GetCurrency?sCultureID=en&sAPIKey=${key}`);
+				assert.equal(currency.status, 503);
+				assert.equal(currency.headers['retry-after'], '120');
+			} finally {
+				child.kill('SIGTERM');
+			}
+			const result = await exit;
+			assert.match(result.stderr, /^scenarios on: weeks-down \(failures are injected on purpose\)$/m);
+			assert.match(
+				result.stderr,
+				/^scenarios on: weeks-down, service-down \(failures are injected on purpose\)$/m,
+			);
+			assert.match(
+				result.stderr,
+				/GetWeeksToAdvertise 500 \d+ms\n {2}injected by scenario weeks-down\/fault: fault\n/,
+			);
+			assert.match(
+				result.stderr,
+				/GetCurrency 503 \d+ms\n {2}injected by scenario service-down\/unavailable: unavailable\n/,
+			);
 		});
 	});
 });

@@ -25,7 +25,7 @@ describe('advert actions and flows (real emulator)', function () {
 			CurrentPage: 1,
 			RowsPerPage: 50,
 		});
-		// LastPostDate is always written (the creation date until posted); NotDelivered (0) means never posted.
+		// NotDelivered (0) means never posted (LastPostDate is then .NET's empty date).
 		const advert = page.Adverts!.find((a) => (a.LastDeliveryStatusID ?? 0) !== 0);
 		assert.ok(advert, 'the demo data has a posted advert');
 		return advert;
@@ -138,6 +138,8 @@ describe('advert actions and flows (real emulator)', function () {
 				[
 					{ DeliveryDate: '2026-02-03T04:05:06', FeedName: 'Board', PostingID: 9, ErrorLevel: 'Info' },
 					{ DeliveryDate: '0001-01-01T00:00:00', FeedID: 2, Response: 'queued' },
+					{ DeliveryDate: '2026-02-03T05:00:00', FeedName: 'Reed', PostingID: 10, ErrorLevel: 'Pending' },
+					{ DeliveryDate: '2026-02-03T06:00:00', FeedName: 'Reed', PostingID: 10, ErrorLevel: 'None' },
 				],
 				{ locale: 'en-GB', timeZone: 'UTC' },
 			),
@@ -147,6 +149,8 @@ describe('advert actions and flows (real emulator)', function () {
 				'3 Feb 2026, 04:05 (2026-02-03T04:05:06Z)  Board  posting 9  Info',
 				'(no date)  job board 2  posting ?',
 				'    queued',
+				'3 Feb 2026, 05:00 (2026-02-03T05:00:00Z)  Reed  posting 10  Queued, not delivered yet (ErrorLevel Pending)',
+				'3 Feb 2026, 06:00 (2026-02-03T06:00:00Z)  Reed  posting 10  Delivered (ErrorLevel None)',
 				'',
 			].join('\n'),
 		);

@@ -119,5 +119,12 @@ describe('Create Advert on the host (real emulator)', function () {
 		);
 		assert.ok(!/\.\.$/.test(second.refused), 'one full stop');
 		assert.equal(second.field, 'sOnDuplicate');
+		// In the form's words, right under the dropdown it names; the log keeps the service's.
+		assert.match(
+			second.refused,
+			/Use “When the identifier exists: Update the existing advert” to change it or “Create a duplicate” to create another instance\.$/,
+		);
+		assert.doesNotMatch(second.refused, /sOnDuplicate/);
+		assert.ok(wb.log.lines.some((l) => l.message.includes('sOnDuplicate=update')));
 	});
 });

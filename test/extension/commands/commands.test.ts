@@ -10,8 +10,8 @@ import { openFromTree } from '../../../src/extension/commands/treeCommands';
 import { COMMANDS } from '../../../src/extension/ids';
 import type { AdvertRef, ApplicationRef } from '../../../src/extension/services';
 import type { AccountModel, TreeNode } from '../../../src/extension/tree/accountModel';
-import { findInAccount } from '../../../src/extension/tree/findFlow';
-import { pickValue } from '../fakes';
+import { findInAccount, type FindScope } from '../../../src/extension/tree/findFlow';
+import type { Answer } from '../fakes';
 import { accountModelFor, createTestWorkbench, type TestWorkbench } from '../harness';
 
 interface Manifest {
@@ -156,20 +156,32 @@ describe('commands', function () {
 				model,
 				tree,
 				panels,
+				settings: wb.settings,
 				executeCommand: async () => undefined,
 			};
 		});
 
 		/** The Find command's flow over this test's model, tree and panels. */
-		function find(): Promise<TreeNode | undefined> {
-			return findInAccount({
-				ui: wb.ui,
-				log: wb.log,
-				client: () => wb.services.activeClient(),
-				model,
-				tree,
-				panels,
-			});
+		function find(scope?: FindScope): Promise<TreeNode | undefined> {
+			return findInAccount(
+				{
+					ui: wb.ui,
+					log: wb.log,
+					client: () => wb.services.activeClient(),
+					model,
+					tree,
+					panels,
+				},
+				scope,
+			);
+		}
+
+		/** Types into Find's box and takes the offered choice of that kind (the first when none is given). */
+		function typeIntoFind(text: string, kind?: string): Answer {
+			return {
+				typed: text,
+				pick: (items) => items.find((i) => kind === undefined || (i.value as { kind: string }).kind === kind),
+			};
 		}
 
 		/** The application rows of an advert of demo.admin with at least three applications. */
@@ -298,20 +310,92 @@ describe('commands', function () {
 		it('finds an application by ID, reveals its row and opens it in the preview', async function () {
 			const rows = await applicationRows();
 			const app = (rows[1].data as { application: APIApplication }).application;
-			wb.ui.script(pickValue('applicationId'), { input: String(app.AdvertCandidateID) });
+			wb.ui.script(typeIntoFind('', 'applicationId'), { input: String(app.AdvertCandidateID) });
 			const node = await find();
 			assert.equal(node?.descriptor.id, rows[1].descriptor.id);
-			assert.deepEqual(tree.revealed.at(-1), { node, focus: true });
+			assert.deepEqual(
+				tree.revealed.at(-1),
+				{ node, focus: false },
+				'the row is shown, the panel keeps the focus',
+			);
 			const shown = panels.shown.at(-1)!;
 			assert.equal((shown.ref as ApplicationRef).advertCandidateId, app.AdvertCandidateID);
 			assert.equal(shown.options.preview, true);
 		});
 
-		it('says so when nothing matches', async function () {
-			wb.ui.script(pickValue('advertReference'), { input: 'NO-SUCH-REF' });
+		it('says so when nothing matches, and what to try', async function () {
+			wb.ui.script(typeIntoFind('', 'advertReference'), { input: 'NO-SUCH-REF' });
 			const node = await find();
 			assert.equal(node, undefined);
-			assert.equal(wb.ui.messages('info').at(-1), 'Nothing matches NO-SUCH-REF.');
+			assert.equal(
+				wb.ui.messages('info').at(-1),
+				'No advert reference NO-SUCH-REF on this connection. Check the value, or find it as another kind.',
+			);
+		});
+
+		it('finds a reference typed straight into the box (Enter takes the reference guess)', async function () {
+			const rows = await applicationRows();
+			const advertRow = rows[0].parent!;
+			const advert = (advertRow.data as { advert: Advert }).advert;
+			assert.match(advert.AdvertReference ?? '', /^REF\//);
+			wb.ui.script(typeIntoFind(advert.AdvertReference!));
+			const node = await find();
+			const offered = wb.ui.calls.filter((c) => c.kind === 'pickTyped').at(-1)!.items!;
+			assert.equal(offered[0].label, 'Advert reference');
+			assert.equal(offered[0].description, `Find “${advert.AdvertReference}” as an advert reference`);
+			assert.equal(node?.descriptor.id, advertRow.descriptor.id);
+			assert.equal((panels.shown.at(-1)!.ref as AdvertRef).advertId, advert.AdvertID);
+		});
+
+		it('opens what it found before it locates the row in the tree', async function () {
+			const rows = await applicationRows();
+			const advert = (rows[0].parent!.data as { advert: Advert }).advert;
+			const shownWhenLocating: number[] = [];
+			wb.ui.script(typeIntoFind(String(advert.AdvertID), 'advertId'));
+			const before = panels.shown.length;
+			await findInAccount({
+				ui: wb.ui,
+				log: wb.log,
+				client: () => wb.services.activeClient(),
+				model: {
+					locateAdvert: (a) => {
+						shownWhenLocating.push(panels.shown.length - before);
+						return model.locateAdvert(a);
+					},
+					locateApplication: (a) => model.locateApplication(a),
+				},
+				tree,
+				panels,
+			});
+			assert.deepEqual(shownWhenLocating, [1], 'the panel was already open');
+		});
+
+		it('offers a typed number as an advert ID first, then as an application ID', async function () {
+			const rows = await applicationRows();
+			const app = (rows[2].data as { application: APIApplication }).application;
+			wb.ui.script(typeIntoFind(` ${app.AdvertCandidateID} `, 'applicationId'));
+			const node = await find();
+			const offered = wb.ui.calls.filter((c) => c.kind === 'pickTyped').at(-1)!.items!;
+			assert.deepEqual(
+				offered.map((i) => (i.value as { kind: string }).kind),
+				['advertId', 'applicationId', 'advertReference', 'advertIdentifier'],
+			);
+			assert.equal(node?.descriptor.id, rows[2].descriptor.id);
+		});
+
+		it('finds from an organisation down, and not outside it', async function () {
+			const rows = await applicationRows();
+			const advert = (rows[0].parent!.data as { advert: Advert }).advert;
+			assert.equal(advert.OrganisationID, 1, "demo.admin's advert is the group's");
+			wb.ui.script(typeIntoFind(String(advert.AdvertID), 'advertId'));
+			assert.equal(await find({ organisationId: 2, name: 'Acme North' }), undefined);
+			assert.equal(
+				wb.ui.messages('info').at(-1),
+				`No advert ID ${advert.AdvertID} in Acme North or below. Check the value, or find it as another kind.`,
+			);
+			wb.ui.script(typeIntoFind(String(advert.AdvertID), 'advertId'));
+			const node = await find({ organisationId: advert.OrganisationID!, name: 'its organisation' });
+			assert.equal(node?.descriptor.id, rows[0].parent!.descriptor.id);
 		});
 	});
 });

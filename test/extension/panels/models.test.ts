@@ -1,19 +1,20 @@
 import * as assert from 'node:assert/strict';
 import {
-	applicationQuery,
 	buildAdvertView,
 	buildApplicationView,
 	documentOf,
 	feedValues,
+	INCLUDE_FLAG,
 	toAdvertRef,
 	toApplicationRef,
 } from '../../../src/extension/panels/models';
+import { applicationParams } from '../../../src/extension/reads/queries';
 import { APPLICATION_TABS, type DocumentTab } from '../../../src/shared/panelMessages';
 
 describe('panel view models', function () {
 	it('fetches a document with exactly the include flag of its tab, and the overview with none', function () {
 		const ref = { advertId: 12, advertCandidateId: 3456 };
-		assert.deepEqual(applicationQuery(ref), {
+		assert.deepEqual(applicationParams(ref), {
 			AdvertCandidateIDAsCSV: '3456',
 			sAdvertID: '12',
 			CurrentPage: 1,
@@ -21,12 +22,16 @@ describe('panel view models', function () {
 		});
 		const tabs = APPLICATION_TABS.filter((t): t is DocumentTab => t !== 'overview');
 		for (const tab of tabs) {
-			const flags = Object.entries(applicationQuery(ref, tab)).filter(([name]) => name.startsWith('boolInclude'));
+			const flags = Object.entries(applicationParams(ref, INCLUDE_FLAG[tab])).filter(([name]) =>
+				name.startsWith('boolInclude'),
+			);
 			assert.equal(flags.length, 1, tab);
 			assert.equal(flags[0][1], 'true');
 		}
 		assert.deepEqual(
-			tabs.map((t) => Object.keys(applicationQuery(ref, t)).find((k) => k.startsWith('boolInclude'))),
+			tabs.map((t) =>
+				Object.keys(applicationParams(ref, INCLUDE_FLAG[t])).find((k) => k.startsWith('boolInclude')),
+			),
 			['boolIncludeEmailBody', 'boolIncludeAttachment', 'boolIncludeParsed', 'boolIncludeEmail'],
 		);
 		const app = {
@@ -145,14 +150,39 @@ describe('panel view models', function () {
 				AdvertValues: [
 					{ FeedID: 0, FieldIdentifier: 'Benefit', Value: 'Pension' },
 					{ FeedID: 108, FieldID: 9, Values: ['a', 'b'] },
+					{ FeedID: 107, FieldIdentifier: 'Sector', Value: 'Care' },
 				],
 			},
 			{ Advert: { AdvertID: 4 }, AdvertValues: [{ FeedID: 1, FieldIdentifier: 'Other', Value: 'x' }] },
 		]);
 		assert.deepEqual(values, [
-			{ feed: 'All feeds', rows: [{ label: 'Benefit', value: 'Pension' }] },
-			{ feed: 'Feed 108', rows: [{ label: 'Field 9', value: 'a, b' }] },
+			{ feed: 'All job boards', rows: [{ label: 'Benefit', value: 'Pension' }] },
+			{ feed: 'Job board 108', rows: [{ label: 'Field 9', value: 'a, b' }] },
+			{ feed: 'Job board 107', rows: [{ label: 'Sector', value: 'Care' }] },
 		]);
+	});
+
+	it("heads each feed's values with its job board's name, from the delivery log or the login's feeds", function () {
+		const view = buildAdvertView(
+			{ AdvertID: 3 },
+			{
+				values: [
+					{
+						Advert: { AdvertID: 3 },
+						AdvertValues: [
+							{ FeedID: 107, FieldIdentifier: 'Sector', Value: 'Care' },
+							{ FeedID: 108, FieldIdentifier: 'Band', Value: '5' },
+						],
+					},
+				],
+				tracking: [{ FeedID: 107, FeedName: 'Monster', PostingID: 1 }],
+				feedNames: new Map([[108, 'Reed.co.uk']]),
+			},
+		);
+		assert.deepEqual(
+			view.values.map((v) => v.feed),
+			['Monster (107)', 'Reed.co.uk (108)'],
+		);
 	});
 
 	it('describes application fields, dates and session activity', function () {

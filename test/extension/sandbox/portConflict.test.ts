@@ -4,8 +4,15 @@ import { join } from 'node:path';
 import { DEFAULT_SANDBOX_PORT, SANDBOX_NAMESPACE } from '../../../src/emulator/endpoint';
 import { PortInUseError } from '../../../src/emulator/portHolder';
 import { sandboxConnectionInfo, sandboxPortSetting } from '../../../src/extension/connections/model';
-import { OPEN_SETTINGS, offerAnotherPort, usePortAction } from '../../../src/extension/sandbox/portConflict';
-import { FakeUi, MemorySettings } from '../fakes';
+import { COMMANDS } from '../../../src/extension/ids';
+import {
+	changePort,
+	OPEN_SETTINGS,
+	offerAnotherPort,
+	usePortAction,
+} from '../../../src/extension/sandbox/portConflict';
+import { AccountModel } from '../../../src/extension/tree/accountModel';
+import { FakeUi, MemoryLog, MemorySettings } from '../fakes';
 
 const taken = new PortInUseError('127.0.0.1', 24817, { pid: 4242, command: 'node sandbox.js', uid: 1000 }, 24818);
 
@@ -65,6 +72,50 @@ describe('sandbox port conflicts', () => {
 		assert.deepEqual(ui.messages('error'), [
 			'The sandbox cannot start: port 24817 is already in use by another program.',
 		]);
+	});
+
+	it('explains a taken port in the view itself, with "Use port N" and "Change port…" rows', async () => {
+		const model = new AccountModel({
+			client: () => Promise.reject(new Error('nothing is read')),
+			connection: () => sandboxConnectionInfo(undefined, 24817),
+			sandboxState: () => 'failed',
+			sandboxFailure: () => taken,
+			pageSize: () => 5,
+			progressNames: () => undefined,
+			log: new MemoryLog(),
+		});
+		const [root] = model.roots();
+		assert.equal(root.descriptor.description, 'built-in · failed');
+		const rows = (await model.getChildren(root)).map((n) => ({
+			label: n.descriptor.label,
+			command: n.descriptor.command,
+		}));
+		assert.deepEqual(rows, [
+			{ label: 'Port 24817 is in use by process 4242 (node sandbox.js)', command: undefined },
+			{ label: 'Use port 24818', command: { id: COMMANDS.sandboxUsePort, arguments: [24818] } },
+			{ label: 'Change port…', command: { id: COMMANDS.sandboxChangePort, arguments: [] } },
+		]);
+		const otherFailure = new AccountModel({
+			client: () => Promise.reject(new Error('nothing is read')),
+			connection: () => sandboxConnectionInfo(undefined, 24817),
+			sandboxState: () => 'failed',
+			sandboxFailure: () => new Error('disk full'),
+			pageSize: () => 5,
+			progressNames: () => undefined,
+			log: new MemoryLog(),
+		});
+		assert.deepEqual(otherFailure.roots(), [], 'another failure keeps the welcome (Show Log, Start Sandbox)');
+	});
+
+	it('"Change port…" asks for a port, saves it and starts there', async () => {
+		const ui = new FakeUi([{ input: '24900' }]);
+		const t = deps(ui);
+		await changePort(t.deps);
+		assert.equal(t.settings.get('sandbox.port', 0), 24900);
+		assert.equal(t.starts(), 1);
+		const validate = (ui.calls[0].options as { validate: (t: string) => string | undefined }).validate;
+		assert.equal(validate('80'), 'Enter a port from 1024 to 65535, or 0 for any free port');
+		assert.equal(validate('0'), undefined);
 	});
 
 	it('uses one default port for the CLI, the setting and the sandbox connection, and a namespace without the port', () => {

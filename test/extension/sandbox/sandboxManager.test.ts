@@ -10,9 +10,11 @@ import { startEmulatorInWorker, type WorkerEmulator } from '../../../src/emulato
 import {
 	SandboxManager,
 	SandboxState,
+	type LaunchedSandbox,
 	type LaunchSandbox,
 	type SandboxManagerOptions,
 } from '../../../src/extension/sandbox/sandboxManager';
+import { libraryScenario } from '../../../src/emulator/scenarios/library';
 import { send } from '../../emulator/server/helpers';
 import { clientFor } from '../../integration/support';
 import { MemoryLog } from '../fakes';
@@ -33,6 +35,12 @@ function manager(overrides: Partial<SandboxManagerOptions> = {}): { manager: San
 			...overrides,
 		}),
 	};
+}
+
+/** Waits for a condition the worker's messages make true (they arrive a moment after the call). */
+async function until(condition: () => boolean): Promise<void> {
+	for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+	assert.ok(condition(), 'the condition never held');
 }
 
 function listeningServers(): number {
@@ -75,9 +83,48 @@ describe('sandbox manager (the sandbox on a worker thread)', function () {
 		assert.ok((await client.getCurrency({})).length > 0);
 		await client.close();
 		await sandbox.stop();
-		assert.deepEqual(states, [SandboxState.Starting, SandboxState.Running, SandboxState.Stopped]);
+		assert.deepEqual(states, [
+			SandboxState.Starting,
+			SandboxState.Running,
+			SandboxState.Stopping,
+			SandboxState.Stopped,
+		]);
 		assert.match(log.text(), /info \[sandbox\] POST \/SOAP\/Posting\.asmx soap11 GetCurrency 200 \d+ms/);
 		assert.match(log.text(), /Sandbox running at http:\/\/127\.0\.0\.1:\d+ \(XML namespace http:\/\/sandbox/);
+	});
+
+	it('turns failure scenarios on in the worker, hears those a request file turns on, and forgets them when stopped', async function () {
+		this.timeout(60_000);
+		const { manager: sandbox, log } = manager();
+		const seen: string[][] = [];
+		sandbox.onDidChangeScenarios((active) => seen.push(active.map((scenario) => scenario.name)));
+		await sandbox.setScenarios([libraryScenario('service-down')!]);
+		const info = sandbox.running!;
+		const down = await send(`${info.postingUrl}/GetCurrency?sCultureID=en&sAPIKey=${info.demo.apiKey}`);
+		assert.equal(down.status, 503);
+		await until(() => sandbox.activeScenarios.length === 1);
+		assert.equal(sandbox.activeScenarios[0].name, 'service-down');
+
+		// Turned on elsewhere (a request file, through the control endpoint): the manager hears it.
+		const on = await fetch(`${info.baseUrl}/__admin/scenarios`, {
+			method: 'POST',
+			body: '{"name":"slow-service"}',
+		});
+		assert.equal(on.status, 200);
+		await until(() => sandbox.activeScenarios.length === 2);
+
+		await sandbox.clearScenarios();
+		await until(() => sandbox.activeScenarios.length === 0);
+		await sandbox.setScenarios([libraryScenario('flaky-network')!]);
+		await until(() => sandbox.activeScenarios.length === 1);
+		await sandbox.stop();
+		assert.deepEqual(sandbox.activeScenarios, []);
+		assert.deepEqual(seen.at(-1), []);
+		assert.match(
+			log.text(),
+			/warn \[sandbox\] GET \/SOAP\/Posting\.asmx\/GetCurrency httpGet GetCurrency 503 \d+ms\n {2}injected by scenario service-down\/unavailable/,
+		);
+		assert.match(log.text(), /warn \[sandbox\] scenarios on: service-down \(failures are injected on purpose\)/);
 	});
 
 	it('starts the sandbox loose when the setting says so, and logs each leniency as a warning', async function () {
@@ -270,5 +317,72 @@ describe('sandbox manager (the sandbox on a worker thread)', function () {
 		} finally {
 			await rm(dir, { recursive: true, force: true });
 		}
+	});
+});
+
+describe('sandbox manager states (a launcher that answers at once)', function () {
+	/** A launcher whose sandboxes stop only when the test lets them, and which says what opening found. */
+	function fakeLauncher(notices: string[] = []) {
+		const launches: boolean[] = [];
+		let releaseStop: (() => void) | undefined;
+		const launch: LaunchSandbox = async (options) => {
+			launches.push(options.reset);
+			for (const notice of notices) options.onLog({ level: 'warn', text: `storage ${notice}` });
+			return {
+				baseUrl: `http://127.0.0.1:${9000 + launches.length}`,
+				namespace: SANDBOX_NAMESPACE,
+				demo: { apiKey: 'k', username: 'u', password: 'p' },
+				stop: () => new Promise<void>((resolve) => (releaseStop = resolve)),
+			} as unknown as LaunchedSandbox;
+		};
+		return { launch, launches, stopNow: () => releaseStop?.() };
+	}
+
+	async function until(condition: () => boolean): Promise<void> {
+		for (let i = 0; i < 1000 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
+		assert.ok(condition(), 'the condition came true');
+	}
+
+	it('shows one state from a reset until the new sandbox runs, and a start asked for meanwhile gets the new one', async function () {
+		const fake = fakeLauncher();
+		const { manager: sandbox } = manager({ loadLauncher: async () => fake.launch });
+		await sandbox.ensureRunning();
+		const states: SandboxState[] = [];
+		sandbox.onDidChangeState((s) => states.push(s));
+		const reset = sandbox.reset();
+		await until(() => sandbox.state === SandboxState.Resetting);
+		const meanwhile = sandbox.ensureRunning();
+		fake.stopNow();
+		const [after, asked] = await Promise.all([reset, meanwhile]);
+		assert.deepEqual(states, [SandboxState.Resetting, SandboxState.Running], 'no stopped, no starting in between');
+		assert.equal(asked, after, 'the start asked for during the reset waits for its sandbox');
+		assert.deepEqual(fake.launches, [false, true], 'one new start, on fresh data');
+	});
+
+	it('says it is stopping until the sandbox has stopped', async function () {
+		const fake = fakeLauncher();
+		const { manager: sandbox } = manager({ loadLauncher: async () => fake.launch });
+		await sandbox.ensureRunning();
+		const states: SandboxState[] = [];
+		sandbox.onDidChangeState((s) => states.push(s));
+		const stopped = sandbox.stop();
+		await until(() => sandbox.state === SandboxState.Stopping);
+		fake.stopNow();
+		await stopped;
+		assert.deepEqual(states, [SandboxState.Stopping, SandboxState.Stopped]);
+	});
+
+	it('passes on once what opening the sandbox found, such as a previous run that ended without closing', async function () {
+		const notice =
+			'The previous sandbox on this folder (process 1, VS Code) ended without closing; its last committed state is kept.';
+		const { manager: sandbox, log } = manager({ loadLauncher: async () => fakeLauncher([notice]).launch });
+		const heard: string[] = [];
+		sandbox.onDidNotice((text) => heard.push(text));
+		await sandbox.ensureRunning();
+		assert.deepEqual(heard, [notice]);
+		assert.ok(
+			log.lines.some((l) => l.message.includes(notice)),
+			'and it is in the log',
+		);
 	});
 });

@@ -25,6 +25,20 @@ describe('account tree model (real emulator)', function () {
 
 	const kinds = (nodes: TreeNode[]) => nodes.map((n) => n.descriptor.kind);
 
+	/** Every organisation row of a model, loading each level: "parent > child" paths. */
+	async function organisationPaths(m: AccountModel): Promise<string[]> {
+		const paths: string[] = [];
+		const walk = async (nodes: TreeNode[], above: string) => {
+			for (const node of nodes.filter((n) => n.data.kind === 'organisation')) {
+				const path = above ? `${above} > ${node.descriptor.label}` : node.descriptor.label;
+				paths.push(path);
+				await walk(await m.getChildren(node), path);
+			}
+		};
+		await walk(await m.getChildren(m.roots()[0]), '');
+		return paths;
+	}
+
 	async function demoAdminAdverts(): Promise<{ user: TreeNode; adverts: TreeNode[] }> {
 		const [root] = model.roots();
 		const orgs = await model.getChildren(root);
@@ -42,13 +56,12 @@ describe('account tree model (real emulator)', function () {
 		assert.equal(roots[0].descriptor.contextValue, 'connection:sandbox');
 		assert.equal(roots[0].descriptor.description, 'built-in · running');
 		const orgs = await model.getChildren(roots[0]);
-		assert.ok(orgs.length >= 2, 'the demo tree has several organisations');
 		assert.ok(orgs.every((o) => o.descriptor.kind === 'organisation'));
 		assert.ok(
-			orgs.some((o) => o.descriptor.label === 'Acme North'),
+			orgs.some((o) => o.descriptor.label === 'Acme Recruitment Group'),
 			`names: ${orgs.map((o) => o.descriptor.label).join(', ')}`,
 		);
-		const users = await model.getChildren(orgs[0]);
+		const users = (await model.getChildren(orgs[0])).filter((n) => n.data.kind !== 'organisation');
 		assert.ok(users.length > 0);
 		assert.ok(
 			users.every((u) => u.descriptor.kind === 'user' && /\d+ adverts?/.test(u.descriptor.description ?? '')),
@@ -83,10 +96,10 @@ describe('account tree model (real emulator)', function () {
 
 	it('names organisations from recent applications first, without a search over all dates', async function () {
 		const { starts, model: recording } = recordingClient(() => false);
-		const orgs = await recording.getChildren(recording.roots()[0]);
+		const paths = await organisationPaths(recording);
 		assert.ok(
-			orgs.some((o) => o.descriptor.label === 'Acme North'),
-			`names: ${orgs.map((o) => o.descriptor.label).join(', ')}`,
+			paths.some((p) => p.endsWith('> Acme North')),
+			`names: ${paths.join(', ')}`,
 		);
 		assert.ok(starts.length > 0);
 		const monthAgo = Date.now() - 31 * 86_400_000;
@@ -97,10 +110,10 @@ describe('account tree model (real emulator)', function () {
 
 	it('names an organisation from older applications when it has none in the recent window', async function () {
 		const { starts, model: recording } = recordingClient((start) => !start.startsWith('2000-'));
-		const orgs = await recording.getChildren(recording.roots()[0]);
+		const paths = await organisationPaths(recording);
 		assert.ok(
-			orgs.some((o) => o.descriptor.label === 'Acme North'),
-			`names: ${orgs.map((o) => o.descriptor.label).join(', ')}`,
+			paths.some((p) => p.endsWith('> Acme North')),
+			`names: ${paths.join(', ')}`,
 		);
 		assert.ok(starts.includes('2000-01-01 00:00:00'), 'fell back to all dates');
 	});
@@ -259,6 +272,132 @@ describe('account tree model (real emulator)', function () {
 		fail = false;
 		await failing.loadMore(root);
 		assert.ok((await failing.getChildren(root)).every((n) => n.descriptor.kind === 'organisation'));
+	});
+
+	it('shows the organisations as a tree, to any depth, with users at the level they belong to', async function () {
+		const paths = await organisationPaths(model);
+		assert.deepEqual(paths, [
+			'Acme Recruitment Group',
+			'Acme Recruitment Group > Acme North',
+			'Acme Recruitment Group > Acme North > Acme Leeds',
+			'Acme Recruitment Group > Acme North > Acme Manchester',
+			'Acme Recruitment Group > Acme South',
+			'Acme Recruitment Group > Acme South > Acme Bristol',
+			'Acme Recruitment Group > Acme South > Acme London',
+		]);
+		const [group] = await model.getChildren(model.roots()[0]);
+		const children = await model.getChildren(group);
+		assert.deepEqual(
+			kinds(children).filter((k, i, all) => all.indexOf(k) === i),
+			['organisation', 'user'],
+			'its organisations, then its own users',
+		);
+		const own = children.filter((n) => n.data.kind === 'user');
+		assert.ok(own.every((n) => n.data.kind === 'user' && n.data.user.organisationId === 1));
+		assert.ok(own.some((n) => n.data.kind === 'user' && n.data.user.username === 'demo.admin'));
+	});
+
+	it("asks for each organisation's part of the tree at most once per refresh, and again after one", async function () {
+		let userLists = 0;
+		const counting = accountModelFor(wb, {
+			client: async () => {
+				const client = await wb.services.activeClient();
+				return new Proxy(client, {
+					get(target, key, receiver) {
+						if (key === 'userList') userLists++;
+						return Reflect.get(target, key, receiver) as unknown;
+					},
+				});
+			},
+		});
+		await organisationPaths(counting);
+		const first = userLists;
+		assert.ok(first <= 1 + 7, `one UserList for the account and at most one per organisation (${first})`);
+		await organisationPaths(counting);
+		assert.equal(userLists, first, 'expanding again asks nothing');
+		counting.refresh();
+		await organisationPaths(counting);
+		assert.equal(userLists, first * 2, 'a refresh reads the hierarchy again');
+	});
+
+	it('falls back to the flat list, and says so, when the login cannot list users', async function () {
+		const flat = accountModelFor(wb, {
+			client: async () => {
+				const client = await wb.services.activeClient();
+				return new Proxy(client, {
+					get(target, key, receiver) {
+						if (key === 'userList') return async () => Promise.reject(new Error('not an administrator'));
+						return Reflect.get(target, key, receiver) as unknown;
+					},
+				});
+			},
+		});
+		const top = await flat.getChildren(flat.roots()[0]);
+		assert.equal(top[0].descriptor.kind, 'message');
+		assert.match(top[0].descriptor.label, /^Flat list: this login cannot list users/);
+		const organisations = top.filter((n) => n.data.kind === 'organisation');
+		assert.ok(organisations.length >= 2, 'organisations from the adverts the login sees');
+		for (const org of organisations.slice(0, 2)) {
+			assert.ok(
+				(await flat.getChildren(org)).every((n) => n.data.kind !== 'organisation'),
+				'flat',
+			);
+		}
+	});
+
+	it('shows only one organisation and those below it when filtered from there', async function () {
+		model.setFilters({ organisation: '3', organisationName: 'Acme South' });
+		assert.deepEqual(await organisationPaths(model), [
+			'Acme South',
+			'Acme South > Acme Bristol',
+			'Acme South > Acme London',
+		]);
+		model.setFilters({});
+	});
+
+	it('locates an advert of an organisation two levels down', async function () {
+		const client = await wb.services.activeClient();
+		const page = await client.getAdvertPaged({
+			sStartOrganisation: '4',
+			sSearchDays: '-1',
+			CurrentPage: 1,
+			RowsPerPage: 1,
+		});
+		const advert = page.Adverts![0];
+		assert.equal(advert.OrganisationID, 4);
+		const node = await model.locateAdvert(advert);
+		assert.equal(node?.descriptor.id, `advert:sandbox:${advert.AdvertID}`);
+		const path: string[] = [];
+		for (let n = node?.parent; n; n = n.parent) path.unshift(n.descriptor.label);
+		assert.deepEqual(path.slice(1, 4), ['Acme Recruitment Group', 'Acme North', 'Acme Manchester']);
+	});
+
+	it('reads nothing and reports no error while the sandbox stops, resets or starts', async function () {
+		let state = 'resetting';
+		let reads = 0;
+		let failNext: (() => void) | undefined;
+		const resetting = accountModelFor(wb, {
+			sandboxState: () => state,
+			client: async () => {
+				reads++;
+				// The old sandbox goes away under a read begun before the reset.
+				await new Promise<void>((resolve) => (failNext = resolve));
+				throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+			},
+		});
+		const [root] = resetting.roots();
+		assert.equal(root.descriptor.description, 'built-in · resetting');
+		assert.deepEqual(await resetting.getChildren(root), []);
+		assert.equal(reads, 0, 'nothing is read during the reset');
+
+		state = 'running';
+		const stale = resetting.getChildren(root);
+		await new Promise((resolve) => setImmediate(resolve));
+		state = 'resetting';
+		resetting.refresh();
+		failNext!();
+		assert.deepEqual(await stale, [], 'the read begun before the refresh is thrown away, its error too');
+		assert.deepEqual(await resetting.getChildren(root), []);
 	});
 
 	it('shows no nodes while the sandbox is stopped (the view shows its welcome instead)', function () {

@@ -6,6 +6,7 @@ import {
 	advertDescriptor,
 	applicationDescriptor,
 	connectionDescriptor,
+	DEFAULT_ORDER_TEXT,
 	deriveOrganisations,
 	describeFilters,
 	loadMoreDescriptor,
@@ -32,6 +33,14 @@ function application(fields: Partial<APIApplication>): APIApplication {
 
 describe('tree descriptors', function () {
 	describe('applications', function () {
+		it('says an application is archived, which is why it sorts after ranked ones even when unranked', function () {
+			const row = applicationDescriptor('c', application({ Archived: true }), progress, 'en-GB');
+			assert.match(row.description ?? '', /^Unranked · Archived · /);
+			assert.match(row.tooltip ?? '', /Archived.*sorted after the others/);
+			assert.match(DEFAULT_ORDER_TEXT, /^unranked first, .*; archived last$/);
+			assert.doesNotMatch(applicationDescriptor('c', application({}), progress).description ?? '', /Archived/);
+		});
+
 		it('colours the icon by ranking and shows a star for favourites', function () {
 			assert.deepEqual(
 				applicationDescriptor('c', application({ Score: 4, Ranking: 'Suitable' }), progress).icon,
@@ -219,6 +228,17 @@ describe('tree descriptors', function () {
 		);
 		assert.equal(remote.contextValue, 'connection:remote');
 		assert.equal(remote.description, 'https://api.example.com');
+	});
+
+	it('shows the failure scenarios on the sandbox row, in warning colours, with the action to turn them off', function () {
+		const failing = connectionDescriptor(sandboxConnectionInfo(), 'running', ['service-down', 'slow-service']);
+		assert.equal(failing.description, 'built-in · running · failure scenarios: service-down, slow-service');
+		assert.deepEqual(failing.icon, { id: 'warning', color: 'list.warningForeground' });
+		assert.equal(failing.contextValue, 'connection:sandbox:scenarios');
+		assert.match(
+			failing.tooltip ?? '',
+			/Failure scenarios: service\\-down, slow\\-service \\\(failures injected on purpose\\\)$/,
+		);
 	});
 
 	it('counts loaded items on "Load more…"', function () {

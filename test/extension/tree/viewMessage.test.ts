@@ -15,4 +15,9 @@ describe('account view message', function () {
 		);
 		assert.match(viewMessage('starting', 'Filtered: Suitable'), /^Starting the sandbox….* Filtered: Suitable\./);
 	});
+
+	it('says the sandbox is stopping or resetting while it does', function () {
+		assert.equal(viewMessage('stopping', undefined), 'Stopping the sandbox…');
+		assert.match(viewMessage('resetting', undefined), /^Resetting the sandbox: it stops and starts again/);
+	});
 });
