@@ -70,11 +70,16 @@ export function rowText(entry: JournalEntry): { label: string; description: stri
 	const description = `${entry.binding ?? '-'} · ${entry.status} · ${entry.durationMs} ms · ${entry.client}`;
 	const why = entry.fault ? `\n${faultName(entry.fault)}: ${entry.fault.message}` : '';
 	const lenient = entry.leniencies?.length ? `\nProduction would refuse: ${entry.leniencies.join('; ')}` : '';
+	const injected = entry.injected ? `\n${injectedText(entry.injected)}` : '';
 	return {
 		label: `${time} ${what}`,
 		description,
-		tooltip: `${entry.method} ${entry.path} → ${entry.status}${why}${lenient}`,
+		tooltip: `${entry.method} ${entry.path} → ${entry.status}${why}${lenient}${injected}`,
 	};
+}
+
+function injectedText(injected: string): string {
+	return `Injected on purpose by a failure scenario (not a sandbox bug): ${injected}`;
 }
 
 /**
@@ -220,6 +225,7 @@ export function exchangeMarkdown(entry: DetailedEntry): string {
 		...(entry.internalReason
 			? ['', `Internal reason (the client saw only the fixed text): ${literal(entry.internalReason)}`]
 			: []),
+		...(entry.injected ? ['', literal(injectedText(entry.injected))] : []),
 		'',
 		`## Request: ${entry.method} ${literal(target)}`,
 		'',

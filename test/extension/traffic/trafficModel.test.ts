@@ -134,6 +134,16 @@ describe('traffic view model', () => {
 		assert.equal(rowMark(entry, entry.verdict), 'production');
 	});
 
+	it('says when a failure scenario injected what the client got', async () => {
+		await send(`${emulator.postingUrl}/GetCurrency?${allFields('GetCurrency', { sAPIKey: API_KEY })}`);
+		const entry = { ...(await newest(emulator)), injected: 'slow-board/1: delayed 2000 ms' };
+		assert.match(
+			exchangeMarkdown(entry),
+			/Injected on purpose by a failure scenario \(not a sandbox bug\): slow-board\/1: delayed 2000 ms/,
+		);
+		assert.match(rowText(entry).tooltip, /failure scenario \(not a sandbox bug\): slow-board\/1/);
+	});
+
 	it("copies an exchange as curl with the playground's shell variables for credentials", async () => {
 		await soapCall(API_KEY);
 		const draft = playgroundFormOf(await newest(emulator)).raw;
