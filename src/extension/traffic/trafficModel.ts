@@ -8,9 +8,12 @@
 import { entryMatches, type JournalFilter } from '../../emulator/journal/journal';
 import type { JournalEntry } from '../../emulator/journal/types';
 import type { Verdict } from '../../emulator/journal/verdict';
-import { isOperationName, OPERATIONS } from '../../protocol/catalogue';
+import { getBinding } from '../../protocol/bindings';
+import { isOperationName, OPERATIONS, type OperationName } from '../../protocol/catalogue';
 import { prettyPrintXml } from '../../protocol/codecs/xml';
-import type { Expectation } from '../../protocol/requestFiles/expressions';
+import { normaliseResult, type Normalised } from '../../protocol/compare';
+import type { Expectation, Operand, PathSegment } from '../../protocol/requestFiles/expressions';
+import { LENGTH_FIELD } from '../../protocol/requestFiles/resultPaths';
 import type { RequestEntry } from '../../protocol/requestFiles/format';
 import { newForm } from '../../shared/playgroundForms';
 import type { PlaygroundForm, RawDraft } from '../../shared/playgroundMessages';
@@ -24,26 +27,59 @@ export const MAX_ROWS = 500;
 /** The icon of a row: a fault, a request production refuses or ignores in part, or a clean exchange. */
 export type RowMark = 'fault' | 'production' | 'ok';
 
-export function rowMark(entry: JournalEntry): RowMark {
+/** The mark of a row; once the exchange was opened, its verdict also counts (production ignores a part). */
+export function rowMark(entry: JournalEntry, verdict?: Verdict): RowMark {
 	if (entry.status >= 400) return 'fault';
-	if (entry.leniencies?.length) return 'production';
+	if (entry.leniencies?.length || verdict?.refusal || verdict?.production.length) return 'production';
 	return 'ok';
+}
+
+/** A problem of the verdict at its 1-based line of the request body as sent. */
+export interface LocatedProblem {
+	line: number;
+	message: string;
+	severity: 'error' | 'warning';
+}
+
+/** The verdict's problems that name a line of the request body: the WSDL's errors and the near misses. */
+export function locatedProblems(entry: DetailedEntry): LocatedProblem[] {
+	// A cut body is not judged, and its lines past the cut would not be where the text shows them.
+	if (entry.request.body.truncated || entry.request.body.text === '') return [];
+	const { wsdl, nearMisses } = entry.verdict;
+	return [
+		...(wsdl?.problems ?? [])
+			.filter((problem) => problem.line > 0)
+			.map((problem) => ({ line: problem.line, message: problem.message, severity: 'error' as const })),
+		...nearMisses
+			.filter((miss) => miss.line)
+			.map((miss) => ({
+				line: miss.line ?? 0,
+				message: `${miss.kind}: ${miss.differs} (fix: ${miss.fix})`,
+				severity: 'warning' as const,
+			})),
+	];
 }
 
 /** The row's label and description: time, operation (or path); binding, status, duration, client. */
 export function rowText(entry: JournalEntry): { label: string; description: string; tooltip: string } {
 	const time = entry.time.slice(11, 19);
-	const what = entry.operation ?? `${entry.method} ${entry.path}`;
+	// No operation reached: the path's last two segments (endpoint and name), the whole path in the tooltip.
+	const segments = entry.path.split('/').filter(Boolean);
+	const what =
+		entry.operation ?? `${entry.method} ${segments.length > 2 ? '…/' : '/'}${segments.slice(-2).join('/')}`;
 	const description = `${entry.binding ?? '-'} · ${entry.status} · ${entry.durationMs} ms · ${entry.client}`;
-	const why = entry.fault
-		? `\n${entry.fault.code}${entry.fault.subcode ? `/${entry.fault.subcode}` : ''}: ${entry.fault.message}`
-		: '';
+	const why = entry.fault ? `\n${faultName(entry.fault)}: ${entry.fault.message}` : '';
 	const lenient = entry.leniencies?.length ? `\nProduction would refuse: ${entry.leniencies.join('; ')}` : '';
+	const injected = entry.injected ? `\n${injectedText(entry.injected)}` : '';
 	return {
 		label: `${time} ${what}`,
 		description,
-		tooltip: `${entry.method} ${entry.path} → ${entry.status}${why}${lenient}`,
+		tooltip: `${entry.method} ${entry.path} → ${entry.status}${why}${lenient}${injected}`,
 	};
+}
+
+function injectedText(injected: string): string {
+	return `Injected on purpose by a failure scenario (not a sandbox bug): ${injected}`;
 }
 
 /**
@@ -119,28 +155,36 @@ function headerBlock(headers: Readonly<Record<string, string>>): string {
 	return fenced('http', lines.join('\n') || '(no headers)');
 }
 
+/**
+ * Service text (fault messages, element names, paths) as literal Markdown: `<sAPIKey>` would otherwise
+ * be taken for an HTML tag and vanish from the preview, and `*`, `_` or `[` would format.
+ */
+export function literal(text: string): string {
+	return text.replace(/[\\`*_[\]<>&]/g, '\\$&').replace(/\s*\n\s*/g, ' ');
+}
+
 function cell(text: string): string {
-	return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+	return literal(text).replace(/\|/g, '\\|');
 }
 
 /** The verdict as Markdown: summary, refusal, what production refuses or ignores, the WSDL, near misses. */
 export function verdictMarkdown(verdict: Verdict): string {
-	const lines = [`**${verdict.summary}**`, ''];
+	const lines = [`**${literal(verdict.summary)}**`, ''];
 	if (verdict.refusal) {
 		const { fault } = verdict.refusal;
 		lines.push(
-			`- Production answers HTTP ${verdict.refusal.status}: ${fault.code}${fault.subcode ? `/${fault.subcode}` : ''}, "${fault.message}"`,
+			`- Production answers HTTP ${verdict.refusal.status}: ${literal(faultName(fault))}, "${literal(fault.message)}"`,
 		);
 	}
-	for (const item of verdict.production) lines.push(`- ${item}`);
-	for (const issue of verdict.ruleIssues) lines.push(`- Parameter rule: ${issue}`);
+	for (const item of verdict.production) lines.push(`- ${literal(item)}`);
+	for (const issue of verdict.ruleIssues) lines.push(`- Parameter rule: ${literal(issue)}`);
 	if (verdict.wsdl) {
-		lines.push(`- WSDL (${verdict.wsdl.checked}): ${verdict.wsdl.valid ? 'valid' : 'not valid'}`);
+		lines.push(`- WSDL (${literal(verdict.wsdl.checked)}): ${verdict.wsdl.valid ? 'valid' : 'not valid'}`);
 		for (const problem of verdict.wsdl.problems) {
-			lines.push(`  - ${problem.line > 0 ? `request line ${problem.line}: ` : ''}${problem.message}`);
+			lines.push(`  - ${problem.line > 0 ? `request line ${problem.line}: ` : ''}${literal(problem.message)}`);
 		}
 	}
-	if (verdict.note) lines.push(`- ${verdict.note}`);
+	if (verdict.note) lines.push(`- ${literal(verdict.note)}`);
 	if (verdict.nearMisses.length > 0) {
 		lines.push('', '### Near misses', '', '| | Sent | Closest | What differs | Fix |', '|---|---|---|---|---|');
 		for (const miss of verdict.nearMisses) {
@@ -152,6 +196,10 @@ export function verdictMarkdown(verdict: Verdict): string {
 	return lines.join('\n');
 }
 
+function faultName(fault: { code: string; subcode?: string }): string {
+	return `${fault.code}${fault.subcode ? `/${fault.subcode}` : ''}`;
+}
+
 /** The whole exchange as a read-only Markdown document. */
 export function exchangeMarkdown(entry: DetailedEntry): string {
 	const title = entry.operation ?? `${entry.method} ${entry.path}`;
@@ -161,9 +209,9 @@ export function exchangeMarkdown(entry: DetailedEntry): string {
 			? `\n\n_The body was ${body.bytes} bytes: its middle (${body.truncated.omittedChars} characters) is not kept._`
 			: '';
 	return [
-		`# ${title} · ${entry.binding ?? '-'} · ${entry.status} · ${entry.durationMs} ms`,
+		`# ${literal(title)} · ${entry.binding ?? '-'} · ${entry.status} · ${entry.durationMs} ms`,
 		'',
-		`Exchange ${entry.id} at ${entry.time} from ${entry.client}${entry.soapAction ? ` · SOAPAction \`${entry.soapAction}\`` : ''}`,
+		`Exchange ${entry.id} at ${entry.time} from ${literal(entry.client)}${entry.soapAction ? ` · SOAPAction ${literal(entry.soapAction)}` : ''}`,
 		'',
 		'## Verdict',
 		'',
@@ -171,14 +219,15 @@ export function exchangeMarkdown(entry: DetailedEntry): string {
 		...(entry.fault
 			? [
 					'',
-					`The sandbox answered the fault ${entry.fault.code}${entry.fault.subcode ? `/${entry.fault.subcode}` : ''}: "${entry.fault.message}".`,
+					`The sandbox answered the fault ${literal(faultName(entry.fault))}: "${literal(entry.fault.message)}".`,
 				]
 			: []),
 		...(entry.internalReason
-			? ['', `Internal reason (the client saw only the fixed text): ${entry.internalReason}`]
+			? ['', `Internal reason (the client saw only the fixed text): ${literal(entry.internalReason)}`]
 			: []),
+		...(entry.injected ? ['', literal(injectedText(entry.injected))] : []),
 		'',
-		`## Request: ${entry.method} ${target}`,
+		`## Request: ${entry.method} ${literal(target)}`,
 		'',
 		headerBlock(entry.request.headers),
 		'',
@@ -234,10 +283,95 @@ export function playgroundFormOf(entry: JournalEntry): PlaygroundForm {
 }
 
 /**
- * The exchange as a request test: the same raw request, expecting what came back (the status, and
- * no fault or the fault's subcode). The runner substitutes the `{{connection.*}}` placeholders.
+ * Operations whose answer differs on every call (a new advert ID or login token, or the state they
+ * change): a replay of one is checked by its status and fault only.
  */
-export function requestTestOf(entry: JournalEntry): RequestEntry {
+const ANSWER_CHANGES: ReadonlySet<OperationName> = new Set([
+	'AddAdvert',
+	'ExpressPostAdvert',
+	'GetLoginURL',
+	'ApplicationScore',
+	'ApplicationProgress',
+	'AddAdvertCandidateNote',
+	'CandidateTag',
+	'CandidateTagPartner',
+]);
+
+/** Result fields that become expectations at most: enough to catch a changed answer, few enough to read. */
+const MAX_RESULT_FIELDS = 3;
+const MAX_EXPECTED_TEXT = 100;
+
+function resultPath(...segments: (string | number)[]): PathSegment[] {
+	return segments.map((segment) => (typeof segment === 'number' ? { index: segment } : { field: segment }));
+}
+
+function equals(path: PathSegment[], value: Normalised): Expectation | undefined {
+	const operand = operandOf(value);
+	return operand && { kind: 'compare', subject: { kind: 'result', path }, operator: '==', operand };
+}
+
+function operandOf(value: Normalised): Operand | undefined {
+	if (typeof value === 'number') return { kind: 'number', value };
+	if (typeof value === 'boolean') return { kind: 'boolean', value };
+	// A redacted credential ({{connection.*}}) or a long text is no key value.
+	if (typeof value !== 'string' || value === '' || value.length > MAX_EXPECTED_TEXT) return undefined;
+	if (value.includes('{{') || /[\r\n]/.test(value)) return undefined;
+	return { kind: 'string', value };
+}
+
+/** The first scalar fields of a record (and the count of its first list), as expectations. */
+function recordExpectations(record: { [key: string]: Normalised }, at: (string | number)[]): Expectation[] {
+	const found: Expectation[] = [];
+	for (const [field, value] of Object.entries(record)) {
+		if (found.length >= MAX_RESULT_FIELDS) break;
+		const expectation = Array.isArray(value)
+			? equals(resultPath(...at, field, LENGTH_FIELD), value.length)
+			: equals(resultPath(...at, field), value);
+		if (expectation) found.push(expectation);
+	}
+	return found;
+}
+
+/**
+ * Key values of the answer: for a list its count and its first item's first fields, for a record its
+ * first fields. None when the answer changes on every call, was cut or cannot be decoded.
+ */
+export function resultExpectations(entry: JournalEntry, namespace: string): Expectation[] {
+	const operation = entry.operation && isOperationName(entry.operation) ? entry.operation : undefined;
+	if (!operation || !entry.binding || entry.fault || entry.status !== 200) return [];
+	if (ANSWER_CHANGES.has(operation) || entry.response.body.truncated) return [];
+	const soap = entry.binding === 'soap11' || entry.binding === 'soap12';
+	const endpointPath = soap ? entry.path : entry.path.slice(0, entry.path.lastIndexOf('/'));
+	let result: Normalised | undefined;
+	try {
+		const decoded = getBinding(entry.binding).decodeResponse(
+			operation,
+			{
+				status: entry.status,
+				headers: entry.response.headers,
+				body: Buffer.from(entry.response.body.text, 'utf8'),
+			},
+			{ namespace, endpointPath },
+		);
+		result = decoded.ok ? normaliseResult(decoded.result) : undefined;
+	} catch {
+		return [];
+	}
+	if (Array.isArray(result)) {
+		const count = equals(resultPath(LENGTH_FIELD), result.length);
+		const first = result[0];
+		const firstFields = first && typeof first === 'object' && !Array.isArray(first) ? first : undefined;
+		return [...(count ? [count] : []), ...(firstFields ? recordExpectations(firstFields, [0]) : [])];
+	}
+	return result && typeof result === 'object' ? recordExpectations(result, []) : [];
+}
+
+/**
+ * The exchange as a request test: the same raw request, expecting what came back (the status, no
+ * fault or the fault's subcode, and key values of the result when the service's XML namespace is
+ * known). The runner substitutes the `{{connection.*}}` placeholders.
+ */
+export function requestTestOf(entry: JournalEntry, namespace?: string): RequestEntry {
 	const draft = rawDraftOf(entry);
 	const raw = {
 		method: draft.method,
@@ -263,6 +397,7 @@ export function requestTestOf(entry: JournalEntry): RequestEntry {
 	const operation = entry.operation && isOperationName(entry.operation) ? entry.operation : undefined;
 	if (!operation || !entry.binding) return { name, http: raw, expectations, captures: [], namespaces: {} };
 	expectations.push(entry.fault ? { kind: 'fault', subcode: entry.fault.subcode } : { kind: 'noFault' });
+	if (namespace) expectations.push(...resultExpectations(entry, namespace));
 	return {
 		name,
 		document: { operation, binding: entry.binding, endpoint: OPERATIONS[operation].endpoint, params: {}, raw },

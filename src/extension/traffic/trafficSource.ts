@@ -36,6 +36,8 @@ async function call(method: string, url: string, signal?: AbortSignal): Promise<
 export class TrafficSource {
 	private readonly abort = new AbortController();
 	private lastId = 0;
+	/** Set once the journal has been read: from then on every poll waits for something newer. */
+	private caughtUp = false;
 
 	constructor(
 		readonly baseUrl: string,
@@ -66,7 +68,7 @@ export class TrafficSource {
 	private async loop(): Promise<void> {
 		while (!this.stopped) {
 			try {
-				const wait = this.lastId === 0 ? 0 : WAIT_SECONDS;
+				const wait = this.caughtUp ? WAIT_SECONDS : 0;
 				const answer = (await call(
 					'GET',
 					`${this.baseUrl}/__admin/requests?after=${this.lastId}&wait=${wait}&limit=500`,
@@ -74,12 +76,17 @@ export class TrafficSource {
 				)) as { requests: JournalEntry[]; meta: { lastId: number } };
 				if (this.stopped) return;
 				this.onError(undefined);
-				// A restarted sandbox counts from 1 again.
-				if (answer.meta.lastId < this.lastId) this.lastId = 0;
+				// A restarted sandbox counts from 1 again: read its journal from the start.
+				if (answer.meta.lastId < this.lastId) {
+					this.lastId = 0;
+					this.caughtUp = false;
+					continue;
+				}
+				this.caughtUp = true;
 				if (answer.requests.length > 0) {
 					this.lastId = Math.max(this.lastId, ...answer.requests.map((entry) => entry.id));
 					this.onEntries(answer.requests);
-				} else if (this.lastId === 0) this.lastId = answer.meta.lastId;
+				}
 			} catch (error) {
 				if (this.stopped) return;
 				this.onError(error instanceof Error ? error.message : String(error));

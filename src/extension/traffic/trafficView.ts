@@ -5,7 +5,9 @@
  * lives in trafficModel.ts and trafficSource.ts; this module is the editor adapter.
  */
 import * as vscode from 'vscode';
+import { SANDBOX_NAMESPACE } from '../../emulator/endpoint';
 import type { JournalEntry } from '../../emulator/journal/types';
+import type { Verdict } from '../../emulator/journal/verdict';
 import { appendRequestEntry, REQUEST_FILE_EXTENSION } from '../../protocol/requestFiles/format';
 import { COMMANDS, CONTEXT_KEYS, TRAFFIC_VIEW_ID } from '../ids';
 import { PlaygroundPanel, type PlaygroundDeps } from '../playground/panel';
@@ -15,7 +17,10 @@ import { openReadonlyDocument } from '../ui/readonlyDocuments';
 import { DEFAULT_ENDPOINT_PATHS } from '../../protocol/catalogue';
 import {
 	comparableText,
+	type DetailedEntry,
 	exchangeMarkdown,
+	locatedProblems,
+	MAX_ROWS,
 	parseFilter,
 	playgroundFormOf,
 	requestTestOf,
@@ -36,7 +41,21 @@ class TrafficTree implements vscode.TreeDataProvider<JournalEntry> {
 	private readonly changed = new vscode.EventEmitter<void>();
 	readonly onDidChangeTreeData = this.changed.event;
 	readonly rows = new TrafficRows();
+	/** Verdicts of the exchanges opened so far, which may change their row's mark. */
+	private readonly verdicts = new Map<number, Verdict>();
 	filterText = '';
+
+	noteVerdict(entry: DetailedEntry): void {
+		this.verdicts.set(entry.id, entry.verdict);
+		if (this.verdicts.size > MAX_ROWS) this.verdicts.delete(this.verdicts.keys().next().value ?? 0);
+		this.refresh();
+	}
+
+	clear(): void {
+		this.rows.clear();
+		this.verdicts.clear();
+		this.refresh();
+	}
 
 	refresh(): void {
 		this.changed.fire();
@@ -52,7 +71,7 @@ class TrafficTree implements vscode.TreeDataProvider<JournalEntry> {
 		item.id = String(entry.id);
 		item.description = description;
 		item.tooltip = tooltip;
-		item.iconPath = ICONS[rowMark(entry)];
+		item.iconPath = ICONS[rowMark(entry, this.verdicts.get(entry.id))];
 		item.contextValue = 'exchange';
 		item.command = { command: COMMANDS.trafficOpen, title: 'Open Exchange', arguments: [entry] };
 		return item;
@@ -68,6 +87,7 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 	const tree = new TrafficTree();
 	const view = vscode.window.createTreeView(TRAFFIC_VIEW_ID, { treeDataProvider: tree });
 	const compared = new Map<string, string>();
+	const located = vscode.languages.createDiagnosticCollection('multiposting-traffic');
 	let source: TrafficSource | undefined;
 	let attachedUrl: string | undefined;
 	let paused = false;
@@ -89,10 +109,7 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 		current?.stop();
 		source = undefined;
 		problem = undefined;
-		if (!keepRows) {
-			tree.rows.clear();
-			tree.refresh();
-		}
+		if (!keepRows) tree.clear();
 		if (baseUrl) {
 			source = new TrafficSource(
 				baseUrl,
@@ -127,6 +144,29 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 		if (!chosen) throw new Error('Choose an exchange in the Traffic view first.');
 		return chosen;
 	};
+	/** A command asking one line in an input box (trimmed); Escape changes nothing. */
+	const askThen = (
+		options: Omit<vscode.InputBoxOptions, 'value' | 'validateInput'> & {
+			value: () => string;
+			validateInput?: (trimmed: string) => string | undefined;
+		},
+		apply: (trimmed: string) => void,
+	) =>
+		guarded(async () => {
+			const { value, validateInput, ...shown } = options;
+			const typed = await vscode.window.showInputBox({
+				...shown,
+				value: value(),
+				validateInput: validateInput && ((text) => validateInput(text.trim())),
+			});
+			if (typed !== undefined) apply(typed.trim());
+		});
+	const setFilter = (text: string): void => {
+		tree.filterText = text;
+		setContext(CONTEXT_KEYS.trafficFiltered, text !== '');
+		tree.refresh();
+		showMessage();
+	};
 	const target = () => ({ baseUrl: requireSource().baseUrl, namespace: '', paths: DEFAULT_ENDPOINT_PATHS });
 
 	const comparer: vscode.TextDocumentContentProvider = {
@@ -142,60 +182,101 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 		return uri;
 	};
 
+	/** The request body as sent beside the exchange, each located problem of the verdict at its line. */
+	const showLocatedProblems = async (entry: DetailedEntry): Promise<void> => {
+		const problems = locatedProblems(entry);
+		if (problems.length === 0) return;
+		const uri = await openReadonlyDocument(entry.request.body.text, 'xml', `Exchange ${entry.id} request as sent`, {
+			viewColumn: vscode.ViewColumn.Beside,
+			preserveFocus: true,
+		});
+		const document = await vscode.workspace.openTextDocument(uri);
+		located.set(
+			uri,
+			problems
+				.filter((problem) => problem.line <= document.lineCount)
+				.map((problem) => {
+					const line = document.lineAt(problem.line - 1);
+					const range = new vscode.Range(
+						line.lineNumber,
+						line.firstNonWhitespaceCharacterIndex,
+						line.lineNumber,
+						line.text.length,
+					);
+					const diagnostic = new vscode.Diagnostic(
+						range,
+						problem.message,
+						problem.severity === 'error'
+							? vscode.DiagnosticSeverity.Error
+							: vscode.DiagnosticSeverity.Warning,
+					);
+					diagnostic.source = "production's verdict";
+					return diagnostic;
+				}),
+		);
+	};
+
 	setContext(CONTEXT_KEYS.trafficPaused, false);
 	followCurrent();
 	return vscode.Disposable.from(
 		tree,
 		view,
 		{ dispose: () => source?.stop() },
+		located,
+		// A document outlives its tab by minutes: its problems go with the last tab showing it.
+		vscode.window.tabGroups.onDidChangeTabs(({ closed }) => {
+			const open = new Set(
+				vscode.window.tabGroups.all
+					.flatMap((group) => group.tabs)
+					.map((tab) => (tab.input instanceof vscode.TabInputText ? tab.input.uri.toString() : '')),
+			);
+			for (const tab of closed) {
+				if (tab.input instanceof vscode.TabInputText && !open.has(tab.input.uri.toString())) {
+					located.delete(tab.input.uri);
+				}
+			}
+		}),
 		vscode.workspace.registerTextDocumentContentProvider(COMPARE_SCHEME, comparer),
 		sandbox.onDidChangeState(() => {
 			if (!attachedUrl) followCurrent();
 		}),
 		vscode.commands.registerCommand(
 			COMMANDS.trafficAttach,
-			guarded(async () => {
-				const typed = await vscode.window.showInputBox({
+			askThen(
+				{
 					title: 'Follow the traffic of which sandbox?',
 					prompt: 'The base URL of a sandbox started with npm run sandbox; leave empty for the built-in sandbox.',
 					placeHolder: 'http://127.0.0.1:8099',
-					value: attachedUrl ?? '',
+					value: () => attachedUrl ?? '',
 					validateInput: (text) => {
-						if (text.trim() === '') return undefined;
+						if (text === '') return undefined;
 						try {
-							const url = new URL(text.trim());
+							const url = new URL(text);
 							return /^https?:$/.test(url.protocol) ? undefined : 'Use an http:// or https:// URL.';
 						} catch {
 							return 'Type a URL such as http://127.0.0.1:8099.';
 						}
 					},
-				});
-				if (typed === undefined) return;
-				attachedUrl = typed.trim() === '' ? undefined : new URL(typed.trim()).origin;
-				followCurrent();
-			}),
+				},
+				(typed) => {
+					attachedUrl = typed === '' ? undefined : new URL(typed).origin;
+					followCurrent();
+				},
+			),
 		),
 		vscode.commands.registerCommand(
 			COMMANDS.trafficFilter,
-			guarded(async () => {
-				const typed = await vscode.window.showInputBox({
+			askThen(
+				{
 					title: 'Filter the traffic',
 					prompt: 'op:<operation> status:<code or 5xx> client:<address>, and any text of the path, fault or bodies',
-					value: tree.filterText,
-				});
-				if (typed === undefined) return;
-				tree.filterText = typed.trim();
-				setContext(CONTEXT_KEYS.trafficFiltered, tree.filterText !== '');
-				tree.refresh();
-				showMessage();
-			}),
+					placeHolder: 'op:AddAdvert status:5xx',
+					value: () => tree.filterText,
+				},
+				setFilter,
+			),
 		),
-		vscode.commands.registerCommand(COMMANDS.trafficClearFilter, () => {
-			tree.filterText = '';
-			setContext(CONTEXT_KEYS.trafficFiltered, false);
-			tree.refresh();
-			showMessage();
-		}),
+		vscode.commands.registerCommand(COMMANDS.trafficClearFilter, () => setFilter('')),
 		vscode.commands.registerCommand(COMMANDS.trafficPause, () => {
 			paused = true;
 			setContext(CONTEXT_KEYS.trafficPaused, true);
@@ -212,8 +293,7 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 			COMMANDS.trafficClear,
 			guarded(async () => {
 				await source?.clear();
-				tree.rows.clear();
-				tree.refresh();
+				tree.clear();
 			}),
 		),
 		vscode.commands.registerCommand(
@@ -224,11 +304,13 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 					{ location: { viewId: TRAFFIC_VIEW_ID }, title: 'Judging the exchange…' },
 					() => requireSource().detail(chosen.id),
 				);
+				tree.noteVerdict(detail);
 				await openReadonlyDocument(
 					exchangeMarkdown(detail),
 					'markdown',
 					`Exchange ${chosen.id} ${chosen.operation ?? chosen.path}`,
 				);
+				await showLocatedProblems(detail);
 			}),
 		),
 		vscode.commands.registerCommand(
@@ -265,7 +347,9 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 				} catch {
 					// A new file.
 				}
-				const text = appendRequestEntry(existing, requestTestOf(chosen));
+				// The built-in sandbox's namespace; a standalone one (npm run sandbox) answers in the default.
+				const namespace = attachedUrl ? SANDBOX_NAMESPACE : sandbox.running?.namespace;
+				const text = appendRequestEntry(existing, requestTestOf(chosen, namespace));
 				await vscode.workspace.fs.writeFile(picked, Buffer.from(text, 'utf8'));
 				const document = await vscode.workspace.openTextDocument(picked);
 				await vscode.window.showTextDocument(document, { preview: false });

@@ -59,15 +59,24 @@ export function registerReadonlyDocuments(): vscode.Disposable {
 	);
 }
 
-/** Opens `content` read-only under `title`; Markdown opens as its rendered preview. */
-export async function openReadonlyDocument(content: string, language: ReadonlyLanguage, title: string): Promise<void> {
+/**
+ * Opens `content` read-only under `title` and returns its URI; Markdown opens as its rendered
+ * preview, other languages in a text editor shown as `show` asks (a preview tab by default).
+ */
+export async function openReadonlyDocument(
+	content: string,
+	language: ReadonlyLanguage,
+	title: string,
+	show: vscode.TextDocumentShowOptions = {},
+): Promise<vscode.Uri> {
 	if (!documents) throw new Error('the read-only document provider is not registered');
 	const uri = documents.put(content, language, title);
 	if (language === 'markdown') {
 		await vscode.commands.executeCommand('markdown.showPreview', uri);
-		return;
+		return uri;
 	}
 	let document = await vscode.workspace.openTextDocument(uri);
 	if (document.languageId !== language) document = await vscode.languages.setTextDocumentLanguage(document, language);
-	await vscode.window.showTextDocument(document, { preview: true });
+	await vscode.window.showTextDocument(document, { preview: true, ...show });
+	return uri;
 }

@@ -4,10 +4,14 @@ import { SANDBOX_NAMESPACE } from '../../../src/emulator/endpoint';
 import type { RunningEmulator } from '../../../src/emulator/server';
 import {
 	exchangeMarkdown,
+	locatedProblems,
 	parseFilter,
 	playgroundFormOf,
 	requestTestOf,
+	rowMark,
+	rowText,
 	TrafficRows,
+	verdictMarkdown,
 } from '../../../src/extension/traffic/trafficModel';
 import { curlForRaw } from '../../../src/extension/playground/snippets';
 import { DEFAULT_ENDPOINT_PATHS } from '../../../src/protocol/catalogue';
@@ -66,6 +70,78 @@ describe('traffic view model', () => {
 		assert.match(text, /\| operation \| GetCurency \| GetCurrency \|/);
 		assert.match(text, /sAPIKey=\{\{connection\.apiKey\}\}/);
 		assert.ok(!text.includes(API_KEY));
+	});
+
+	it('writes service text literally: element names, markup and table bars survive the preview', () => {
+		const text = verdictMarkdown({
+			summary: 'Production accepts this request but ignores part of it.',
+			production: ['production would refuse this request: <sAPIKey> is not in the service namespace'],
+			ruleIssues: ['*q* must be [3] characters & more'],
+			nearMisses: [
+				{
+					kind: 'namespace',
+					sent: '',
+					closest: ['http://sandbox.multiposting.test/'],
+					differs: 'a|b is unqualified',
+					fix: 'write <m:GetCurrency xmlns:m="http://sandbox.multiposting.test/">',
+					line: 5,
+				},
+			],
+		});
+		assert.match(text, /refuse this request: \\<sAPIKey\\> is not/);
+		assert.match(text, /\\\*q\\\* must be \\\[3\\\] characters \\& more/);
+		assert.match(
+			text,
+			/\| a\\\|b is unqualified \| write \\<m:GetCurrency xmlns:m="http:\/\/sandbox\.multiposting\.test\/"\\> \|/,
+		);
+		// Nothing left that Markdown takes for an HTML tag.
+		assert.doesNotMatch(text, /(^|[^\\])</m);
+	});
+
+	it('labels a row that reached no operation by the last two segments of its path', async () => {
+		await send(`${emulator.postingUrl}/GetCurency?${allFields('GetCurrency', { sAPIKey: API_KEY })}`);
+		const { label, tooltip } = rowText(await newest(emulator));
+		assert.match(label, /^\d\d:\d\d:\d\d GET …\/Posting\.asmx\/GetCurency$/);
+		assert.match(tooltip, /^GET \/SOAP\/Posting\.asmx\/GetCurency → 500/);
+	});
+
+	it('locates the problems of an unqualified parameter at its line, and marks the row once judged', async () => {
+		const body = [
+			'<?xml version="1.0" encoding="utf-8"?>',
+			'<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">',
+			'  <soap:Body>',
+			`    <m:GetCurrency xmlns:m="${SANDBOX_NAMESPACE}">`,
+			'      <sCultureID>en</sCultureID>',
+			`      <m:sAPIKey>${API_KEY}</m:sAPIKey>`,
+			'    </m:GetCurrency>',
+			'  </soap:Body>',
+			'</soap:Envelope>',
+		].join('\n');
+		await send(emulator.postingUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${SANDBOX_NAMESPACE}GetCurrency"` },
+			body,
+		});
+		const entry = await newest(emulator);
+		const problems = locatedProblems(entry);
+		assert.ok(problems.length > 0, JSON.stringify(entry.verdict));
+		assert.deepEqual(
+			problems.map((problem) => problem.line),
+			problems.map(() => 5),
+		);
+		assert.ok(problems.some((problem) => /sCultureID/.test(problem.message)));
+		assert.equal(rowMark(entry), entry.leniencies?.length ? 'production' : 'ok');
+		assert.equal(rowMark(entry, entry.verdict), 'production');
+	});
+
+	it('says when a failure scenario injected what the client got', async () => {
+		await send(`${emulator.postingUrl}/GetCurrency?${allFields('GetCurrency', { sAPIKey: API_KEY })}`);
+		const entry = { ...(await newest(emulator)), injected: 'slow-board/1: delayed 2000 ms' };
+		assert.match(
+			exchangeMarkdown(entry),
+			/Injected on purpose by a failure scenario \(not a sandbox bug\): slow-board\/1: delayed 2000 ms/,
+		);
+		assert.match(rowText(entry).tooltip, /failure scenario \(not a sandbox bug\): slow-board\/1/);
 	});
 
 	it("copies an exchange as curl with the playground's shell variables for credentials", async () => {
