@@ -6,32 +6,9 @@
 import type { BindingName } from '../../protocol/bindings/types';
 import type { AnyParams, Endpoint, OperationName } from '../../protocol/catalogue';
 import type { Fault } from '../../protocol/faults';
+import { WRITING_OPERATIONS } from '../domain/handlers';
 import { mulberry32 } from '../domain/seed';
 import type { Latency, Scenario, ScenarioEffect, ScenarioRule } from './format';
-
-/** Operations that change the sandbox's state: a failure sent instead of their answer means "nothing happened". */
-export const WRITES: Readonly<Record<OperationName, boolean>> = {
-	UserFeedsAndQuotaWithDestinations: false,
-	GetAdvertWithValuesPaged: false,
-	GetAdvertWithValues: false,
-	GetAdvertPaged: false,
-	ExpressPostAdvert: true,
-	AddAdvert: true,
-	AdvertTrackingResponseLog: false,
-	CandidateTagPartner: true,
-	CandidateTag: true,
-	QueryJobTitle: false,
-	GetLoginURL: true,
-	GetCurrency: false,
-	ApplicationScore: true,
-	AddAdvertCandidateNote: true,
-	ApplicationProgress: true,
-	GetApplicationsPaged: false,
-	UserList: false,
-	FeedQuotaList: false,
-	GetWeeksToAdvertise: false,
-	FeedList: false,
-};
 
 /** A request as far as scenarios look at it (decoded, before it is handled). */
 export interface ScenarioRequest {
@@ -224,7 +201,9 @@ export class ScenarioEngine {
 		if (effect && STANDING_ONLY.has(effect.kind) && !rule.latency) return undefined;
 		if (!matchesRequest(rule, request) || !inWindow(rule, now - active.activatedAt)) return undefined;
 		// A truncated answer needs the real one: a write runs only when the rule says so.
-		if (effect?.kind === 'truncated' && WRITES[request.operation] && !rule.afterCommit) return undefined;
+		if (effect?.kind === 'truncated' && WRITING_OPERATIONS[request.operation] && !rule.afterCommit) {
+			return undefined;
+		}
 		const domain = effect ? domainFailure(effect, request, this.options.feedName) : undefined;
 		if (effect && DOMAIN_KINDS.has(effect.kind) && !domain) return undefined;
 		state.matched++;
