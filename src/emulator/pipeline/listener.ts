@@ -386,7 +386,13 @@ function describeInjection(injection: NonNullable<RequestState['injection']>): s
 	return `${injection.mark}: ${what.join(', ')}`;
 }
 
-function log(config: PipelineConfig, state: RequestState, status: number): void {
+function log(
+	config: PipelineConfig,
+	state: RequestState,
+	status: number,
+	durationMs: number,
+	injected: string | undefined,
+): void {
 	if (!config.logger) return;
 	try {
 		const entry: AccessLogEntry = {
@@ -396,11 +402,11 @@ function log(config: PipelineConfig, state: RequestState, status: number): void 
 			binding: state.binding,
 			operation: state.operation,
 			status,
-			durationMs: Date.now() - state.startedAt,
+			durationMs,
 			error: state.error,
 			warnings: state.warnings,
 		};
-		if (state.injection) entry.injected = describeInjection(state.injection);
+		if (injected !== undefined) entry.injected = injected;
 		config.logger(entry);
 	} catch {
 		// A failing logger must not take the server down.
@@ -420,10 +426,13 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 			if (logged) return;
 			logged = true;
 			clearTimeout(timer);
-			log(config, state, status);
+			// Described once for the access log and the journal.
+			const durationMs = Date.now() - state.startedAt;
+			const injected = state.injection && describeInjection(state.injection);
+			log(config, state, status, durationMs, injected);
 			config.journal?.record({
 				startedAt: state.startedAt,
-				durationMs: Date.now() - state.startedAt,
+				durationMs,
 				client: req.socket?.remoteAddress,
 				method,
 				path: target.path,
@@ -440,7 +449,7 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 				fault: state.fault,
 				error: state.error,
 				warnings: state.warnings,
-				injected: state.injection && describeInjection(state.injection),
+				injected,
 			});
 		};
 		res.on('finish', () => finish(res.statusCode));
