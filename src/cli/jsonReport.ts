@@ -3,7 +3,7 @@
  * tools that read more than JUnit carries. Everything in it is redacted by the runner already.
  */
 import { formatExchange, type RequestRunResult } from '../client/requestFileRunner';
-import { totals, type FileRun } from './report';
+import { countComparisons, totals, type FileRun } from './report';
 
 /** The version of the report's shape; a reader checks it. */
 export const JSON_REPORT_VERSION = 1;
@@ -12,6 +12,8 @@ export const JSON_REPORT_VERSION = 1;
 export interface RunFacts {
 	/** Where the requests went (a URL, or the sandbox started for the run). */
 	target: string;
+	/** The second service of --compare-with, if any. */
+	comparedWith?: string;
 	startedAt: Date;
 	totalMs: number;
 	/** Files left out by --bail. */
@@ -25,6 +27,7 @@ export function jsonReport(files: readonly FileRun[], facts: RunFacts): string {
 		tool: 'multiposting-test',
 		version: JSON_REPORT_VERSION,
 		target: facts.target,
+		comparedWith: facts.comparedWith,
 		startedAt: facts.startedAt.toISOString(),
 		durationMs: Math.round(facts.totalMs),
 		totals: {
@@ -33,6 +36,7 @@ export function jsonReport(files: readonly FileRun[], facts: RunFacts): string {
 			errored: counts.errored + counts.fileErrors,
 			skipped: counts.skipped,
 		},
+		comparisons: facts.comparedWith === undefined ? undefined : countComparisons(files),
 		filesNotRun: facts.filesNotRun,
 		files: files.map((file) => ({
 			name: file.name,
@@ -64,5 +68,9 @@ function requestReport(result: RequestRunResult, line: number | undefined) {
 		problems: result.problems,
 		captured: Object.keys(result.captured),
 		exchange: result.exchange && result.status !== 'passed' ? formatExchange(result.exchange) : undefined,
+		comparison: result.comparison && {
+			differences: result.comparison.differences,
+			problem: result.comparison.problem,
+		},
 	};
 }

@@ -1,5 +1,6 @@
 /** JUnit XML of a test run, as CI servers read it (one testsuite per file, one testcase per request). */
-import { formatExchange } from '../client/requestFileRunner';
+import { formatExchange, type RequestRunResult } from '../client/requestFileRunner';
+import { formatDifference } from '../protocol/compare';
 import { escapeAttr, escapeText } from '../protocol/codecs/xml';
 import { tries, type FileRun } from './report';
 
@@ -15,14 +16,14 @@ function seconds(ms: number): string {
 /** The JUnit XML report of the files run. */
 export function junitReport(files: readonly FileRun[], totalMs: number): string {
 	const count = (status: string): number =>
-		files.reduce((sum, file) => sum + file.results.filter((result) => result.status === status).length, 0);
+		files.reduce((sum, file) => sum + file.results.filter((result) => junitStatus(result) === status).length, 0);
 	const tests = files.reduce((sum, file) => sum + file.results.length, 0);
 	const lines = [
 		'<?xml version="1.0" encoding="UTF-8"?>',
 		`<testsuites name="multiposting-test" tests="${tests}" failures="${count('failed')}" errors="${count('errored')}" skipped="${count('skipped')}" time="${seconds(totalMs)}">`,
 	];
 	for (const file of files) {
-		const of = (status: string): number => file.results.filter((result) => result.status === status).length;
+		const of = (status: string): number => file.results.filter((result) => junitStatus(result) === status).length;
 		lines.push(
 			`  <testsuite name="${xmlAttr(file.name)}" tests="${file.results.length}" failures="${of('failed')}" errors="${of('errored')}" skipped="${of('skipped')}" time="${seconds(file.ms)}" timestamp="${file.startedAt}">`,
 		);
@@ -53,7 +54,12 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 					? [`(the last of ${tries(result.tries)})`]
 					: []),
 			].join('\n');
-			if (result.status === 'failed') {
+			const comparison = comparisonFailure(result);
+			if (result.status === 'passed' && comparison) {
+				lines.push(
+					`      <failure message="${xmlAttr(comparison.message)}" type="comparison">${xmlText(comparison.details)}</failure>`,
+				);
+			} else if (result.status === 'failed') {
 				const message = failed[0]
 					? `${lineOf(failed[0].line)}${failed[0].message}`
 					: (result.problems[0] ?? 'failed');
@@ -76,6 +82,25 @@ export function junitReport(files: readonly FileRun[], totalMs: number): string 
 	}
 	lines.push('</testsuites>', '');
 	return lines.join('\n');
+}
+
+/** The request's status as JUnit counts it: a passed request that compared badly is a failure. */
+function junitStatus(result: RequestRunResult): RequestRunResult['status'] {
+	return result.status === 'passed' && comparisonFailure(result) ? 'failed' : result.status;
+}
+
+/** A passed request the second service (--compare-with) answered differently fails as a comparison. */
+function comparisonFailure(result: RequestRunResult): { message: string; details: string } | undefined {
+	const comparison = result.comparison;
+	if (!comparison) return undefined;
+	if (comparison.problem !== undefined) {
+		return { message: `not compared: ${comparison.problem}`, details: comparison.problem };
+	}
+	if (comparison.differences.length === 0) return undefined;
+	return {
+		message: `the second service answers differently (${comparison.differences.length} difference(s))`,
+		details: comparison.differences.map(formatDifference).join('\n'),
+	};
 }
 
 /** `line 12: `, or nothing when the line is not known. */

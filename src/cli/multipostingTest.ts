@@ -18,7 +18,7 @@ import { loadLibxml2Validator } from '../client/xsd/libxml2Validator';
 import { loadEnvironment, type ChosenEnvironment } from './environment';
 import { jsonReport } from './jsonReport';
 import { junitReport } from './junit';
-import { fileReport, summaryLine, type FileRun } from './report';
+import { comparisonLine, countComparisons, fileReport, summaryLine, type FileRun } from './report';
 
 /** Environment variables holding the credentials of a service given with --url. */
 export const CREDENTIAL_ENV = {
@@ -27,6 +27,17 @@ export const CREDENTIAL_ENV = {
 	password: 'MP_PASSWORD',
 	culture: 'MP_CULTURE',
 } as const;
+
+/** Environment variables holding the credentials of the second connection (--compare-with). */
+export const COMPARE_CREDENTIAL_ENV = {
+	apiKey: 'MP_COMPARE_API_KEY',
+	username: 'MP_COMPARE_USERNAME',
+	password: 'MP_COMPARE_PASSWORD',
+	culture: 'MP_COMPARE_CULTURE',
+} as const;
+
+/** The exit status when every request passed but the second connection answered differently. */
+export const EXIT_DIFFERENCES = 3;
 
 const USAGE = `Usage: multiposting-test [options] <file or folder>...
 
@@ -52,10 +63,19 @@ Options:
   --bail                  stop at the first request that fails or errs; nothing after it runs
   --grep <text>           run only requests whose name contains the text (and what they need)
   --timeout <ms>          time budget of one request (default 30000)
+  --compare-with <URL>    also send every request to a second service (e.g. a live account
+                          beside the sandbox) and report how its answers differ, identifiers,
+                          links, dates and the namespace aside; its credentials come from
+                          ${COMPARE_CREDENTIAL_ENV.apiKey}, ${COMPARE_CREDENTIAL_ENV.username}, ${COMPARE_CREDENTIAL_ENV.password}, ${COMPARE_CREDENTIAL_ENV.culture}
+  --compare-env <name>    the second service from an environment of ${ENVIRONMENT_FILE_NAME}
+                          (its url, namespace, path, username, culture); secrets as above
+  --compare-namespace <uri>  XML namespace of the second service (default: from its WSDL)
   --verbose               print every expectation and exchange, not only failures
   -h, --help              this text
 
-Exit status: 0 when every request passed, 1 when one failed, 2 for a usage error.
+Exit status: 0 when every request passed (and, with --compare-with, the second service
+answered the same), 1 when one failed or erred, 2 for a usage error, ${EXIT_DIFFERENCES} when every request
+passed but the second service answered differently or could not be compared.
 `;
 
 /** What the command line asks for. */
@@ -77,6 +97,11 @@ export interface TestCommand {
 	sandbox?: boolean;
 	timeoutMs: number;
 	verbose: boolean;
+	/** The second service's base URL (--compare-with). */
+	compareWith?: string;
+	/** The environment naming the second service (--compare-env). */
+	compareEnv?: string;
+	compareNamespace?: string;
 }
 
 /** Options without a value: what each sets. */
@@ -87,17 +112,10 @@ const FLAGS: Readonly<Record<string, (command: TestCommand) => void>> = {
 
 /** Options with a value: each reads it into the command, or returns why it cannot. */
 const VALUE_OPTIONS: Readonly<Record<string, (command: TestCommand, text: string) => string | undefined>> = {
-	'--url': (command, text) => {
-		let url: URL;
-		try {
-			url = new URL(text);
-		} catch {
-			return `--url "${text}" is not a URL.`;
-		}
-		if (url.protocol !== 'http:' && url.protocol !== 'https:') return '--url must be an http or https URL.';
-		command.url = text;
-		return undefined;
-	},
+	'--url': (command, text) => serviceUrl('--url', text, (url) => (command.url = url)),
+	'--compare-with': (command, text) => serviceUrl('--compare-with', text, (url) => (command.compareWith = url)),
+	'--compare-env': (command, text) => set(() => (command.compareEnv = text)),
+	'--compare-namespace': (command, text) => set(() => (command.compareNamespace = text)),
 	'--namespace': (command, text) => set(() => (command.namespace = text)),
 	'--posting-path': (command, text) =>
 		text.startsWith('/') ? set(() => (command.postingPath = text)) : '--posting-path must start with /.',
@@ -123,6 +141,19 @@ const VALUE_OPTIONS: Readonly<Record<string, (command: TestCommand, text: string
 			: set(() => (command.timeoutMs = timeout));
 	},
 };
+
+/** Reads an http or https URL given to `option`. */
+function serviceUrl(option: string, text: string, assign: (url: string) => unknown): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		return `${option} "${text}" is not a URL.`;
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${option} must be an http or https URL.`;
+	assign(text);
+	return undefined;
+}
 
 /** Runs the assignment; no problem. */
 function set(assign: () => unknown): undefined {
@@ -160,6 +191,7 @@ export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | s
 		}
 	}
 	if (sandbox && command.url) return 'give either --sandbox or --url, not both.';
+	if (command.compareWith && command.compareEnv) return 'give either --compare-with or --compare-env, not both.';
 	if (command.paths.length === 0) return 'name at least one request file or folder.';
 	return command;
 }
@@ -218,7 +250,12 @@ async function openSession(
 	stderr: (text: string) => void,
 	chosen?: ChosenEnvironment,
 ): Promise<Session> {
-	const session = await openTarget(withEnvironment(command, chosen), withEnvironmentValues(env, chosen), stderr);
+	const session = await openTarget(
+		withEnvironment(command, chosen),
+		withEnvironmentValues(env, chosen, CREDENTIAL_ENV),
+		stderr,
+		CREDENTIAL_ENV,
+	);
 	return chosen ? { ...session, variables: chosen.environment.variables } : session;
 }
 
@@ -234,24 +271,58 @@ function withEnvironment(command: TestCommand, chosen: ChosenEnvironment | undef
 }
 
 /** The process environment with the environment's username and culture where MP_USERNAME and MP_CULTURE are not set. */
-function withEnvironmentValues(env: NodeJS.ProcessEnv, chosen: ChosenEnvironment | undefined): NodeJS.ProcessEnv {
+function withEnvironmentValues(
+	env: NodeJS.ProcessEnv,
+	chosen: ChosenEnvironment | undefined,
+	names: CredentialNames,
+): NodeJS.ProcessEnv {
 	const connection = chosen?.environment.connection ?? {};
 	return {
 		...env,
-		[CREDENTIAL_ENV.username]: env[CREDENTIAL_ENV.username] ?? connection.username,
-		[CREDENTIAL_ENV.culture]: env[CREDENTIAL_ENV.culture] ?? connection.culture,
+		[names.username]: env[names.username] ?? connection.username,
+		[names.culture]: env[names.culture] ?? connection.culture,
 	};
+}
+
+/** The names of the environment variables that hold one connection's credentials. */
+type CredentialNames = { readonly [K in keyof typeof CREDENTIAL_ENV]: string };
+
+/**
+ * The second connection of --compare-with or --compare-env, credentials from MP_COMPARE_*; none
+ * without those options, a string when it cannot be used.
+ */
+async function openComparison(
+	command: TestCommand,
+	io: CliIo,
+	chosen: ChosenEnvironment | undefined,
+): Promise<Session | undefined | string> {
+	const url = command.compareWith ?? chosen?.environment.connection.url;
+	if (!url) {
+		return chosen
+			? `--compare-env ${chosen.environment.name}: the environment names no connection.url to compare with.`
+			: undefined;
+	}
+	const connection = chosen?.environment.connection ?? {};
+	const second: TestCommand = {
+		...command,
+		url,
+		namespace: command.compareNamespace ?? connection.namespace,
+		postingPath: connection.postingPath,
+	};
+	const env = withEnvironmentValues(io.env, chosen, COMPARE_CREDENTIAL_ENV);
+	return openTarget(second, env, io.stderr, COMPARE_CREDENTIAL_ENV);
 }
 
 async function openTarget(
 	command: TestCommand,
 	env: NodeJS.ProcessEnv,
 	stderr: (text: string) => void,
+	names: CredentialNames,
 ): Promise<Session> {
 	const paths = { ...DEFAULT_ENDPOINT_PATHS, posting: command.postingPath ?? DEFAULT_ENDPOINT_PATHS.posting };
 	if (command.url) {
-		if (!env[CREDENTIAL_ENV.apiKey]) {
-			stderr(`multiposting-test: ${CREDENTIAL_ENV.apiKey} is not set; calls will carry no API key.\n`);
+		if (!env[names.apiKey]) {
+			stderr(`multiposting-test: ${names.apiKey} is not set; calls to ${command.url} will carry no API key.\n`);
 		}
 		const namespace =
 			command.namespace ?? (await namespaceOfService(command.url, paths, command.timeoutMs, stderr));
@@ -259,10 +330,10 @@ async function openTarget(
 		return {
 			target,
 			connection: {
-				apiKey: env[CREDENTIAL_ENV.apiKey] ?? '',
-				username: env[CREDENTIAL_ENV.username] ?? '',
-				password: env[CREDENTIAL_ENV.password] ?? '',
-				culture: env[CREDENTIAL_ENV.culture] ?? 'en-GB',
+				apiKey: env[names.apiKey] ?? '',
+				username: env[names.username] ?? '',
+				password: env[names.password] ?? '',
+				culture: env[names.culture] ?? 'en-GB',
 			},
 			description: `${command.url} (namespace ${namespace})`,
 			validateSchema: schemaValidator(target),
@@ -352,6 +423,16 @@ export async function main(args: readonly string[], io: CliIo = defaultIo()): Pr
 		io.stderr(`multiposting-test: ${chosen}\n`);
 		return 2;
 	}
+	const compareChosen = command.compareEnv ? chooseEnvironment(command.compareEnv, command.paths, io) : undefined;
+	if (typeof compareChosen === 'string') {
+		io.stderr(`multiposting-test: ${compareChosen}\n`);
+		return 2;
+	}
+	const comparison = await openComparison(command, io, compareChosen);
+	if (typeof comparison === 'string') {
+		io.stderr(`multiposting-test: ${comparison}\n`);
+		return 2;
+	}
 	const startedAt = new Date();
 	const started = performance.now();
 	const session = await openSession(command, io.env, io.stderr, chosen);
@@ -361,9 +442,12 @@ export async function main(args: readonly string[], io: CliIo = defaultIo()): Pr
 		const environment = chosen
 			? ` (environment ${chosen.environment.name} of ${relative(io.cwd, chosen.file)})`
 			: '';
-		io.stdout(`multiposting-test: ${files.length} file(s) against ${session.description}${environment}\n\n`);
+		const compared = comparison ? `, compared with ${comparison.description}` : '';
+		io.stdout(
+			`multiposting-test: ${files.length} file(s) against ${session.description}${environment}${compared}\n\n`,
+		);
 		for (const [index, file] of files.entries()) {
-			const run = await runFile(file, command, session, io);
+			const run = await runFile(file, command, session, io, comparison);
 			runs.push(run);
 			io.stdout(`${fileReport(run, command.verbose)}\n\n`);
 			if (command.bail && !passedAll(run)) {
@@ -386,11 +470,19 @@ export async function main(args: readonly string[], io: CliIo = defaultIo()): Pr
 	};
 	if (command.junit) write(command.junit, junitReport(runs, totalMs), 'JUnit report');
 	if (command.json) {
-		const report = jsonReport(runs, { target: session.description, startedAt, totalMs, filesNotRun: notRun });
+		const report = jsonReport(runs, {
+			target: session.description,
+			comparedWith: comparison?.description,
+			startedAt,
+			totalMs,
+			filesNotRun: notRun,
+		});
 		write(command.json, report, 'JSON report');
 	}
 	io.stdout(`${summaryLine(runs)}\n`);
-	return runs.every(passedAll) ? 0 : 1;
+	if (comparison) io.stdout(`${comparisonLine(runs, comparison.description)}\n`);
+	if (!runs.every(passedAll)) return 1;
+	return comparison && countComparisons(runs).differ + countComparisons(runs).notCompared > 0 ? EXIT_DIFFERENCES : 0;
 }
 
 /** True when nothing of the file failed or erred (skips alone follow from a failure). */
@@ -401,7 +493,13 @@ function passedAll(run: FileRun): boolean {
 	);
 }
 
-async function runFile(found: FoundFile, command: TestCommand, session: Session, io: CliIo): Promise<FileRun> {
+async function runFile(
+	found: FoundFile,
+	command: TestCommand,
+	session: Session,
+	io: CliIo,
+	comparison: Session | undefined,
+): Promise<FileRun> {
 	const started = performance.now();
 	const file = found.path;
 	const inCwd = relative(io.cwd, file);
@@ -443,6 +541,11 @@ async function runFile(found: FoundFile, command: TestCommand, session: Session,
 			validateSchema: io.validateSchema ?? session.validateSchema,
 			folder: dirname(file),
 			variables: session.variables,
+			compareWith: comparison && {
+				target: comparison.target,
+				connection: comparison.connection,
+				validateSchema: io.validateSchema ?? comparison.validateSchema,
+			},
 		},
 		selected,
 	);
@@ -452,7 +555,10 @@ async function runFile(found: FoundFile, command: TestCommand, session: Session,
 
 /** The environment named by --env; its file may not hold MP_API_KEY's or MP_PASSWORD's value. */
 function chooseEnvironment(name: string, paths: readonly string[], io: CliIo): ChosenEnvironment | string {
-	const secrets = [io.env[CREDENTIAL_ENV.apiKey] ?? '', io.env[CREDENTIAL_ENV.password] ?? ''];
+	const secrets = [CREDENTIAL_ENV, COMPARE_CREDENTIAL_ENV].flatMap((names) => [
+		io.env[names.apiKey] ?? '',
+		io.env[names.password] ?? '',
+	]);
 	return loadEnvironment(
 		name,
 		paths.map((path) => resolve(io.cwd, path)),

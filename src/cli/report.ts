@@ -1,5 +1,6 @@
 /** The console report of multiposting-test: a line per request, details of failures, a summary. */
 import { formatExchange, type RequestRunResult } from '../client/requestFileRunner';
+import { formatDifference } from '../protocol/compare';
 
 /** The run of one file. */
 export interface FileRun {
@@ -37,7 +38,10 @@ export function fileReport(file: FileRun, verbose: boolean): string {
 		];
 		const time = facts.length > 0 ? ` (${facts.join(', ')})` : '';
 		lines.push(`  ${MARK[result.status]} ${result.label}${time}${result.status === 'skipped' ? ' skipped' : ''}`);
-		if (result.status === 'passed' && !verbose) continue;
+		if (result.status === 'passed' && !verbose) {
+			lines.push(...comparisonLines(result));
+			continue;
+		}
 		for (const outcome of result.outcomes) {
 			if (outcome.passed && !verbose) continue;
 			lines.push(`      ${outcome.passed ? 'ok' : 'failed'}${atLine(outcome.line)}: expect: ${outcome.text}`);
@@ -46,11 +50,48 @@ export function fileReport(file: FileRun, verbose: boolean): string {
 			}
 		}
 		for (const problem of result.problems) lines.push(`      ${problem}`);
+		lines.push(...comparisonLines(result));
 		if (result.exchange && (result.status !== 'passed' || verbose)) {
 			lines.push(...indent(formatExchange(result.exchange, 1500), '      | '));
 		}
 	}
 	return lines.join('\n');
+}
+
+/** At most this many differences of one request are printed (the JSON report has them all). */
+const PRINTED_DIFFERENCES = 20;
+
+/** How the second connection answered differently (--compare-with); nothing when it answered the same. */
+function comparisonLines(result: RequestRunResult): string[] {
+	const comparison = result.comparison;
+	if (!comparison) return [];
+	if (comparison.problem !== undefined) return [`      ≠ not compared: ${comparison.problem}`];
+	const { differences } = comparison;
+	if (differences.length === 0) return [];
+	const more = differences.length - PRINTED_DIFFERENCES;
+	return [
+		`      ≠ the second service answers differently (${differences.length} difference(s)):`,
+		...differences.slice(0, PRINTED_DIFFERENCES).map((difference) => `        ${formatDifference(difference)}`),
+		...(more > 0 ? [`        … and ${more} more (see --json)`] : []),
+	];
+}
+
+/** Requests the second connection answered differently, and those it could not be compared on. */
+export function countComparisons(files: readonly FileRun[]): { compared: number; differ: number; notCompared: number } {
+	const counts = { compared: 0, differ: 0, notCompared: 0 };
+	for (const result of files.flatMap((file) => file.results)) {
+		if (!result.comparison) continue;
+		counts.compared += 1;
+		if (result.comparison.problem !== undefined) counts.notCompared += 1;
+		else if (result.comparison.differences.length > 0) counts.differ += 1;
+	}
+	return counts;
+}
+
+/** `Compared with …: 5 request(s), 1 differ, 0 not compared`. */
+export function comparisonLine(files: readonly FileRun[], comparedWith: string): string {
+	const counts = countComparisons(files);
+	return `Compared with ${comparedWith}: ${counts.compared} request(s), ${counts.differ} differ, ${counts.notCompared} not compared`;
 }
 
 /** `1 try`, `3 tries`. */

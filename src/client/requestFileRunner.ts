@@ -9,7 +9,13 @@ import type { Dispatcher } from 'undici';
 import { getBinding } from '../protocol/bindings';
 import type { BindingName } from '../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../protocol/catalogue';
-import { diffValues, normaliseResult, withoutVaryingValues, type Difference } from '../protocol/compare';
+import {
+	diffValues,
+	normaliseResult,
+	withoutVaryingValues,
+	type Difference,
+	type Normalised,
+} from '../protocol/compare';
 import {
 	evaluateExpectation,
 	observedFault,
@@ -66,13 +72,32 @@ export interface RunOptions {
 	scenarios?: ScenarioSwitch;
 	/**
 	 * A second connection (e.g. the sandbox beside a real service): each operation request is sent
-	 * there too and its decoded outcome compared, identifiers and dates ignored.
+	 * there too, with the values captured from that connection's own answers, and the decoded
+	 * outcomes compared, identifiers, links and dates ignored. `scenario:` lines apply to `target` only.
 	 */
-	compareWith?: { target: RequestTarget; connection: ConnectionValues };
+	compareWith?: CompareWith;
 	/** The request file's folder: `scenario: x.json` is read relative to it. */
 	folder?: string;
 	/** Told when a request starts and ends, for progress. */
 	onProgress?: (event: { kind: 'started'; index: number } | { kind: 'finished'; result: RequestRunResult }) => void;
+}
+
+/** The second connection of a comparison. */
+export interface CompareWith {
+	target: RequestTarget;
+	connection: ConnectionValues;
+	/** Checks `valid against wsdl` on this connection's answers. */
+	validateSchema?: SchemaValidator;
+}
+
+/** How the second connection's outcome of one request differs from the first's. */
+export interface RequestComparison {
+	/** Empty: the same, what must differ aside. */
+	differences: Difference[];
+	/** Why the outcomes could not be compared (the second request could not be prepared or decoded). */
+	problem?: string;
+	/** The second connection's exchange (redacted). */
+	exchange?: ExchangeRecord;
 }
 
 /** The exchange of one request, redacted, as text. */
@@ -103,8 +128,8 @@ export interface RequestRunResult {
 	/** The decoded result or fault, when the request was decoded. */
 	decoded?: ObservedExchange['decoded'];
 	decodeError?: string;
-	/** With compareWith: how the second connection's outcome differs (empty: the same). */
-	comparison?: { differences: Difference[]; problem?: string };
+	/** With compareWith, for an operation request: how the second connection's outcome differs. */
+	comparison?: RequestComparison;
 }
 
 /**
@@ -148,6 +173,8 @@ export async function runRequestEntries(
 	const redactor = createRedactor(secrets);
 	const chosen = new Set(selected ?? entries.map((_, index) => index));
 	const variables: Record<string, string> = { ...options.variables };
+	// The second connection numbers its records its own way: its requests use what it answered.
+	const otherVariables: Record<string, string> = { ...options.variables };
 	const fileIssues = variableIssues(entries, Object.keys(variables));
 	const results: RequestRunResult[] = [];
 	const scenarios = new FileScenarios(
@@ -194,7 +221,7 @@ export async function runRequestEntries(
 				...entry.issues,
 				...fileIssues.filter((found) => found.entry === index).map(({ issue }) => issue),
 			];
-			await runOne(entry, issues, result, options, variables, entries, redactor);
+			await runOne(entry, issues, result, options, { variables, otherVariables }, entries, redactor);
 			options.onProgress?.({ kind: 'finished', result });
 		}
 	}
@@ -205,7 +232,7 @@ async function runOne(
 	issues: readonly RequestFileIssue[],
 	result: RequestRunResult,
 	options: RunOptions,
-	variables: Record<string, string>,
+	{ variables, otherVariables }: { variables: Record<string, string>; otherVariables: Record<string, string> },
 	entries: readonly ParsedEntry[],
 	redactor: ReturnType<typeof createRedactor>,
 ): Promise<void> {
@@ -238,24 +265,40 @@ async function runOne(
 		result.problems.push(...prepared.problems.map((problem) => redactor.text(problem)));
 		return;
 	}
-	// retry: sent again, the same request, until its expectations hold; the last try is the result.
-	const tries = entry.retry?.tries ?? 1;
-	let attempt: Attempt;
-	for (let sent = 1; ; sent += 1) {
-		attempt = await sendOnce(entry, prepared.request, options, variables, redactor);
-		if (entry.retry) result.tries = sent;
-		if (attempt.status === 'passed' || sent >= tries || options.signal?.aborted) break;
-		await delay(entry.retry?.intervalMs ?? 0, undefined, { signal: options.signal }).catch(() => undefined);
-		if (options.signal?.aborted) break;
-	}
+	const { attempt, sent } = await sendWithRetries(entry, prepared.request, options, variables, redactor);
+	if (entry.retry) result.tries = sent;
 	const { captured, ...rest } = attempt;
 	Object.assign(result, rest);
-	if (options.compareWith && entry.document && attempt.decoded) {
-		result.comparison = await compareElsewhere(entry, attempt.decoded, options, variables, redactor);
+	if (options.compareWith) {
+		result.comparison = await compareElsewhere(
+			entry,
+			attempt,
+			options,
+			options.compareWith,
+			otherVariables,
+			redactor,
+		);
 	}
 	for (const [name, value] of Object.entries(captured)) {
 		variables[name] = value;
 		result.captured[name] = value;
+	}
+}
+
+/** retry: sent again, the same request, until its expectations hold; the last try is the result. */
+async function sendWithRetries(
+	entry: ParsedEntry,
+	request: PreparedHttpRequest,
+	options: RunOptions,
+	variables: Readonly<Record<string, string>>,
+	redactor: ReturnType<typeof createRedactor>,
+): Promise<{ attempt: Attempt; sent: number }> {
+	const tries = entry.retry?.tries ?? 1;
+	for (let sent = 1; ; sent += 1) {
+		const attempt = await sendOnce(entry, request, options, variables, redactor);
+		if (attempt.status === 'passed' || sent >= tries || options.signal?.aborted) return { attempt, sent };
+		await delay(entry.retry?.intervalMs ?? 0, undefined, { signal: options.signal }).catch(() => undefined);
+		if (options.signal?.aborted) return { attempt, sent };
 	}
 }
 
@@ -385,29 +428,47 @@ class FileScenarios {
 	}
 }
 
-/** Sends the request to the second connection and compares the decoded outcomes, varying values ignored. */
+/**
+ * Sends the request to the second connection as to the first (its own captured values, retries,
+ * expectations) and compares the decoded outcomes, what must differ ignored. Its captures are kept
+ * in `otherVariables` for the requests after it.
+ */
 async function compareElsewhere(
 	entry: ParsedEntry,
-	decoded: NonNullable<ObservedExchange['decoded']>,
+	first: Attempt,
 	options: RunOptions,
-	variables: Record<string, string>,
+	other: CompareWith,
+	otherVariables: Record<string, string>,
 	redactor: ReturnType<typeof createRedactor>,
-): Promise<NonNullable<RequestRunResult['comparison']>> {
-	const other = options.compareWith!;
-	const prepared = prepareEntry(entry, other.target, other.connection, variables);
+): Promise<RequestComparison> {
+	const prepared = prepareEntry(entry, other.target, other.connection, otherVariables);
 	if (!prepared.request) return { differences: [], problem: redactor.text(prepared.problems.join(' ')) };
-	const captured = await sendPrepared(prepared.request, {
-		signal: options.signal,
-		timeoutMs: options.timeoutMs ?? 30_000,
-		dispatcher: options.dispatcher,
-	});
-	const observed = observe(entry, captured, { ...options, target: other.target }, redactor);
-	if (!observed.decoded) {
-		return { differences: [], problem: observed.decodeError ?? observed.error ?? 'no decodable answer' };
+	const otherOptions: RunOptions = {
+		...options,
+		target: other.target,
+		connection: other.connection,
+		validateSchema: other.validateSchema,
+	};
+	const { attempt } = await sendWithRetries(entry, prepared.request, otherOptions, otherVariables, redactor);
+	Object.assign(otherVariables, attempt.captured);
+	const comparison: RequestComparison = { differences: [], exchange: attempt.exchange };
+	const [mine, theirs] = [comparableOutcome(entry, first), comparableOutcome(entry, attempt)];
+	if (mine === undefined || theirs === undefined) {
+		const which = theirs === undefined ? 'the second connection' : 'the first connection';
+		const why = (theirs === undefined ? attempt : first).problems[0] ?? 'no decodable answer';
+		return { ...comparison, problem: `${which} gave no answer to compare: ${why}` };
 	}
-	const comparable = (outcome: NonNullable<ObservedExchange['decoded']>) =>
-		withoutVaryingValues(normaliseResult(outcome));
-	return { differences: diffValues(comparable(decoded), comparable(observed.decoded)) };
+	comparison.differences = diffValues(mine, theirs);
+	return comparison;
+}
+
+/**
+ * What is compared of an answer: an operation request's decoded result or fault, what must differ
+ * masked; a plain HTTP request's status only (its page carries each service's own links and tokens).
+ */
+function comparableOutcome(entry: ParsedEntry, attempt: Attempt): Normalised | undefined {
+	if (entry.document) return attempt.decoded ? withoutVaryingValues(normaliseResult(attempt.decoded)) : undefined;
+	return attempt.exchange?.response ? { status: attempt.exchange.response.status } : undefined;
 }
 
 /** The exchange as the expectations see it: redacted, decoded when it is an operation request. */

@@ -58,6 +58,7 @@ export const COMMANDS = {
 	requestFileRunTest: 'multiposting.requestFile.runTest',
 	requestFileRunAll: 'multiposting.requestFile.runAll',
 	requestFileCopyAs: 'multiposting.requestFile.copyAs',
+	requestFileCompareWith: 'multiposting.requestFile.compareWith',
 	requestFileShowExchange: 'multiposting.requestFile.showExchange',
 	requestFileSelectEnvironment: 'multiposting.requestFile.selectEnvironment',
 	requestFileSetEnvironmentSecrets: 'multiposting.requestFile.setEnvironmentSecrets',

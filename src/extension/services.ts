@@ -81,6 +81,15 @@ export interface WorkbenchServices {
 	activeCredentials(): Promise<Credentials>;
 	/** Every secret of the active connection, for redaction of anything shown or saved. */
 	secretsForRedaction(): Promise<string[]>;
+	/** Every connection, the Sandbox first (to pick one to compare the active connection with). */
+	connections(): ConnectionInfo[];
+	/**
+	 * A client for any connection and its credentials from SecretStorage (starts the sandbox when it
+	 * is the one), to send the same call there; the caller closes the client.
+	 */
+	connectionClient(
+		id: string,
+	): Promise<{ info: ConnectionInfo; client: MultipostingClient; credentials: Credentials }>;
 	readonly applications: ApplicationActions;
 	/** What was done to each application in this session (the service cannot read notes and tags back). */
 	readonly activity: ActivityLog;

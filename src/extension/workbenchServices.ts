@@ -106,6 +106,26 @@ export class DefaultWorkbenchServices implements WorkbenchServices, Disposable {
 		return [secrets?.apiKey, secrets?.password].filter((s): s is string => typeof s === 'string' && s.length > 0);
 	}
 
+	connections(): ConnectionInfo[] {
+		return this.options.store.list();
+	}
+
+	async connectionClient(
+		id: string,
+	): Promise<{ info: ConnectionInfo; client: MultipostingClient; credentials: Credentials }> {
+		const chosen = this.options.store.get(id);
+		if (!chosen) throw new Error(`The connection "${id}" no longer exists.`);
+		const client = await this.clientFor(chosen);
+		// The sandbox's address is known once it runs.
+		const info = this.options.store.get(id) ?? chosen;
+		try {
+			return { info, client, credentials: await this.options.store.credentials(info) };
+		} catch (error) {
+			await client.close();
+			throw error;
+		}
+	}
+
 	notifyDataChanged(change: DataChange): void {
 		this.dataEmitter.fire(change);
 	}

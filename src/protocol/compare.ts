@@ -232,16 +232,31 @@ export function bytesToBase64(bytes: Uint8Array): string {
 	return out;
 }
 
-/** Field names whose values are identifiers a second service numbers its own way (AdvertID, FeedID, …). */
-const IDENTIFIER_FIELD = /(ID|Id|Identifier|Token|Url|URL)$/;
+/** Field names of what each service numbers its own way (AdvertID, UserID, FeedID, …) and of links to it. */
+const IDENTIFIER_FIELD = /(ID|Id|Url|URL)$/;
+/** Codes of value sets both services share (AdvertStatusID, CultureID, CurrencyID, …): compared. */
+const CODE_FIELD = /(Status|Type|Role|Progress|Culture|Currency)ID$/;
+/** Field names of dates, also those given as text in the culture's format (sLastPostDate "27/11/2026 12:41:52"). */
+const DATE_FIELD = /Date$/;
 /** A date and time as the codecs give them (ISO 8601). */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
+/** True when a field's value is an identifier or link two services must not be expected to share. */
+export function isVaryingField(field: string): boolean {
+	return IDENTIFIER_FIELD.test(field) && !CODE_FIELD.test(field);
+}
+
+/** True when a value is a date or time, by its field's name or its ISO 8601 form. */
+function isDate(field: string, value: Normalised): boolean {
+	return typeof value === 'string' && (DATE_FIELD.test(field) || DATE_TIME.test(value));
+}
+
 /**
  * A normalised value with what must differ between two services replaced by placeholders:
- * identifiers and links (by field name) become `<id>`, dates and times `<date>`. What is left is
- * what two services must agree on (shapes, counts, texts, flags, faults). The namespace is not in a
- * decoded value at all.
+ * identifiers and links (by field name) become `<id>`, dates and times (by field name or
+ * form) `<date>`. What is left is
+ * what two services must agree on (shapes, counts, texts, flags, status and other codes, faults).
+ * The namespace is not in a decoded value at all.
  */
 export function withoutVaryingValues(value: Normalised | undefined, field = ''): Normalised | undefined {
 	if (value === undefined || value === null) return value;
@@ -254,7 +269,30 @@ export function withoutVaryingValues(value: Normalised | undefined, field = ''):
 		}
 		return result;
 	}
-	if (IDENTIFIER_FIELD.test(field)) return '<id>';
-	if (typeof value === 'string' && DATE_TIME.test(value)) return '<date>';
+	if (isVaryingField(field)) return '<id>';
+	if (isDate(field, value)) return '<date>';
 	return value;
+}
+
+/** A leaf line of a payload (payloadOf writes one element per line): indent, name, attributes, text. */
+const LEAF_LINE = /^(\s*)<([A-Za-z_][\w.-]*)([^>]*)>([^<]*)<\/\2>$/;
+
+/**
+ * A payload's text (one element per line, as the playground writes it) with the same values masked
+ * as withoutVaryingValues masks, written `[id]` and `[date]`, and the service's namespace as
+ * `[namespace]`: what is left differs only where the two services disagree.
+ */
+export function payloadWithoutVaryingValues(payload: string, namespace: string): string {
+	return payload
+		.split('\n')
+		.map((line) => {
+			const leaf = LEAF_LINE.exec(line);
+			if (leaf) {
+				const [, indent, name, attributes, text] = leaf;
+				const masked = isVaryingField(name) ? '[id]' : isDate(name, text.trim()) ? '[date]' : text;
+				line = `${indent}<${name}${attributes}>${masked}</${name}>`;
+			}
+			return namespace.length > 0 ? line.split(namespace).join('[namespace]') : line;
+		})
+		.join('\n');
 }

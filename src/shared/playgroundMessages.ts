@@ -98,22 +98,28 @@ export interface DiffLine {
 }
 
 export interface ComparisonView {
+	/** The same call over the four bindings, or over two connections (what must differ masked). */
+	kind: 'bindings' | 'connections';
 	operation: string;
-	/** Per binding: what came back. */
+	/** Per binding or connection: what came back. */
 	columns: {
-		binding: PlaygroundBinding;
+		/** The binding's name, or the connection's id. */
+		key: string;
 		label: string;
 		status?: number;
 		summary: string;
 		/** The whole body, pretty-printed when it is XML. */
 		pretty: string;
-		/** The payload: the result element (or the fault, or the error text), re-indented, whitespace-insensitive. */
+		/**
+		 * The payload: the result element (or the fault, or the error text), re-indented,
+		 * whitespace-insensitive; between connections with identifiers, dates and the namespace masked.
+		 */
 		payload: string;
 	}[];
-	/** Structural differences from the first binding (SOAP 1.1). */
-	results: { binding: PlaygroundBinding; equal: boolean; differences: string[] }[];
-	/** Line diffs of the payloads against the first binding. */
-	payloads: { binding: PlaygroundBinding; lines: DiffLine[] }[];
+	/** Structural differences from the first column (SOAP 1.1, or the active connection). */
+	results: { key: string; equal: boolean; differences: string[] }[];
+	/** Line diffs of the payloads against the first column. */
+	payloads: { key: string; lines: DiffLine[] }[];
 }
 
 /** A text the host opens in a read-only editor. */
@@ -152,6 +158,8 @@ export type WebviewToHost =
 	| { type: 'send'; form: PlaygroundForm }
 	| { type: 'cancel' }
 	| { type: 'compare'; form: PlaygroundForm }
+	/** The same call over the active connection and another one the user picks. */
+	| { type: 'compareConnection'; form: PlaygroundForm }
 	| { type: 'rawFromForm'; form: PlaygroundForm }
 	| { type: 'save'; form: PlaygroundForm }
 	| { type: 'copyCurl'; form: PlaygroundForm }
@@ -173,7 +181,7 @@ export type HostToWebview =
 	/** The connection changed (e.g. the sandbox started and got its port). */
 	| { type: 'connection'; connection: ConnectionView }
 	| { type: 'preview'; request?: RequestView; issues: IssueView[]; error?: string }
-	| { type: 'busy'; what: 'send' | 'compare' }
+	| { type: 'busy'; what: 'send' | 'compare' | 'compareConnection' }
 	| { type: 'response'; response: ResponseView }
 	| { type: 'comparison'; comparison: ComparisonView }
 	| { type: 'history'; entries: HistorySummary[]; query: string }
@@ -251,6 +259,7 @@ export function parseWebviewMessage(value: unknown): WebviewToHost | undefined {
 		case 'formChanged':
 		case 'send':
 		case 'compare':
+		case 'compareConnection':
 		case 'rawFromForm':
 		case 'save':
 		case 'copyCurl':

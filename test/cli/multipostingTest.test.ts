@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectRequestFiles, main, parseTestArgs, type CliIo } from '../../src/cli/multipostingTest';
 import { ScriptedServer } from '../client/helpers';
+import { libraryScenario } from '../../src/emulator/scenarios/library';
 import { startSandbox } from '../integration/support';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -600,6 +601,142 @@ expect: result.length >= {{minimum}}
 			/multiposting\.env\.json: ci\.variables\.key: this value is a secret of the run \(the API key or password\)/,
 		);
 		assert.ok(!secret.err.join('').includes('s3cret!'), 'the secret is not repeated');
+	});
+
+	it('--compare-with sends every request to a second service too and exits 3 when it answers differently', async () => {
+		const sandbox = await startSandbox({ size: 'small' });
+		const live = await startSandbox({ size: 'small', namespace: 'https://live.example.com/' });
+		try {
+			writeFileSync(
+				join(folder, 'compare.mpreq'),
+				`### Currencies
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+expect: no fault
+
+### Feeds and quota
+operation: UserFeedsAndQuotaWithDestinations
+binding: httpGet
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+param.sUsername: {{connection.username}}
+param.sPassword: {{connection.password}}
+expect: no fault
+`,
+			);
+			const io = (): ReturnType<typeof capture> => {
+				const made = capture(folder);
+				made.env = {
+					MP_API_KEY: sandbox.demo.apiKey,
+					MP_USERNAME: sandbox.demo.username,
+					MP_PASSWORD: sandbox.demo.password,
+					MP_COMPARE_API_KEY: live.demo.apiKey,
+					MP_COMPARE_USERNAME: live.demo.username,
+					MP_COMPARE_PASSWORD: live.demo.password,
+				};
+				return made;
+			};
+			const args = ['compare.mpreq', '--url', sandbox.baseUrl, '--compare-with', live.baseUrl];
+			const same = io();
+			assert.equal(await main(args, same), 0, same.out.join('') + same.err.join(''));
+			const sameText = same.out.join('');
+			assert.match(
+				sameText,
+				/, compared with http:\/\/127\.0\.0\.1:\d+ \(namespace https:\/\/live\.example\.com\/\)/,
+			);
+			assert.match(sameText, /^Compared with .*: 2 request\(s\), 0 differ, 0 not compared$/m);
+			assert.doesNotMatch(sameText, /≠/);
+
+			live.scenarios.activate(libraryScenario('quota-exhausted-on-one-board')!);
+			const differ = io();
+			const code = await main([...args, '--json', 'report.json', '--junit', 'report.xml'], differ);
+			const text = differ.out.join('');
+			assert.equal(code, 3, text);
+			assert.match(text, /^2 passed, 0 failed, 0 errored, 0 skipped$/m);
+			assert.match(text, /^Compared with .*: 2 request\(s\), 1 differ, 0 not compared$/m);
+			assert.match(
+				text,
+				/✓ Feeds and quota.*\n {6}≠ the second service answers differently \(\d+ difference\(s\)\):\n {8}result\[\d+\]\.PostingsUsed: "\d+" vs "\d+"/,
+			);
+			const json = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8'));
+			assert.deepEqual(json.comparisons, { compared: 2, differ: 1, notCompared: 0 });
+			const feeds = json.files[0].requests[1];
+			assert.equal(feeds.status, 'passed');
+			assert.ok(feeds.comparison.differences.some((d: { path: string }) => /PostingsUsed$/.test(d.path)));
+			const junit = readFileSync(join(folder, 'report.xml'), 'utf8');
+			assert.match(junit, /<testsuites name="multiposting-test" tests="2" failures="1" errors="0"/);
+			assert.match(
+				junit,
+				/<failure message="the second service answers differently \(\d+ difference\(s\)\)" type="comparison">/,
+			);
+			for (const written of [text, differ.err.join(''), JSON.stringify(json), junit]) {
+				for (const secret of [live.demo.apiKey, live.demo.password, sandbox.demo.apiKey]) {
+					assert.ok(!written.includes(secret), 'no credential is printed or written');
+				}
+			}
+		} finally {
+			await sandbox.stop();
+			await live.stop();
+		}
+	});
+
+	it('--compare-env takes the second service from an environment; its secrets only from MP_COMPARE_*', async () => {
+		const live = await startSandbox({ size: 'small', namespace: 'https://live.example.com/' });
+		try {
+			writeFileSync(
+				join(folder, 'users.mpreq'),
+				`### Users
+operation: UserList
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+param.sUsername: {{connection.username}}
+param.sPassword: {{connection.password}}
+expect: no fault
+`,
+			);
+			writeFileSync(
+				join(folder, 'multiposting.env.json'),
+				JSON.stringify({
+					live: { connection: { url: live.baseUrl, username: live.demo.username } },
+					empty: {},
+				}),
+			);
+			// The run's own sandbox beside the live service: the wrong key makes the second answer a fault.
+			const wrong = capture(folder);
+			wrong.env = { MP_COMPARE_API_KEY: 'not-the-key', MP_COMPARE_PASSWORD: live.demo.password };
+			assert.equal(await main(['users.mpreq', '--size', 'small', '--compare-env', 'live'], wrong), 3);
+			assert.match(
+				wrong.out.join(''),
+				/compared with http:\/\/127\.0\.0\.1:\d+ \(namespace https:\/\/live\.example\.com\/\)/,
+			);
+			assert.match(
+				wrong.out.join(''),
+				/≠ the second service answers differently[^\n]*\n {8}fault: absent vs record/,
+			);
+
+			const right = capture(folder);
+			right.env = { MP_COMPARE_API_KEY: live.demo.apiKey, MP_COMPARE_PASSWORD: live.demo.password };
+			assert.equal(
+				await main(['users.mpreq', '--size', 'small', '--compare-env', 'live'], right),
+				0,
+				right.out.join(''),
+			);
+
+			const none = capture(folder);
+			assert.equal(await main(['users.mpreq', '--compare-env', 'empty'], none), 2);
+			assert.match(
+				none.err.join(''),
+				/--compare-env empty: the environment names no connection\.url to compare with\./,
+			);
+			assert.match(parseTestArgs(['a', '--compare-with', 'x']) as string, /--compare-with "x" is not a URL/);
+			assert.match(
+				parseTestArgs(['a', '--compare-with', 'http://x', '--compare-env', 'live']) as string,
+				/not both/,
+			);
+		} finally {
+			await live.stop();
+		}
 	});
 
 	it('is a command: usage errors exit 2, help exits 0', async () => {

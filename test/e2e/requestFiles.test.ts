@@ -6,41 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { QUICK_INPUT, QUICK_INPUT_BOX, QUICK_INPUT_ROW, runCommand, screenshot } from './harness';
+import { QUICK_INPUT_ROW, runCommand, screenshot } from './harness';
 import { e2eSession } from './session';
-import { notification, sleep, statusBarItem, UI_WAIT } from './ui';
-
-/** Writes a file into the workspace and opens it with Quick Open (retried while the file index catches up). */
-async function openFile(page: Page, workspaceDir: string, name: string, text: string): Promise<void> {
-	fs.writeFileSync(path.join(workspaceDir, name), text);
-	const deadline = Date.now() + UI_WAIT;
-	for (;;) {
-		await page.keyboard.press('Control+P');
-		await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout: UI_WAIT });
-		await page.locator(QUICK_INPUT_BOX).fill(name);
-		const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first();
-		try {
-			await row.waitFor({ timeout: 3000 });
-			break;
-		} catch (error) {
-			await page.keyboard.press('Escape');
-			if (Date.now() > deadline) throw error;
-		}
-	}
-	await page.keyboard.press('Enter');
-	await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_WAIT });
-	await page
-		.locator('.editor-group-container.active .monaco-editor .view-lines')
-		.waitFor({ state: 'visible', timeout: UI_WAIT });
-}
-
-/** Puts the cursor at a 1-based line and column with Go to Line. */
-async function goTo(page: Page, line: number, column: number): Promise<void> {
-	await page.keyboard.press('Control+G');
-	await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout: UI_WAIT });
-	await page.keyboard.type(`${line}:${column}`);
-	await page.keyboard.press('Enter');
-}
+import { goTo, notification, openFile, sleep, statusBarItem, UI_WAIT } from './ui';
 
 /** The text of the active editor (what the view renders). */
 async function editorText(page: Page): Promise<string> {

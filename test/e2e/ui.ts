@@ -1,8 +1,17 @@
 // Steps a user takes in the Multiposting view, shared by the e2e files: find and expand tree rows,
 // answer quick inputs, choose context-menu items, wait for notifications and webviews.
 
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { clickActivityBar, openCommandPalette, QUICK_INPUT_BOX, QUICK_INPUT_ROW, runCommand } from './harness';
+import {
+	clickActivityBar,
+	openCommandPalette,
+	QUICK_INPUT,
+	QUICK_INPUT_BOX,
+	QUICK_INPUT_ROW,
+	runCommand,
+} from './harness';
 
 export const UI_WAIT = 60_000;
 const TREE_ROW = '.part.sidebar .monaco-list-row';
@@ -259,4 +268,36 @@ export async function runCommandAsking(page: Page, title: string): Promise<void>
 /** The status bar entry showing `text`. */
 export function statusBarItem(page: Page, text: RegExp): Locator {
 	return page.locator('.part.statusbar .statusbar-item', { hasText: text }).first();
+}
+
+/** Writes a file into the workspace and opens it with Quick Open (retried while the file index catches up). */
+export async function openFile(page: Page, workspaceDir: string, name: string, text: string): Promise<void> {
+	fs.writeFileSync(path.join(workspaceDir, name), text);
+	const deadline = Date.now() + UI_WAIT;
+	for (;;) {
+		await page.keyboard.press('Control+P');
+		await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout: UI_WAIT });
+		await page.locator(QUICK_INPUT_BOX).fill(name);
+		const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first();
+		try {
+			await row.waitFor({ timeout: 3000 });
+			break;
+		} catch (error) {
+			await page.keyboard.press('Escape');
+			if (Date.now() > deadline) throw error;
+		}
+	}
+	await page.keyboard.press('Enter');
+	await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_WAIT });
+	await page
+		.locator('.editor-group-container.active .monaco-editor .view-lines')
+		.waitFor({ state: 'visible', timeout: UI_WAIT });
+}
+
+/** Puts the cursor at a 1-based line and column with Go to Line. */
+export async function goTo(page: Page, line: number, column: number): Promise<void> {
+	await page.keyboard.press('Control+G');
+	await page.locator(QUICK_INPUT_BOX).waitFor({ state: 'visible', timeout: UI_WAIT });
+	await page.keyboard.type(`${line}:${column}`);
+	await page.keyboard.press('Enter');
 }

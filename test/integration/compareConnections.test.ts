@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runRequestEntries, type RunOptions } from '../../src/client/requestFileRunner';
 import type { RunningEmulator } from '../../src/emulator';
 import { libraryScenario } from '../../src/emulator/scenarios/library';
 import { DEFAULT_ENDPOINT_PATHS } from '../../src/protocol/catalogue';
-import { formatDifference, withoutVaryingValues } from '../../src/protocol/compare';
+import { formatDifference, payloadWithoutVaryingValues, withoutVaryingValues } from '../../src/protocol/compare';
 import { parseRequestFileEntries } from '../../src/protocol/requestFile';
 import { SANDBOX_START_TIMEOUT_MS, startSandbox } from './support';
 
@@ -75,22 +77,89 @@ describe('request files: comparing two connections (a second sandbox stands in f
 		}
 	});
 
-	it('masks identifiers, links and dates, and keeps the rest', () => {
+	it('sends the second connection the values captured from its own answers, plain HTTP requests included', async () => {
+		// The live service has numbered an advert already: its AdvertIDs differ from the sandbox's.
+		const file = readFileSync(
+			join(__dirname, '..', '..', '..', 'examples', 'post-advert-and-complete.mpreq'),
+			'utf8',
+		);
+		const entries = parseRequestFileEntries(file).entries;
+		const [earlier] = await runRequestEntries(entries, connectionOf(live), [0]);
+		assert.equal(earlier.status, 'passed', earlier.problems.join('\n'));
+
+		const options: RunOptions = { ...connectionOf(sandbox), compareWith: connectionOf(live) };
+		const results = await runRequestEntries(entries, options);
+		const liveAdvertId = results[0].comparison?.exchange?.response?.body.match(/<AdvertID>(\d+)</)?.[1];
+		assert.ok(liveAdvertId && liveAdvertId !== results[0].captured.advertId, 'the two services numbered apart');
+		assert.deepEqual(
+			results.map((result) => [
+				result.label,
+				result.status,
+				result.comparison?.problem ?? result.comparison?.differences.map(formatDifference),
+			]),
+			[
+				['Post an advert', 'passed', []],
+				['Open the completion page', 'passed', []],
+				['Choose a job board and confirm', 'passed', []],
+				['The advert is waiting for delivery', 'passed', []],
+				['Wait until the job board has answered', 'passed', []],
+				['Completing it twice is refused', 'passed', []],
+			],
+		);
+	});
+
+	it('masks identifiers, links and dates, and keeps codes, texts and counts', () => {
 		assert.deepEqual(
 			withoutVaryingValues({
 				AdvertID: 12,
+				AdvertStatusID: 3,
+				CultureID: 'en-GB',
+				ProgressID: 4,
 				RedirectUrl: 'http://127.0.0.1:1/complete-posting/x',
 				PostedDate: '2026-11-02T09:00:00Z',
+				sLastPostDate: '27/11/2026 12:41:52',
 				AdvertTitle: 'Nurse',
-				Postings: [{ FeedID: 101, Status: 'Delivered' }],
+				Postings: [{ FeedID: 101, Status: 'Delivered', FeedTypeID: 1 }],
 			}),
 			{
 				AdvertID: '<id>',
+				AdvertStatusID: 3,
+				CultureID: 'en-GB',
+				ProgressID: 4,
 				RedirectUrl: '<id>',
 				PostedDate: '<date>',
+				sLastPostDate: '<date>',
 				AdvertTitle: 'Nurse',
-				Postings: [{ FeedID: '<id>', Status: 'Delivered' }],
+				Postings: [{ FeedID: '<id>', Status: 'Delivered', FeedTypeID: 1 }],
 			},
+		);
+	});
+
+	it('masks the same values in a payload, and the namespace', () => {
+		const payload = [
+			'<Advert>',
+			'  <AdvertID>12</AdvertID>',
+			'  <AdvertStatusID>3</AdvertStatusID>',
+			'  <LastPostDate>2026-11-02T09:00:00Z</LastPostDate>',
+			'  <sLastPostDate>27/11/2026 12:41:52</sLastPostDate>',
+			'  <LastDeliveryDate xsi:nil="true" />',
+			'  <AdvertTitle>Nurse</AdvertTitle>',
+			'  <Detail>see https://live.example.com/ for more</Detail>',
+			'</Advert>',
+		].join('\n');
+		assert.equal(
+			payloadWithoutVaryingValues(payload, 'https://live.example.com/'),
+			[
+				'<Advert>',
+				'  <AdvertID>[id]</AdvertID>',
+				'  <AdvertStatusID>3</AdvertStatusID>',
+				'  <LastPostDate>[date]</LastPostDate>',
+				'  <sLastPostDate>[date]</sLastPostDate>',
+				'  <LastDeliveryDate xsi:nil="true" />',
+				'  <AdvertTitle>Nurse</AdvertTitle>',
+				'  <Detail>see [namespace] for more</Detail>',
+				'</Advert>',
+			].join('\n'),
 		);
 	});
 });

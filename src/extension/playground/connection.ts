@@ -2,6 +2,7 @@
  * The active connection as the playground needs it: where requests go and the values behind the
  * `{{connection.*}}` placeholders. Kept apart from the VS Code API so it can be tested with fakes.
  */
+import type { Dispatcher } from 'undici';
 import type { MultipostingClient } from '../../client';
 import { DEFAULT_ENDPOINT_PATHS } from '../../protocol/catalogue';
 import type { ConnectionValues } from '../../protocol/requestFile';
@@ -57,4 +58,34 @@ export async function secretsToHide(services: WorkbenchServices, values: Connect
 	return [...new Set([...fromServices, values.apiKey ?? '', values.password ?? ''])].filter(
 		(secret) => secret.length > 0,
 	);
+}
+
+/** Another connection, as a comparison sends to it; close() when done. */
+export interface OtherConnection {
+	info: ConnectionInfo;
+	target: Target;
+	/** The values of its `{{connection.*}}` placeholders, secrets included, for sending only. */
+	values: ConnectionValues;
+	/** Its secrets, to hide in everything shown. */
+	secrets: string[];
+	dispatcher: Dispatcher;
+	close(): Promise<void>;
+}
+
+/** Opens a connection other than the active one, its credentials from SecretStorage. */
+export async function openOtherConnection(services: WorkbenchServices, id: string): Promise<OtherConnection> {
+	const { info, client, credentials } = await services.connectionClient(id);
+	return {
+		info,
+		target: targetOfClient(client),
+		values: {
+			apiKey: credentials.apiKey,
+			password: credentials.password ?? '',
+			username: credentials.username ?? info.username ?? '',
+			culture: credentials.culture ?? info.culture,
+		},
+		secrets: [credentials.apiKey, credentials.password ?? ''].filter((secret) => secret.length > 0),
+		dispatcher: client.dispatcher,
+		close: () => client.close(),
+	};
 }

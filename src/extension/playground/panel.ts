@@ -23,10 +23,18 @@ import {
 import { SETTINGS } from '../ids';
 import type { WorkbenchServices } from '../services';
 import { WebviewPanelBase, type Reply } from '../webviews/webviewPanel';
-import { connectionView, publicValues, secretValues, targetOfClient, targetOfConnection } from './connection';
+import {
+	connectionView,
+	openOtherConnection,
+	publicValues,
+	secretValues,
+	targetOfClient,
+	targetOfConnection,
+} from './connection';
 import { curlNotice, curlSecretsOf, type CurlSecrets } from './curlChoice';
 import { formToDocument } from './documents';
 import { PLAYGROUND_SCHEME, type EditorTextStore } from './editorTexts';
+import { pickOtherConnection } from './pickConnection';
 import { formToDraft, formToParams, previewForm } from './request';
 import type { PlaygroundRunner } from './runner';
 import { clientCallSnippet, curlForForm, curlForRaw } from './snippets';
@@ -153,6 +161,9 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 				await this.sendHistory('');
 				return;
 			}
+			case 'compareConnection':
+				await this.compareWithConnection(message.form, reply);
+				return;
 			case 'rawFromForm': {
 				const form = message.form;
 				if (!isOperationName(form.operation)) return;
@@ -212,6 +223,49 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 				await vscode.env.clipboard.writeText(message.text);
 				reply({ type: 'notice', level: 'info', message: `Copied ${message.label}.` });
 				return;
+		}
+	}
+
+	/**
+	 * Sends the form over the active connection and one the user picks, shows the structural
+	 * differences in the page and opens the payloads (what must differ masked) in a diff editor.
+	 */
+	private async compareWithConnection(form: PlaygroundForm, reply: Reply<HostToWebview>): Promise<void> {
+		try {
+			const picked = await pickOtherConnection(this.services);
+			if (!picked) {
+				reply({ type: 'notice', level: 'info', message: 'Not compared: no connection was chosen.' });
+				return;
+			}
+			reply({ type: 'busy', what: 'compareConnection' });
+			reply({
+				type: 'notice',
+				level: 'info',
+				message: `Sending to ${this.services.activeConnection().label} and ${picked.label}…`,
+			});
+			const other = await openOtherConnection(this.services, picked.id);
+			let outcome;
+			try {
+				outcome = await this.runner.compareWithConnection(form, other);
+			} finally {
+				await other.close();
+			}
+			if (!outcome.comparison) {
+				reply({ type: 'notice', level: 'error', message: outcome.problems.join(' ') });
+				return;
+			}
+			reply({ type: 'comparison', comparison: outcome.comparison });
+			const [left, right] = outcome.comparison.columns;
+			const text = (column: typeof left): EditorText => ({
+				title: `${outcome.comparison!.operation} payload (${column.label})`,
+				text: `${column.payload}\n`,
+				language: column.payload.trimStart().startsWith('<') ? 'xml' : 'plaintext',
+			});
+			await this.openDiff(text(left), text(right));
+		} finally {
+			reply({ type: 'done' });
+			this.refreshConnection(form);
+			await this.sendHistory('');
 		}
 	}
 
@@ -308,13 +362,17 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 	}
 
 	private async openDiff(left: EditorText, right: EditorText): Promise<void> {
-		const uri = (text: EditorText) =>
-			vscode.Uri.from({ scheme: PLAYGROUND_SCHEME, path: this.deps.texts.add(text) });
-		await vscode.commands.executeCommand('vscode.diff', uri(left), uri(right), `${left.title} ↔ ${right.title}`, {
-			viewColumn: vscode.ViewColumn.Beside,
-			preview: false,
-		});
+		await openTextDiff(this.deps.texts, left, right);
 	}
+}
+
+/** Opens two texts side by side in a read-only diff editor, beside the active one. */
+export async function openTextDiff(texts: EditorTextStore, left: EditorText, right: EditorText): Promise<void> {
+	const uri = (text: EditorText) => vscode.Uri.from({ scheme: PLAYGROUND_SCHEME, path: texts.add(text) });
+	await vscode.commands.executeCommand('vscode.diff', uri(left), uri(right), `${left.title} ↔ ${right.title}`, {
+		viewColumn: vscode.ViewColumn.Beside,
+		preview: false,
+	});
 }
 
 /** Opens an endpoint's WSDL as an untitled XML document. */

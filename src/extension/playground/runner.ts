@@ -4,10 +4,11 @@
  */
 import { BINDING_NAMES, type BindingName } from '../../protocol/bindings/types';
 import { isOperationName, type Endpoint } from '../../protocol/catalogue';
-import type { PlaygroundForm, ResponseView } from '../../shared/playgroundMessages';
+import type { ConnectionValues } from '../../protocol/requestFile';
+import type { ComparisonView, PlaygroundForm, ResponseView } from '../../shared/playgroundMessages';
 import type { WorkbenchServices } from '../services';
-import { buildComparison } from './comparison';
-import { secretValues, secretsToHide, targetOfClient } from './connection';
+import { buildComparison, buildConnectionComparison } from './comparison';
+import { secretValues, secretsToHide, targetOfClient, type OtherConnection } from './connection';
 import type { PlaygroundHistory } from './history';
 import {
 	buildResponseView,
@@ -16,6 +17,7 @@ import {
 	prepareRawRequest,
 	sendPrepared,
 	urlPrefix,
+	type Target,
 } from './request';
 
 /** Sends forms and shows the outcome; shared by the panel and the editor commands. */
@@ -41,40 +43,73 @@ export class PlaygroundRunner {
 		const target = targetOfClient(client);
 		const values = await secretValues(this.services);
 		const secrets = await secretsToHide(this.services, values);
-		let prepared;
-		if (form.mode === 'raw') {
-			const raw = prepareRawRequest(form.raw, target.baseUrl, values);
-			if (!raw.request) return { problems: raw.issues };
-			prepared = raw.request;
-		} else {
-			if (!isOperationName(form.operation)) return { problems: [`Unknown operation ${form.operation}.`] };
-			const { params, issues } = formToParams(form.operation, form.params);
-			if (issues.length > 0) return { problems: issues.map((issue) => issue.message) };
-			prepared = encodeFormRequest(form.operation, form.binding, params, target, values);
-		}
+		const prepared = prepareForm(form, target, values);
+		if (!prepared.request) return { problems: prepared.problems };
+		const request = prepared.request;
+		const captured = await this.cancellable(signal, (inFlight) =>
+			sendPrepared(request, { signal: inFlight, timeoutMs: form.timeoutMs, dispatcher: client.dispatcher }),
+		);
+		const response = buildResponseView(captured, {
+			operation: form.operation,
+			binding: form.binding,
+			target,
+			secrets,
+		});
+		await this.history
+			.add(form, response, values)
+			.catch((error: unknown) =>
+				this.services.log.warn(`Could not save the playground history: ${String(error)}`),
+			);
+		return { response, problems: [] };
+	}
+
+	/**
+	 * Sends the form over the active connection (kept in the history) and then, the same call, over
+	 * `other`; compares the two answers with what must differ between two services masked.
+	 */
+	async compareWithConnection(
+		form: PlaygroundForm,
+		other: OtherConnection,
+	): Promise<{ comparison?: ComparisonView; problems: string[] }> {
+		const prepared = prepareForm(form, other.target, other.values);
+		if (!prepared.request) return { problems: prepared.problems };
+		const request = prepared.request;
+		const first = await this.send(form);
+		if (!first.response) return { problems: first.problems };
+		if (first.response.error === 'Cancelled.') return { problems: ['Cancelled.'] };
+		const captured = await this.cancellable(undefined, (inFlight) =>
+			sendPrepared(request, { signal: inFlight, timeoutMs: form.timeoutMs, dispatcher: other.dispatcher }),
+		);
+		const activeSecrets = await secretsToHide(this.services, await secretValues(this.services));
+		const response = buildResponseView(captured, {
+			operation: form.operation,
+			binding: form.binding,
+			target: other.target,
+			secrets: [...other.secrets, ...activeSecrets],
+		});
+		const active = this.services.activeConnection();
+		const activeNamespace = targetOfClient(await this.services.activeClient()).namespace;
+		return {
+			comparison: buildConnectionComparison(form.operation, [
+				{ id: active.id, label: active.label, namespace: activeNamespace, response: first.response },
+				{ id: other.info.id, label: other.info.label, namespace: other.target.namespace, response },
+			]),
+			problems: [],
+		};
+	}
+
+	/** Runs a send that cancel() (or `signal`) aborts; one at a time. */
+	private async cancellable<T>(
+		signal: AbortSignal | undefined,
+		run: (inFlight: AbortSignal) => Promise<T>,
+	): Promise<T> {
 		const controller = new AbortController();
 		this.inFlight?.abort();
 		this.inFlight = controller;
 		const onAbort = (): void => controller.abort();
 		signal?.addEventListener('abort', onAbort, { once: true });
 		try {
-			const captured = await sendPrepared(prepared, {
-				signal: controller.signal,
-				timeoutMs: form.timeoutMs,
-				dispatcher: client.dispatcher,
-			});
-			const response = buildResponseView(captured, {
-				operation: form.operation,
-				binding: form.binding,
-				target,
-				secrets,
-			});
-			await this.history
-				.add(form, response, values)
-				.catch((error: unknown) =>
-					this.services.log.warn(`Could not save the playground history: ${String(error)}`),
-				);
-			return { response, problems: [] };
+			return await run(controller.signal);
 		} finally {
 			signal?.removeEventListener('abort', onAbort);
 			if (this.inFlight === controller) this.inFlight = undefined;
@@ -82,9 +117,7 @@ export class PlaygroundRunner {
 	}
 
 	/** Sends the form's operation over every binding, one after the other, and compares. */
-	async compare(
-		form: PlaygroundForm,
-	): Promise<{ comparison?: ReturnType<typeof buildComparison>; problems: string[] }> {
+	async compare(form: PlaygroundForm): Promise<{ comparison?: ComparisonView; problems: string[] }> {
 		const responses: [BindingName, ResponseView][] = [];
 		for (const binding of BINDING_NAMES) {
 			const outcome = await this.send({ ...form, mode: 'form', binding });
@@ -116,4 +149,20 @@ export class PlaygroundRunner {
 		}
 		return text;
 	}
+}
+
+/** The HTTP request of a form (form or raw mode) to a target, or the problems that stop it. */
+function prepareForm(
+	form: PlaygroundForm,
+	target: Target,
+	values: ConnectionValues,
+): { request?: ReturnType<typeof encodeFormRequest>; problems: string[] } {
+	if (form.mode === 'raw') {
+		const raw = prepareRawRequest(form.raw, target.baseUrl, values);
+		return raw.request ? { request: raw.request, problems: [] } : { problems: raw.issues };
+	}
+	if (!isOperationName(form.operation)) return { problems: [`Unknown operation ${form.operation}.`] };
+	const { params, issues } = formToParams(form.operation, form.params);
+	if (issues.length > 0) return { problems: issues.map((issue) => issue.message) };
+	return { request: encodeFormRequest(form.operation, form.binding, params, target, values), problems: [] };
 }

@@ -1,9 +1,11 @@
 /**
  * Request files in the editor: the language features, a CodeLens row per request (Send, Open in
- * Playground, Run test), the commands behind them and the Test Explorer.
+ * Playground, Run test), the commands behind them (and Compare with Connection…) and the Test Explorer.
  */
 import * as vscode from 'vscode';
-import { formatExchange } from '../../client/requestFileRunner';
+import { formatExchange, runRequestEntries, type RequestRunResult } from '../../client/requestFileRunner';
+import { wsdlSchemaValidator } from '../../client/requestFileSchema';
+import { loadLibxml2Validator } from '../../client/xsd/libxml2Validator';
 import { isOperationName } from '../../protocol/catalogue';
 import {
 	entryLabel,
@@ -14,16 +16,19 @@ import {
 import { substituteVariables } from '../../protocol/requestFiles/placeholders';
 import type { RequestParamValue } from '../../protocol/requestFiles/format';
 import type { WorkbenchServices } from '../services';
-import { secretValues, targetOfClient } from '../playground/connection';
+import { openOtherConnection, secretValues, targetOfClient } from '../playground/connection';
 import { documentToForm } from '../playground/documents';
-import { PlaygroundPanel, type PlaygroundDeps } from '../playground/panel';
+import { openTextDiff, PlaygroundPanel, type PlaygroundDeps } from '../playground/panel';
+import { pickOtherConnection } from '../playground/pickConnection';
+import type { EditorText } from '../../shared/playgroundMessages';
 import { COMMANDS } from '../ids';
 import { SNIPPET_LANGUAGES, requestSnippet } from '../playground/snippets';
 import { isRequestDocument, REQUEST_LANGUAGE_ID, REQUEST_SELECTOR, registerRequestLanguage } from './language';
 import { openReadonlyDocument } from '../ui/readonlyDocuments';
 import { VscodeSecrets, VscodeUi } from '../ui/vscodeUi';
 import { RequestEnvironments } from './environments';
-import { describeRun, runHeadline, runOptionsFor } from './running';
+import { comparedPayloads, comparisonHeadline, describeComparison } from './comparing';
+import { describeRun, folderOf, runHeadline, runOptionsFor } from './running';
 import { RequestFileTests } from './tests';
 
 /** Command ids of request files (package.json contributes them under category Multiposting). */
@@ -33,6 +38,7 @@ export const REQUEST_FILE_COMMANDS = {
 	runTest: COMMANDS.requestFileRunTest,
 	runAll: COMMANDS.requestFileRunAll,
 	copyAs: COMMANDS.requestFileCopyAs,
+	compareWith: COMMANDS.requestFileCompareWith,
 	showExchange: COMMANDS.requestFileShowExchange,
 	selectEnvironment: COMMANDS.requestFileSelectEnvironment,
 	setEnvironmentSecrets: COMMANDS.requestFileSetEnvironmentSecrets,
@@ -203,6 +209,73 @@ export function registerRequestFiles(
 				void vscode.window.showInformationMessage(
 					`Copied as ${choice.label}; set MP_API_KEY and MP_PASSWORD before running it.`,
 				);
+			}),
+		),
+		vscode.commands.registerCommand(
+			REQUEST_FILE_COMMANDS.compareWith,
+			guarded(async (uri?: vscode.Uri, index?: number) => {
+				const { document, entry, entries } = await requestAt(uri, index);
+				const picked = await pickOtherConnection(services);
+				if (!picked) return;
+				const name = vscode.workspace.asRelativePath(document.uri);
+				const chosen = await environments.runFor(document.uri);
+				const options = await runOptionsFor(services, timeout(), chosen);
+				const other = await openOtherConnection(services, picked.id);
+				let results: RequestRunResult[];
+				try {
+					results = await vscode.window.withProgress(
+						{
+							location: vscode.ProgressLocation.Notification,
+							title: `Sending ${entryLabel(entries[entry], entry)} to both connections`,
+							cancellable: true,
+						},
+						(_progress, token) => {
+							const controller = new AbortController();
+							token.onCancellationRequested(() => controller.abort());
+							const compareWith = {
+								target: other.target,
+								connection: other.values,
+								validateSchema: wsdlSchemaValidator(other.target, loadLibxml2Validator, timeout()),
+							};
+							const secrets = [...(options.secrets ?? []), ...other.secrets];
+							const run = { ...options, compareWith, secrets, signal: controller.signal };
+							return runRequestEntries(entries, { ...run, folder: folderOf(document.uri) }, [entry]);
+						},
+					);
+				} finally {
+					await other.close();
+				}
+				const connections = {
+					first: {
+						label: chosen?.environment.connection.url
+							? `environment ${chosen.environment.name}`
+							: services.activeConnection().label,
+						namespace: options.target.namespace,
+					},
+					second: { label: other.info.label, namespace: other.target.namespace },
+				};
+				output.clear();
+				output.append(describeComparison(name, results, connections));
+				output.show(true);
+				const result = results.find((found) => found.index === entry);
+				if (!result) return;
+				const headline = comparisonHeadline(result, connections);
+				const payloads = comparedPayloads(result, connections);
+				if (payloads) {
+					const text = (label: string, payload: string): EditorText => ({
+						title: `${result.label} payload (${label})`,
+						text: `${payload}\n`,
+						language: payload.trimStart().startsWith('<') ? 'xml' : 'plaintext',
+					});
+					await openTextDiff(
+						playground.texts,
+						text(connections.first.label, payloads.first),
+						text(connections.second.label, payloads.second),
+					);
+				}
+				const same = result.comparison?.differences.length === 0 && !result.comparison.problem;
+				if (same) void vscode.window.showInformationMessage(headline);
+				else void vscode.window.showWarningMessage(headline);
 			}),
 		),
 		vscode.languages.registerCodeLensProvider(REQUEST_SELECTOR, new RequestLenses()),

@@ -38,6 +38,12 @@ export interface PlaygroundOptions {
 	debounceMs?: { preview: number; search: number };
 }
 
+const BUSY_NOTICE = {
+	send: 'Sending…',
+	compare: 'Sending over all four bindings…',
+	compareConnection: 'Choose the connection to compare with, in the picker at the top of the window…',
+} as const;
+
 export class PlaygroundApp {
 	private readonly doc: Document;
 	private readonly messenger: PlaygroundMessenger;
@@ -69,6 +75,7 @@ export class PlaygroundApp {
 			send: () => this.startBusy('send'),
 			cancel: () => this.messenger.post({ type: 'cancel' }),
 			compare: () => this.startBusy('compare'),
+			compareConnection: () => this.startBusy('compareConnection'),
 			openRequest: () => this.openRequest(),
 			copyCurl: () => this.messenger.post({ type: 'copyCurl', form: this.form }),
 			copyClient: () => this.messenger.post({ type: 'copyClient', form: this.form }),
@@ -157,7 +164,12 @@ export class PlaygroundApp {
 				this.workbench.recordComparison(this.sentForm(message.requestId), message.comparison);
 				this.save();
 				this.renderOutput();
-				this.showNotice('info', 'Compared the four bindings.');
+				this.showNotice(
+					'info',
+					message.comparison.kind === 'bindings'
+						? 'Compared the four bindings.'
+						: `Compared ${message.comparison.columns.map((column) => column.label).join(' with ')}.`,
+				);
 				break;
 			case 'history':
 				this.layout.history.replaceChildren(
@@ -361,10 +373,10 @@ export class PlaygroundApp {
 		this.doc.body.classList.toggle('pg-busy', value);
 	}
 
-	private startBusy(kind: 'send' | 'compare'): void {
+	private startBusy(kind: 'send' | 'compare' | 'compareConnection'): void {
 		if (this.busy) return;
 		this.setBusy(true);
-		this.showNotice('info', kind === 'compare' ? 'Sending over all four bindings…' : 'Sending…');
+		this.showNotice('info', BUSY_NOTICE[kind]);
 		const form = this.form;
 		const id = this.messenger.post({ type: kind, form });
 		this.inFlight.set(id, form);

@@ -6,6 +6,28 @@
 import type { ComparisonView, EditorText } from '../../shared/playgroundMessages';
 import { button, el } from '../common/dom';
 
+/** The words of each kind of comparison. */
+const WORDS: Record<
+	ComparisonView['kind'],
+	{ title: string; column: string; sameResults: string; samePayloads: string }
+> = {
+	bindings: {
+		title: 'Binding comparison',
+		column: 'Binding',
+		sameResults: 'The decoded results are identical in all bindings.',
+		samePayloads: 'The payloads are identical in all bindings (envelopes aside).',
+	},
+	connections: {
+		title: 'Connection comparison',
+		column: 'Connection',
+		sameResults: 'The two connections answer with the same results.',
+		samePayloads: 'The payloads are identical (envelopes aside).',
+	},
+};
+
+const MASKED_NOTE =
+	'Identifiers and links each service numbers its own way ([id]), dates ([date]) and the namespace ([namespace]) are left out of the comparison.';
+
 export interface ComparisonContext {
 	doc: Document;
 	openDiff(left: EditorText, right: EditorText): void;
@@ -25,11 +47,12 @@ function payloadText(comparison: ComparisonView, index: number): EditorText {
 export function renderComparison(ctx: ComparisonContext, comparison: ComparisonView): Node[] {
 	const { doc } = ctx;
 	const baseline = comparison.columns[0]?.label ?? 'SOAP 1.1';
+	const words = WORDS[comparison.kind];
 	const th = (text: string, scope: 'col' | 'row'): HTMLTableCellElement => el(doc, 'th', { text, attrs: { scope } });
 	const summary = el(doc, 'table', { className: 'pg-table' }, [
 		el(doc, 'thead', {}, [
 			el(doc, 'tr', {}, [
-				th('Binding', 'col'),
+				th(words.column, 'col'),
 				th('Status', 'col'),
 				th('Outcome', 'col'),
 				th(`Result vs ${baseline}`, 'col'),
@@ -41,13 +64,13 @@ export function renderComparison(ctx: ComparisonContext, comparison: ComparisonV
 			'tbody',
 			{},
 			comparison.columns.map((column) => {
-				const result = comparison.results.find((entry) => entry.binding === column.binding);
+				const result = comparison.results.find((entry) => entry.key === column.key);
 				const verdict = !result
 					? 'baseline'
 					: result.equal
 						? 'identical'
 						: `${result.differences.length} difference(s)`;
-				const payload = comparison.payloads.find((entry) => entry.binding === column.binding);
+				const payload = comparison.payloads.find((entry) => entry.key === column.key);
 				const changed = payload ? payload.lines.filter((line) => line.kind !== 'same').length : 0;
 				return el(doc, 'tr', {}, [
 					th(column.label, 'row'),
@@ -67,7 +90,7 @@ export function renderComparison(ctx: ComparisonContext, comparison: ComparisonV
 		.map((entry) =>
 			el(doc, 'div', {}, [
 				el(doc, 'h4', {
-					text: `${comparison.columns.find((c) => c.binding === entry.binding)?.label ?? entry.binding} vs ${baseline}`,
+					text: `${comparison.columns.find((c) => c.key === entry.key)?.label ?? entry.key} vs ${baseline}`,
 				}),
 				el(
 					doc,
@@ -82,7 +105,7 @@ export function renderComparison(ctx: ComparisonContext, comparison: ComparisonV
 		.map((entry) =>
 			el(doc, 'details', { className: 'pg-payload-diff' }, [
 				el(doc, 'summary', {
-					text: `Payload diff: ${baseline} → ${comparison.columns.find((c) => c.binding === entry.binding)?.label ?? entry.binding}`,
+					text: `Payload diff: ${baseline} → ${comparison.columns.find((c) => c.key === entry.key)?.label ?? entry.key}`,
 				}),
 				el(
 					doc,
@@ -98,16 +121,15 @@ export function renderComparison(ctx: ComparisonContext, comparison: ComparisonV
 			]),
 		);
 	return [
-		el(doc, 'h3', { text: `Binding comparison: ${comparison.operation}` }),
+		el(doc, 'h3', { text: `${words.title}: ${comparison.operation}` }),
+		...(comparison.kind === 'connections' ? [el(doc, 'p', { className: 'pg-hint', text: MASKED_NOTE })] : []),
 		summary,
-		...(differences.length > 0
-			? differences
-			: [el(doc, 'p', { className: 'pg-good', text: 'The decoded results are identical in all bindings.' })]),
+		...(differences.length > 0 ? differences : [el(doc, 'p', { className: 'pg-good', text: words.sameResults })]),
 		diffs.length > 0
 			? el(doc, 'div', {}, diffs)
 			: el(doc, 'p', {
 					className: 'pg-good',
-					text: 'The payloads are identical in all bindings (envelopes aside).',
+					text: words.samePayloads,
 				}),
 		renderDiffPicker(ctx, comparison),
 		el(doc, 'details', {}, [
@@ -143,10 +165,10 @@ function renderDiffPicker(ctx: ComparisonContext, comparison: ComparisonView): H
 		return select;
 	};
 	const firstDifferent = comparison.payloads.findIndex((entry) => entry.lines.some((line) => line.kind !== 'same'));
-	const left = picker('diff-left', 'Left binding', 0);
+	const left = picker('diff-left', `Left ${WORDS[comparison.kind].column.toLowerCase()}`, 0);
 	const right = picker(
 		'diff-right',
-		'Right binding',
+		`Right ${WORDS[comparison.kind].column.toLowerCase()}`,
 		Math.min(comparison.columns.length - 1, firstDifferent >= 0 ? firstDifferent + 1 : 1),
 	);
 	return el(doc, 'div', { className: 'pg-diff-picker' }, [

@@ -19,6 +19,7 @@ export interface LayoutActions {
 	send(): void;
 	cancel(): void;
 	compare(): void;
+	compareConnection(): void;
 	openRequest(): void;
 	copyCurl(): void;
 	copyClient(): void;
@@ -119,6 +120,12 @@ export function renderLayout(doc: Document, actions: LayoutActions): { elements:
 	const idle = (): boolean => actions.isBusy();
 	const more = createMenuButton(doc, 'more', 'More…', [
 		{ id: 'compare', label: 'Compare bindings', run: () => actions.compare(), disabled: idle },
+		{
+			id: 'compare-connection',
+			label: 'Compare with connection…',
+			run: () => actions.compareConnection(),
+			disabled: idle,
+		},
 		{ id: 'open-request', label: 'Open request in editor', run: () => actions.openRequest() },
 		{ id: 'copy-curl', label: 'Copy as curl', run: () => actions.copyCurl() },
 		{ id: 'copy-client', label: 'Copy as client call', run: () => actions.copyClient() },
@@ -127,7 +134,7 @@ export function renderLayout(doc: Document, actions: LayoutActions): { elements:
 		{ id: 'wsdl-admin', label: 'Open administration WSDL', run: () => actions.openWsdl('administration') },
 	]);
 
-	more.button.title = 'More actions: compare bindings, open in an editor, copy, save, WSDL';
+	more.button.title = 'More actions: compare bindings or connections, open in an editor, copy, save, WSDL';
 	const notice = el(doc, 'div', {
 		className: 'pg-notice',
 		attrs: { id: 'notice', role: 'status', 'aria-live': 'polite' },

@@ -75,7 +75,10 @@ export class Workbench {
 		this.current = saved?.form ?? newForm();
 		this.forms = { ...saved?.forms };
 		this.exchanges = { ...saved?.exchanges };
-		this.comparisons = { ...saved?.comparisons };
+		// A comparison kept by an older version (without its kind) is not shown again.
+		this.comparisons = Object.fromEntries(
+			Object.entries(saved?.comparisons ?? {}).filter(([, comparison]) => comparison?.view?.kind !== undefined),
+		);
 	}
 
 	get form(): PlaygroundForm {

@@ -256,7 +256,7 @@ describe('playground requests', () => {
 				assert.deepEqual(
 					entry.lines.filter((line) => line.kind !== 'same'),
 					[],
-					`${entry.binding} payload differs from SOAP 1.1`,
+					`${entry.key} payload differs from SOAP 1.1`,
 				);
 			}
 		});

@@ -4,7 +4,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { MultipostingClient } from '../../../src/client';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator';
 import type { ConnectionInfo, WorkbenchServices } from '../../../src/extension/services';
-import { secretValues } from '../../../src/extension/playground/connection';
+import { secretValues, type OtherConnection } from '../../../src/extension/playground/connection';
+import { libraryScenario } from '../../../src/emulator/scenarios/library';
 import { newForm } from '../../../src/extension/playground/documents';
 import { PlaygroundHistory, type HistoryStorage } from '../../../src/extension/playground/history';
 import { PlaygroundRunner } from '../../../src/extension/playground/runner';
@@ -104,6 +105,62 @@ describe('playground runner against the sandbox', function () {
 		for (const endpoint of ['posting', 'administration'] as const) {
 			const wsdl = await runner.fetchWsdl(endpoint);
 			assert.match(wsdl, /<(wsdl:)?definitions/);
+		}
+	});
+
+	it('compares a call with another connection (a second sandbox standing in for the live service)', async () => {
+		const live = await startEmulator({
+			host: '127.0.0.1',
+			port: 0,
+			dataDir: ':memory:',
+			namespace: 'https://live.example.com/',
+		});
+		const liveClient = clientFor(live, { credentials: { culture: 'en-GB' } });
+		const other: OtherConnection = {
+			info: { ...fakeServices(live, liveClient).activeConnection(), id: 'live', label: 'Live' },
+			target: { baseUrl: live.baseUrl, namespace: live.namespace, paths: liveClient.paths },
+			values: { ...live.demo, apiKey: 'live-key-0123456789', culture: 'en-GB' },
+			secrets: ['live-key-0123456789', live.demo.password],
+			dispatcher: liveClient.dispatcher,
+			close: async () => undefined,
+		};
+		live.scenarios.activate(libraryScenario('quota-exhausted-on-one-board')!);
+		try {
+			// The live key is its own: the sandbox's demo key is refused there.
+			const runner = new PlaygroundRunner(fakeServices(emulator, client), new PlaygroundHistory(storage));
+			const refused = await runner.compareWithConnection(newForm('UserFeedsAndQuotaWithDestinations'), other);
+			assert.deepEqual(
+				refused.comparison?.columns.map((column) => [column.key, column.label]),
+				[
+					['sandbox', 'Sandbox'],
+					['live', 'Live'],
+				],
+			);
+			assert.match(refused.comparison!.columns[1].summary, /^Fault /);
+			assert.ok(!JSON.stringify(refused).includes('live-key-0123456789'), 'the other key is hidden');
+
+			other.values.apiKey = live.demo.apiKey;
+			const form = newForm('UserFeedsAndQuotaWithDestinations');
+			const { comparison } = await runner.compareWithConnection(form, other);
+			assert.equal(comparison?.kind, 'connections');
+			const [result] = comparison!.results;
+			assert.equal(result.equal, false);
+			assert.ok(
+				result.differences.some((line) => /^\[\d+\]\.PostingsUsed: "\d+" vs "\d+"$/.test(line)),
+				result.differences.join('\n'),
+			);
+			assert.ok(!result.differences.some((line) => /FeedID|Date/.test(line)), 'identifiers and dates masked');
+			assert.match(comparison!.columns[1].payload, /<FeedID>\[id\]<\/FeedID>/);
+			assert.ok(comparison!.payloads[0].lines.some((line) => line.kind !== 'same'));
+
+			live.scenarios.deactivate();
+			const same = await runner.compareWithConnection(form, other);
+			assert.deepEqual(same.comparison?.results[0].differences, []);
+			assert.ok(same.comparison?.payloads[0].lines.every((line) => line.kind === 'same'));
+		} finally {
+			live.scenarios.deactivate();
+			await liveClient.close();
+			await live.stop();
 		}
 	});
 

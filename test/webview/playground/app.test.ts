@@ -48,6 +48,7 @@ describe('playground page', function () {
 		assert.equal(page.doc.activeElement?.id, 'more-compare');
 		key(page.$('#more-menu'), 'ArrowDown');
 		key(page.$('#more-menu'), 'ArrowDown');
+		key(page.$('#more-menu'), 'ArrowDown');
 		assert.equal(page.doc.activeElement?.id, 'more-copy-curl');
 		page.$<HTMLButtonElement>('#more-copy-curl').click();
 		assert.equal(page.posted.at(-1)?.type, 'copyCurl');
@@ -358,20 +359,69 @@ describe('playground page', function () {
 		assert.equal(page.$<HTMLTextAreaElement>('#raw-body').value, '<x/>');
 	});
 
+	it('compares with another connection: the host picks it, the page shows the masked comparison', function () {
+		const page = openPage();
+		page.$<HTMLButtonElement>('#more-compare-connection').click();
+		const sent = page.posted.at(-1)!;
+		assert.equal(sent.type, 'compareConnection');
+		assert.match(page.$('#notice').textContent ?? '', /Choose the connection to compare with/);
+		const column = (key: string, label: string, payload: string) => ({
+			key,
+			label,
+			status: 200,
+			summary: '2 record(s)',
+			pretty: '<x/>',
+			payload,
+		});
+		const comparison: ComparisonView = {
+			kind: 'connections',
+			operation: 'UserFeedsAndQuotaWithDestinations',
+			columns: [
+				column('sandbox', 'Sandbox', '<FeedID>[id]</FeedID>\n<PostingsUsed>0</PostingsUsed>'),
+				column('live', 'Live', '<FeedID>[id]</FeedID>\n<PostingsUsed>5</PostingsUsed>'),
+			],
+			results: [{ key: 'live', equal: false, differences: ['[0].PostingsUsed: "0" vs "5"'] }],
+			payloads: [
+				{
+					key: 'live',
+					lines: [
+						{ kind: 'same', text: '<FeedID>[id]</FeedID>' },
+						{ kind: 'removed', text: '<PostingsUsed>0</PostingsUsed>' },
+						{ kind: 'added', text: '<PostingsUsed>5</PostingsUsed>' },
+					],
+				},
+			],
+		};
+		page.receive({ type: 'comparison', comparison, requestId: sent.requestId });
+		const output = page.$('#comparison');
+		assert.match(
+			output.querySelector('h3')?.textContent ?? '',
+			/^Connection comparison: UserFeedsAndQuotaWithDestinations$/,
+		);
+		assert.match(output.textContent ?? '', /dates \(\[date\]\) and the namespace \(\[namespace\]\) are left out/);
+		assert.deepEqual(
+			[...output.querySelectorAll('tbody tr')].map((row) => row.textContent),
+			['Sandbox2002 record(s)baselinebaseline', 'Live2002 record(s)1 difference(s)2 line(s) differ'],
+		);
+		assert.equal(output.querySelector('.pg-differences li')?.textContent, '[0].PostingsUsed: "0" vs "5"');
+		assert.equal(page.$('#notice').textContent, 'Compared Sandbox with Live.');
+	});
+
 	it('shows a comparison with its payload diffs and opens any two bindings in the diff editor', function () {
 		const page = openPage();
 		page.$<HTMLButtonElement>('#more-compare').click();
 		const sent = page.posted.at(-1)!;
 		assert.equal(sent.type, 'compare');
-		const column = (binding: 'soap11' | 'soap12' | 'httpGet' | 'httpPost', label: string, payload: string) => ({
-			binding,
+		const column = (key: 'soap11' | 'soap12' | 'httpGet' | 'httpPost', label: string, payload: string) => ({
+			key,
 			label,
 			status: 200,
 			summary: '1 record(s)',
-			pretty: `<${binding}/>`,
+			pretty: `<${key}/>`,
 			payload,
 		});
 		const comparison: ComparisonView = {
+			kind: 'bindings',
 			operation: 'GetCurrency',
 			columns: [
 				column('soap11', 'SOAP 1.1', '<GetValue>\n  <Value>GBP</Value>\n</GetValue>'),
@@ -380,20 +430,20 @@ describe('playground page', function () {
 				column('httpPost', 'HTTP POST', '<GetValue>\n  <Value>GBP</Value>\n</GetValue>'),
 			],
 			results: [
-				{ binding: 'soap12', equal: true, differences: [] },
-				{ binding: 'httpGet', equal: false, differences: ['[0].Value: "GBP" → "EUR"'] },
-				{ binding: 'httpPost', equal: true, differences: [] },
+				{ key: 'soap12', equal: true, differences: [] },
+				{ key: 'httpGet', equal: false, differences: ['[0].Value: "GBP" → "EUR"'] },
+				{ key: 'httpPost', equal: true, differences: [] },
 			],
 			payloads: [
-				{ binding: 'soap12', lines: [{ kind: 'same', text: '<GetValue>' }] },
+				{ key: 'soap12', lines: [{ kind: 'same', text: '<GetValue>' }] },
 				{
-					binding: 'httpGet',
+					key: 'httpGet',
 					lines: [
 						{ kind: 'removed', text: '  <Value>GBP</Value>' },
 						{ kind: 'added', text: '  <Value>EUR</Value>' },
 					],
 				},
-				{ binding: 'httpPost', lines: [{ kind: 'same', text: '<GetValue>' }] },
+				{ key: 'httpPost', lines: [{ kind: 'same', text: '<GetValue>' }] },
 			],
 		};
 		page.receive({ type: 'comparison', comparison, requestId: sent.requestId });

@@ -1,0 +1,117 @@
+// End-to-end test of "Compare with connection…" in a real VS Code (code-server): the built-in
+// sandbox beside a second sandbox started here, standing in for the live service (its own
+// namespace, a quota scenario so its answer differs). The second connection is added with the
+// Add Connection wizard, so its API key lives in SecretStorage only.
+
+import * as assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { startEmulator, type RunningEmulator } from '../../src/emulator';
+import { libraryScenario } from '../../src/emulator/scenarios/library';
+import { QUICK_INPUT, QUICK_INPUT_ROW, runCommand, screenshot } from './harness';
+import { e2eSession } from './session';
+import { answerInputBox, goTo, notification, openFile, UI_WAIT } from './ui';
+
+/** The first exchange of a session also starts (and on first use seeds) the built-in sandbox. */
+const SEND_TIMEOUT_MS = 180_000;
+const LIVE_NAMESPACE = 'https://live.example.com/';
+
+describe('compare with connection in real VS Code', function () {
+	this.timeout(400_000);
+	let page: Page;
+	let workspaceDir: string;
+	let live: RunningEmulator;
+	let liveLabel: string;
+
+	before(async function () {
+		this.timeout(240_000);
+		live = await startEmulator({ host: '127.0.0.1', port: 0, dataDir: ':memory:', namespace: LIVE_NAMESPACE });
+		live.scenarios.activate(libraryScenario('quota-exhausted-on-one-board')!);
+		const session = await e2eSession();
+		page = session.page;
+		workspaceDir = session.server.workspaceDir;
+		// The wizard: address, namespace, binding, culture, start organisation, username, API key, password.
+		await runCommand(page, 'Multiposting: Add Connection…');
+		await answerInputBox(page, live.baseUrl);
+		await answerInputBox(page, LIVE_NAMESPACE);
+		await page.locator(QUICK_INPUT_ROW, { hasText: 'SOAP 1.1' }).first().click();
+		await answerInputBox(page, 'en-GB');
+		await answerInputBox(page, '');
+		await answerInputBox(page, live.demo.username);
+		await answerInputBox(page, live.demo.apiKey);
+		await answerInputBox(page, live.demo.password);
+		liveLabel = `${live.demo.username}@${new URL(live.baseUrl).host}`;
+		await notification(page, new RegExp(`Connection "${liveLabel.replace(/\./g, '\\.')}" saved\\.`));
+	});
+
+	after(async function () {
+		await live?.stop();
+	});
+
+	/** Chooses the live connection in the picker "Compare … with which connection?". */
+	async function pickLive(): Promise<void> {
+		const row = page.locator(QUICK_INPUT_ROW, { hasText: liveLabel }).first();
+		await row.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await screenshot(page, 'compare-connection-picker');
+		await row.click();
+		await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_WAIT });
+	}
+
+	it('compares a playground call with the live connection: differences listed, masked payloads in a diff editor', async function () {
+		await runCommand(page, 'Multiposting: Open Request Playground');
+		const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+		await frame.locator('#operation').waitFor({ timeout: UI_WAIT });
+		await frame.locator('#operation').selectOption('UserFeedsAndQuotaWithDestinations');
+		await frame.locator('label[for="mode-form"]').click();
+		await frame.locator('#more').click();
+		await frame.locator('#more-compare-connection').click();
+		await pickLive();
+		await frame
+			.locator('#comparison h3', { hasText: 'Connection comparison' })
+			.waitFor({ timeout: SEND_TIMEOUT_MS });
+		await frame.locator('#send:not([disabled])').waitFor({ timeout: SEND_TIMEOUT_MS });
+		const comparison = (await frame.locator('#comparison').textContent()) ?? '';
+		assert.match(comparison, /PostingsUsed: "\d+" vs "\d+"/);
+		assert.doesNotMatch(comparison, /FeedID:/, 'identifiers are not compared');
+		await page.locator('.tabs-container .tab', { hasText: `payload (${liveLabel})` }).waitFor({ timeout: UI_WAIT });
+		await page.locator('.monaco-diff-editor').first().waitFor({ timeout: UI_WAIT });
+		const diff = await page.locator('.monaco-diff-editor').first().innerText();
+		assert.match(diff.replace(/\u00a0/g, ' '), /\[id\]/);
+		await screenshot(page, 'compare-connection-playground');
+		await frame.locator('#comparison').scrollIntoViewIfNeeded();
+		await screenshot(page, 'compare-connection-playground-differences');
+		await runCommand(page, 'View: Close All Editors');
+	});
+
+	it('compares a request of a file with the live connection from the palette', async function () {
+		await openFile(
+			page,
+			workspaceDir,
+			'compare.mpreq',
+			[
+				'# Multiposting request',
+				'',
+				'### Feeds of the user',
+				'operation: UserFeedsAndQuotaWithDestinations',
+				'param.sCultureID: en-GB',
+				'param.sAPIKey: {{connection.apiKey}}',
+				'param.sUsername: {{connection.username}}',
+				'param.sPassword: {{connection.password}}',
+				'expect: no fault',
+				'',
+			].join('\n'),
+		);
+		await goTo(page, 4, 1);
+		await runCommand(page, 'Multiposting: Compare Request with Connection…');
+		await pickLive();
+		await notification(
+			page,
+			new RegExp(
+				`Feeds of the user: ${liveLabel.replace(/\./g, '\\.')} answers differently from Sandbox \\(\\d+ difference\\(s\\)\\)`,
+			),
+		);
+		await page
+			.locator('.tabs-container .tab', { hasText: `Feeds of the user payload (${liveLabel})` })
+			.waitFor({ timeout: UI_WAIT });
+		await screenshot(page, 'compare-connection-request-file');
+	});
+});
