@@ -98,6 +98,7 @@ export function openSandbox(options: SandboxOptions): Sandbox {
 			maxPageSize: options.maxPageSize,
 			loginUrlTtlMs: options.loginUrlTtlMs,
 			hashingBudget: options.hashingBudget,
+			quotaStates: options.quotaStates,
 		}),
 		demo: { ...DEMO_CREDENTIALS },
 		notices,

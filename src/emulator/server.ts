@@ -301,6 +301,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		});
 
 	let sandbox: Sandbox | undefined;
+	// The scenario engine is made after the sandbox; the handlers ask it only once requests arrive.
+	const made: { scenarios?: ScenarioEngine } = {};
+	const quotaStates = { quotaState: (feedId: number) => made.scenarios?.quotaState(feedId) };
 	try {
 		sandbox = options.handlers
 			? undefined
@@ -312,6 +315,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 					demoSize: resolveSize(options.size),
 					passwordCost: options.passwordCost,
 					owner: options.owner,
+					quotaStates,
 				});
 	} catch (error) {
 		await closeServer();
@@ -341,10 +345,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 	// Bursts need the live arrivals, made below; the engine only asks for them once a scenario is turned on.
 	let burst: (count: number, advertId: number | undefined) => void = () => undefined;
 	const scenarios = new ScenarioEngine({
-		feedName: (feedId) => sandbox?.store.feeds.find(String(feedId))?.name,
 		onBurst: (count, advertId) => burst(count, advertId),
 		onChange: (active) => emit({ kind: 'scenarios', active }),
 	});
+	made.scenarios = scenarios;
 	const background = sandbox ? startBackground(sandbox, clock, notifier, options, emit, scenarios) : undefined;
 	burst = (count, advertId) => {
 		for (let i = 0; i < count; i++) background?.live.arrive(advertId);
@@ -534,6 +538,7 @@ function startBackground(
 		secret: randomBytes(32),
 		wallNow: () => new Date(),
 		loginLinkExpired: () => scenarios.loginLinkExpired(),
+		quotaStates: { quotaState: (feedId: number) => scenarios.quotaState(feedId) },
 	};
 	return { scheduler, live, web };
 }

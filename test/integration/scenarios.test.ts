@@ -40,11 +40,20 @@ describe('integration: failure scenarios', function () {
 	const on = (name: string): void => emulator.scenarios.activate(libraryScenario(name)!);
 	const custom = (rules: unknown[], name = 'custom'): void =>
 		emulator.scenarios.activate(readScenario({ name, rules }, `${name}.json`));
-	const login = (): AnyParams => ({
-		sAPIKey: emulator.demo.apiKey,
-		sUsername: emulator.demo.username,
-		sPassword: emulator.demo.password,
-	});
+
+	/** A live advert that was posted to Indeed (101): ExpressPostAdvert to it meets Indeed's quota. */
+	let postedToIndeed: string | undefined;
+	async function advertPostedToIndeed(): Promise<string> {
+		if (postedToIndeed) return postedToIndeed;
+		const client = clientFor(emulator, { binding: 'soap11' });
+		const page = await client.getAdvertPaged({ sSearchDays: ALL_TIME, CurrentPage: 1, RowsPerPage: 200 });
+		for (const advert of page.Adverts ?? []) {
+			if (advert.AdvertStatusID !== 0 || advert.LastPostDate === undefined) continue;
+			const log = await client.advertTrackingResponseLog({ sAdvertID: String(advert.AdvertID) });
+			if (log.some((row) => row.FeedID === 101)) return (postedToIndeed = String(advert.AdvertID));
+		}
+		throw new Error('the seed has no live advert posted to Indeed');
+	}
 
 	/** One call over raw HTTP, encoded by the binding as a client would send it. */
 	function raw(binding: BindingName, operation: OperationName, params: AnyParams): Promise<RawResponse> {
@@ -227,7 +236,11 @@ describe('integration: failure scenarios', function () {
 				assert.ok(indeed, 'the demo administrator has Indeed');
 				assert.equal(indeed.PostingsUsed, indeed.EffectiveQuota);
 				const error = await failure(
-					client.expressPostAdvert({ sAdvertID: '1', DestinationsAsCSV: '101', sSearchDays: ALL_TIME }),
+					client.expressPostAdvert({
+						sAdvertID: await advertPostedToIndeed(),
+						DestinationsAsCSV: '101',
+						sSearchDays: ALL_TIME,
+					}),
 				);
 				assert.ok(error instanceof SoapFaultError, error.message);
 				assert.match(error.fault.message, /posting quota of the advert's owner is used up for Indeed/);
@@ -236,12 +249,46 @@ describe('integration: failure scenarios', function () {
 			});
 		}
 
+		it("is one state everywhere: the service's own QuotaExceeded words, the completion page, marked, and nothing stored", async () => {
+			const client = clientFor(emulator, { binding: 'soap11' });
+			const before = (await client.userFeedsAndQuotaWithDestinations({})) as Record<string, unknown>[];
+			const created = await client.addAdvert({
+				sAdvertIdentifier: `QUOTA-${Date.now()}`,
+				sJobTitle: 'Quota tester',
+				sPrimaryLocation: 'Leeds',
+				sJobType: 'P',
+				DestinationsAsCSV: '101',
+			});
+			on('quota-exhausted-on-one-board');
+			const page = await rawRequest(created.RedirectUrl!);
+			assert.equal(page.status, 200);
+			const quota = String(before.find((feed) => feed.FeedID === 101)!.EffectiveQuota);
+			assert.match(page.body, new RegExp(`Indeed[\\s\\S]*?Quota: ${quota} of ${quota} postings used, 0 left`));
+			// Without sUsername: it would narrow the search to the demo administrator's own adverts.
+			const express = await raw('soap11', 'ExpressPostAdvert', {
+				sAPIKey: emulator.demo.apiKey,
+				sAdvertID: await advertPostedToIndeed(),
+				DestinationsAsCSV: '101',
+				sSearchDays: ALL_TIME,
+			});
+			assert.equal(express.status, 500);
+			assert.match(
+				express.body,
+				new RegExp(`used up for Indeed \\(${quota} of ${quota} used\\); nothing was posted`),
+			);
+			assert.equal(express.headers['x-sandbox-injected'], 'quota-exhausted-on-one-board/indeed-used-up');
+			emulator.scenarios.deactivate();
+			const after = (await client.userFeedsAndQuotaWithDestinations({})) as Record<string, unknown>[];
+			assert.deepEqual(after, before, 'the stored quota use is untouched');
+		});
+
 		it('node-soap meets the QuotaExceeded fault as soap:Client', async () => {
+			const sAdvertID = await advertPostedToIndeed();
 			on('quota-exhausted-on-one-board');
 			const fault = await soapFault(false, 'ExpressPostAdvert', {
-				...login(),
+				sAPIKey: emulator.demo.apiKey,
 				sCultureID: 'en',
-				sAdvertID: '1',
+				sAdvertID,
 				DestinationsAsCSV: '101',
 				sSearchDays: ALL_TIME,
 			});

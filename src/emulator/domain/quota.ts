@@ -13,14 +13,29 @@ export interface FeedAllowance {
 	quota: number;
 }
 
+/**
+ * A quota state a failure scenario holds (scenarios/engine.ts): the feed's use reads as its quota
+ * (exhausted) or one below (nearly exhausted) in every read and check, without writing anything.
+ */
+export interface QuotaStates {
+	quotaState(feedId: number): 'exhausted' | 'nearlyExhausted' | undefined;
+}
+
+/** The use of a feed's quota as reads and checks see it: the postings made, or the scenario's state. */
+export function usedUnder(states: QuotaStates | undefined, feedId: number, used: number, quota: number): number {
+	const state = states?.quotaState(feedId);
+	if (state === 'exhausted') return Math.max(used, quota);
+	if (state === 'nearlyExhausted') return Math.max(used, quota - 1, 0);
+	return used;
+}
+
 /** The user's feeds with quota use, ordered by feed name. Read it inside the transaction that posts. */
-export function feedAllowances(store: Store, user: UserRow): FeedAllowance[] {
+export function feedAllowances(store: Store, user: UserRow, states?: QuotaStates): FeedAllowance[] {
 	const used = store.postings.usedByUser(user.id);
-	return store.feeds.userQuotas(user).map((feed) => ({
-		feed,
-		used: used.get(feed.id) ?? 0,
-		quota: Number(feed.effectiveQuota) || 0,
-	}));
+	return store.feeds.userQuotas(user).map((feed) => {
+		const quota = Number(feed.effectiveQuota) || 0;
+		return { feed, used: usedUnder(states, feed.id, used.get(feed.id) ?? 0, quota), quota };
+	});
 }
 
 /** Whether one more posting would spend more than the quota. */

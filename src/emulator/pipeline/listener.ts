@@ -380,7 +380,7 @@ function describeInjection(injection: NonNullable<RequestState['injection']>): s
 		injection.delayMs !== undefined
 			? `${injection.delayMs} ms ${injection.chunks ? 'between chunks' : 'delay'}`
 			: '',
-		injection.failure?.kind ?? (injection.rewrite ? 'answer changed' : ''),
+		injection.failure?.kind ?? (injection.rewrite ? 'answer changed' : (injection.state ?? '')),
 		injection.afterCommit ? 'after commit' : '',
 	].filter(Boolean);
 	return `${injection.mark}: ${what.join(', ')}`;

@@ -37,6 +37,8 @@ export interface Injection {
 	afterCommit: boolean;
 	/** Changes the handler's result before it is encoded (domain states seen through reads). */
 	rewrite?: (result: unknown) => unknown;
+	/** A standing state the handler itself answered from (quota): what the mark says of it. */
+	state?: string;
 }
 
 /** What the VS Code view, the CLI and the control endpoint show of an active scenario. */
@@ -72,8 +74,6 @@ export interface ScenarioEngineOptions {
 	now?: () => number;
 	/** Called when a scenario with an application burst is turned on. */
 	onBurst?: (count: number, advertId: number | undefined, mark: string) => void;
-	/** A feed's name, for the quota fault's message (as the service words it). */
-	feedName?: (feedId: number) => string | undefined;
 	/** Called whenever the set of active scenarios changes. */
 	onChange?: (active: ActiveScenarioInfo[]) => void;
 }
@@ -168,6 +168,12 @@ export class ScenarioEngine {
 		return ids;
 	}
 
+	/** A feed's quota as a scenario holds it now (exhausted or nearly), if one does. */
+	quotaState(feedId: number): 'exhausted' | 'nearlyExhausted' | undefined {
+		const found = this.standing((effect) => effect.kind === 'quota' && effect.feedId === feedId);
+		return found?.effect.kind === 'quota' ? found.effect.state : undefined;
+	}
+
 	/** The scenario/rule that makes login links expired, if one is on. */
 	loginLinkExpired(): string | undefined {
 		return this.standing((effect) => effect.kind === 'loginLinkExpired')?.mark;
@@ -204,7 +210,7 @@ export class ScenarioEngine {
 		if (effect?.kind === 'truncated' && WRITING_OPERATIONS[request.operation] && !rule.afterCommit) {
 			return undefined;
 		}
-		const domain = effect ? domainFailure(effect, request, this.options.feedName) : undefined;
+		const domain = effect ? domainFailure(effect, request) : undefined;
 		if (effect && DOMAIN_KINDS.has(effect.kind) && !domain) return undefined;
 		state.matched++;
 		const calls = rule.match.calls;
@@ -320,11 +326,7 @@ const APPLICATION_OPERATIONS = new Set<OperationName>([
 ]);
 
 /** What a domain state does to this request, in the words the handlers use for the real state. */
-function domainFailure(
-	effect: ScenarioEffect,
-	request: ScenarioRequest,
-	feedName: ScenarioEngineOptions['feedName'],
-): Partial<Injection> | undefined {
+function domainFailure(effect: ScenarioEffect, request: ScenarioRequest): Partial<Injection> | undefined {
 	if (effect.kind === 'advertWithdrawn') {
 		if (!paramTexts(request.params.sAdvertID).includes(String(effect.advertId))) return undefined;
 		const message = APPLICATION_OPERATIONS.has(request.operation)
@@ -335,36 +337,18 @@ function domainFailure(
 		return { failure: { kind: 'fault', fault: { code: 'Client', subcode: 'NotFound', message } } };
 	}
 	if (effect.kind !== 'quota') return undefined;
-	if (request.operation === 'UserFeedsAndQuotaWithDestinations') {
-		return { rewrite: (result) => withQuotaState(result, effect.feedId, effect.state) };
-	}
-	if (request.operation === 'ExpressPostAdvert' && effect.state === 'exhausted') {
-		const destinations = paramTexts(request.params.DestinationsAsCSV);
-		if (destinations.length > 0 && !destinations.includes(String(effect.feedId))) return undefined;
-		return {
-			failure: {
-				kind: 'fault',
-				fault: {
-					code: 'Client',
-					subcode: 'QuotaExceeded',
-					message: `The posting quota of the advert's owner is used up for ${feedName?.(effect.feedId) ?? `feed ${effect.feedId}`}; nothing was posted. Raise the quota or choose other feeds with DestinationsAsCSV.`,
-				},
-			},
-		};
-	}
-	return undefined;
-}
-
-/** A CPostFeed list with one feed's use set to its quota (exhausted) or one below it (nearly). */
-function withQuotaState(result: unknown, feedId: number, state: 'exhausted' | 'nearlyExhausted'): unknown {
-	if (!Array.isArray(result)) return result;
-	return result.map((feed: Record<string, unknown>) => {
-		if (Number(feed.FeedID) !== feedId) return feed;
-		const quota = Number(feed.EffectiveQuota ?? 0);
-		const used = state === 'exhausted' ? quota : Math.max(0, quota - 1);
-		const costCents = Math.round(Number(feed.FeedCost ?? 0) * 100);
-		return { ...feed, PostingsUsed: String(used), SpendUsed: ((costCents * used) / 100).toFixed(2) };
-	});
+	// The handlers and the completion page read the state itself (quotaState): the answer is the service's
+	// own, marked as shaped by the scenario where the state concerns it.
+	const concerns =
+		request.operation === 'UserFeedsAndQuotaWithDestinations'
+			? paramTexts(request.params.Destinations)
+			: request.operation === 'ExpressPostAdvert'
+				? paramTexts(request.params.DestinationsAsCSV)
+				: undefined;
+	if (concerns === undefined || (concerns.length > 0 && !concerns.includes(String(effect.feedId)))) return undefined;
+	return {
+		state: `quota ${effect.state === 'exhausted' ? 'exhausted' : 'nearly exhausted'} on feed ${effect.feedId}`,
+	};
 }
 
 function describeRule(rule: ScenarioRule): string {

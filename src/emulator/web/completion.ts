@@ -35,7 +35,7 @@ function offeredFeeds(context: WebContext, advert: AdvertRow): OfferedFeed[] | u
 	const user = context.store.accounts.userById(advert.userId);
 	if (!user) return undefined;
 	const destinations = new Set(context.store.adverts.destinations(advert.id));
-	return feedAllowances(context.store, user)
+	return feedAllowances(context.store, user, context.quotaStates)
 		.filter(({ feed }) => feed.restricted !== 1)
 		.map(({ feed, used, quota }) => ({
 			feed,

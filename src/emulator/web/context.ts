@@ -2,6 +2,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { DeliveryScheduler } from '../delivery/scheduler';
+import type { QuotaStates } from '../domain/quota';
 import type { EmulatorClock } from '../delivery/clock';
 import { readBody } from '../pipeline/body';
 import { HttpError } from '../pipeline/errors';
@@ -17,6 +18,8 @@ export interface WebContext {
 	wallNow(): Date;
 	/** The scenario rule (`<scenario>/<rule>`) that makes every login link expired, when one is on. */
 	loginLinkExpired?(): string | undefined;
+	/** Quota states held by failure scenarios: the page shows and checks quota as the operations do. */
+	quotaStates?: QuotaStates;
 }
 
 /** The CSRF token of a form, bound to what the form acts on (e.g. the completion token). */

@@ -3,7 +3,6 @@ import type { APIPosting } from '../../../protocol/catalogue';
 import { DELIVERY_STATUS } from '../../../protocol/catalogue';
 import { renderDateText } from '../../../protocol/codecs/scalars';
 import { FaultError } from '../../../protocol/faults';
-import type { Store } from '../../store/store';
 import { daysBefore, toStoredDate } from '../../store/time';
 import type { AdvertRow } from '../../store/types';
 import { authenticateUser, searchScope, userSeesAdvert, type KeyScope } from '../access';
@@ -88,11 +87,12 @@ export function advertHandlers(deps: HandlerDeps): HandlersFor<AdvertOperation> 
 
 /** Posts an advert again, at once, to feeds it was posted to before. */
 function expressPostAdvert(
-	{ store, advertRecords }: HandlerDeps,
+	deps: HandlerDeps,
 	params: OperationParams<'ExpressPostAdvert'>,
 	ctx: RequestContext,
 	key: KeyScope,
 ) {
+	const { store, advertRecords } = deps;
 	const choosers = ['sAdvertID', 'sAdvertIdentifier', 'sAdvertReference'] as const;
 	if (!choosers.some((name) => params.text(name) !== undefined)) {
 		throw FaultError.client(
@@ -128,7 +128,7 @@ function expressPostAdvert(
 	const expires = toStoredDate(daysBefore(ctx.now, -POSTING_LIFETIME_DAYS));
 	const postings: APIPosting[] = store.transaction(() => {
 		// Quota is checked and charged in this transaction, against the advert owner's feeds as they are now.
-		assertQuotaLeft(store, advert.userId, feedIds);
+		assertQuotaLeft(deps, advert.userId, feedIds);
 		const created = feedIds.map((feedId) => {
 			const postingId = store.postings.insert({
 				advertId: advert.id,
@@ -155,9 +155,9 @@ function expressPostAdvert(
 }
 
 /** Refuses (QuotaExceeded) when one more posting to any of the feeds would spend more than the owner's quota. */
-function assertQuotaLeft(store: Store, ownerId: number, feedIds: readonly number[]): void {
+function assertQuotaLeft({ store, quotaStates }: HandlerDeps, ownerId: number, feedIds: readonly number[]): void {
 	const owner = store.accounts.userById(ownerId);
-	const allowances = owner ? feedAllowances(store, owner) : [];
+	const allowances = owner ? feedAllowances(store, owner, quotaStates) : [];
 	const exhausted = feedIds.flatMap((feedId) => {
 		const allowance = allowances.find(({ feed }) => feed.id === feedId);
 		if (!allowance) return [`feed ${feedId} (no longer configured for the owner)`];

@@ -1,12 +1,13 @@
 /** Feed operations: a user's feeds with quota, and the feed lists of the administration endpoint. */
 import { actingTarget, authenticateUser } from '../access';
 import { feedQuotasOf, resolveFeeds } from '../feedLookup';
+import { usedUnder } from '../quota';
 import { feedQuotaRecord, postFeedRecord } from '../records';
 import { guarded, type HandlerDeps, type HandlersFor } from './handler';
 
 export type FeedOperation = 'UserFeedsAndQuotaWithDestinations' | 'FeedQuotaList' | 'FeedList';
 
-export function feedHandlers({ store }: HandlerDeps): HandlersFor<FeedOperation> {
+export function feedHandlers({ store, quotaStates }: HandlerDeps): HandlersFor<FeedOperation> {
 	return {
 		UserFeedsAndQuotaWithDestinations: guarded(store, 'UserFeedsAndQuotaWithDestinations', (params, ctx, key) => {
 			const user = authenticateUser(store, key, params, ctx);
@@ -15,7 +16,13 @@ export function feedHandlers({ store }: HandlerDeps): HandlersFor<FeedOperation>
 			return store.feeds
 				.userQuotas(user)
 				.filter((row) => !feedIds || feedIds.includes(row.id))
-				.map((row) => postFeedRecord(row, user.id, used.get(row.id) ?? 0));
+				.map((row) =>
+					postFeedRecord(
+						row,
+						user.id,
+						usedUnder(quotaStates, row.id, used.get(row.id) ?? 0, Number(row.effectiveQuota) || 0),
+					),
+				);
 		}),
 
 		FeedQuotaList: guarded(store, 'FeedQuotaList', (params, ctx, key) => {

@@ -2,6 +2,7 @@
  * What every handler module shares: the handler table's types, the dependencies a module gets, and the
  * guard every operation runs first (API key, then the catalogue's rules).
  */
+import type { QuotaStates } from '../quota';
 import type { AnyParams, OperationName, ResultOf } from '../../../protocol/catalogue';
 import { OPERATIONS } from '../../../protocol/catalogue';
 import type { Store } from '../../store/store';
@@ -29,6 +30,8 @@ export interface HandlerDeps {
 	loginUrlTtlMs: number;
 	/** Advert records kept by row (shared by every advert search). */
 	advertRecords: AdvertRecords;
+	/** Quota states held by failure scenarios, seen by every read and check of quota use. */
+	quotaStates?: QuotaStates;
 }
 
 /** An operation's own work, after the guard: typed parameters, the request and the key's scope. */

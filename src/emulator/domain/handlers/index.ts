@@ -4,6 +4,7 @@
  * a client FaultError. The table below is typed as every operation: one missing, or a name the
  * catalogue does not have, does not compile.
  */
+import type { QuotaStates } from '../quota';
 import type { OperationName } from '../../../protocol/catalogue';
 import type { Store } from '../../store/store';
 import { setHashingBudget } from '../access';
@@ -26,6 +27,8 @@ export interface OperationOptions {
 	loginUrlTtlMs?: number;
 	/** How much password hashing a client and the whole sandbox may cause (defaults: hashingBudget.ts). */
 	hashingBudget?: HashingBudgetOptions;
+	/** Quota states held by failure scenarios (none without them). */
+	quotaStates?: QuotaStates;
 }
 
 /**
@@ -66,6 +69,7 @@ export function createOperationHandlers(store: Store, options: OperationOptions 
 		maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
 		loginUrlTtlMs: options.loginUrlTtlMs ?? DEFAULT_LOGIN_URL_TTL_MS,
 		advertRecords: new AdvertRecords(store),
+		quotaStates: options.quotaStates,
 	};
 	return {
 		...feedHandlers(deps),
