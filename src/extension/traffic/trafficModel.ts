@@ -60,6 +60,39 @@ export function locatedProblems(entry: DetailedEntry): LocatedProblem[] {
 	];
 }
 
+/** What the view says: which sandbox it follows and how, and how many exchanges it has. */
+export interface TrafficViewState {
+	/** The base URL followed; undefined when none. */
+	following?: string;
+	/** Why the last read failed (it retries). */
+	problem?: string;
+	paused: boolean;
+	filter: string;
+	/** Exchanges shown (those the filter keeps) and held. */
+	shown: number;
+	total: number;
+}
+
+/**
+ * The view's message (above its rows, or its empty state) and its description (beside its title, in
+ * sight when the view is collapsed): the count of exchanges, and whether it is paused.
+ */
+export function viewStatus(state: TrafficViewState): { message: string; description?: string } {
+	const { following, problem, paused, filter, shown, total } = state;
+	if (problem) return { message: `${problem} Retrying…`, description: paused ? 'paused' : undefined };
+	const where = !following
+		? 'Start the sandbox or attach to a sandbox URL.'
+		: total === 0
+			? `No exchanges yet: send a request to ${following}`
+			: `Following ${following}`;
+	const count =
+		total === 0 ? undefined : `${shown === total ? '' : `${shown} of `}${total} exchange${total === 1 ? '' : 's'}`;
+	return {
+		message: `${where}${paused ? ' (paused)' : ''}${filter ? ` · filter: ${filter}` : ''}`,
+		description: [count, paused ? 'paused' : undefined].filter(Boolean).join(' · ') || undefined,
+	};
+}
+
 /** The row's label and description: time, operation (or path); binding, status, duration, client. */
 export function rowText(entry: JournalEntry): { label: string; description: string; tooltip: string } {
 	const time = entry.time.slice(11, 19);
@@ -115,6 +148,10 @@ export class TrafficRows {
 
 	clear(): void {
 		this.rows = [];
+	}
+
+	get size(): number {
+		return this.rows.length;
 	}
 
 	/** The id of the newest row, 0 when none. */
