@@ -143,11 +143,20 @@ describe('traffic view in real VS Code', function () {
 		await setTrafficExpanded(page, false);
 		assert.equal(await curl([`${url}/SOAP/Posting.asmx/GetCurrency?sCultureID=en-GB&sAPIKey=${API_KEY}`]), 200);
 		assert.equal(await curl([`${url}/SOAP/Posting.asmx/GetCurency?sAPIKey=${API_KEY}`]), 500);
-		// Collapsed, it still follows the sandbox: its header counts what arrived.
-		await trafficHeader(page).filter({ hasText: '2 exchanges' }).waitFor({ timeout: LIVE_MS });
+		// Collapsed, it still follows the sandbox: its title counts what arrived.
+		await trafficHeader(page)
+			.locator('.title', { hasText: 'Traffic · 2 exchanges' })
+			.waitFor({ state: 'visible', timeout: LIVE_MS });
 		await screenshot(page, 'traffic-collapsed-count');
 
 		await setTrafficExpanded(page, true);
+		// Expanded, the count moves to its description.
+		await trafficHeader(page)
+			.locator('.title', { hasText: /^Traffic$/ })
+			.waitFor({ timeout: UI_WAIT });
+		await trafficHeader(page)
+			.locator('.description', { hasText: '2 exchanges' })
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
 		await trafficRows(page, /GetCurrency\s*httpGet · 200/)
 			.first()
 			.waitFor({ state: 'visible', timeout: UI_WAIT });
@@ -321,14 +330,5 @@ describe('traffic view in real VS Code', function () {
 		await diff.locator('.view-lines', { hasText: 'sCultureID=en-GB' }).waitFor({ timeout: UI_WAIT });
 		await diff.locator('.view-lines', { hasText: 'sCultureID=fr-FR' }).waitFor({ timeout: UI_WAIT });
 		await screenshot(page, 'traffic-compare');
-		// Closed, its payloads are let go: reopened, the diff says so instead of keeping them for good.
-		await runCommand(page, 'View: Close All Editors');
-		await editorTab(page, /↔/).waitFor({ state: 'detached', timeout: UI_WAIT });
-		await runCommand(page, 'View: Reopen Closed Editor');
-		await diff
-			.locator('.view-lines', { hasText: 'This document is no longer kept' })
-			.first()
-			.waitFor({ timeout: UI_WAIT });
-		await screenshot(page, 'traffic-compare-freed');
 	});
 });

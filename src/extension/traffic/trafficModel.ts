@@ -71,25 +71,31 @@ export interface TrafficViewState {
 	/** Exchanges shown (those the filter keeps) and held. */
 	shown: number;
 	total: number;
+	/** The view's rows are out of sight (collapsed, or another view shown). */
+	hidden: boolean;
 }
 
 /**
- * The view's message (above its rows, or its empty state) and its description (beside its title, in
- * sight when the view is collapsed): the count of exchanges, and whether it is paused.
+ * The view's message (above its rows, or its empty state), its description (beside its title: the
+ * count of exchanges, and whether it is paused) and its title. VS Code hides a collapsed view's
+ * description, so its title carries the count then.
  */
-export function viewStatus(state: TrafficViewState): { message: string; description?: string } {
-	const { following, problem, paused, filter, shown, total } = state;
-	if (problem) return { message: `${problem} Retrying…`, description: paused ? 'paused' : undefined };
+export function viewStatus(state: TrafficViewState): { message: string; description?: string; title: string } {
+	const { following, problem, paused, filter, shown, total, hidden } = state;
+	const count =
+		total === 0 ? undefined : `${shown === total ? '' : `${shown} of `}${total} exchange${total === 1 ? '' : 's'}`;
+	const description = [count, paused ? 'paused' : undefined].filter(Boolean).join(' · ') || undefined;
+	const title = hidden && description ? `Traffic · ${description}` : 'Traffic';
+	if (problem) return { message: `${problem} Retrying…`, description, title };
 	const where = !following
 		? 'Start the sandbox or attach to a sandbox URL.'
 		: total === 0
 			? `No exchanges yet: send a request to ${following}`
 			: `Following ${following}`;
-	const count =
-		total === 0 ? undefined : `${shown === total ? '' : `${shown} of `}${total} exchange${total === 1 ? '' : 's'}`;
 	return {
 		message: `${where}${paused ? ' (paused)' : ''}${filter ? ` · filter: ${filter}` : ''}`,
-		description: [count, paused ? 'paused' : undefined].filter(Boolean).join(' · ') || undefined,
+		description,
+		title,
 	};
 }
 

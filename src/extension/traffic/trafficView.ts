@@ -102,9 +102,11 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 			filter: tree.filterText,
 			shown: tree.filterText ? tree.rows.list(parseFilter(tree.filterText)).length : tree.rows.size,
 			total: tree.rows.size,
+			hidden: !view.visible,
 		});
 		view.message = status.message;
 		view.description = status.description;
+		view.title = status.title;
 	};
 	/** Follows the sandbox at `baseUrl` (none: nothing), keeping the rows shown when asked (resume). */
 	const follow = (baseUrl: string | undefined, keepRows = false): void => {
@@ -219,6 +221,7 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 		tree,
 		view,
 		{ dispose: () => source?.stop() },
+		view.onDidChangeVisibility(showMessage),
 		located,
 		// A document outlives its tab by minutes: its problems go with the last tab showing it.
 		vscode.window.tabGroups.onDidChangeTabs(({ closed }) => {
