@@ -8,34 +8,23 @@ import type { Advert, APIApplication } from '../../protocol/catalogue';
 import { progressChoices, type ProgressChoice } from '../actions/progressNames';
 import { describeFailure } from '../logging/describe';
 import { OrganisationDirectory } from '../reads/organisations';
-import {
-	advertById,
-	advertCountOfUser,
-	advertsOfUser,
-	applicationById,
-	applicationsOfAdvert,
-	type AdvertFilters,
-	type ApplicationFilters,
-} from '../reads/queries';
+import { advertById, applicationById } from '../reads/queries';
 import type { ConnectionInfo } from '../services';
 import { portConflictRows } from '../sandbox/portConflict';
 import { TRANSITIONAL_STATES } from '../sandbox/sandboxManager';
 import type { LogPort } from '../ui/port';
 import { Emitter, type Event } from '../util/emitter';
+import { readChildren } from './childReads';
 import {
 	advertDescriptor,
 	applicationDescriptor,
-	APPLICATION_ORDERS,
 	connectionDescriptor,
-	hasAdvertFilters,
 	hasApplicationFilters,
 	errorDescriptor,
 	loadMoreDescriptor,
 	messageDescriptor,
 	actionDescriptor,
 	noteDescriptor,
-	organisationDescriptor,
-	userDescriptor,
 	type AdvertRowContext,
 	type NodeDescriptor,
 	type OrganisationSummary,
@@ -480,7 +469,20 @@ export class AccountModel {
 		const generation = this.generation;
 		try {
 			const client = await this.options.client();
-			const loaded = await this.fetch(client, node, page);
+			const loaded = await readChildren(
+				{
+					client,
+					connectionId: this.connectionId(),
+					pageSize: this.options.pageSize(),
+					filters: this.filtersValue,
+					locale: this.options.locale,
+					progress: () => this.progress(),
+					directory: (connection) => this.organisationDirectory(connection),
+					connection: () => this.options.connection(),
+				},
+				node.data,
+				page,
+			);
 			if (generation !== this.generation) return;
 			const items = loaded.items.map((child) => ({ ...child, parent: node }));
 			const all = [...(previous?.items ?? []), ...items];
@@ -513,110 +515,9 @@ export class AccountModel {
 		}
 	}
 
-	private async fetch(
-		client: MultipostingClient,
-		node: TreeNode,
-		page: number,
-	): Promise<{ items: TreeNode[]; pageCount?: number; total?: number; note?: string }> {
-		const connectionId = this.connectionId();
-		const pageSize = Math.max(1, Math.min(500, Math.floor(this.options.pageSize()) || 50));
-		const data = node.data;
-		switch (data.kind) {
-			case 'connection': {
-				const directory = this.organisationDirectory(data.connection);
-				const only = this.filtersValue.organisation;
-				const chosen = only === undefined ? undefined : await directory.organisation(Number(only));
-				const { organisations, flatBecause } = chosen
-					? { organisations: [chosen], flatBecause: undefined }
-					: await directory.top();
-				return { items: organisations.map((o) => this.organisationNode(o)), note: flatBecause };
-			}
-			case 'organisation': {
-				const below = await this.organisationDirectory(this.options.connection()).below(
-					data.organisation.organisationId,
-				);
-				const counts = await Promise.all(
-					data.organisation.users.map((user) =>
-						advertCountOfUser(client, user, this.advertFilters()).catch(() => undefined),
-					),
-				);
-				return {
-					items: [
-						...below.map((o) => this.organisationNode(o)),
-						...data.organisation.users.map(
-							(user, i): TreeNode => ({
-								descriptor: userDescriptor(
-									connectionId,
-									user,
-									counts[i],
-									hasAdvertFilters(this.filtersValue),
-								),
-								data: { kind: 'user', user, advertCount: counts[i] },
-							}),
-						),
-					],
-				};
-			}
-			case 'user': {
-				const result = await advertsOfUser(client, data.user, this.advertFilters(), page, pageSize);
-				return {
-					items: result.items.map((advert) => ({
-						descriptor: advertDescriptor(connectionId, advert, { locale: this.options.locale }),
-						data: { kind: 'advert', advert },
-					})),
-					pageCount: result.pageCount,
-					total: result.total,
-				};
-			}
-			case 'advert': {
-				if (data.advert.AdvertID === undefined) return { items: [] };
-				const result = await applicationsOfAdvert(
-					client,
-					data.advert.AdvertID,
-					this.applicationFilters(),
-					page,
-					pageSize,
-				);
-				const progress = this.progress();
-				return {
-					items: result.items.map((application) => ({
-						descriptor: applicationDescriptor(connectionId, application, progress, this.options.locale),
-						data: { kind: 'application', application },
-					})),
-					pageCount: result.pageCount,
-					total: result.total,
-				};
-			}
-			default:
-				return { items: [] };
-		}
-	}
-
 	/** The organisations as read since the last refresh (read again after one). */
 	private organisationDirectory(connection: ConnectionInfo): OrganisationDirectory {
 		this.directory ??= new OrganisationDirectory(this.options.client, connection, this.options.log);
 		return this.directory;
-	}
-
-	private organisationNode(organisation: OrganisationSummary): TreeNode {
-		return {
-			descriptor: organisationDescriptor(this.connectionId(), organisation),
-			data: { kind: 'organisation', organisation },
-		};
-	}
-
-	private advertFilters(): AdvertFilters {
-		return { searchDays: this.filtersValue.searchDays, advertStatusIds: this.filtersValue.advertStatusIds };
-	}
-
-	private applicationFilters(): ApplicationFilters {
-		const order = this.filtersValue.order ? APPLICATION_ORDERS[this.filtersValue.order] : undefined;
-		return {
-			orderBy: order?.orderBy,
-			ranking: this.filtersValue.ranking,
-			progressIds: this.filtersValue.progressIds,
-			from: this.filtersValue.applicationsFrom,
-			to: this.filtersValue.applicationsTo,
-		};
 	}
 }
