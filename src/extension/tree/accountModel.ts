@@ -15,6 +15,7 @@ import { TRANSITIONAL_STATES } from '../sandbox/sandboxManager';
 import type { LogPort } from '../ui/port';
 import { Emitter, type Event } from '../util/emitter';
 import { readChildren } from './childReads';
+import { TreeLocator } from './locator';
 import {
 	advertDescriptor,
 	applicationDescriptor,
@@ -76,9 +77,6 @@ export interface AccountModelOptions {
 	locale?: string;
 }
 
-/** Bound on the pages read while locating an item for "Find". */
-const MAX_LOCATE_PAGES = 50;
-
 export class AccountModel {
 	private root?: TreeNode;
 	private readonly children = new Map<TreeNode, ChildState>();
@@ -91,6 +89,17 @@ export class AccountModel {
 	private readonly changeEmitter = new Emitter<TreeNode | undefined>();
 	/** A node (or the whole tree, undefined) whose children or look changed. */
 	readonly onDidChange: Event<TreeNode | undefined> = this.changeEmitter.event;
+	private readonly locator = new TreeLocator({
+		roots: () => this.roots(),
+		getChildren: (node) => this.getChildren(node),
+		loaded: (node) => this.children.get(node),
+		loadNextPage: async (node) => {
+			await this.loadPage(node);
+			this.changeEmitter.fire(node);
+		},
+		contains: async (organisationId, inside) => this.directory?.contains(organisationId, inside),
+		client: () => this.options.client(),
+	});
 
 	constructor(private readonly options: AccountModelOptions) {}
 
@@ -282,29 +291,13 @@ export class AccountModel {
 		return found;
 	}
 
-	/**
-	 * The node of an advert, loading the organisations, users and advert pages on the way (bounded).
-	 * Undefined when the advert's owner is not in the tree.
-	 */
-	async locateAdvert(advert: Advert): Promise<TreeNode | undefined> {
-		const org = await this.locateOrganisation(advert.OrganisationID);
-		if (!org) return undefined;
-		const users = await this.getChildren(org);
-		const user = users.find((n) => n.data.kind === 'user' && n.data.user.userId === advert.UserID);
-		if (!user) return undefined;
-		return this.locateChild(user, (n) => n.data.kind === 'advert' && n.data.advert.AdvertID === advert.AdvertID);
+	/** The node of an advert Find found, loading the levels above it (undefined when not in the tree). */
+	locateAdvert(advert: Advert): Promise<TreeNode | undefined> {
+		return this.locator.locateAdvert(advert);
 	}
 
-	async locateApplication(application: APIApplication): Promise<TreeNode | undefined> {
-		const client = await this.options.client();
-		const advert = application.AdvertID === undefined ? undefined : await advertById(client, application.AdvertID);
-		const advertNode = advert ? await this.locateAdvert(advert) : undefined;
-		if (!advertNode) return undefined;
-		return this.locateChild(
-			advertNode,
-			(n) =>
-				n.data.kind === 'application' && n.data.application.AdvertCandidateID === application.AdvertCandidateID,
-		);
+	locateApplication(application: APIApplication): Promise<TreeNode | undefined> {
+		return this.locator.locateApplication(application);
 	}
 
 	/** A panel read an advert afresh: its rows show the new counts and posting state, without reloading. */
@@ -351,46 +344,6 @@ export class AccountModel {
 
 	dispose(): void {
 		this.changeEmitter.dispose();
-	}
-
-	/** The node of an organisation, loading the levels above it (each one's directory answer is cached). */
-	private async locateOrganisation(organisationId: number | undefined): Promise<TreeNode | undefined> {
-		const [root] = this.roots();
-		if (!root || organisationId === undefined) return undefined;
-		let level = await this.getChildren(root);
-		const seen = new Set<TreeNode>();
-		for (;;) {
-			const organisations = level.filter((n) => n.data.kind === 'organisation' && !seen.has(n));
-			const found = organisations.find(
-				(n) => n.data.kind === 'organisation' && n.data.organisation.organisationId === organisationId,
-			);
-			if (found) return found;
-			let above: TreeNode | undefined;
-			for (const node of organisations) {
-				seen.add(node);
-				if (
-					node.data.kind === 'organisation' &&
-					(await this.directory?.contains(node.data.organisation.organisationId, organisationId))
-				) {
-					above = node;
-					break;
-				}
-			}
-			if (!above) return undefined;
-			level = await this.getChildren(above);
-		}
-	}
-
-	private async locateChild(parent: TreeNode, predicate: (n: TreeNode) => boolean): Promise<TreeNode | undefined> {
-		await this.getChildren(parent);
-		for (let pages = 0; pages < MAX_LOCATE_PAGES; pages++) {
-			const state = this.children.get(parent);
-			const found = state?.items.find(predicate);
-			if (found || state?.nextPage === undefined) return found;
-			await this.loadPage(parent);
-			this.changeEmitter.fire(parent);
-		}
-		return undefined;
 	}
 
 	/** Recomputes an advert row's descriptor from its data, its siblings and its loaded children. */
