@@ -3,6 +3,7 @@
  * requestFiles/; this module is its public surface, so callers import one place.
  */
 export * from './requestFiles/placeholders';
+export * from './requestFiles/placeholderRedactor';
 export * from './requestFiles/xmlBody';
 export * from './requestFiles/rawHttp';
 export * from './requestFiles/issues';

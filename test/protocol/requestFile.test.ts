@@ -3,9 +3,12 @@ import fc from 'fast-check';
 import { BINDING_NAMES, getBinding } from '../../src/protocol/bindings';
 import { OPERATIONS, OPERATION_NAMES, type OperationName } from '../../src/protocol/catalogue';
 import { escapeAttr, escapeText } from '../../src/protocol/codecs/xml';
+import { echoedSecretForms } from '../../src/protocol/secretForms';
 import {
 	CONNECTION_PLACEHOLDERS,
+	ECHOED_SECRET_MARK,
 	REQUEST_FILE_HEADER,
+	createPlaceholderRedactor,
 	RequestFileError,
 	parseRawHttpRequest,
 	parseRequestFile,
@@ -249,6 +252,35 @@ describe('request files (.mpreq)', () => {
 		assert.equal(
 			replaceSecretsWithPlaceholders('<sCultureID>k</sCultureID> Connection: keep-alive', { password: 'k' }),
 			'<sCultureID>{{connection.password}}</sCultureID> Connection: keep-alive',
+		);
+	});
+
+	it('hides the forms a service may echo a secret in, with a mark no placeholder can be mistaken for', () => {
+		const key = `key/"<&'>7f3a`;
+		const redactor = createPlaceholderRedactor([{ role: 'apiKey', value: key }], { echoed: true });
+		for (const form of echoedSecretForms(key)) {
+			const redacted = redactor.text(`before ${form} after`);
+			assert.equal(redacted, `before ${ECHOED_SECRET_MARK} after`, JSON.stringify(form));
+		}
+		for (const offset of [0, 1, 2]) {
+			const base64 = Buffer.from(`${'u'.repeat(offset)}:${key}:tail`).toString('base64');
+			const redacted = redactor.text(base64);
+			assert.ok(redacted.includes(ECHOED_SECRET_MARK), `offset ${offset}: ${redacted}`);
+			for (const form of echoedSecretForms(key)) assert.ok(!redacted.includes(form), `offset ${offset}`);
+		}
+		// Without the option (history, request files) a placeholder stands only where it can be sent back.
+		assert.equal(createPlaceholderRedactor({ apiKey: key }).text(JSON.stringify(key)), JSON.stringify(key));
+	});
+
+	it('redacts several values of one role, each with its placeholder, the longest first', () => {
+		const redactor = createPlaceholderRedactor([
+			{ role: 'apiKey', value: 'first-key-1234' },
+			{ role: 'apiKey', value: 'first-key-1234-longer' },
+			{ role: 'password', value: 'pass word' },
+		]);
+		assert.equal(
+			redactor.text('a=first-key-1234-longer b=first-key-1234 c=pass+word d=pass%20word'),
+			'a={{connection.apiKey}} b={{connection.apiKey}} c={{connection.password}} d={{connection.password}}',
 		);
 	});
 

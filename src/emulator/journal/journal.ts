@@ -6,7 +6,7 @@
 import type { BindingName } from '../../protocol/bindings/types';
 import type { ConnectionValues } from '../../protocol/requestFiles/placeholders';
 import { bodyAsUtf8 } from '../pipeline/charset';
-import { exchangeRedactor, redactHeaders, type Redact } from './redact';
+import { exchangeRedactor, headerTexts, keptHeaders, redactEach, type Redact } from './redact';
 import type { ExchangeCapture, JournalEntry, KeptBody } from './types';
 
 export const DEFAULT_JOURNAL_CAPACITY = 500;
@@ -133,11 +133,14 @@ export class Journal {
 	private readonly known: ConnectionValues;
 	/** Oldest first. */
 	private kept: JournalEntry[] = [];
+	/** sizeOf of each kept entry, in the same order. */
+	private keptSizes: number[] = [];
 	private keptBytes = 0;
 	private pending: ExchangeCapture[] = [];
 	private flushScheduled = false;
 	private nextId = 1;
 	private readonly listeners = new Set<(entry: JournalEntry) => void>();
+	private readonly responses = new WeakMap<Uint8Array, { redact: Redact; kept: KeptBody }>();
 
 	constructor(options: JournalOptions = {}) {
 		this.capacity = Math.max(1, options.capacity ?? DEFAULT_JOURNAL_CAPACITY);
@@ -187,6 +190,7 @@ export class Journal {
 		this.flush();
 		const count = this.kept.length;
 		this.kept = [];
+		this.keptSizes = [];
 		this.keptBytes = 0;
 		return count;
 	}
@@ -229,9 +233,11 @@ export class Journal {
 	private keep(entry: JournalEntry): void {
 		const size = sizeOf(entry);
 		this.kept.push(entry);
+		this.keptSizes.push(size);
 		this.keptBytes += size;
 		while (this.kept.length > this.capacity || (this.keptBytes > this.maxBytes && this.kept.length > 1)) {
-			this.keptBytes -= sizeOf(this.kept.shift()!);
+			this.kept.shift();
+			this.keptBytes -= this.keptSizes.shift()!;
 		}
 		for (const listener of this.listeners) {
 			try {
@@ -242,48 +248,80 @@ export class Journal {
 		}
 	}
 
+	/** A response body as kept: an answer served again from the answer cache is the same bytes, redacted once. */
+	private keptResponse(body: Uint8Array | undefined, redact: Redact): KeptBody {
+		if (!body) return { text: '', bytes: 0 };
+		const earlier = this.responses.get(body);
+		if (earlier?.redact === redact) return earlier.kept;
+		const kept = keptBody(redact(utf8.decode(body)), body.byteLength, this.maxBodyChars);
+		this.responses.set(body, { redact, kept });
+		return kept;
+	}
+
 	private redacted(capture: ExchangeCapture): JournalEntry {
 		const requestBody = requestText(capture);
-		const responseBody = capture.responseBody ? utf8.decode(capture.responseBody) : '';
 		const redact: Redact = exchangeRedactor(this.known, capture.params, [capture.query, requestBody]);
 		const contentType = header(capture.requestHeaders['content-type']);
 		const soapAction = soapActionOf(capture, capture.binding);
+		const reason =
+			capture.error === undefined
+				? undefined
+				: capture.error instanceof Error
+					? capture.error.message
+					: String(capture.error);
+		const requestHeaders = headerTexts(capture.requestHeaders);
+		const responseHeaders = headerTexts(capture.responseHeaders ?? {});
+		const headerValues = [...requestHeaders, ...responseHeaders].flatMap(([, value]) =>
+			value === undefined ? [] : [value],
+		);
+		// Every text of the exchange but the response (kept per answer) in one pass of the redactor.
+		const [body, query, action, type, message, detail, why, ...rest] = redactEach(
+			[
+				requestBody,
+				capture.query,
+				soapAction ?? '',
+				contentType ?? '',
+				capture.fault?.message ?? '',
+				capture.fault?.detail ?? '',
+				reason ?? '',
+				...headerValues,
+				...(capture.warnings ?? []),
+			],
+			redact,
+		);
+		const requestHeaderCount = requestHeaders.filter(([, value]) => value !== undefined).length;
 		const entry: JournalEntry = {
 			id: this.nextId++,
 			time: new Date(capture.startedAt).toISOString(),
 			client: capture.client ?? '-',
 			method: capture.method,
 			path: capture.path,
-			query: redact(capture.query),
+			query,
 			endpoint: capture.endpoint,
 			binding: capture.binding,
 			operation: capture.operation,
-			soapAction: soapAction === undefined ? undefined : redact(soapAction),
-			contentType: contentType === undefined ? undefined : redact(contentType),
+			soapAction: soapAction === undefined ? undefined : action,
+			contentType: contentType === undefined ? undefined : type,
 			status: capture.status,
 			durationMs: capture.durationMs,
 			request: {
-				headers: redactHeaders(capture.requestHeaders, redact),
-				body: keptBody(redact(requestBody), capture.requestBody?.byteLength ?? 0, this.maxBodyChars),
+				headers: keptHeaders(requestHeaders, rest.slice(0, requestHeaderCount)),
+				body: keptBody(body, capture.requestBody?.byteLength ?? 0, this.maxBodyChars),
 			},
 			response: {
-				headers: redactHeaders(capture.responseHeaders ?? {}, redact),
-				body: keptBody(redact(responseBody), capture.responseBody?.byteLength ?? 0, this.maxBodyChars),
+				headers: keptHeaders(responseHeaders, rest.slice(requestHeaderCount, headerValues.length)),
+				body: this.keptResponse(capture.responseBody, redact),
 			},
 		};
 		if (capture.fault) {
 			entry.fault = {
 				...capture.fault,
-				message: redact(capture.fault.message),
-				detail: capture.fault.detail === undefined ? undefined : redact(capture.fault.detail),
+				message,
+				detail: capture.fault.detail === undefined ? undefined : detail,
 			};
 		}
-		if (capture.error !== undefined) {
-			entry.internalReason = redact(
-				capture.error instanceof Error ? capture.error.message : String(capture.error),
-			);
-		}
-		if (capture.warnings?.length) entry.leniencies = capture.warnings.map(redact);
+		if (reason !== undefined) entry.internalReason = why;
+		if (capture.warnings?.length) entry.leniencies = rest.slice(headerValues.length);
 		if (capture.injected !== undefined) entry.injected = capture.injected;
 		return entry;
 	}

@@ -1,45 +1,34 @@
 /**
- * Redaction of an exchange before the journal keeps anything of it. The secrets are the values of
- * the credential parameters the request sent (decoded, or found in the raw text when it could not be
- * decoded) and the sandbox's own demo credentials; each is replaced in every form `secretForms` knows
- * (as it is, percent-encoded, form-encoded, XML-escaped) by the request files' placeholder
- * (`{{connection.apiKey}}`, `{{connection.password}}`), and whatever stands in a credential field or
- * element is replaced too. Credential headers (Authorization, Cookie) are dropped.
+ * Redaction of an exchange before the journal keeps anything of it, with the one placeholder redactor
+ * of history and request files (echoed forms included). The secrets are the values of the credential
+ * parameters the request sent (decoded, or found in the raw text when it could not be decoded) and the
+ * sandbox's own demo credentials; whatever stands in a credential field or element is replaced too.
+ * Credential headers (Authorization, Cookie) are dropped. A redactor is built once per set of secrets
+ * and kept: a test suite sends the same few credentials thousands of times.
  */
+import type { AnyParams } from '../../protocol/catalogue';
 import { parseXml } from '../../protocol/codecs/xml';
-import type { AnyParams, ParamRole } from '../../protocol/catalogue';
-import {
-	CONNECTION_PLACEHOLDERS,
-	CREDENTIAL_PARAMS,
-	createPlaceholderRedactor,
-	type ConnectionValues,
-} from '../../protocol/requestFiles/placeholders';
-import { secretForms } from '../../protocol/secretForms';
+import { CREDENTIAL_PARAMS, SECRET_ROLES, type ConnectionValues } from '../../protocol/requestFiles/placeholders';
+import { createPlaceholderRedactor, type RoleSecret } from '../../protocol/requestFiles/placeholderRedactor';
 
-/** Shorter values are hidden only where they are sent (their field or element), not everywhere. */
-export const MIN_SECRET_CHARS = 4;
 /** What stands instead of a header that carries credentials. */
 export const REDACTED_HEADER = '[redacted]';
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+/** Redactors kept for the sets of secrets seen last (the oldest goes first). */
+const KEPT_REDACTORS = 64;
 
-/** Field and element redaction alone (no known values): built once. */
-const byPlace = createPlaceholderRedactor({});
 const names = Object.keys(CREDENTIAL_PARAMS).join('|');
 const ELEMENT = new RegExp(`<((?:[\\w.-]+:)?(${names}))(?:\\s[^>]*)?>([\\s\\S]*?)</\\1\\s*>`, 'gi');
 const FIELD = new RegExp(`(?:^|[?&;\\s])(${names})=([^&#\\s]*)`, 'gi');
 const ANY_NAME = new RegExp(names, 'i');
 
-interface Secret {
-	role: ParamRole;
-	value: string;
-}
-
-function roleOf(name: string): ParamRole | undefined {
+function roleOf(name: string): RoleSecret['role'] | undefined {
 	const known = Object.keys(CREDENTIAL_PARAMS).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
 	return known ? CREDENTIAL_PARAMS[known] : undefined;
 }
 
 function xmlText(content: string): string {
+	if (!/[&<]/.test(content)) return content;
 	try {
 		return parseXml(`<v>${content}</v>`).text;
 	} catch {
@@ -48,6 +37,7 @@ function xmlText(content: string): string {
 }
 
 function formText(value: string): string {
+	if (!/[%+]/.test(value)) return value;
 	try {
 		return decodeURIComponent(value.replace(/\+/g, ' '));
 	} catch {
@@ -56,7 +46,7 @@ function formText(value: string): string {
 }
 
 /** Credential values written in a text, decoded from the element or field that carries them. */
-function sentIn(text: string, secrets: Secret[]): void {
+function sentIn(text: string, secrets: RoleSecret[]): void {
 	if (!ANY_NAME.test(text)) return;
 	for (const match of text.matchAll(ELEMENT)) {
 		const role = roleOf(match[2].replace(/^.*:/, ''));
@@ -71,47 +61,71 @@ function sentIn(text: string, secrets: Secret[]): void {
 /** A function that replaces every secret of one exchange in a text. */
 export type Redact = (text: string) => string;
 
+const redactors = new Map<string, Redact>();
+
+function redactorOf(secrets: RoleSecret[]): Redact {
+	const key = secrets.map(({ role, value }) => `${role}\0${value}`).join('\0');
+	let redact = redactors.get(key);
+	if (redact) {
+		// Most recently used last.
+		redactors.delete(key);
+	} else {
+		redact = createPlaceholderRedactor(secrets, { echoed: true }).text;
+		if (redactors.size >= KEPT_REDACTORS) redactors.delete(redactors.keys().next().value!);
+	}
+	redactors.set(key, redact);
+	return redact;
+}
+
 /**
  * The redactor of one exchange: `known` are the sandbox's own credentials, `params` what the request
  * decoded to, `texts` the raw query and body (searched for credential fields when decoding failed).
  */
 export function exchangeRedactor(known: ConnectionValues, params: AnyParams | undefined, texts: string[]): Redact {
-	const secrets: Secret[] = [];
-	for (const role of ['apiKey', 'password'] as const) {
+	const secrets: RoleSecret[] = [];
+	for (const role of SECRET_ROLES) {
 		const value = known[role];
 		if (value) secrets.push({ role, value });
 	}
 	for (const [name, role] of Object.entries(CREDENTIAL_PARAMS)) {
 		const value = params?.[name];
-		if (typeof value === 'string') secrets.push({ role, value });
+		if (typeof value === 'string' && value.length > 0) secrets.push({ role, value });
 	}
 	for (const text of texts) sentIn(text, secrets);
-	const pairs: [string, string][] = [];
-	for (const { role, value } of secrets) {
-		if (value.length < MIN_SECRET_CHARS) continue;
-		for (const form of secretForms(value)) pairs.push([form, CONNECTION_PLACEHOLDERS[role]]);
-	}
-	pairs.sort((a, b) => b[0].length - a[0].length);
-	return (text) => {
-		let result = text;
-		for (const [form, placeholder] of pairs) {
-			if (result.includes(form)) result = result.split(form).join(placeholder);
-		}
-		return byPlace.text(result);
-	};
+	const seen = new Set<string>();
+	return redactorOf(secrets.filter(({ value }) => value.length > 0 && !seen.has(value) && seen.add(value)));
 }
 
-/** Headers as single strings, credential headers dropped, every value redacted. */
-export function redactHeaders(
+/** Redacts several texts in one pass when none holds a NUL: the redactor never matches across one. */
+export function redactEach(texts: readonly string[], redact: Redact): string[] {
+	if (texts.some((text) => text.includes('\0'))) return texts.map(redact);
+	return redact(texts.join('\0')).split('\0');
+}
+
+/** Headers as single strings with lower-case names; the values of credential headers are left out. */
+export function headerTexts(
 	headers: Readonly<Record<string, string | number | readonly string[] | undefined>>,
-	redact: Redact,
-): Record<string, string> {
-	const kept: Record<string, string> = {};
-	for (const [name, value] of Object.entries(headers)) {
+): [name: string, value: string | undefined][] {
+	const entries: [string, string | undefined][] = [];
+	for (const name in headers) {
+		const value = headers[name];
 		if (value === undefined) continue;
 		const lower = name.toLowerCase();
-		const text = Array.isArray(value) ? value.join(', ') : String(value);
-		kept[lower] = CREDENTIAL_HEADERS.has(lower) ? REDACTED_HEADER : redact(text);
+		entries.push([
+			lower,
+			CREDENTIAL_HEADERS.has(lower) ? undefined : Array.isArray(value) ? value.join(', ') : String(value),
+		]);
 	}
+	return entries;
+}
+
+/** Headers with their redacted values (taken in order from `values`); credential headers as REDACTED_HEADER. */
+export function keptHeaders(
+	entries: readonly [name: string, value: string | undefined][],
+	values: readonly string[],
+): Record<string, string> {
+	const kept: Record<string, string> = {};
+	let next = 0;
+	for (const [name, value] of entries) kept[name] = value === undefined ? REDACTED_HEADER : values[next++];
 	return kept;
 }

@@ -52,9 +52,9 @@ import {
 	SECRET_ROLES,
 	VARIABLE_PATTERN,
 	hasVariable,
-	createPlaceholderRedactor,
 	type ConnectionValues,
 } from './placeholders';
+import { createPlaceholderRedactor } from './placeholderRedactor';
 import { parseRawHttpRequest, truncate, type RawHttpRequest } from './rawHttp';
 
 /** The first line of every file written by the playground. */

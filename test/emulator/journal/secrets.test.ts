@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { writeJournalFile } from '../../../src/emulator/journal/file';
 import { SANDBOX_NAMESPACE } from '../../../src/emulator/endpoint';
 import type { RunningEmulator } from '../../../src/emulator/server';
-import { secretForms } from '../../../src/protocol/secretForms';
+import { echoedSecretForms, secretForms } from '../../../src/protocol/secretForms';
 import { allFields, envelope, send } from '../server/helpers';
-import { detailed, listed, startJournaled } from './support';
+import { detailed, listed, newest, startJournaled } from './support';
 
 // Every character some encoding changes: & < > " ' space + % / and a non-ASCII letter.
 const API_KEY = `Zk9&<key>"q'+ /é%2Fend`;
@@ -128,5 +128,71 @@ describe('journal: secrets', () => {
 		assert.equal(withHeaders.request.headers.authorization, '[redacted]');
 		assert.equal(withHeaders.request.headers.cookie, '[redacted]');
 		assert.equal(withHeaders.request.headers['x-api-key'], '{{connection.apiKey}}');
+	});
+});
+
+describe('journal: secrets echoed, short, many and beside a NUL', () => {
+	let emulator: RunningEmulator;
+
+	beforeEach(async () => {
+		emulator = await startJournaled();
+	});
+	afterEach(() => emulator.stop());
+
+	async function served(): Promise<string> {
+		const entries = await listed(emulator, 'limit=1000');
+		const details = await Promise.all(entries.map((entry) => detailed(emulator, entry.id)));
+		return JSON.stringify(entries) + JSON.stringify(details);
+	}
+
+	function soap(inner: string): Promise<unknown> {
+		return send(emulator.postingUrl, {
+			method: 'POST',
+			headers: { 'content-type': 'text/xml; charset=utf-8' },
+			body: envelope('1.1', 'GetCurrency', NS, inner),
+		});
+	}
+
+	it('hides a key echoed JSON-escaped, escaped twice and in base64 at every alignment, as [redacted]', async () => {
+		const key = API_KEY.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+		for (const form of echoedSecretForms(API_KEY)) {
+			await soap(`<sAPIKey>${key}</sAPIKey><sCultureID><![CDATA[${form}]]></sCultureID>`);
+		}
+		for (const offset of [0, 1, 2]) {
+			const base64 = Buffer.from(`${'u'.repeat(offset)}:${API_KEY}:tail`).toString('base64');
+			await soap(`<sAPIKey>${key}</sAPIKey><sCultureID>${base64}</sCultureID>`);
+		}
+		const text = await served();
+		for (const form of [...secretForms(API_KEY), ...echoedSecretForms(API_KEY)]) {
+			assert.ok(!text.includes(form), `${JSON.stringify(form)} is served`);
+		}
+		assert.match(text, /\[redacted\]/);
+	});
+
+	it('hides a short key where it stands as a whole token, not inside other words', async () => {
+		await soap('<sAPIKey>k9x</sAPIKey><sCultureID>k9x ak9xb</sCultureID>');
+		const entry = await newest(emulator);
+		assert.match(entry.request.body.text, /<sCultureID>\{\{connection\.apiKey\}\} ak9xb<\/sCultureID>/);
+		assert.doesNotMatch(JSON.stringify(entry), /[^a]k9x[^b]/);
+	});
+
+	it('hides every one of many different keys sent one after another', async () => {
+		const keys = Array.from({ length: 80 }, (_, i) => `rotating-key-${i}-${(i * 7919).toString(36)}`);
+		for (const key of keys) await soap(`<sAPIKey>${key}</sAPIKey><sCultureID>${key}</sCultureID>`);
+		const text = await served();
+		for (const key of keys) assert.ok(!text.includes(key), `${key} is served`);
+	});
+
+	it('keeps a body with a NUL whole, its secrets hidden, and the fields beside it in their places', async () => {
+		await send(`${emulator.postingUrl}/GetCurrency?marker=query-side`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-note': 'header-side' },
+			body: `sAPIKey=${encodeURIComponent(API_KEY)}&sCultureID=a\0b`,
+		});
+		const entry = await newest(emulator);
+		assert.equal(entry.request.body.text, 'sAPIKey={{connection.apiKey}}&sCultureID=a\0b');
+		assert.equal(entry.query, 'marker=query-side');
+		assert.equal(entry.request.headers['x-note'], 'header-side');
+		assert.equal(entry.contentType, 'application/x-www-form-urlencoded');
 	});
 });
