@@ -61,15 +61,32 @@ function trafficRows(page: Page, text?: RegExp): Locator {
 	return text ? rows.filter({ hasText: text }) : rows;
 }
 
+/** The Traffic view's header: its title, and its description (the count) beside it. */
+function trafficHeader(page: Page): Locator {
+	return trafficPane(page).locator('.pane-header');
+}
+
+/** Expands or collapses the Traffic view (it starts collapsed below the Account view). */
+async function setTrafficExpanded(page: Page, expanded: boolean): Promise<void> {
+	const header = trafficHeader(page);
+	const state = String(expanded);
+	if ((await header.getAttribute('aria-expanded')) !== state) await header.locator('.title').click();
+	await header.and(page.locator(`[aria-expanded="${state}"]`)).waitFor({ timeout: UI_WAIT });
+}
+
 /** Shows the view following the built-in sandbox, emptied; returns the sandbox's base URL. */
 async function freshTraffic(page: Page): Promise<string> {
 	await showSandboxTree(page);
-	const message = trafficPane(page).locator('.message', { hasText: /Following http:\/\/127\.0\.0\.1:\d+/ });
+	await setTrafficExpanded(page, true);
+	await runCommand(page, 'Multiposting: Clear Traffic');
+	await trafficRows(page).first().waitFor({ state: 'detached', timeout: UI_WAIT });
+	// Empty, it says where to send a request.
+	const message = trafficPane(page).locator('.message', {
+		hasText: /^No exchanges yet: send a request to http:\/\/127\.0\.0\.1:\d+$/,
+	});
 	await message.waitFor({ state: 'visible', timeout: UI_WAIT });
 	const url = /http:\/\/127\.0\.0\.1:\d+/.exec((await message.textContent()) ?? '')?.[0];
 	assert.ok(url, 'the view says which sandbox it follows');
-	await runCommand(page, 'Multiposting: Clear Traffic');
-	await trafficRows(page).first().waitFor({ state: 'detached', timeout: UI_WAIT });
 	return url;
 }
 
@@ -99,6 +116,55 @@ describe('traffic view in real VS Code', function () {
 			page,
 			server: { workspaceDir },
 		} = await e2eSession());
+	});
+
+	it('starts collapsed below the account tree, counts exchanges on its header, and shows them expanded', async function () {
+		await showSandboxTree(page);
+		// Nothing expands it before this test: collapsed is how it starts.
+		assert.equal(
+			await trafficHeader(page).getAttribute('aria-expanded'),
+			'false',
+			'the Traffic view starts collapsed',
+		);
+		const account = page.locator('.part.sidebar .pane', {
+			has: page.locator('.pane-header', { hasText: /^Account/i }),
+		});
+		const accountBox = await account.boundingBox();
+		const trafficBox = await trafficPane(page).boundingBox();
+		assert.ok(accountBox && trafficBox, 'both views are on screen');
+		assert.ok(
+			accountBox.height > 5 * trafficBox.height,
+			`the tree gets the side bar (${accountBox.height} px, Traffic ${trafficBox.height} px)`,
+		);
+		await screenshot(page, 'traffic-collapsed');
+
+		const url = await freshTraffic(page);
+		await screenshot(page, 'traffic-empty');
+		await setTrafficExpanded(page, false);
+		assert.equal(await curl([`${url}/SOAP/Posting.asmx/GetCurrency?sCultureID=en-GB&sAPIKey=${API_KEY}`]), 200);
+		assert.equal(await curl([`${url}/SOAP/Posting.asmx/GetCurency?sAPIKey=${API_KEY}`]), 500);
+		// Collapsed, it still follows the sandbox: its title counts what arrived.
+		await trafficHeader(page)
+			.locator('.title', { hasText: 'Traffic · 2 exchanges' })
+			.waitFor({ state: 'visible', timeout: LIVE_MS });
+		await screenshot(page, 'traffic-collapsed-count');
+
+		await setTrafficExpanded(page, true);
+		// Expanded, the count moves to its description.
+		await trafficHeader(page)
+			.locator('.title', { hasText: /^Traffic$/ })
+			.waitFor({ timeout: UI_WAIT });
+		await trafficHeader(page)
+			.locator('.description', { hasText: '2 exchanges' })
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await trafficRows(page, /GetCurrency\s*httpGet · 200/)
+			.first()
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await trafficRows(page, /GetCurency\s*httpGet · 500/)
+			.first()
+			.waitFor({ state: 'visible', timeout: UI_WAIT });
+		assert.match((await trafficPane(page).locator('.message').textContent()) ?? '', /^Following http:/);
+		await screenshot(page, 'traffic-expanded');
 	});
 
 	it('shows what curl sends as it arrives, with the verdict and near misses', async function () {

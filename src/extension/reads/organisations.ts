@@ -3,11 +3,12 @@
  * but UserList limited with sStartOrganisation returns the users of that organisation's part of the
  * tree: an organisation whose users come back under another one lies below it. Derived lazily (one
  * UserList per organisation, and only for the levels shown) and kept for the life of one directory,
- * which the tree replaces on every refresh.
+ * which the tree replaces on every refresh. An organisation is named (one sample application) only when
+ * a level that shows it is read.
  */
 import type { MultipostingClient } from '../../client';
-import type { Advert, APIApplication, CUser } from '../../protocol/catalogue';
-import { deriveOrganisations, type OrganisationSummary } from '../tree/descriptors';
+import type { Advert, CUser } from '../../protocol/catalogue';
+import { byOrganisationName, deriveOrganisations, type OrganisationSummary } from '../tree/descriptors';
 import type { LogPort } from '../ui/port';
 import { advertsUnder, ALL_TIME_START, applicationOfUserSince, usersUnder } from './queries';
 
@@ -33,6 +34,7 @@ export interface DirectoryLogin {
 export class OrganisationDirectory {
 	private loaded?: Promise<{ byId: Map<number, OrganisationSummary>; own?: number; flatBecause?: string }>;
 	private readonly subtrees = new Map<number, Promise<Set<number>>>();
+	private readonly names = new Map<number, Promise<string | undefined>>();
 	private hierarchyFailure?: string;
 
 	constructor(
@@ -49,14 +51,17 @@ export class OrganisationDirectory {
 			...list.filter((o) => o.organisationId === own),
 			...list.filter((o) => o.organisationId !== own),
 		];
-		if (flatBecause) return { organisations: ownFirst(all), flatBecause };
+		if (flatBecause) return { organisations: ownFirst(await this.named(all)), flatBecause };
 		try {
 			const ids = await this.highest(ownFirst(all).map((o) => o.organisationId));
-			return { organisations: ownFirst(all.filter((o) => ids.has(o.organisationId))) };
+			return { organisations: ownFirst(await this.named(all.filter((o) => ids.has(o.organisationId)))) };
 		} catch (error) {
 			this.hierarchyFailure = `the hierarchy could not be read (${messageOf(error)})`;
 			this.log.warn(`Organisations are shown as a flat list: ${this.hierarchyFailure}.`);
-			return { organisations: ownFirst(all), flatBecause: `Flat list: ${this.hierarchyFailure}.` };
+			return {
+				organisations: ownFirst(await this.named(all)),
+				flatBecause: `Flat list: ${this.hierarchyFailure}.`,
+			};
 		}
 	}
 
@@ -69,7 +74,7 @@ export class OrganisationDirectory {
 			(o) => o.organisationId !== organisationId && subtree.has(o.organisationId),
 		);
 		const ids = await this.highest(inside.map((o) => o.organisationId));
-		return inside.filter((o) => ids.has(o.organisationId));
+		return this.named(inside.filter((o) => ids.has(o.organisationId)));
 	}
 
 	/** True when one organisation lies below another (or is it), as far as the hierarchy is known. */
@@ -81,7 +86,8 @@ export class OrganisationDirectory {
 
 	/** A known organisation by id. */
 	async organisation(organisationId: number): Promise<OrganisationSummary | undefined> {
-		return (await this.load()).byId.get(organisationId);
+		const found = (await this.load()).byId.get(organisationId);
+		return found && (await this.named([found]))[0];
 	}
 
 	/**
@@ -143,24 +149,44 @@ export class OrganisationDirectory {
 			adverts = await advertsUnder(client, this.login.startOrganisation);
 			flatBecause = 'Flat list: this login cannot list users (UserList), so the hierarchy is not known.';
 		}
-		const found = deriveOrganisations(users, adverts);
-		const named = await Promise.all(found.map((org) => this.namingApplications(client, org)));
-		const organisations = deriveOrganisations(users, adverts, named.flat());
+		const organisations = deriveOrganisations(users, adverts);
 		const own = users.find((u) => u.Username && u.Username === this.login.username)?.OrganisationID;
 		return { byId: new Map(organisations.map((o) => [o.organisationId, o])), own, flatBecause };
 	}
 
+	/** The organisations of a level, each named (once per directory), in name order. */
+	private async named(organisations: OrganisationSummary[]): Promise<OrganisationSummary[]> {
+		await Promise.all(
+			organisations.map(async (org) => {
+				org.name ??= await this.nameOf(org);
+			}),
+		);
+		return [...organisations].sort(byOrganisationName);
+	}
+
+	private nameOf(org: OrganisationSummary): Promise<string | undefined> {
+		let pending = this.names.get(org.organisationId);
+		if (!pending) {
+			pending = this.client()
+				.then((client) => this.nameFromApplications(client, org))
+				.catch(() => undefined);
+			this.names.set(org.organisationId, pending);
+		}
+		return pending;
+	}
+
 	/** An application on an advert of one of the organisation's users reveals the organisation's name. */
-	private async namingApplications(client: MultipostingClient, org: OrganisationSummary): Promise<APIApplication[]> {
+	private async nameFromApplications(
+		client: MultipostingClient,
+		org: OrganisationSummary,
+	): Promise<string | undefined> {
 		const recentStart = serviceDateTime(new Date(Date.now() - RECENT_APPLICATION_DAYS * 86_400_000));
 		for (const user of org.users.slice(0, 3)) {
 			for (const start of [recentStart, ALL_TIME_START]) {
 				try {
 					const page = await applicationOfUserSince(client, user, start);
-					const found = page.items.filter(
-						(a) => a.OrganisationID === org.organisationId && a.OrganisationName,
-					);
-					if (found.length > 0) return found;
+					const found = page.items.find((a) => a.OrganisationID === org.organisationId && a.OrganisationName);
+					if (found) return found.OrganisationName;
 					if ((page.total ?? 0) > 0) break; // The user's applications are on another organisation's adverts.
 				} catch {
 					// The name is a nicety; the id label stays.
@@ -168,7 +194,7 @@ export class OrganisationDirectory {
 				}
 			}
 		}
-		return [];
+		return undefined;
 	}
 }
 

@@ -60,6 +60,45 @@ export function locatedProblems(entry: DetailedEntry): LocatedProblem[] {
 	];
 }
 
+/** What the view says: which sandbox it follows and how, and how many exchanges it has. */
+export interface TrafficViewState {
+	/** The base URL followed; undefined when none. */
+	following?: string;
+	/** Why the last read failed (it retries). */
+	problem?: string;
+	paused: boolean;
+	filter: string;
+	/** Exchanges shown (those the filter keeps) and held. */
+	shown: number;
+	total: number;
+	/** The view's rows are out of sight (collapsed, or another view shown). */
+	hidden: boolean;
+}
+
+/**
+ * The view's message (above its rows, or its empty state), its description (beside its title: the
+ * count of exchanges, and whether it is paused) and its title. VS Code hides a collapsed view's
+ * description, so its title carries the count then.
+ */
+export function viewStatus(state: TrafficViewState): { message: string; description?: string; title: string } {
+	const { following, problem, paused, filter, shown, total, hidden } = state;
+	const count =
+		total === 0 ? undefined : `${shown === total ? '' : `${shown} of `}${total} exchange${total === 1 ? '' : 's'}`;
+	const description = [count, paused ? 'paused' : undefined].filter(Boolean).join(' · ') || undefined;
+	const title = hidden && description ? `Traffic · ${description}` : 'Traffic';
+	if (problem) return { message: `${problem} Retrying…`, description, title };
+	const where = !following
+		? 'Start the sandbox or attach to a sandbox URL.'
+		: total === 0
+			? `No exchanges yet: send a request to ${following}`
+			: `Following ${following}`;
+	return {
+		message: `${where}${paused ? ' (paused)' : ''}${filter ? ` · filter: ${filter}` : ''}`,
+		description,
+		title,
+	};
+}
+
 /** The row's label and description: time, operation (or path); binding, status, duration, client. */
 export function rowText(entry: JournalEntry): { label: string; description: string; tooltip: string } {
 	const time = entry.time.slice(11, 19);
@@ -115,6 +154,10 @@ export class TrafficRows {
 
 	clear(): void {
 		this.rows = [];
+	}
+
+	get size(): number {
+		return this.rows.length;
 	}
 
 	/** The id of the newest row, 0 when none. */

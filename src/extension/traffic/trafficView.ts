@@ -13,7 +13,7 @@ import { COMMANDS, CONTEXT_KEYS, TRAFFIC_VIEW_ID } from '../ids';
 import { PlaygroundPanel, type PlaygroundDeps } from '../playground/panel';
 import { CURL_ENV, curlForRaw } from '../playground/snippets';
 import type { SandboxManager } from '../sandbox/sandboxManager';
-import { openReadonlyDocument } from '../ui/readonlyDocuments';
+import { openReadonlyDocument, readonlyUri } from '../ui/readonlyDocuments';
 import { DEFAULT_ENDPOINT_PATHS } from '../../protocol/catalogue';
 import {
 	comparableText,
@@ -27,10 +27,10 @@ import {
 	rowMark,
 	rowText,
 	TrafficRows,
+	viewStatus,
 } from './trafficModel';
 import { TrafficSource } from './trafficSource';
 
-const COMPARE_SCHEME = 'multiposting-traffic';
 const ICONS = {
 	fault: new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground')),
 	production: new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground')),
@@ -86,7 +86,6 @@ class TrafficTree implements vscode.TreeDataProvider<JournalEntry> {
 export function registerTrafficView(sandbox: SandboxManager, playground: PlaygroundDeps): vscode.Disposable {
 	const tree = new TrafficTree();
 	const view = vscode.window.createTreeView(TRAFFIC_VIEW_ID, { treeDataProvider: tree });
-	const compared = new Map<string, string>();
 	const located = vscode.languages.createDiagnosticCollection('multiposting-traffic');
 	let source: TrafficSource | undefined;
 	let attachedUrl: string | undefined;
@@ -96,11 +95,18 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 	const setContext = (key: string, value: unknown): void =>
 		void vscode.commands.executeCommand('setContext', key, value);
 	const showMessage = (): void => {
-		const where = source ? `Following ${source.baseUrl}` : 'Start the sandbox or attach to a sandbox URL.';
-		const state = paused ? ' (paused)' : '';
-		const filter = tree.filterText ? ` · filter: ${tree.filterText}` : '';
-		view.message = problem ? `${problem} Retrying…` : `${where}${state}${filter}`;
-		view.description = paused ? 'paused' : undefined;
+		const status = viewStatus({
+			following: source?.baseUrl,
+			problem,
+			paused,
+			filter: tree.filterText,
+			shown: tree.filterText ? tree.rows.list(parseFilter(tree.filterText)).length : tree.rows.size,
+			total: tree.rows.size,
+			hidden: !view.visible,
+		});
+		view.message = status.message;
+		view.description = status.description;
+		view.title = status.title;
 	};
 	/** Follows the sandbox at `baseUrl` (none: nothing), keeping the rows shown when asked (resume). */
 	const follow = (baseUrl: string | undefined, keepRows = false): void => {
@@ -114,7 +120,9 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 			source = new TrafficSource(
 				baseUrl,
 				(entries) => {
-					if (tree.rows.add(entries)) tree.refresh();
+					if (!tree.rows.add(entries)) return;
+					tree.refresh();
+					showMessage();
 				},
 				(message) => {
 					problem = message;
@@ -169,18 +177,9 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 	};
 	const target = () => ({ baseUrl: requireSource().baseUrl, namespace: '', paths: DEFAULT_ENDPOINT_PATHS });
 
-	const comparer: vscode.TextDocumentContentProvider = {
-		provideTextDocumentContent: (uri) => compared.get(uri.toString()) ?? '',
-	};
-	const compareUri = (entry: JournalEntry, side: string): vscode.Uri => {
-		const uri = vscode.Uri.from({
-			scheme: COMPARE_SCHEME,
-			path: `/${entry.id} ${entry.operation ?? 'request'} ${side}`,
-			query: String(entry.id),
-		});
-		compared.set(uri.toString(), comparableText(entry, side === 'response' ? 'response' : 'request'));
-		return uri;
-	};
+	/** One side of a comparison, held until the diff editor's document closes. */
+	const compareUri = (entry: JournalEntry, side: 'request' | 'response'): vscode.Uri =>
+		readonlyUri(comparableText(entry, side), 'plaintext', `${entry.id} ${entry.operation ?? 'request'} ${side}`);
 
 	/** The request body as sent beside the exchange, each located problem of the verdict at its line. */
 	const showLocatedProblems = async (entry: DetailedEntry): Promise<void> => {
@@ -222,6 +221,7 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 		tree,
 		view,
 		{ dispose: () => source?.stop() },
+		view.onDidChangeVisibility(showMessage),
 		located,
 		// A document outlives its tab by minutes: its problems go with the last tab showing it.
 		vscode.window.tabGroups.onDidChangeTabs(({ closed }) => {
@@ -236,7 +236,6 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 				}
 			}
 		}),
-		vscode.workspace.registerTextDocumentContentProvider(COMPARE_SCHEME, comparer),
 		sandbox.onDidChangeState(() => {
 			if (!attachedUrl) followCurrent();
 		}),
@@ -294,6 +293,7 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 			guarded(async () => {
 				await source?.clear();
 				tree.clear();
+				showMessage();
 			}),
 		),
 		vscode.commands.registerCommand(
@@ -366,10 +366,11 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 					{ title: `Compare exchange ${first.id} with…`, matchOnDescription: true },
 				);
 				if (!picked) return;
-				const side = await vscode.window.showQuickPick(['request', 'response'], {
+				const payload = await vscode.window.showQuickPick(['request', 'response'], {
 					title: 'Compare which payload?',
 				});
-				if (!side) return;
+				if (!payload) return;
+				const side = payload === 'response' ? 'response' : 'request';
 				await vscode.commands.executeCommand(
 					'vscode.diff',
 					compareUri(first, side),

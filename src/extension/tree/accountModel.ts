@@ -8,34 +8,24 @@ import type { Advert, APIApplication } from '../../protocol/catalogue';
 import { progressChoices, type ProgressChoice } from '../actions/progressNames';
 import { describeFailure } from '../logging/describe';
 import { OrganisationDirectory } from '../reads/organisations';
-import {
-	advertById,
-	advertCountOfUser,
-	advertsOfUser,
-	applicationById,
-	applicationsOfAdvert,
-	type AdvertFilters,
-	type ApplicationFilters,
-} from '../reads/queries';
+import { advertById, applicationById } from '../reads/queries';
 import type { ConnectionInfo } from '../services';
 import { portConflictRows } from '../sandbox/portConflict';
 import { TRANSITIONAL_STATES } from '../sandbox/sandboxManager';
 import type { LogPort } from '../ui/port';
 import { Emitter, type Event } from '../util/emitter';
+import { readChildren } from './childReads';
+import { TreeLocator } from './locator';
 import {
 	advertDescriptor,
 	applicationDescriptor,
-	APPLICATION_ORDERS,
 	connectionDescriptor,
-	hasAdvertFilters,
 	hasApplicationFilters,
 	errorDescriptor,
 	loadMoreDescriptor,
 	messageDescriptor,
 	actionDescriptor,
 	noteDescriptor,
-	organisationDescriptor,
-	userDescriptor,
 	type AdvertRowContext,
 	type NodeDescriptor,
 	type OrganisationSummary,
@@ -87,9 +77,6 @@ export interface AccountModelOptions {
 	locale?: string;
 }
 
-/** Bound on the pages read while locating an item for "Find". */
-const MAX_LOCATE_PAGES = 50;
-
 export class AccountModel {
 	private root?: TreeNode;
 	private readonly children = new Map<TreeNode, ChildState>();
@@ -102,6 +89,17 @@ export class AccountModel {
 	private readonly changeEmitter = new Emitter<TreeNode | undefined>();
 	/** A node (or the whole tree, undefined) whose children or look changed. */
 	readonly onDidChange: Event<TreeNode | undefined> = this.changeEmitter.event;
+	private readonly locator = new TreeLocator({
+		roots: () => this.roots(),
+		getChildren: (node) => this.getChildren(node),
+		loaded: (node) => this.children.get(node),
+		loadNextPage: async (node) => {
+			await this.loadPage(node);
+			this.changeEmitter.fire(node);
+		},
+		contains: async (organisationId, inside) => this.directory?.contains(organisationId, inside),
+		client: () => this.options.client(),
+	});
 
 	constructor(private readonly options: AccountModelOptions) {}
 
@@ -293,29 +291,13 @@ export class AccountModel {
 		return found;
 	}
 
-	/**
-	 * The node of an advert, loading the organisations, users and advert pages on the way (bounded).
-	 * Undefined when the advert's owner is not in the tree.
-	 */
-	async locateAdvert(advert: Advert): Promise<TreeNode | undefined> {
-		const org = await this.locateOrganisation(advert.OrganisationID);
-		if (!org) return undefined;
-		const users = await this.getChildren(org);
-		const user = users.find((n) => n.data.kind === 'user' && n.data.user.userId === advert.UserID);
-		if (!user) return undefined;
-		return this.locateChild(user, (n) => n.data.kind === 'advert' && n.data.advert.AdvertID === advert.AdvertID);
+	/** The node of an advert Find found, loading the levels above it (undefined when not in the tree). */
+	locateAdvert(advert: Advert): Promise<TreeNode | undefined> {
+		return this.locator.locateAdvert(advert);
 	}
 
-	async locateApplication(application: APIApplication): Promise<TreeNode | undefined> {
-		const client = await this.options.client();
-		const advert = application.AdvertID === undefined ? undefined : await advertById(client, application.AdvertID);
-		const advertNode = advert ? await this.locateAdvert(advert) : undefined;
-		if (!advertNode) return undefined;
-		return this.locateChild(
-			advertNode,
-			(n) =>
-				n.data.kind === 'application' && n.data.application.AdvertCandidateID === application.AdvertCandidateID,
-		);
+	locateApplication(application: APIApplication): Promise<TreeNode | undefined> {
+		return this.locator.locateApplication(application);
 	}
 
 	/** A panel read an advert afresh: its rows show the new counts and posting state, without reloading. */
@@ -362,46 +344,6 @@ export class AccountModel {
 
 	dispose(): void {
 		this.changeEmitter.dispose();
-	}
-
-	/** The node of an organisation, loading the levels above it (each one's directory answer is cached). */
-	private async locateOrganisation(organisationId: number | undefined): Promise<TreeNode | undefined> {
-		const [root] = this.roots();
-		if (!root || organisationId === undefined) return undefined;
-		let level = await this.getChildren(root);
-		const seen = new Set<TreeNode>();
-		for (;;) {
-			const organisations = level.filter((n) => n.data.kind === 'organisation' && !seen.has(n));
-			const found = organisations.find(
-				(n) => n.data.kind === 'organisation' && n.data.organisation.organisationId === organisationId,
-			);
-			if (found) return found;
-			let above: TreeNode | undefined;
-			for (const node of organisations) {
-				seen.add(node);
-				if (
-					node.data.kind === 'organisation' &&
-					(await this.directory?.contains(node.data.organisation.organisationId, organisationId))
-				) {
-					above = node;
-					break;
-				}
-			}
-			if (!above) return undefined;
-			level = await this.getChildren(above);
-		}
-	}
-
-	private async locateChild(parent: TreeNode, predicate: (n: TreeNode) => boolean): Promise<TreeNode | undefined> {
-		await this.getChildren(parent);
-		for (let pages = 0; pages < MAX_LOCATE_PAGES; pages++) {
-			const state = this.children.get(parent);
-			const found = state?.items.find(predicate);
-			if (found || state?.nextPage === undefined) return found;
-			await this.loadPage(parent);
-			this.changeEmitter.fire(parent);
-		}
-		return undefined;
 	}
 
 	/** Recomputes an advert row's descriptor from its data, its siblings and its loaded children. */
@@ -480,7 +422,20 @@ export class AccountModel {
 		const generation = this.generation;
 		try {
 			const client = await this.options.client();
-			const loaded = await this.fetch(client, node, page);
+			const loaded = await readChildren(
+				{
+					client,
+					connectionId: this.connectionId(),
+					pageSize: this.options.pageSize(),
+					filters: this.filtersValue,
+					locale: this.options.locale,
+					progress: () => this.progress(),
+					directory: (connection) => this.organisationDirectory(connection),
+					connection: () => this.options.connection(),
+				},
+				node.data,
+				page,
+			);
 			if (generation !== this.generation) return;
 			const items = loaded.items.map((child) => ({ ...child, parent: node }));
 			const all = [...(previous?.items ?? []), ...items];
@@ -513,110 +468,9 @@ export class AccountModel {
 		}
 	}
 
-	private async fetch(
-		client: MultipostingClient,
-		node: TreeNode,
-		page: number,
-	): Promise<{ items: TreeNode[]; pageCount?: number; total?: number; note?: string }> {
-		const connectionId = this.connectionId();
-		const pageSize = Math.max(1, Math.min(500, Math.floor(this.options.pageSize()) || 50));
-		const data = node.data;
-		switch (data.kind) {
-			case 'connection': {
-				const directory = this.organisationDirectory(data.connection);
-				const only = this.filtersValue.organisation;
-				const chosen = only === undefined ? undefined : await directory.organisation(Number(only));
-				const { organisations, flatBecause } = chosen
-					? { organisations: [chosen], flatBecause: undefined }
-					: await directory.top();
-				return { items: organisations.map((o) => this.organisationNode(o)), note: flatBecause };
-			}
-			case 'organisation': {
-				const below = await this.organisationDirectory(this.options.connection()).below(
-					data.organisation.organisationId,
-				);
-				const counts = await Promise.all(
-					data.organisation.users.map((user) =>
-						advertCountOfUser(client, user, this.advertFilters()).catch(() => undefined),
-					),
-				);
-				return {
-					items: [
-						...below.map((o) => this.organisationNode(o)),
-						...data.organisation.users.map(
-							(user, i): TreeNode => ({
-								descriptor: userDescriptor(
-									connectionId,
-									user,
-									counts[i],
-									hasAdvertFilters(this.filtersValue),
-								),
-								data: { kind: 'user', user, advertCount: counts[i] },
-							}),
-						),
-					],
-				};
-			}
-			case 'user': {
-				const result = await advertsOfUser(client, data.user, this.advertFilters(), page, pageSize);
-				return {
-					items: result.items.map((advert) => ({
-						descriptor: advertDescriptor(connectionId, advert, { locale: this.options.locale }),
-						data: { kind: 'advert', advert },
-					})),
-					pageCount: result.pageCount,
-					total: result.total,
-				};
-			}
-			case 'advert': {
-				if (data.advert.AdvertID === undefined) return { items: [] };
-				const result = await applicationsOfAdvert(
-					client,
-					data.advert.AdvertID,
-					this.applicationFilters(),
-					page,
-					pageSize,
-				);
-				const progress = this.progress();
-				return {
-					items: result.items.map((application) => ({
-						descriptor: applicationDescriptor(connectionId, application, progress, this.options.locale),
-						data: { kind: 'application', application },
-					})),
-					pageCount: result.pageCount,
-					total: result.total,
-				};
-			}
-			default:
-				return { items: [] };
-		}
-	}
-
 	/** The organisations as read since the last refresh (read again after one). */
 	private organisationDirectory(connection: ConnectionInfo): OrganisationDirectory {
 		this.directory ??= new OrganisationDirectory(this.options.client, connection, this.options.log);
 		return this.directory;
-	}
-
-	private organisationNode(organisation: OrganisationSummary): TreeNode {
-		return {
-			descriptor: organisationDescriptor(this.connectionId(), organisation),
-			data: { kind: 'organisation', organisation },
-		};
-	}
-
-	private advertFilters(): AdvertFilters {
-		return { searchDays: this.filtersValue.searchDays, advertStatusIds: this.filtersValue.advertStatusIds };
-	}
-
-	private applicationFilters(): ApplicationFilters {
-		const order = this.filtersValue.order ? APPLICATION_ORDERS[this.filtersValue.order] : undefined;
-		return {
-			orderBy: order?.orderBy,
-			ranking: this.filtersValue.ranking,
-			progressIds: this.filtersValue.progressIds,
-			from: this.filtersValue.applicationsFrom,
-			to: this.filtersValue.applicationsTo,
-		};
 	}
 }

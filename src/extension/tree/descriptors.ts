@@ -194,9 +194,12 @@ export function deriveOrganisations(
 			(a, b) => (a.name ?? a.username ?? '').localeCompare(b.name ?? b.username ?? '') || a.userId - b.userId,
 		);
 	}
-	return [...byId.values()].sort(
-		(a, b) => (a.name ?? '\uffff').localeCompare(b.name ?? '\uffff') || a.organisationId - b.organisationId,
-	);
+	return [...byId.values()].sort(byOrganisationName);
+}
+
+/** Named organisations first, by name; then by id. */
+export function byOrganisationName(a: OrganisationSummary, b: OrganisationSummary): number {
+	return (a.name ?? '\uffff').localeCompare(b.name ?? '\uffff') || a.organisationId - b.organisationId;
 }
 
 export function organisationDescriptor(connectionId: string, org: OrganisationSummary): NodeDescriptor {

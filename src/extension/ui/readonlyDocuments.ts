@@ -1,9 +1,10 @@
 /**
- * Read-only documents with real titles (delivery log, feeds and quota, WSDL): served by a
- * TextDocumentContentProvider, so VS Code never offers to save them as it does Untitled documents.
- * Contents live in memory until their editor closes.
+ * Read-only documents with real titles (delivery log, feeds and quota, WSDL, a traffic exchange, the
+ * sides of a diff): served by a TextDocumentContentProvider, so VS Code never offers to save them as it
+ * does Untitled documents. Contents live in memory until their document closes, bounded (heldTexts.ts).
  */
 import * as vscode from 'vscode';
+import { HeldTexts } from './heldTexts';
 
 export const READONLY_SCHEME = 'multiposting-view';
 
@@ -12,13 +13,16 @@ const EXTENSIONS = { markdown: '.md', plaintext: '', xml: '' } as const;
 export type ReadonlyLanguage = keyof typeof EXTENSIONS;
 
 class ReadonlyDocuments implements vscode.TextDocumentContentProvider {
-	private readonly contents = new Map<string, string>();
+	private readonly contents = new HeldTexts();
 	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
 	readonly onDidChange = this.changed.event;
 	private counter = 0;
 
 	provideTextDocumentContent(uri: vscode.Uri): string {
-		return this.contents.get(uri.toString()) ?? '';
+		return (
+			this.contents.get(uri.toString()) ??
+			'This document is no longer kept: open it again from the view or command that showed it.'
+		);
 	}
 
 	/** A URI whose last path segment is the title; the query keeps two documents of one title apart. */
@@ -29,12 +33,12 @@ class ReadonlyDocuments implements vscode.TextDocumentContentProvider {
 			path: `/${safe}${EXTENSIONS[language]}`,
 			query: String(++this.counter),
 		});
-		this.contents.set(uri.toString(), content);
+		this.contents.put(uri.toString(), content);
 		return uri;
 	}
 
 	forget(uri: vscode.Uri): void {
-		this.contents.delete(uri.toString());
+		this.contents.forget(uri.toString());
 	}
 
 	dispose(): void {
@@ -59,6 +63,12 @@ export function registerReadonlyDocuments(): vscode.Disposable {
 	);
 }
 
+/** The URI of `content` read-only under `title`, for an editor to open (e.g. a side of `vscode.diff`). */
+export function readonlyUri(content: string, language: ReadonlyLanguage, title: string): vscode.Uri {
+	if (!documents) throw new Error('the read-only document provider is not registered');
+	return documents.put(content, language, title);
+}
+
 /**
  * Opens `content` read-only under `title` and returns its URI; Markdown opens as its rendered
  * preview, other languages in a text editor shown as `show` asks (a preview tab by default).
@@ -69,8 +79,7 @@ export async function openReadonlyDocument(
 	title: string,
 	show: vscode.TextDocumentShowOptions = {},
 ): Promise<vscode.Uri> {
-	if (!documents) throw new Error('the read-only document provider is not registered');
-	const uri = documents.put(content, language, title);
+	const uri = readonlyUri(content, language, title);
 	if (language === 'markdown') {
 		await vscode.commands.executeCommand('markdown.showPreview', uri);
 		return uri;

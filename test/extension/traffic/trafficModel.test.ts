@@ -12,6 +12,7 @@ import {
 	rowText,
 	TrafficRows,
 	verdictMarkdown,
+	viewStatus,
 } from '../../../src/extension/traffic/trafficModel';
 import { curlForRaw } from '../../../src/extension/playground/snippets';
 import { DEFAULT_ENDPOINT_PATHS } from '../../../src/protocol/catalogue';
@@ -60,6 +61,49 @@ describe('traffic view model', () => {
 			['httpGet'],
 		);
 		assert.equal(rows.list(parseFilter('op:AddAdvert')).length, 0);
+	});
+
+	it('says where to send a request while empty, and counts the exchanges beside its title', () => {
+		const url = 'http://127.0.0.1:8099';
+		const state = { following: url, paused: false, filter: '', shown: 0, total: 0, hidden: false };
+		assert.deepEqual(viewStatus(state), {
+			message: `No exchanges yet: send a request to ${url}`,
+			description: undefined,
+			title: 'Traffic',
+		});
+		assert.deepEqual(viewStatus({ ...state, shown: 1, total: 1 }), {
+			message: `Following ${url}`,
+			description: '1 exchange',
+			title: 'Traffic',
+		});
+		assert.deepEqual(viewStatus({ ...state, paused: true, filter: 'status:5xx', shown: 2, total: 7 }), {
+			message: `Following ${url} (paused) · filter: status:5xx`,
+			description: '2 of 7 exchanges · paused',
+			title: 'Traffic',
+		});
+		assert.deepEqual(viewStatus({ ...state, following: undefined }), {
+			message: 'Start the sandbox or attach to a sandbox URL.',
+			description: undefined,
+			title: 'Traffic',
+		});
+		assert.equal(
+			viewStatus({ ...state, problem: 'The sandbox did not answer.' }).message,
+			'The sandbox did not answer. Retrying…',
+		);
+	});
+
+	it("counts the exchanges in its title while collapsed (VS Code hides a collapsed view's description)", () => {
+		const state = {
+			following: 'http://127.0.0.1:8099',
+			paused: false,
+			filter: '',
+			shown: 3,
+			total: 3,
+			hidden: true,
+		};
+		assert.equal(viewStatus(state).title, 'Traffic · 3 exchanges');
+		assert.equal(viewStatus({ ...state, paused: true }).title, 'Traffic · 3 exchanges · paused');
+		assert.equal(viewStatus({ ...state, shown: 0, total: 0 }).title, 'Traffic');
 	});
 
 	it('shows the verdict above the request and response, the XML indented, no credential', async () => {

@@ -94,6 +94,50 @@ describe('account tree model (real emulator)', function () {
 		return { starts, model: recording };
 	}
 
+	/** A model whose client counts the operations it is asked for, by method name. */
+	function countingModel(): { calls: Record<string, number>; model: AccountModel } {
+		const calls: Record<string, number> = {};
+		const counting = accountModelFor(wb, {
+			client: async () => {
+				const client = await wb.services.activeClient();
+				return new Proxy(client, {
+					get(target, key, receiver) {
+						const value = Reflect.get(target, key, receiver) as unknown;
+						if (typeof key !== 'string' || typeof value !== 'function') return value;
+						return (...args: unknown[]) => {
+							calls[key] = (calls[key] ?? 0) + 1;
+							return (value as (...a: unknown[]) => unknown).apply(target, args);
+						};
+					},
+				});
+			},
+		});
+		return { calls, model: counting };
+	}
+
+	it('reads for its first load only what the collapsed organisations show', async function () {
+		const { calls, model: counting } = countingModel();
+		const top = await counting.getChildren(counting.roots()[0]);
+		assert.deepEqual(
+			top.map((n) => n.descriptor.label),
+			['Acme Recruitment Group'],
+		);
+		// The account's users, the top organisation's part of the tree (it covers the others), and one
+		// application naming the one organisation shown; nothing for the levels below, still collapsed.
+		assert.deepEqual({ ...calls }, { userList: 2, getApplicationsPaged: 1 });
+
+		const below = await counting.getChildren(top[0]);
+		const organisations = below.filter((n) => n.data.kind === 'organisation');
+		const users = below.filter((n) => n.data.kind === 'user');
+		assert.deepEqual(
+			organisations.map((n) => n.descriptor.label),
+			['Acme North', 'Acme South'],
+		);
+		// Opened, it names the organisations it shows and counts its own users' adverts.
+		assert.equal(calls.getApplicationsPaged, 1 + organisations.length);
+		assert.equal(calls.getAdvertPaged, users.length);
+	});
+
 	it('names organisations from recent applications first, without a search over all dates', async function () {
 		const { starts, model: recording } = recordingClient(() => false);
 		const paths = await organisationPaths(recording);
@@ -298,26 +342,16 @@ describe('account tree model (real emulator)', function () {
 	});
 
 	it("asks for each organisation's part of the tree at most once per refresh, and again after one", async function () {
-		let userLists = 0;
-		const counting = accountModelFor(wb, {
-			client: async () => {
-				const client = await wb.services.activeClient();
-				return new Proxy(client, {
-					get(target, key, receiver) {
-						if (key === 'userList') userLists++;
-						return Reflect.get(target, key, receiver) as unknown;
-					},
-				});
-			},
-		});
+		const { calls, model: counting } = countingModel();
+		const userLists = () => calls.userList ?? 0;
 		await organisationPaths(counting);
-		const first = userLists;
+		const first = userLists();
 		assert.ok(first <= 1 + 7, `one UserList for the account and at most one per organisation (${first})`);
 		await organisationPaths(counting);
-		assert.equal(userLists, first, 'expanding again asks nothing');
+		assert.equal(userLists(), first, 'expanding again asks nothing');
 		counting.refresh();
 		await organisationPaths(counting);
-		assert.equal(userLists, first * 2, 'a refresh reads the hierarchy again');
+		assert.equal(userLists(), first * 2, 'a refresh reads the hierarchy again');
 	});
 
 	it('falls back to the flat list, and says so, when the login cannot list users', async function () {
