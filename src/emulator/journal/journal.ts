@@ -274,10 +274,10 @@ export class Journal {
 		const headerValues = [...requestHeaders, ...responseHeaders].flatMap(([, value]) =>
 			value === undefined ? [] : [value],
 		);
-		// Every text of the exchange but the response (kept per answer) in one pass of the redactor.
-		const [body, query, action, type, message, detail, why, ...rest] = redactEach(
+		// The small texts of the exchange in one pass of the redactor. Not the bodies: the texts split from
+		// one string are slices that keep all of it alive, a 4 MB body included (test/hardening/bodyMemory).
+		const [query, action, type, message, detail, why, ...rest] = redactEach(
 			[
-				requestBody,
 				capture.query,
 				soapAction ?? '',
 				contentType ?? '',
@@ -306,7 +306,7 @@ export class Journal {
 			durationMs: capture.durationMs,
 			request: {
 				headers: keptHeaders(requestHeaders, rest.slice(0, requestHeaderCount)),
-				body: keptBody(body, capture.requestBody?.byteLength ?? 0, this.maxBodyChars),
+				body: keptBody(redact(requestBody), capture.requestBody?.byteLength ?? 0, this.maxBodyChars),
 			},
 			response: {
 				headers: keptHeaders(responseHeaders, rest.slice(requestHeaderCount, headerValues.length)),
