@@ -96,11 +96,17 @@ const SAXES_LENIENCIES = [
 	/<\?[^\s?]+\?(?!>)/,
 ];
 
+// Where saxes departs from Namespaces in XML and both accept: it trims a namespace declaration's value,
+// whose namespace name is the normalized attribute value as it is (a tab at its end is a space there).
+const SAXES_TRIMMED_NAMESPACE =
+	/xmlns(?::[^\s=]+)?\s*=\s*("[\t\n\r ][^"]*"|"[^"]*[\t\n\r ]"|'[\t\n\r ][^']*'|'[^']*[\t\n\r ]')/;
+
 function agree(text: string): void {
 	const a = ours(text);
 	const b = reference(text);
 	if (!a.ok && b.ok && SAXES_LENIENCIES.some((pattern) => pattern.test(text))) return;
 	assert.equal(a.ok, b.ok, `${a.ok ? 'only saxes refuses' : 'only this parser refuses'}: ${JSON.stringify(text)}`);
+	if (a.ok && b.ok && SAXES_TRIMMED_NAMESPACE.test(text)) return;
 	if (a.ok && b.ok) assert.deepEqual(a.tree, b.tree, JSON.stringify(text));
 }
 
@@ -261,6 +267,14 @@ describe('protocol/codecs/xml: differential test against saxes', () => {
 		]) {
 			agree(text);
 		}
+	});
+
+	it("keeps a namespace declaration's normalized value whole, where saxes trims it", () => {
+		const text = `<a xmlns:ns='urn:x\t' ns:id="v"/>`;
+		assert.ok(SAXES_TRIMMED_NAMESPACE.test(text));
+		const parsed = parseXml(text);
+		assert.equal(parsed.attrs.find((attr) => attr.name === 'ns:id')?.ns, 'urn:x ');
+		assert.equal(fromSaxes(text).attrs[0][1], 'urn:x');
 	});
 
 	it('decodes UTF-8 bytes as the reference decodes them, BOM included, and refuses invalid UTF-8', () => {
