@@ -16,6 +16,7 @@
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import {
 	copyFileSync,
+	symlinkSync,
 	mkdirSync,
 	mkdtempSync,
 	readFileSync,
@@ -376,9 +377,22 @@ async function bundles(dir: string): Promise<{ shipped: string; profiled: string
 		sourcemap: true,
 		platform: 'node',
 		format: 'cjs',
-		target: 'node20',
+		target: 'node22',
 		logLevel: 'silent',
+		// As esbuild.mjs: libxml2-wasm (top-level await) is loaded at run time from dist/vendor.
+		plugins: [
+			{
+				name: 'libxml2-external',
+				setup(built) {
+					built.onResolve({ filter: /^libxml2-wasm$/ }, () => ({
+						path: './vendor/libxml2-wasm/lib/index.mjs',
+						external: true,
+					}));
+				},
+			},
+		],
 	});
+	for (const copy of [shippedDir, profiledDir]) symlinkSync(join(ROOT, 'dist', 'vendor'), join(copy, 'vendor'));
 	// Back to the development build the rest of the tooling expects in dist/.
 	execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
 	return { shipped: join(shippedDir, 'sandbox.js'), profiled: join(profiledDir, 'sandbox.js') };
