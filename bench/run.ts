@@ -50,8 +50,20 @@ async function main(): Promise<void> {
 	log(`machine: ${machine}`);
 	const started = Date.now();
 	const sections: Section[] = [];
-	if (only.has('codec')) sections.push(...(await runCodecBenchmarks(reps, log)));
-	if (only.has('client')) sections.push(...(await runClientBenchmarks(reps, log)));
+	const failed: string[] = [];
+	// A section that fails is named in the results, and the others still run and are written.
+	const measure = async (name: string, run: () => Promise<Section[]>): Promise<void> => {
+		try {
+			sections.push(...(await run()));
+		} catch (error) {
+			const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+			log(`${name}: FAILED\n${reason}`);
+			failed.push(name);
+			sections.push({ title: `${name}: not measured`, body: `The section failed: ${reason.split('\n')[0]}` });
+		}
+	};
+	if (only.has('codec')) await measure('codec', () => runCodecBenchmarks(reps, log));
+	if (only.has('client')) await measure('client', () => runClientBenchmarks(reps, log));
 	if (only.has('server')) {
 		const bindings = values.bindings
 			?.split(',')
@@ -62,23 +74,23 @@ async function main(): Promise<void> {
 			?.split(',')
 			.map(Number)
 			.filter((c) => Number.isInteger(c) && c > 0);
-		sections.push(
-			...(await runServerBenchmarks(seconds, log, {
+		await measure('server', () =>
+			runServerBenchmarks(seconds, log, {
 				bindings,
 				profile: !values['no-profile'],
 				operations,
 				connections,
 				rounds: clamp(Number(values.rounds), 1, 9),
-			})),
+			}),
 		);
 	}
-	if (only.has('journal')) sections.push(await runJournalBenchmark(seconds, log));
-	if (only.has('scale')) sections.push(...(await runScaleBenchmark(size, log, values.keep)));
-	if (only.has('extension')) sections.push(...(await runExtensionBenchmarks(log)));
-	if (only.has('stall')) sections.push(...(await runStallBenchmark(log)));
+	if (only.has('journal')) await measure('journal', async () => [await runJournalBenchmark(seconds, log)]);
+	if (only.has('scale')) await measure('scale', () => runScaleBenchmark(size, log, values.keep));
+	if (only.has('extension')) await measure('extension', () => runExtensionBenchmarks(log));
+	if (only.has('stall')) await measure('stall', () => runStallBenchmark(log));
 	if (only.has('webview')) {
-		sections.push((await runWebviewBenchmarks(log, reps)).section);
-		sections.push(await runPanelOpenBenchmark(log, reps));
+		await measure('webview', async () => [(await runWebviewBenchmarks(log, reps)).section]);
+		await measure('panel open', async () => [await runPanelOpenBenchmark(log, reps)]);
 	}
 
 	const report = [
@@ -92,6 +104,10 @@ async function main(): Promise<void> {
 	].join('\n');
 	console.log(`\n${report}`);
 	if (!values['no-write']) writeResults(report);
+	if (failed.length > 0) {
+		console.error(`not measured: ${failed.join(', ')}`);
+		process.exitCode = 1;
+	}
 }
 
 function clamp(value: number, min: number, max: number): number {

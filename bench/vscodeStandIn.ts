@@ -208,18 +208,29 @@ export function createVscodeStandIn(settings: Record<string, unknown> = {}): Vsc
 		ThemeIcon,
 		ThemeColor,
 		MarkdownString,
-		window: namespace('window', {
-			createOutputChannel: () => channel,
-			createTreeView: (id, options) => {
-				treeViews.push({ id: String(id), options: options as Record<string, unknown> });
-				return inert;
+		window: namespace(
+			'window',
+			{
+				createOutputChannel: () => channel,
+				createTreeView: (id, options) => {
+					treeViews.push({ id: String(id), options: options as Record<string, unknown> });
+					return inert;
+				},
+				withProgress: (_options, task) =>
+					(task as Fn)(
+						{ report: () => undefined },
+						{ isCancellationRequested: false, onCancellationRequested: () => inert },
+					),
 			},
-			withProgress: (_options, task) =>
-				(task as Fn)(
-					{ report: () => undefined },
-					{ isCancellationRequested: false, onCancellationRequested: () => inert },
-				),
-		}),
+			{
+				tabGroups: {
+					all: [],
+					activeTabGroup: undefined,
+					onDidChangeTabs: () => inert,
+					onDidChangeTabGroups: () => inert,
+				},
+			},
+		),
 		commands: namespace('commands', {
 			registerCommand: (id, handler) => {
 				commands.set(String(id), handler as Fn);
