@@ -240,7 +240,8 @@ export function createVscodeStandIn(settings: Record<string, unknown> = {}): Vsc
 		}),
 		workspace: namespace(
 			'workspace',
-			{ getConfiguration: () => configuration },
+			// The request files' environments are looked for at activation: none in the bench's empty workspace.
+			{ getConfiguration: () => configuration, findFiles: async () => [] },
 			{ textDocuments: [], workspaceFolders: undefined },
 		),
 		env: namespace('env', {}),
