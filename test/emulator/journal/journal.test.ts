@@ -68,6 +68,13 @@ describe('journal', () => {
 			assert.deepEqual(keptBody('short', 5, 1000), { text: 'short', bytes: 5 });
 		});
 
+		it("keeps a cut body's characters as they were, a lone surrogate and non-Latin text included", () => {
+			const text = `\uD800é€😀${'m'.repeat(10_000)}😀\uDC00`;
+			const kept = keptBody(text, text.length, 1000);
+			assert.ok(kept.text.startsWith('\uD800é€😀m'));
+			assert.ok(kept.text.endsWith('m😀\uDC00'));
+		});
+
 		it('filters by operation, status (code or class), client, time, id and text', () => {
 			const journal = new Journal();
 			journal.record(capture({ operation: 'GetCurrency', status: 200, client: '127.0.0.1' }));
