@@ -328,5 +328,5 @@ const METHOD =
 	"connection → organisations → demo.admin → adverts, then times from asking for the busiest advert's children to having the tree items of its first page " +
 	"(GetApplicationsPaged over loopback, SOAP decoding, the model and getTreeItem; not VS Code's rendering or its IPC to the renderer). " +
 	'"Cold" is the first such expansion in a fresh process; "other advert" is the first expansion of the next busiest adverts once the process is warm; "warm" runs the extension\'s Refresh command on the advert and expands it again. ' +
-	'Memory is process.memoryUsage() after a forced GC, after activation and again after the sandbox start and expansions in the same process; the sandbox (HTTP server and SQLite compiled to WebAssembly) runs inside the extension host, so that is the figure to watch. ' +
+	'Memory is process.memoryUsage() after a forced GC, after activation and again after the sandbox start and expansions in the same process; the sandbox (HTTP server and node:sqlite) runs inside the extension host (on a worker thread), so that is the figure to watch. ' +
 	'The large database is generated afresh on every run (nothing cached) and removed with the temporary folder.';
