@@ -30,15 +30,26 @@ describe('compare with connection in real VS Code', function () {
 		page = session.page;
 		workspaceDir = session.server.workspaceDir;
 		// The wizard: address, namespace, binding, culture, start organisation, username, API key, password.
+		// Each answer waits for its own step ("(n/8)" in the title): the input box stays on screen between
+		// steps, and text typed before the next step shows would land in the one just answered.
+		const atStep = (n: number) =>
+			page.locator(`${QUICK_INPUT} .quick-input-title`, { hasText: `(${n}/8)` }).waitFor({ timeout: UI_WAIT });
 		await runCommand(page, 'Multiposting: Add Connection…');
-		await answerInputBox(page, live.baseUrl);
-		await answerInputBox(page, LIVE_NAMESPACE);
-		await page.locator(QUICK_INPUT_ROW, { hasText: 'SOAP 1.1' }).first().click();
-		await answerInputBox(page, 'en-GB');
-		await answerInputBox(page, '');
-		await answerInputBox(page, live.demo.username);
-		await answerInputBox(page, live.demo.apiKey);
-		await answerInputBox(page, live.demo.password);
+		const answers = [
+			live.baseUrl,
+			LIVE_NAMESPACE,
+			'SOAP 1.1',
+			'en-GB',
+			'',
+			live.demo.username,
+			live.demo.apiKey,
+			live.demo.password,
+		];
+		for (const [index, answer] of answers.entries()) {
+			await atStep(index + 1);
+			if (index === 2) await page.locator(QUICK_INPUT_ROW, { hasText: answer }).first().click();
+			else await answerInputBox(page, answer);
+		}
 		liveLabel = `${live.demo.username}@${new URL(live.baseUrl).host}`;
 		await notification(page, new RegExp(`Connection "${liveLabel.replace(/\./g, '\\.')}" saved\\.`));
 	});
