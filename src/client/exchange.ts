@@ -3,7 +3,7 @@
  * and error reports can show what happened without ever showing a credential.
  */
 import type { BindingName } from '../protocol/bindings/types';
-import { echoedSecretForms, MIN_FREE_MATCH_LENGTH, secretForms } from '../protocol/secretForms';
+import { echoedSecretForms, MIN_FREE_MATCH_LENGTH, secretForms, wholeTokenPattern } from '../protocol/secretForms';
 import type { OperationName } from '../protocol/catalogue';
 
 /** One request and its response as they travelled. */
@@ -224,16 +224,7 @@ export function createRedactor(secrets: readonly string[]): Redactor {
 	);
 	// A short secret only where it stands as a whole token (MIN_FREE_MATCH_LENGTH).
 	const shortForms = [...new Set(kept.filter((secret) => !long.includes(secret)).flatMap(encodedForms))];
-	const shortToken =
-		shortForms.length === 0
-			? undefined
-			: new RegExp(
-					`(?<![A-Za-z0-9])(?:${shortForms
-						.sort((a, b) => b.length - a.length)
-						.map(escapeRegExp)
-						.join('|')})(?![A-Za-z0-9])`,
-					'g',
-				);
+	const shortToken = wholeTokenPattern(shortForms);
 	// What a body must contain for any form of any secret to be in it (see anchorsOf).
 	const anchors = [...new Set([...kept.flatMap(anchorsOf), ...long.flatMap(echoedForms)])].map((anchor) =>
 		Buffer.from(anchor, 'latin1'),

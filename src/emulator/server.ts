@@ -538,7 +538,7 @@ function startBackground(
 		secret: randomBytes(32),
 		wallNow: () => new Date(),
 		loginLinkExpired: () => scenarios.loginLinkExpired(),
-		quotaStates: { quotaState: (feedId: number) => scenarios.quotaState(feedId) },
+		quotaStates: scenarios,
 	};
 	return { scheduler, live, web };
 }

@@ -43,6 +43,18 @@ export function secretForms(secret: string): string[] {
 export const MIN_FREE_MATCH_LENGTH = 6;
 
 /**
+ * One pattern of the forms of secrets shorter than MIN_FREE_MATCH_LENGTH, each matched only as a whole
+ * token (no letter or digit on either side), longest first; undefined when there are none.
+ */
+export function wholeTokenPattern(forms: readonly string[]): RegExp | undefined {
+	if (forms.length === 0) return undefined;
+	const alternatives = [...forms]
+		.sort((a, b) => b.length - a.length)
+		.map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+	return new RegExp(`(?<![A-Za-z0-9])(?:${alternatives.join('|')})(?![A-Za-z0-9])`, 'g');
+}
+
+/**
  * Forms in which a service, a log or a document may echo a secret, besides secretForms: escaped twice
  * (XML in XML, percent-encoding of percent-encoding), JSON-escaped (quotes and backslashes, `\/`, and
  * `\u00XX` for the characters HTML-safe serialisers escape) and base64 (standard and URL-safe). A

@@ -5,7 +5,7 @@
  * field is its placeholder too. Built once per set of secrets; each text costs a few scans. Pure.
  */
 import type { ParamRole } from '../catalogue';
-import { echoedSecretForms, MIN_FREE_MATCH_LENGTH, secretForms } from '../secretForms';
+import { echoedSecretForms, MIN_FREE_MATCH_LENGTH, secretForms, wholeTokenPattern } from '../secretForms';
 import {
 	CONNECTION_PLACEHOLDERS,
 	CREDENTIAL_PARAMS,
@@ -51,10 +51,6 @@ const ELEMENT = new RegExp(`(<((?:[\\w.-]+:)?(${NAMES}))(?:\\s[^>]*)?>)([^\\0]*?
 const FIELD = new RegExp(`(^|[?&;\\s\\0])(${NAMES})=([^&#\\s\\0]*)`, 'gi');
 /** No match: neither ELEMENT nor FIELD can match. */
 const ANY_NAME = new RegExp(NAMES, 'i');
-
-function escapeRegExp(value: string): string {
-	return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 function placeholderOf(name: string): string {
 	const known = Object.keys(CREDENTIAL_PARAMS).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
@@ -119,16 +115,7 @@ export function createPlaceholderRedactor(
 	const long = [...probes.keys()].sort((a, b) => b.length - a.length);
 	const probeList = [...new Set(probes.values())];
 	const probeIndex = long.map((form) => probeList.indexOf(probes.get(form)!));
-	const shortToken =
-		shortForms.length === 0
-			? undefined
-			: new RegExp(
-					`(?<![A-Za-z0-9])(?:${shortForms
-						.sort((a, b) => b.length - a.length)
-						.map(escapeRegExp)
-						.join('|')})(?![A-Za-z0-9])`,
-					'g',
-				);
+	const shortToken = wholeTokenPattern(shortForms);
 	const present = new Int8Array(probeList.length);
 
 	const text = (value: string): string => {
