@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_SANDBOX_PORT, NAMESPACE_FROM_BASE_URL, SANDBOX_NAMESPACE } from './endpoint';
 import { isLoopbackHost } from './hostCheck';
+import { batchedLines } from './batchedLines';
 import { formatAccessLog, formatEvent } from './logFormat';
 import { describeHolder, PortInUseError } from './portHolder';
 import { loadScenario } from './scenarios/library';
@@ -203,13 +204,16 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 		process.stderr.write(`multiposting-sandbox: ${command.message}\n`);
 		return 2;
 	}
+	const log = batchedLines((text) => process.stderr.write(text));
+	// Whatever way the process ends (a signal, process.exit, an uncaught error), the last lines are written.
+	process.once('exit', log.flush);
 	let emulator;
 	try {
 		emulator = await startEmulator({
 			...command.options,
 			owner: 'the multiposting-sandbox command',
-			logger: (entry) => process.stderr.write(`${formatAccessLog(entry)}\n`),
-			onEvent: (event) => process.stderr.write(`${formatEvent(event)}\n`),
+			logger: (entry) => log.line(formatAccessLog(entry)),
+			onEvent: (event) => log.line(formatEvent(event)),
 		});
 	} catch (error) {
 		if (!(error instanceof PortInUseError)) throw error;
@@ -225,7 +229,7 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 	const journalFile =
 		command.journalFile !== undefined && emulator.journal
 			? writeJournalFile(command.journalFile, emulator.journal, emulator.verdictOf, (error) =>
-					process.stderr.write(`${formatEvent({ kind: 'error', message: 'journal file failed', error })}\n`),
+					log.line(formatEvent({ kind: 'error', message: 'journal file failed', error })),
 				)
 			: undefined;
 	const shutdown = (): void => {
