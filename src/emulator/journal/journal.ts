@@ -6,7 +6,8 @@
 import type { BindingName } from '../../protocol/bindings/types';
 import type { ConnectionValues } from '../../protocol/requestFiles/placeholders';
 import { bodyAsUtf8 } from '../pipeline/charset';
-import { exchangeRedactor, headerTexts, keptHeaders, redactEach, type Redact } from './redact';
+import { credentialsOf, exchangeRedactor, headerTexts, keptHeaders, redactEach, type Redact } from './redact';
+import { Repeats, type RequestPart, type ResponsePart } from './repeats';
 import type { ExchangeCapture, JournalEntry, KeptBody } from './types';
 
 export const DEFAULT_JOURNAL_CAPACITY = 500;
@@ -91,14 +92,6 @@ function soapActionOf(capture: ExchangeCapture, binding: BindingName | undefined
 	return action?.[1];
 }
 
-function sizeOf(entry: JournalEntry): number {
-	let chars = entry.request.body.text.length + entry.response.body.text.length + entry.path.length;
-	for (const headers of [entry.request.headers, entry.response.headers]) {
-		for (const name in headers) chars += name.length + headers[name].length;
-	}
-	return chars * 2 + 512;
-}
-
 function statusMatches(status: number, wanted: string): boolean {
 	const pattern = wanted.trim().toLowerCase();
 	if (/^[1-5]xx$/.test(pattern)) return Math.floor(status / 100) === Number(pattern[0]);
@@ -132,9 +125,12 @@ export class Journal {
 	private readonly maxBytes: number;
 	private readonly maxBodyChars: number;
 	private readonly known: ConnectionValues;
+	private readonly repeats = new Repeats();
+	private lastStart = Number.NaN;
+	private lastTime = '';
 	/** Oldest first. */
 	private kept: JournalEntry[] = [];
-	/** sizeOf of each kept entry, in the same order. */
+	/** The size of each kept entry (its parts shared with others counted in full), in the same order. */
 	private keptSizes: number[] = [];
 	private keptBytes = 0;
 	private pending: ExchangeCapture[] = [];
@@ -231,8 +227,7 @@ export class Journal {
 		};
 	}
 
-	private keep(entry: JournalEntry): void {
-		const size = sizeOf(entry);
+	private keep({ entry, size }: { entry: JournalEntry; size: number }): void {
 		this.kept.push(entry);
 		this.keptSizes.push(size);
 		this.keptBytes += size;
@@ -259,71 +254,118 @@ export class Journal {
 		return kept;
 	}
 
-	private redacted(capture: ExchangeCapture): JournalEntry {
-		const requestBody = requestText(capture);
-		const redact: Redact = exchangeRedactor(this.known, capture.params, [capture.query, requestBody]);
+	/** The request side redacted: the query, SOAPAction, Content-Type, headers and body. */
+	private requestPart(capture: ExchangeCapture, credentials: readonly string[]): RequestPart {
+		const body = requestText(capture);
+		const redact = exchangeRedactor(this.known, credentials, [capture.query, body]);
 		const contentType = header(capture.requestHeaders['content-type']);
 		const soapAction = soapActionOf(capture, capture.binding);
+		const headers = headerTexts(capture.requestHeaders);
+		const [query, action, type, ...values] = redactEach(
+			[capture.query, soapAction ?? '', contentType ?? '', ...headerValues(headers)],
+			redact,
+		);
+		const request = {
+			headers: keptHeaders(headers, values),
+			body: keptBody(redact(body), capture.requestBody?.byteLength ?? 0, this.maxBodyChars),
+		};
+		return {
+			redact,
+			query,
+			soapAction: soapAction === undefined ? undefined : action,
+			contentType: contentType === undefined ? undefined : type,
+			request,
+			size: sideSize(request) + query.length * 2,
+		};
+	}
+
+	private responsePart(capture: ExchangeCapture, redact: Redact): ResponsePart {
+		const headers = headerTexts(capture.responseHeaders ?? {});
+		const response = {
+			headers: keptHeaders(headers, redactEach(headerValues(headers), redact)),
+			body: this.keptResponse(capture.responseBody, redact),
+		};
+		return { response, size: sideSize(response) };
+	}
+
+	private time(startedAt: number): string {
+		// Many exchanges start within the same millisecond under load.
+		if (startedAt !== this.lastStart) {
+			this.lastStart = startedAt;
+			this.lastTime = new Date(startedAt).toISOString();
+		}
+		return this.lastTime;
+	}
+
+	private redacted(capture: ExchangeCapture): { entry: JournalEntry; size: number } {
+		const credentials = credentialsOf(capture.params);
+		const inputs = {
+			binding: capture.binding,
+			query: capture.query,
+			credentials,
+			bytes: capture.requestBody,
+			headers: capture.requestHeaders,
+		};
+		const request = this.repeats.requestPart(inputs, () => this.requestPart(capture, credentials));
+		const { redact } = request;
+		const response = this.repeats.responsePart(redact, capture.responseBody, capture.responseHeaders ?? {}, () =>
+			this.responsePart(capture, redact),
+		);
+		const entry: JournalEntry = {
+			id: this.nextId++,
+			time: this.time(capture.startedAt),
+			client: capture.client ?? '-',
+			method: capture.method,
+			path: capture.path,
+			query: request.query,
+			endpoint: capture.endpoint,
+			binding: capture.binding,
+			operation: capture.operation,
+			soapAction: request.soapAction,
+			contentType: request.contentType,
+			status: capture.status,
+			durationMs: capture.durationMs,
+			request: request.request,
+			response: response.response,
+		};
+		let size = request.size + response.size + capture.path.length * 2 + 512;
 		const reason =
 			capture.error === undefined
 				? undefined
 				: capture.error instanceof Error
 					? capture.error.message
 					: String(capture.error);
-		const requestHeaders = headerTexts(capture.requestHeaders);
-		const responseHeaders = headerTexts(capture.responseHeaders ?? {});
-		const headerValues = [...requestHeaders, ...responseHeaders].flatMap(([, value]) =>
-			value === undefined ? [] : [value],
-		);
-		// The small texts of the exchange in one pass of the redactor. Not the bodies: the texts split from
-		// one string are slices that keep all of it alive, a 4 MB body included (test/hardening/bodyMemory).
-		const [query, action, type, message, detail, why, ...rest] = redactEach(
-			[
-				capture.query,
-				soapAction ?? '',
-				contentType ?? '',
-				capture.fault?.message ?? '',
-				capture.fault?.detail ?? '',
-				reason ?? '',
-				...headerValues,
-				...(capture.warnings ?? []),
-			],
-			redact,
-		);
-		const requestHeaderCount = requestHeaders.filter(([, value]) => value !== undefined).length;
-		const entry: JournalEntry = {
-			id: this.nextId++,
-			time: new Date(capture.startedAt).toISOString(),
-			client: capture.client ?? '-',
-			method: capture.method,
-			path: capture.path,
-			query,
-			endpoint: capture.endpoint,
-			binding: capture.binding,
-			operation: capture.operation,
-			soapAction: soapAction === undefined ? undefined : action,
-			contentType: contentType === undefined ? undefined : type,
-			status: capture.status,
-			durationMs: capture.durationMs,
-			request: {
-				headers: keptHeaders(requestHeaders, rest.slice(0, requestHeaderCount)),
-				body: keptBody(redact(requestBody), capture.requestBody?.byteLength ?? 0, this.maxBodyChars),
-			},
-			response: {
-				headers: keptHeaders(responseHeaders, rest.slice(requestHeaderCount, headerValues.length)),
-				body: this.keptResponse(capture.responseBody, redact),
-			},
-		};
-		if (capture.fault) {
-			entry.fault = {
-				...capture.fault,
-				message,
-				detail: capture.fault.detail === undefined ? undefined : detail,
-			};
+		if (capture.fault || reason !== undefined || capture.warnings?.length) {
+			// Faults, internal failures and leniencies: rarer, redacted each time.
+			const [message, detail, why, ...leniencies] = redactEach(
+				[capture.fault?.message ?? '', capture.fault?.detail ?? '', reason ?? '', ...(capture.warnings ?? [])],
+				redact,
+			);
+			if (capture.fault) {
+				entry.fault = {
+					...capture.fault,
+					message,
+					detail: capture.fault.detail === undefined ? undefined : detail,
+				};
+			}
+			if (reason !== undefined) entry.internalReason = why;
+			if (capture.warnings?.length) entry.leniencies = leniencies;
+			size += (message.length + detail.length + why.length + leniencies.join('').length) * 2;
 		}
-		if (reason !== undefined) entry.internalReason = why;
-		if (capture.warnings?.length) entry.leniencies = rest.slice(headerValues.length);
 		if (capture.injected !== undefined) entry.injected = capture.injected;
-		return entry;
+		return { entry, size };
 	}
+}
+
+function headerValues(headers: readonly [string, string | undefined][]): string[] {
+	const values: string[] = [];
+	for (const [, value] of headers) if (value !== undefined) values.push(value);
+	return values;
+}
+
+/** Bytes a request or response side holds (UTF-16, as in memory). */
+function sideSize(side: JournalEntry['request']): number {
+	let chars = side.body.text.length;
+	for (const name in side.headers) chars += name.length + side.headers[name].length;
+	return chars * 2;
 }

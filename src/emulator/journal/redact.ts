@@ -77,20 +77,32 @@ function redactorOf(secrets: RoleSecret[]): Redact {
 	return redact;
 }
 
+const CREDENTIAL_NAMES = Object.keys(CREDENTIAL_PARAMS);
+const CREDENTIAL_ROLES = Object.values(CREDENTIAL_PARAMS);
+
+/** The values of the credential parameters a request decoded to ('' for one it did not send), in one order. */
+export function credentialsOf(params: AnyParams | undefined): string[] {
+	return CREDENTIAL_NAMES.map((name) => {
+		const value = params?.[name];
+		return typeof value === 'string' ? value : '';
+	});
+}
+
 /**
- * The redactor of one exchange: `known` are the sandbox's own credentials, `params` what the request
- * decoded to, `texts` the raw query and body (searched for credential fields when decoding failed).
+ * The redactor of one exchange: `known` are the sandbox's own credentials, `credentials` what the
+ * request decoded to (credentialsOf), `texts` the raw query and body (searched for credential fields
+ * and elements too, for a request that did not decode).
  */
-export function exchangeRedactor(known: ConnectionValues, params: AnyParams | undefined, texts: string[]): Redact {
+export function exchangeRedactor(known: ConnectionValues, credentials: readonly string[], texts: string[]): Redact {
 	const secrets: RoleSecret[] = [];
 	for (const role of SECRET_ROLES) {
 		const value = known[role];
 		if (value) secrets.push({ role, value });
 	}
-	for (const [name, role] of Object.entries(CREDENTIAL_PARAMS)) {
-		const value = params?.[name];
-		if (typeof value === 'string' && value.length > 0) secrets.push({ role, value });
-	}
+	CREDENTIAL_ROLES.forEach((role, i) => {
+		const value = credentials[i];
+		if (value) secrets.push({ role, value });
+	});
 	for (const text of texts) sentIn(text, secrets);
 	const seen = new Set<string>();
 	return redactorOf(secrets.filter(({ value }) => value.length > 0 && !seen.has(value) && seen.add(value)));
@@ -119,13 +131,14 @@ export function headerTexts(
 	return entries;
 }
 
-/** Headers with their redacted values (taken in order from `values`); credential headers as REDACTED_HEADER. */
+/** Headers with their redacted values (taken in order from `values` at `from`); credential headers as REDACTED_HEADER. */
 export function keptHeaders(
 	entries: readonly [name: string, value: string | undefined][],
 	values: readonly string[],
+	from = 0,
 ): Record<string, string> {
 	const kept: Record<string, string> = {};
-	let next = 0;
+	let next = from;
 	for (const [name, value] of entries) kept[name] = value === undefined ? REDACTED_HEADER : values[next++];
 	return kept;
 }
