@@ -18,6 +18,8 @@ declare module 'autocannon' {
 		path?: string;
 		headers?: Record<string, string>;
 		body?: string;
+		/** Called before each send of this request; what it returns is sent. */
+		setupRequest?: (request: Request) => Request;
 	}
 	interface Client {
 		/** Replaces the requests this connection sends in turn. */
