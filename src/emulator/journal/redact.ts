@@ -9,6 +9,7 @@
 import type { AnyParams } from '../../protocol/catalogue';
 import { parseXml } from '../../protocol/codecs/xml';
 import { CREDENTIAL_PARAMS, SECRET_ROLES, type ConnectionValues } from '../../protocol/requestFiles/placeholders';
+import { writtenCredentials } from '../../protocol/requestFiles/credentialPlaces';
 import { createPlaceholderRedactor, type RoleSecret } from '../../protocol/requestFiles/placeholderRedactor';
 
 /** What stands instead of a header that carries credentials. */
@@ -16,16 +17,6 @@ export const REDACTED_HEADER = '[redacted]';
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 /** Redactors kept for the sets of secrets seen last (the oldest goes first). */
 const KEPT_REDACTORS = 64;
-
-const names = Object.keys(CREDENTIAL_PARAMS).join('|');
-const ELEMENT = new RegExp(`<((?:[\\w.-]+:)?(${names}))(?:\\s[^>]*)?>([\\s\\S]*?)</\\1\\s*>`, 'gi');
-const FIELD = new RegExp(`(?:^|[?&;\\s])(${names})=([^&#\\s]*)`, 'gi');
-const ANY_NAME = new RegExp(names, 'i');
-
-function roleOf(name: string): RoleSecret['role'] | undefined {
-	const known = Object.keys(CREDENTIAL_PARAMS).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-	return known ? CREDENTIAL_PARAMS[known] : undefined;
-}
 
 function xmlText(content: string): string {
 	if (!/[&<]/.test(content)) return content;
@@ -45,16 +36,10 @@ function formText(value: string): string {
 	}
 }
 
-/** Credential values written in a text, decoded from the element or field that carries them. */
+/** Credential values written in a text, as written and decoded from the element or field that carries them. */
 function sentIn(text: string, secrets: RoleSecret[]): void {
-	if (!ANY_NAME.test(text)) return;
-	for (const match of text.matchAll(ELEMENT)) {
-		const role = roleOf(match[2].replace(/^.*:/, ''));
-		if (role) secrets.push({ role, value: xmlText(match[3]) }, { role, value: match[3] });
-	}
-	for (const match of text.matchAll(FIELD)) {
-		const role = roleOf(match[1]);
-		if (role) secrets.push({ role, value: formText(match[2]) }, { role, value: match[2] });
+	for (const { role, raw, kind } of writtenCredentials(text)) {
+		secrets.push({ role, value: kind === 'element' ? xmlText(raw) : formText(raw) }, { role, value: raw });
 	}
 }
 

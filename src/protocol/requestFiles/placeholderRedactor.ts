@@ -6,13 +6,8 @@
  */
 import type { ParamRole } from '../catalogue';
 import { echoedSecretForms, MIN_FREE_MATCH_LENGTH, secretForms, wholeTokenPattern } from '../secretForms';
-import {
-	CONNECTION_PLACEHOLDERS,
-	CREDENTIAL_PARAMS,
-	SECRET_ROLES,
-	credentialPlaceholder,
-	type ConnectionValues,
-} from './placeholders';
+import { CREDENTIAL_ELEMENT, CREDENTIAL_FIELD, credentialRoleOf, namesCredential } from './credentialPlaces';
+import { CONNECTION_PLACEHOLDERS, SECRET_ROLES, credentialPlaceholder, type ConnectionValues } from './placeholders';
 
 /** A secret value and the role whose placeholder stands for it. */
 export interface RoleSecret {
@@ -45,29 +40,22 @@ const UNCHANGED_BY_ENCODING = /[A-Za-z0-9._*-]+/g;
 /** A shorter common run is too frequent to rule anything out: the forms themselves are searched then. */
 const MIN_ANCHOR = 4;
 
-const NAMES = Object.keys(CREDENTIAL_PARAMS).join('|');
-// A NUL never stands in XML text or a header, so callers may redact several texts joined by NULs at once.
-const ELEMENT = new RegExp(`(<((?:[\\w.-]+:)?(${NAMES}))(?:\\s[^>]*)?>)([^\\0]*?)(</\\2\\s*>)`, 'gi');
-const FIELD = new RegExp(`(^|[?&;\\s\\0])(${NAMES})=([^&#\\s\\0]*)`, 'gi');
-/** No match: neither ELEMENT nor FIELD can match. */
-const ANY_NAME = new RegExp(NAMES, 'i');
-
 function placeholderOf(name: string): string {
-	const known = Object.keys(CREDENTIAL_PARAMS).find((candidate) => candidate.toLowerCase() === name.toLowerCase());
-	return known ? CONNECTION_PLACEHOLDERS[CREDENTIAL_PARAMS[known]] : '';
+	const role = credentialRoleOf(name);
+	return role ? CONNECTION_PLACEHOLDERS[role] : '';
 }
 
 /** Every credential element's and field's content as its placeholder. */
 function redactPlaces(text: string): string {
-	if (!ANY_NAME.test(text)) return text;
+	if (!namesCredential(text)) return text;
 	return text
 		.replace(
-			ELEMENT,
+			CREDENTIAL_ELEMENT,
 			(_match, open: string, _qualified: string, name: string, content: string, close: string) =>
 				`${open}${content.length > 0 ? placeholderOf(name) : ''}${close}`,
 		)
 		.replace(
-			FIELD,
+			CREDENTIAL_FIELD,
 			(_match, lead: string, name: string, value: string) =>
 				`${lead}${name}=${value.length > 0 ? placeholderOf(name) : ''}`,
 		);
