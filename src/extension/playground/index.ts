@@ -42,6 +42,9 @@ export function registerPlayground(context: vscode.ExtensionContext, services: W
 			provideTextDocumentContent: (uri) =>
 				texts.get(uri.path) ?? 'This playground document is no longer kept: open it again from the playground.',
 		}),
+		vscode.workspace.onDidCloseTextDocument((document) => {
+			if (document.uri.scheme === PLAYGROUND_SCHEME) texts.forget(document.uri.path);
+		}),
 		vscode.commands.registerCommand(PLAYGROUND_COMMANDS.open, () => {
 			PlaygroundPanel.show(deps);
 		}),

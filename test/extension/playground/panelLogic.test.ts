@@ -16,7 +16,7 @@ describe('playground host logic', function () {
 		});
 
 		it('keeps the newest texts under distinct paths and forgets the oldest', function () {
-			const store = new EditorTextStore(2);
+			const store = new EditorTextStore({ texts: 2, chars: 1000 });
 			const first = store.add({ title: 'A', text: 'one', language: 'xml' });
 			const second = store.add({ title: 'A', text: 'two', language: 'xml' });
 			assert.notEqual(first, second);
@@ -24,6 +24,16 @@ describe('playground host logic', function () {
 			store.add({ title: 'B', text: 'three', language: 'plaintext' });
 			assert.equal(store.get(first), undefined);
 			assert.equal(store.get(second), 'two');
+		});
+
+		it('keeps the characters it holds bounded, the newest text always, and forgets a closed document', function () {
+			const store = new EditorTextStore({ texts: 10, chars: 10 });
+			const small = store.add({ title: 'small', text: 'abc', language: 'xml' });
+			const large = store.add({ title: 'large', text: 'x'.repeat(20), language: 'xml' });
+			assert.equal(store.get(small), undefined, 'the oldest goes first once the characters pass the bound');
+			assert.equal(store.get(large), 'x'.repeat(20), 'the newest is kept even alone over the bound');
+			store.forget(large);
+			assert.equal(store.get(large), undefined);
 		});
 	});
 
