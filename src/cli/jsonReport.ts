@@ -71,6 +71,7 @@ function requestReport(result: RequestRunResult, line: number | undefined) {
 		comparison: result.comparison && {
 			differences: result.comparison.differences,
 			problem: result.comparison.problem,
+			notSent: result.comparison.notSent,
 		},
 	};
 }

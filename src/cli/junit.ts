@@ -92,7 +92,7 @@ function junitStatus(result: RequestRunResult): RequestRunResult['status'] {
 /** A passed request the second service (--compare-with) answered differently fails as a comparison. */
 function comparisonFailure(result: RequestRunResult): { message: string; details: string } | undefined {
 	const comparison = result.comparison;
-	if (!comparison) return undefined;
+	if (!comparison || comparison.notSent !== undefined) return undefined;
 	if (comparison.problem !== undefined) {
 		return { message: `not compared: ${comparison.problem}`, details: comparison.problem };
 	}

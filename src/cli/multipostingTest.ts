@@ -10,6 +10,7 @@ import { runRequestEntries, type SchemaValidator } from '../client/requestFileRu
 import { parseSize, startEmulator, type RunningEmulator, type SandboxSize } from '../emulator';
 import { DEFAULT_ENDPOINT_PATHS, defaultNamespace } from '../protocol/catalogue';
 import { parseRequestFileEntries, REQUEST_FILE_EXTENSION } from '../protocol/requestFile';
+import { DATA_CHANGING_OPERATIONS } from '../protocol/requestFiles/changesData';
 import { ENVIRONMENT_FILE_NAME } from '../protocol/requestFiles/environments';
 import type { ConnectionValues } from '../protocol/requestFiles/placeholders';
 import type { RequestTarget } from '../protocol/requestFiles/prepare';
@@ -38,6 +39,17 @@ export const COMPARE_CREDENTIAL_ENV = {
 
 /** The exit status when every request passed but the second connection answered differently. */
 export const EXIT_DIFFERENCES = 3;
+
+/** A long option text wrapped to the usage's columns. */
+function optionText(text: string): string {
+	const lines: string[] = [''];
+	for (const word of text.split(' ')) {
+		const last = lines.length - 1;
+		if (lines[last].length > 0 && lines[last].length + word.length >= 66) lines.push(word);
+		else lines[last] = lines[last] ? `${lines[last]} ${word}` : word;
+	}
+	return lines.join(`\n${' '.repeat(26)}`);
+}
 
 const USAGE = `Usage: multiposting-test [options] <file or folder>...
 
@@ -70,6 +82,9 @@ Options:
   --compare-env <name>    the second service from an environment of ${ENVIRONMENT_FILE_NAME}
                           (its url, namespace, path, username, culture); secrets as above
   --compare-namespace <uri>  XML namespace of the second service (default: from its WSDL)
+  --compare-writes        ${optionText(
+		`also send the requests that change data (${DATA_CHANGING_OPERATIONS.join(', ')}) to the second service; without it they, and requests needing what they capture, are not sent there`,
+  )}
   --verbose               print every expectation and exchange, not only failures
   -h, --help              this text
 
@@ -102,12 +117,15 @@ export interface TestCommand {
 	/** The environment naming the second service (--compare-env). */
 	compareEnv?: string;
 	compareNamespace?: string;
+	/** --compare-writes: the second service also gets the requests that change data. */
+	compareWrites?: boolean;
 }
 
 /** Options without a value: what each sets. */
 const FLAGS: Readonly<Record<string, (command: TestCommand) => void>> = {
 	'--verbose': (command) => (command.verbose = true),
 	'--bail': (command) => (command.bail = true),
+	'--compare-writes': (command) => (command.compareWrites = true),
 };
 
 /** Options with a value: each reads it into the command, or returns why it cannot. */
@@ -192,6 +210,9 @@ export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | s
 	}
 	if (sandbox && command.url) return 'give either --sandbox or --url, not both.';
 	if (command.compareWith && command.compareEnv) return 'give either --compare-with or --compare-env, not both.';
+	if (command.compareWrites && !command.compareWith && !command.compareEnv) {
+		return '--compare-writes goes with --compare-with or --compare-env.';
+	}
 	if (command.paths.length === 0) return 'name at least one request file or folder.';
 	return command;
 }
@@ -544,6 +565,7 @@ async function runFile(
 			compareWith: comparison && {
 				target: comparison.target,
 				connection: comparison.connection,
+				writes: command.compareWrites ?? false,
 				validateSchema: io.validateSchema ?? comparison.validateSchema,
 			},
 		},

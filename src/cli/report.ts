@@ -65,6 +65,7 @@ const PRINTED_DIFFERENCES = 20;
 function comparisonLines(result: RequestRunResult): string[] {
 	const comparison = result.comparison;
 	if (!comparison) return [];
+	if (comparison.notSent !== undefined) return [`      – not sent to the second service: ${comparison.notSent}`];
 	if (comparison.problem !== undefined) return [`      ≠ not compared: ${comparison.problem}`];
 	const { differences } = comparison;
 	if (differences.length === 0) return [];
@@ -76,11 +77,23 @@ function comparisonLines(result: RequestRunResult): string[] {
 	];
 }
 
-/** Requests the second connection answered differently, and those it could not be compared on. */
-export function countComparisons(files: readonly FileRun[]): { compared: number; differ: number; notCompared: number } {
-	const counts = { compared: 0, differ: 0, notCompared: 0 };
+/**
+ * Requests the second connection answered differently, those it could not be compared on, and those
+ * not sent there (writes, unless --compare-writes; counted apart, as no difference).
+ */
+export function countComparisons(files: readonly FileRun[]): {
+	compared: number;
+	differ: number;
+	notCompared: number;
+	notSent: number;
+} {
+	const counts = { compared: 0, differ: 0, notCompared: 0, notSent: 0 };
 	for (const result of files.flatMap((file) => file.results)) {
 		if (!result.comparison) continue;
+		if (result.comparison.notSent !== undefined) {
+			counts.notSent += 1;
+			continue;
+		}
 		counts.compared += 1;
 		if (result.comparison.problem !== undefined) counts.notCompared += 1;
 		else if (result.comparison.differences.length > 0) counts.differ += 1;
@@ -88,10 +101,14 @@ export function countComparisons(files: readonly FileRun[]): { compared: number;
 	return counts;
 }
 
-/** `Compared with …: 5 request(s), 1 differ, 0 not compared`. */
+/** `Compared with …: 5 request(s), 1 differ, 0 not compared, 2 not sent there (they change data; --compare-writes sends them)`. */
 export function comparisonLine(files: readonly FileRun[], comparedWith: string): string {
 	const counts = countComparisons(files);
-	return `Compared with ${comparedWith}: ${counts.compared} request(s), ${counts.differ} differ, ${counts.notCompared} not compared`;
+	const notSent =
+		counts.notSent === 0
+			? ''
+			: `, ${counts.notSent} not sent there (they change data or need what such a request captures; --compare-writes sends them)`;
+	return `Compared with ${comparedWith}: ${counts.compared} request(s), ${counts.differ} differ, ${counts.notCompared} not compared${notSent}`;
 }
 
 /** `1 try`, `3 tries`. */

@@ -24,6 +24,7 @@ import {
 	type ObservedExchange,
 	type SchemaVerdict,
 } from '../protocol/requestFiles/evaluate';
+import { dataChangingOperation } from '../protocol/requestFiles/changesData';
 import { entryLabel, type ParsedEntry } from '../protocol/requestFiles/format';
 import type { RequestFileIssue } from '../protocol/requestFiles/issues';
 import {
@@ -86,6 +87,11 @@ export interface RunOptions {
 export interface CompareWith {
 	target: RequestTarget;
 	connection: ConnectionValues;
+	/**
+	 * Also send the requests that change data (AddAdvert, ApplicationScore…: dataChangingOperation).
+	 * Off by default: the second connection may be a live account, where they post real adverts.
+	 */
+	writes?: boolean;
 	/** Checks `valid against wsdl` on this connection's answers. */
 	validateSchema?: SchemaValidator;
 }
@@ -96,6 +102,8 @@ export interface RequestComparison {
 	differences: Difference[];
 	/** Why the outcomes could not be compared (the second request could not be prepared or decoded). */
 	problem?: string;
+	/** Why the request was not sent to the second connection (it changes data, or needs what such a request captures). */
+	notSent?: string;
 	/** The second connection's exchange (redacted). */
 	exchange?: ExchangeRecord;
 }
@@ -174,7 +182,7 @@ export async function runRequestEntries(
 	const chosen = new Set(selected ?? entries.map((_, index) => index));
 	const variables: Record<string, string> = { ...options.variables };
 	// The second connection numbers its records its own way: its requests use what it answered.
-	const otherVariables: Record<string, string> = { ...options.variables };
+	const second: SecondConnection = { variables: { ...options.variables }, unsent: new Map() };
 	const fileIssues = variableIssues(entries, Object.keys(variables));
 	const results: RequestRunResult[] = [];
 	const scenarios = new FileScenarios(
@@ -221,7 +229,7 @@ export async function runRequestEntries(
 				...entry.issues,
 				...fileIssues.filter((found) => found.entry === index).map(({ issue }) => issue),
 			];
-			await runOne(entry, issues, result, options, { variables, otherVariables }, entries, redactor);
+			await runOne(entry, issues, result, options, { variables, second }, entries, redactor);
 			options.onProgress?.({ kind: 'finished', result });
 		}
 	}
@@ -232,7 +240,7 @@ async function runOne(
 	issues: readonly RequestFileIssue[],
 	result: RequestRunResult,
 	options: RunOptions,
-	{ variables, otherVariables }: { variables: Record<string, string>; otherVariables: Record<string, string> },
+	{ variables, second }: { variables: Record<string, string>; second: SecondConnection },
 	entries: readonly ParsedEntry[],
 	redactor: ReturnType<typeof createRedactor>,
 ): Promise<void> {
@@ -270,14 +278,7 @@ async function runOne(
 	const { captured, ...rest } = attempt;
 	Object.assign(result, rest);
 	if (options.compareWith) {
-		result.comparison = await compareElsewhere(
-			entry,
-			attempt,
-			options,
-			options.compareWith,
-			otherVariables,
-			redactor,
-		);
+		result.comparison = await compareElsewhere(entry, attempt, options, options.compareWith, second, redactor);
 	}
 	for (const [name, value] of Object.entries(captured)) {
 		variables[name] = value;
@@ -433,14 +434,41 @@ class FileScenarios {
  * expectations) and compares the decoded outcomes, what must differ ignored. Its captures are kept
  * in `otherVariables` for the requests after it.
  */
+/** What the second connection of a comparison has: its own captured values, and those it will never have. */
+interface SecondConnection {
+	variables: Record<string, string>;
+	/** Variables captured by a request not sent there (it changes data): the name, and that request. */
+	unsent: Map<string, string>;
+}
+
+/** Why a request is not sent to the second connection, or undefined when it is. */
+function notSentReason(entry: ParsedEntry, other: CompareWith, second: SecondConnection): string | undefined {
+	if (!other.writes) {
+		const changing = dataChangingOperation(entry);
+		if (changing) {
+			for (const capture of entry.captures) second.unsent.set(capture.name, changing);
+			return `${changing} changes data, and writes are not sent to the second connection unless asked (it may be a live account).`;
+		}
+	}
+	const needed = variablesOfEntry(entry).find(
+		(name) => second.unsent.has(name) && !Object.prototype.hasOwnProperty.call(second.variables, name),
+	);
+	if (needed === undefined) return undefined;
+	for (const capture of entry.captures) second.unsent.set(capture.name, second.unsent.get(needed)!);
+	return `it needs {{${needed}}}, which ${second.unsent.get(needed)} captures, and that request was not sent there.`;
+}
+
 async function compareElsewhere(
 	entry: ParsedEntry,
 	first: Attempt,
 	options: RunOptions,
 	other: CompareWith,
-	otherVariables: Record<string, string>,
+	second: SecondConnection,
 	redactor: ReturnType<typeof createRedactor>,
 ): Promise<RequestComparison> {
+	const notSent = notSentReason(entry, other, second);
+	if (notSent !== undefined) return { differences: [], notSent };
+	const otherVariables = second.variables;
 	const prepared = prepareEntry(entry, other.target, other.connection, otherVariables);
 	if (!prepared.request) return { differences: [], problem: redactor.text(prepared.problems.join(' ')) };
 	const otherOptions: RunOptions = {

@@ -48,6 +48,12 @@ describe('multiposting-test (the CLI runner)', function () {
 		assert.match(parseTestArgs(['--timeout', 'soon', 'a']) as string, /whole number/);
 		assert.match(parseTestArgs(['--frobnicate', 'a']) as string, /unknown option/);
 		assert.match(parseTestArgs(['a', '--json']) as string, /--json needs a value/);
+		assert.match(parseTestArgs(['a', '--compare-writes']) as string, /goes with --compare-with or --compare-env/);
+		assert.equal(
+			(parseTestArgs(['a', '--compare-with', 'http://x', '--compare-writes']) as { compareWrites?: boolean })
+				.compareWrites,
+			true,
+		);
 		assert.deepEqual(parseTestArgs(['--bail', 'a', '--json', 'r.json', '--seed', '7']), {
 			paths: ['a'],
 			bail: true,
@@ -660,7 +666,7 @@ expect: no fault
 				/✓ Feeds and quota.*\n {6}≠ the second service answers differently \(\d+ difference\(s\)\):\n {8}result\[\d+\]\.PostingsUsed: "\d+" vs "\d+"/,
 			);
 			const json = JSON.parse(readFileSync(join(folder, 'report.json'), 'utf8'));
-			assert.deepEqual(json.comparisons, { compared: 2, differ: 1, notCompared: 0 });
+			assert.deepEqual(json.comparisons, { compared: 2, differ: 1, notCompared: 0, notSent: 0 });
 			const feeds = json.files[0].requests[1];
 			assert.equal(feeds.status, 'passed');
 			assert.ok(feeds.comparison.differences.some((d: { path: string }) => /PostingsUsed$/.test(d.path)));
@@ -675,6 +681,63 @@ expect: no fault
 					assert.ok(!written.includes(secret), 'no credential is printed or written');
 				}
 			}
+		} finally {
+			await sandbox.stop();
+			await live.stop();
+		}
+	});
+
+	it('--compare-with sends a write to the second service only with --compare-writes', async () => {
+		const sandbox = await startSandbox({ size: 'small' });
+		const live = await startSandbox({ size: 'small', namespace: 'https://live.example.com/' });
+		try {
+			writeFileSync(
+				join(folder, 'write.mpreq'),
+				`### Currencies
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+
+### Score an application of no advert of ours
+operation: ApplicationScore
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+param.sUsername: {{connection.username}}
+param.sPassword: {{connection.password}}
+param.sAdvertID: 999999
+param.sAdvertCandidateID: 1
+param.sScore: S
+expect: fault
+`,
+			);
+			const io = (): ReturnType<typeof capture> => {
+				const made = capture(folder);
+				made.env = {
+					MP_API_KEY: sandbox.demo.apiKey,
+					MP_USERNAME: sandbox.demo.username,
+					MP_PASSWORD: sandbox.demo.password,
+					MP_COMPARE_API_KEY: live.demo.apiKey,
+					MP_COMPARE_USERNAME: live.demo.username,
+					MP_COMPARE_PASSWORD: live.demo.password,
+				};
+				return made;
+			};
+			const scores = (): number => live.journal?.list({ operation: 'ApplicationScore' }).length ?? 0;
+			const args = ['write.mpreq', '--url', sandbox.baseUrl, '--compare-with', live.baseUrl];
+			const readsOnly = io();
+			assert.equal(await main(args, readsOnly), 0, readsOnly.out.join('') + readsOnly.err.join(''));
+			const text = readsOnly.out.join('');
+			assert.equal(scores(), 0, 'the write did not reach the second service');
+			assert.match(
+				text,
+				/ {6}– not sent to the second service: ApplicationScore changes data, and writes are not sent to the second connection unless asked/,
+			);
+			assert.match(text, /^Compared with .*: 1 request\(s\), 0 differ, 0 not compared, 1 not sent there \(/m);
+
+			const writes = io();
+			assert.equal(await main([...args, '--compare-writes'], writes), 0, writes.out.join(''));
+			assert.equal(scores(), 1, 'with --compare-writes the write reached it');
+			assert.match(writes.out.join(''), /^Compared with .*: 2 request\(s\), 0 differ, 0 not compared$/m);
 		} finally {
 			await sandbox.stop();
 			await live.stop();

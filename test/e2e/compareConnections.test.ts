@@ -125,4 +125,50 @@ describe('compare with connection in real VS Code', function () {
 			.waitFor({ timeout: UI_WAIT });
 		await screenshot(page, 'compare-connection-request-file');
 	});
+
+	it('asks before a write goes to the live connection, and with Reads Only sends it to the active one only', async function () {
+		const scores = (): number => live.journal?.list({ operation: 'ApplicationScore' }).length ?? 0;
+		const before = scores();
+		await openFile(
+			page,
+			workspaceDir,
+			'write.mpreq',
+			[
+				'# Multiposting request',
+				'',
+				'### Score an application of no advert of ours',
+				'operation: ApplicationScore',
+				'param.sCultureID: en-GB',
+				'param.sAPIKey: {{connection.apiKey}}',
+				'param.sUsername: {{connection.username}}',
+				'param.sPassword: {{connection.password}}',
+				'param.sAdvertID: 999999',
+				'param.sAdvertCandidateID: 1',
+				'param.sScore: S',
+				'expect: fault',
+				'',
+			].join('\n'),
+		);
+		await goTo(page, 4, 1);
+		await runCommand(page, 'Multiposting: Compare Request with Connection…');
+		await pickLive();
+		const box = page.locator('.monaco-dialog-box');
+		await box.waitFor({ state: 'visible', timeout: UI_WAIT });
+		const question = (await box.innerText()).replace(/\s+/g, ' ');
+		assert.match(
+			question,
+			new RegExp(`ApplicationScore changes data\\. Send it to ${liveLabel.replace(/\./g, '\\.')} too\\?`),
+		);
+		assert.match(question, /may be a live account/);
+		await screenshot(page, 'compare-connection-writes-question');
+		await box.locator('.dialog-buttons .monaco-button', { hasText: 'Reads Only' }).click();
+		await notification(
+			page,
+			new RegExp(
+				`Score an application of no advert of ours: not sent to ${liveLabel.replace(/\./g, '\\.')}: ApplicationScore changes data`,
+			),
+		);
+		assert.equal(scores(), before, 'the live connection received no ApplicationScore');
+		await screenshot(page, 'compare-connection-reads-only');
+	});
 });

@@ -77,7 +77,7 @@ describe('request files: comparing two connections (a second sandbox stands in f
 		}
 	});
 
-	it('sends the second connection the values captured from its own answers, plain HTTP requests included', async () => {
+	it('sends the second connection the values captured from its own answers when writes are asked for, plain HTTP requests included', async () => {
 		// The live service has numbered an advert already: its AdvertIDs differ from the sandbox's.
 		const file = readFileSync(
 			join(__dirname, '..', '..', '..', 'examples', 'post-advert-and-complete.mpreq'),
@@ -87,7 +87,7 @@ describe('request files: comparing two connections (a second sandbox stands in f
 		const [earlier] = await runRequestEntries(entries, connectionOf(live), [0]);
 		assert.equal(earlier.status, 'passed', earlier.problems.join('\n'));
 
-		const options: RunOptions = { ...connectionOf(sandbox), compareWith: connectionOf(live) };
+		const options: RunOptions = { ...connectionOf(sandbox), compareWith: { ...connectionOf(live), writes: true } };
 		const results = await runRequestEntries(entries, options);
 		const liveAdvertId = results[0].comparison?.exchange?.response?.body.match(/<AdvertID>(\d+)</)?.[1];
 		assert.ok(liveAdvertId && liveAdvertId !== results[0].captured.advertId, 'the two services numbered apart');
@@ -106,6 +106,33 @@ describe('request files: comparing two connections (a second sandbox stands in f
 				['Completing it twice is refused', 'passed', []],
 			],
 		);
+	});
+
+	it('sends no write to the second connection unless asked, nor what needs what a write captured', async () => {
+		const file = readFileSync(
+			join(__dirname, '..', '..', '..', 'examples', 'post-advert-and-complete.mpreq'),
+			'utf8',
+		);
+		const entries = parseRequestFileEntries(file).entries;
+		const addAdverts = (): number => live.journal?.list({ operation: 'AddAdvert' }).length ?? 0;
+		const before = addAdverts();
+		const options: RunOptions = { ...connectionOf(sandbox), compareWith: connectionOf(live) };
+		const results = await runRequestEntries(entries, options);
+		assert.equal(addAdverts(), before, 'no AddAdvert reached the second connection');
+		assert.deepEqual(
+			results.map((result) => [result.label, result.status, result.comparison?.notSent?.replace(/ .*/, '')]),
+			[
+				['Post an advert', 'passed', 'AddAdvert'],
+				['Open the completion page', 'passed', 'it'],
+				['Choose a job board and confirm', 'passed', 'it'],
+				['The advert is waiting for delivery', 'passed', 'it'],
+				['Wait until the job board has answered', 'passed', 'it'],
+				['Completing it twice is refused', 'passed', 'it'],
+			],
+		);
+		assert.match(results[0].comparison?.notSent ?? '', /^AddAdvert changes data, and writes are not sent/);
+		assert.match(results[3].comparison?.notSent ?? '', /needs \{\{advertId\}\}, which AddAdvert captures/);
+		assert.ok(results.every((result) => result.comparison?.differences.length === 0 && !result.comparison.problem));
 	});
 
 	it('masks identifiers, links and dates, and keeps codes, texts and counts', () => {

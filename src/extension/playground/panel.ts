@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { openReadonlyDocument } from '../ui/readonlyDocuments';
 import { isOperationName, type Endpoint } from '../../protocol/catalogue';
 import { prettyPrintXml } from '../../protocol/codecs/xml';
+import { dataChangingCall } from '../../protocol/requestFiles/changesData';
 import {
 	CONNECTION_PLACEHOLDERS,
 	REQUEST_FILE_EXTENSION,
@@ -34,7 +35,7 @@ import {
 import { curlNotice, curlSecretsOf, type CurlSecrets } from './curlChoice';
 import { formToDocument } from './documents';
 import { PLAYGROUND_SCHEME, type EditorTextStore } from './editorTexts';
-import { pickOtherConnection } from './pickConnection';
+import { askToSendWrites, pickOtherConnection } from './pickConnection';
 import { formToDraft, formToParams, previewForm } from './request';
 import type { PlaygroundRunner } from './runner';
 import { clientCallSnippet, curlForForm, curlForRaw } from './snippets';
@@ -235,6 +236,16 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 			const picked = await pickOtherConnection(this.services);
 			if (!picked) {
 				reply({ type: 'notice', level: 'info', message: 'Not compared: no connection was chosen.' });
+				return;
+			}
+			const raw = form.mode === 'raw' ? [form.raw.target, form.raw.headersText, form.raw.body] : [];
+			const changing = dataChangingCall(form.operation, raw);
+			if (changing && !(await askToSendWrites([changing], picked, true))) {
+				reply({
+					type: 'notice',
+					level: 'info',
+					message: `Not compared: ${changing} changes data and was not sent to ${picked.label}.`,
+				});
 				return;
 			}
 			reply({ type: 'busy', what: 'compareConnection' });

@@ -25,3 +25,35 @@ export async function pickOtherConnection(services: WorkbenchServices): Promise<
 	);
 	return picked?.connection;
 }
+
+/** The answers of askToSendWrites. */
+export const SEND_WRITES = { both: 'Send to Both', writesToo: 'Send Writes Too', readsOnly: 'Reads Only' } as const;
+
+/**
+ * Whether calls that change data (AddAdvert, ApplicationScore…) go to the second connection too, asked
+ * each time: it may be a live account, where AddAdvert posts a real advert. `operations` are those the
+ * comparison would send; `single` when it is one call (the playground). Undefined when dismissed.
+ */
+export async function askToSendWrites(
+	operations: readonly string[],
+	other: ConnectionInfo,
+	single: boolean,
+): Promise<boolean | undefined> {
+	const names = [...new Set(operations)];
+	if (names.length === 0) return false;
+	const list = names.join(', ');
+	const choices: string[] = single ? [SEND_WRITES.both] : [SEND_WRITES.writesToo, SEND_WRITES.readsOnly];
+	const answer = await vscode.window.showWarningMessage(
+		`${list} ${names.length === 1 ? 'changes data. Send it' : 'change data. Send them'} to ${other.label} too?`,
+		{
+			modal: true,
+			detail: single
+				? `${other.label} (${other.baseUrl}) may be a live account: the call does there what it does here.`
+				: `${other.label} (${other.baseUrl}) may be a live account. With Reads Only, they and the requests that need what they capture are sent to the active connection only.`,
+		},
+		...choices,
+	);
+	if (answer === SEND_WRITES.both || answer === SEND_WRITES.writesToo) return true;
+	if (answer === SEND_WRITES.readsOnly) return false;
+	return undefined;
+}

@@ -18,6 +18,7 @@ export function comparisonHeadline(result: RequestRunResult, connections: Compar
 	const comparison = result.comparison;
 	const { first, second } = connections;
 	if (!comparison) return `${result.label}: not sent to ${second.label} (${result.problems[0] ?? result.status}).`;
+	if (comparison.notSent !== undefined) return `${result.label}: not sent to ${second.label}: ${comparison.notSent}`;
 	if (comparison.problem !== undefined) return `${result.label}: not compared: ${comparison.problem}`;
 	const count = comparison.differences.length;
 	return count === 0

@@ -3,7 +3,7 @@
  * Playground, Run test), the commands behind them (and Compare with Connection…) and the Test Explorer.
  */
 import * as vscode from 'vscode';
-import { formatExchange, runRequestEntries, type RequestRunResult } from '../../client/requestFileRunner';
+import { entriesToRun, formatExchange, runRequestEntries, type RequestRunResult } from '../../client/requestFileRunner';
 import { wsdlSchemaValidator } from '../../client/requestFileSchema';
 import { loadLibxml2Validator } from '../../client/xsd/libxml2Validator';
 import { isOperationName } from '../../protocol/catalogue';
@@ -13,13 +13,14 @@ import {
 	REQUEST_FILE_HEADER,
 	type ParsedEntry,
 } from '../../protocol/requestFiles/format';
+import { dataChangingOperation } from '../../protocol/requestFiles/changesData';
 import { substituteVariables } from '../../protocol/requestFiles/placeholders';
 import type { RequestParamValue } from '../../protocol/requestFiles/format';
 import type { WorkbenchServices } from '../services';
 import { openOtherConnection, secretValues, targetOfClient } from '../playground/connection';
 import { documentToForm } from '../playground/documents';
 import { openTextDiff, PlaygroundPanel, type PlaygroundDeps } from '../playground/panel';
-import { pickOtherConnection } from '../playground/pickConnection';
+import { askToSendWrites, pickOtherConnection } from '../playground/pickConnection';
 import type { EditorText } from '../../shared/playgroundMessages';
 import { COMMANDS } from '../ids';
 import { SNIPPET_LANGUAGES, requestSnippet } from '../playground/snippets';
@@ -217,6 +218,13 @@ export function registerRequestFiles(
 				const { document, entry, entries } = await requestAt(uri, index);
 				const picked = await pickOtherConnection(services);
 				if (!picked) return;
+				const sent = entriesToRun(entries, [entry]).map((index) => entries[index]);
+				const writes = await askToSendWrites(
+					sent.flatMap((request) => dataChangingOperation(request) ?? []),
+					picked,
+					false,
+				);
+				if (writes === undefined) return;
 				const name = vscode.workspace.asRelativePath(document.uri);
 				const chosen = await environments.runFor(document.uri);
 				const options = await runOptionsFor(services, timeout(), chosen);
@@ -235,6 +243,7 @@ export function registerRequestFiles(
 							const compareWith = {
 								target: other.target,
 								connection: other.values,
+								writes,
 								validateSchema: wsdlSchemaValidator(other.target, loadLibxml2Validator, timeout()),
 							};
 							const secrets = [...(options.secrets ?? []), ...other.secrets];

@@ -9,7 +9,7 @@ import { entryMatches, type JournalFilter } from '../../emulator/journal/journal
 import type { JournalEntry } from '../../emulator/journal/types';
 import type { Verdict } from '../../emulator/journal/verdict';
 import { getBinding } from '../../protocol/bindings';
-import { isOperationName, OPERATIONS, type OperationName } from '../../protocol/catalogue';
+import { isOperationName, OPERATION_NAMES, OPERATIONS, type OperationName } from '../../protocol/catalogue';
 import { prettyPrintXml } from '../../protocol/codecs/xml';
 import { normaliseResult, type Normalised } from '../../protocol/compare';
 import type { Expectation, Operand, PathSegment } from '../../protocol/requestFiles/expressions';
@@ -326,18 +326,12 @@ export function playgroundFormOf(entry: JournalEntry): PlaygroundForm {
 }
 
 /**
- * Operations whose answer differs on every call (a new advert ID or login token, or the state they
- * change): a replay of one is checked by its status and fault only.
+ * Operations whose answer differs on every call (the state they change, or GetLoginURL's new login
+ * token): a replay of one is checked by its status and fault only.
  */
 const ANSWER_CHANGES: ReadonlySet<OperationName> = new Set([
-	'AddAdvert',
-	'ExpressPostAdvert',
+	...OPERATION_NAMES.filter((name) => OPERATIONS[name].changesData),
 	'GetLoginURL',
-	'ApplicationScore',
-	'ApplicationProgress',
-	'AddAdvertCandidateNote',
-	'CandidateTag',
-	'CandidateTagPartner',
 ]);
 
 /** Result fields that become expectations at most: enough to catch a changed answer, few enough to read. */

@@ -48,6 +48,7 @@ export const POSTING_OPERATIONS = {
 	},
 	ExpressPostAdvert: {
 		endpoint: 'posting',
+		changesData: true,
 		doc: 'Delivers an advert again, unaltered, to job boards it was posted to before.',
 		params: [...advertSearch, p.DestinationsAsCSV],
 		result: { kind: 'record', record: 'APIAdvertWithPostings' },
@@ -62,6 +63,7 @@ export const POSTING_OPERATIONS = {
 	},
 	AddAdvert: {
 		endpoint: 'posting',
+		changesData: true,
 		doc: 'Creates an advert and returns the URL at which the user completes the posting.',
 		params: [
 			...p.login,
@@ -154,6 +156,7 @@ export const POSTING_OPERATIONS = {
 	},
 	CandidateTagPartner: {
 		endpoint: 'posting',
+		changesData: true,
 		doc: 'Tags a candidate with a partner tag shown in the recruiter interface.',
 		params: [
 			p.sAPIKey,
@@ -171,6 +174,7 @@ export const POSTING_OPERATIONS = {
 	},
 	CandidateTag: {
 		endpoint: 'posting',
+		changesData: true,
 		doc: 'Tags a candidate with any short phrase.',
 		params: [
 			p.sAPIKey,
@@ -221,6 +225,7 @@ export const POSTING_OPERATIONS = {
 	},
 	ApplicationScore: {
 		endpoint: 'posting',
+		changesData: true,
 		doc: 'Scores an application as the user or as the job owner.',
 		params: [
 			...applicationAction,
@@ -238,6 +243,7 @@ export const POSTING_OPERATIONS = {
 	},
 	AddAdvertCandidateNote: {
 		endpoint: 'posting',
+		changesData: true,
 		doc: 'Attaches a note to an application.',
 		params: [
 			...applicationAction,
@@ -255,6 +261,7 @@ export const POSTING_OPERATIONS = {
 	},
 	ApplicationProgress: {
 		endpoint: 'posting',
+		changesData: true,
 		doc: 'Progresses an application on behalf of a recruitment system.',
 		params: [
 			...applicationAction,

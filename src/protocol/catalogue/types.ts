@@ -115,6 +115,11 @@ export interface OperationSpec {
 	readonly pagedList?: string;
 	/** Rules the spec states, checked before sending and by the emulator. */
 	readonly rules?: readonly OperationRule[];
+	/**
+	 * The operation changes the account's data (creates or posts an advert, scores, progresses, tags or
+	 * notes an application): a comparison sends it to a second, possibly live, service only when asked.
+	 */
+	readonly changesData?: boolean;
 }
 
 /** Machine-checkable rules from the spec's "Limits" and operation texts. */
