@@ -6,8 +6,8 @@
  * bytes and headers are those of a recent answer shares its part: compared, never hashed, so nothing is
  * decoded or redacted again. Every input of the redaction is compared, so a shared part is exactly what
  * redacting again would give (test/emulator/journal/repeats.test.ts). Raw bytes and headers are held
- * for the comparison in this process's memory only, bodies of at most REPEAT_MAX_BYTES, as the
- * redactor cache holds the secrets themselves.
+ * for the comparison in this process's memory only (bodies of at most REPEAT_MAX_BYTES, REPEAT_HELD_BYTES
+ * on each side in all), as the redactor cache holds the secrets themselves.
  */
 import type { BindingName } from '../../protocol/bindings/types';
 import type { Redact } from './redact';
@@ -15,8 +15,10 @@ import type { JournalEntry } from './types';
 
 /** Parts remembered on each side (the least recently matched goes first). */
 export const RECENT_PARTS = 16;
-/** Bodies longer than this are not remembered: comparing them would cost what it saves. */
-export const REPEAT_MAX_BYTES = 16 * 1024;
+/** Bodies longer than this are not remembered (a page of 50 applications with documents is 190 KiB). */
+export const REPEAT_MAX_BYTES = 256 * 1024;
+/** Bytes of bodies held for comparison on each side at most; the least recently matched go first. */
+export const REPEAT_HELD_BYTES = 2 * 1024 * 1024;
 
 type RawHeaders = Readonly<Record<string, string | number | readonly string[] | undefined>>;
 
@@ -94,9 +96,10 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 	return true;
 }
 
-/** A short list, most recently matched first. */
-class Recent<T> {
+/** A short list, most recently matched first, bounded in count and in the bytes its items hold. */
+class Recent<T extends { bytes: Uint8Array | undefined }> {
 	private readonly items: T[] = [];
+	private held = 0;
 	find(matches: (item: T) => boolean): T | undefined {
 		const index = this.items.findIndex(matches);
 		if (index < 0) return undefined;
@@ -109,7 +112,10 @@ class Recent<T> {
 	}
 	add(item: T): void {
 		this.items.unshift(item);
-		if (this.items.length > RECENT_PARTS) this.items.pop();
+		this.held += item.bytes?.byteLength ?? 0;
+		while (this.items.length > 1 && (this.items.length > RECENT_PARTS || this.held > REPEAT_HELD_BYTES)) {
+			this.held -= this.items.pop()!.bytes?.byteLength ?? 0;
+		}
 	}
 }
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Journal } from '../../../src/emulator/journal/journal';
-import { RECENT_PARTS } from '../../../src/emulator/journal/repeats';
+import { RECENT_PARTS, REPEAT_HELD_BYTES, REPEAT_MAX_BYTES } from '../../../src/emulator/journal/repeats';
 import type { ExchangeCapture, JournalEntry } from '../../../src/emulator/journal/types';
 
 const KEY_ONE = 'first-api-key-7Hq2';
@@ -121,6 +121,21 @@ describe('journal: exchanges that repeat recent ones', () => {
 			assert.deepEqual(withoutId(entries[i + 1]), alone(variant), `variant ${i}`);
 			assert.ok(!JSON.stringify(entries[i + 1]).includes(KEY_ONE), `variant ${i} hides the key`);
 		}
+	});
+
+	it('hold a bounded number of bytes for the comparison: large answers past the bound are redacted again', () => {
+		const size = Math.floor(REPEAT_MAX_BYTES * 0.8);
+		const count = Math.ceil(REPEAT_HELD_BYTES / size) + 1;
+		assert.ok(count < RECENT_PARTS, 'the bytes, not the count, are the bound here');
+		const answers = Array.from({ length: count }, (_, i) => encode(`${i}`.padEnd(size, 'x')));
+		const journal = new Journal();
+		for (const answer of [...answers, answers[count - 1], answers[0]]) {
+			journal.record(capture({ responseBody: answer }));
+		}
+		const entries = journal.list().reverse();
+		assert.equal(entries[count].response, entries[count - 1].response, 'the latest large answer is remembered');
+		assert.notEqual(entries[count + 1].response, entries[0].response, 'the first was forgotten for its bytes');
+		assert.deepEqual(entries[count + 1].response, entries[0].response);
 	});
 
 	it('give, in any order and beyond the remembered few, exactly what redacting each alone gives', () => {
