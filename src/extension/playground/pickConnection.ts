@@ -42,14 +42,19 @@ export async function askToSendWrites(
 	const names = [...new Set(operations)];
 	if (names.length === 0) return false;
 	const list = names.join(', ');
-	const choices: string[] = single ? [SEND_WRITES.both] : [SEND_WRITES.writesToo, SEND_WRITES.readsOnly];
+	// Reads Only first: the primary button, the one Enter presses.
+	const choices: string[] = single ? [SEND_WRITES.both] : [SEND_WRITES.readsOnly, SEND_WRITES.writesToo];
+	const they =
+		names.length === 1
+			? 'it and the requests that need what it captures are'
+			: 'they and the requests that need what they capture are';
 	const answer = await vscode.window.showWarningMessage(
 		`${list} ${names.length === 1 ? 'changes data. Send it' : 'change data. Send them'} to ${other.label} too?`,
 		{
 			modal: true,
 			detail: single
 				? `${other.label} (${other.baseUrl}) may be a live account: the call does there what it does here.`
-				: `${other.label} (${other.baseUrl}) may be a live account. With Reads Only, they and the requests that need what they capture are sent to the active connection only.`,
+				: `${other.label} (${other.baseUrl}) may be a live account. With Reads Only, ${they} sent to the active connection only.`,
 		},
 		...choices,
 	);
