@@ -3,7 +3,7 @@
  * default) and off (`--no-journal`), 16 connections, rounds alternated so both see the same machine.
  * Three loads of GetCurrency in SOAP 1.1: served from the answer cache (the cheapest request, where the
  * journal's share is largest), the same with `--no-answer-cache` (every request runs in full), and each
- * body different (a comment with a new id), so the journal redacts every request anew.
+ * body different (a comment with a new number), so the journal redacts every request anew.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -88,7 +88,7 @@ export async function runJournalBenchmark(seconds: number, log: (line: string) =
 	return {
 		title: 'Journal: throughput with the journal on and off',
 		body:
-			`GetCurrency in SOAP 1.1, ${CONNECTIONS} connections; "a different body each time" adds a comment with a new id to each request, so no request repeats an earlier one (the journal redacts each anew; the answer cache, keyed by the body, answers none). ${CONNECTIONS} connections, ${seconds} s per round after a 1 s warm-up, the median of ${ROUNDS} rounds alternating on and off (production bundle, --size small). The cost is the median of the rounds' on ÷ off ratios.\n\n` +
+			`GetCurrency in SOAP 1.1, ${CONNECTIONS} connections; "a different body each time" adds a comment with a new number to each request, so no request repeats an earlier one (the journal redacts each anew; the answer cache, keyed by the body, answers none). ${CONNECTIONS} connections, ${seconds} s per round after a 1 s warm-up, the median of ${ROUNDS} rounds alternating on and off (production bundle, --size small). The cost is the median of the rounds' on ÷ off ratios.\n\n` +
 			table(['Sandbox', 'journal on (req/s)', 'journal off (req/s)', 'cost'], rows),
 	};
 }
