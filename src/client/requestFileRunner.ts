@@ -441,12 +441,23 @@ interface SecondConnection {
 	unsent: Map<string, string>;
 }
 
+/**
+ * What a request not sent to the second connection would have captured there is unknown, also where an
+ * earlier request captured the same name: the requests after it that use it are not sent either.
+ */
+function unsend(entry: ParsedEntry, changing: string, second: SecondConnection): void {
+	for (const capture of entry.captures) {
+		second.unsent.set(capture.name, changing);
+		delete second.variables[capture.name];
+	}
+}
+
 /** Why a request is not sent to the second connection, or undefined when it is. */
 function notSentReason(entry: ParsedEntry, other: CompareWith, second: SecondConnection): string | undefined {
 	if (!other.writes) {
 		const changing = dataChangingOperation(entry);
 		if (changing) {
-			for (const capture of entry.captures) second.unsent.set(capture.name, changing);
+			unsend(entry, changing, second);
 			return `${changing} changes data, and writes are not sent to the second connection unless asked (it may be a live account).`;
 		}
 	}
@@ -454,7 +465,7 @@ function notSentReason(entry: ParsedEntry, other: CompareWith, second: SecondCon
 		(name) => second.unsent.has(name) && !Object.prototype.hasOwnProperty.call(second.variables, name),
 	);
 	if (needed === undefined) return undefined;
-	for (const capture of entry.captures) second.unsent.set(capture.name, second.unsent.get(needed)!);
+	unsend(entry, second.unsent.get(needed)!, second);
 	return `it needs {{${needed}}}, which ${second.unsent.get(needed)} captures, and that request was not sent there.`;
 }
 

@@ -135,6 +135,49 @@ describe('request files: comparing two connections (a second sandbox stands in f
 		assert.ok(results.every((result) => result.comparison?.differences.length === 0 && !result.comparison.problem));
 	});
 
+	it('does not send a read that uses a name a write not sent would have captured again', async () => {
+		const file = `# Multiposting request
+
+### Currencies
+operation: GetCurrency
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+capture: advertId = result.length
+
+### Post an advert
+operation: AddAdvert
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+param.sUsername: {{connection.username}}
+param.sPassword: {{connection.password}}
+param.sAdvertIdentifier: COMPARE-STALE
+param.sOnDuplicate: duplicate
+param.sJobTitle: Staff Nurse
+param.sJobType: P
+param.sJobHours: F
+param.sPrimaryLocation: Leeds
+param.sContactEmail: jobs@example.com
+param.sJobDescription: "A ward nurse for a friendly surgical team, full training and a clear path to promotion, shifts planned ahead."
+capture: advertId = result.AdvertID
+
+### The advert
+operation: GetAdvertPaged
+param.sCultureID: en-GB
+param.sAPIKey: {{connection.apiKey}}
+param.sAdvertID: {{advertId}}
+param.sSearchDays: -1
+param.CurrentPage: 1
+param.RowsPerPage: 10
+`;
+		const options: RunOptions = { ...connectionOf(sandbox), compareWith: connectionOf(live) };
+		const results = await runRequestEntries(parseRequestFileEntries(file).entries, options);
+		assert.equal(results[1].status, 'passed', results[1].problems.join('\n'));
+		assert.equal(results[0].comparison?.notSent, undefined, 'the read went to both');
+		assert.match(results[1].comparison?.notSent ?? '', /^AddAdvert changes data/);
+		// The second connection holds the read's advertId, but the write would have replaced it.
+		assert.match(results[2].comparison?.notSent ?? '', /needs \{\{advertId\}\}, which AddAdvert captures/);
+	});
+
 	it('masks identifiers, links and dates, and keeps codes, texts and counts', () => {
 		assert.deepEqual(
 			withoutVaryingValues({
