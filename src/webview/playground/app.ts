@@ -60,7 +60,13 @@ export class PlaygroundApp {
 	private readonly inFlight = new Map<RequestId, PlaygroundForm>();
 	private lastPreview: RequestView | undefined;
 	/** What the output area shows now, so it is redrawn only when that changes. */
-	private shown: { response?: unknown; current?: boolean; comparison?: unknown; columns?: number } = {};
+	private shown: {
+		operation?: string;
+		response?: unknown;
+		current?: boolean;
+		comparison?: unknown;
+		columns?: number;
+	} = {};
 
 	constructor(options: PlaygroundOptions) {
 		this.doc = options.doc;
@@ -295,12 +301,15 @@ export class PlaygroundApp {
 		const comparison = this.workbench.comparison();
 		const columns = columnsForWidth(this.outputWidth());
 		const next = {
+			// The empty state names the operation: another one with nothing sent is a change too.
+			operation: this.form.operation,
 			response: found?.exchange.response,
 			current: found?.current,
 			comparison: comparison?.view,
 			columns,
 		};
 		const same =
+			next.operation === this.shown.operation &&
 			next.response === this.shown.response &&
 			next.current === this.shown.current &&
 			next.comparison === this.shown.comparison &&

@@ -110,6 +110,15 @@ describe('playground page', function () {
 		assert.equal(again.$<HTMLInputElement>('#param-sCultureID').value, 'de-DE');
 	});
 
+	it('names the chosen operation in the empty response pane, also when nothing was sent for either', function () {
+		const page = openPage();
+		page.type('#operation', 'ApplicationScore');
+		assert.equal(
+			page.$('#response-empty').textContent,
+			'Nothing sent yet for ApplicationScore. Send it (Ctrl+Enter) to see the answer.',
+		);
+	});
+
 	it('clears the response when the request changes, and shows it again when it is the same request', function () {
 		const page = openPage();
 		page.$<HTMLButtonElement>('#send').click();
