@@ -93,6 +93,33 @@ describe('compare with connection in real VS Code', function () {
 		await runCommand(page, 'View: Close All Editors');
 	});
 
+	it('asks before a playground call that changes data goes to the live connection; cancelled, it goes nowhere', async function () {
+		const scores = (): number => live.journal?.list({ operation: 'ApplicationScore' }).length ?? 0;
+		const before = scores();
+		await runCommand(page, 'Multiposting: Open Request Playground');
+		const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+		await frame.locator('#operation').waitFor({ timeout: UI_WAIT });
+		await frame.locator('#operation').selectOption('ApplicationScore');
+		await frame.locator('label[for="mode-form"]').click();
+		await frame.locator('#more').click();
+		await frame.locator('#more-compare-connection').click();
+		await pickLive();
+		const box = page.locator('.monaco-dialog-box');
+		await box.waitFor({ state: 'visible', timeout: UI_WAIT });
+		const question = (await box.innerText()).replace(/\s+/g, ' ');
+		assert.match(question, /ApplicationScore changes data\. Send it to .* too\?/);
+		assert.match(question, /may be a live account: the call does there what it does here/);
+		await screenshot(page, 'compare-connection-playground-write-question');
+		await box.locator('.dialog-buttons .monaco-button', { hasText: 'Cancel' }).click();
+		await frame
+			.locator('#notice', {
+				hasText: `Not compared: ApplicationScore changes data and was not sent to ${liveLabel}.`,
+			})
+			.waitFor({ timeout: UI_WAIT });
+		assert.equal(scores(), before, 'nothing reached the live connection');
+		await runCommand(page, 'View: Close All Editors');
+	});
+
 	it('compares a request of a file with the live connection from the palette', async function () {
 		await openFile(
 			page,
