@@ -261,6 +261,8 @@ export class Journal {
 		const contentType = header(capture.requestHeaders['content-type']);
 		const soapAction = soapActionOf(capture, capture.binding);
 		const headers = headerTexts(capture.requestHeaders);
+		// The small texts in one pass; the body apart: texts split from one string are slices that keep all
+		// of it alive, a 4 MB body included (test/hardening/bodyMemory).
 		const [query, action, type, ...values] = redactEach(
 			[capture.query, soapAction ?? '', contentType ?? '', ...headerValues(headers)],
 			redact,
