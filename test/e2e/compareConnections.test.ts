@@ -101,9 +101,19 @@ describe('compare with connection in real VS Code', function () {
 		await frame.locator('#operation').waitFor({ timeout: UI_WAIT });
 		await frame.locator('#operation').selectOption('ApplicationScore');
 		await frame.locator('label[for="mode-form"]').click();
-		await frame.locator('#more').click();
-		await frame.locator('#more-compare-connection').click();
-		await pickLive();
+		const compare = async (): Promise<void> => {
+			await frame.locator('#more').click();
+			await frame.locator('#more-compare-connection').click();
+			await pickLive();
+		};
+		// A call that cannot be sent gets its error, not the question.
+		await compare();
+		await frame.locator('#notice', { hasText: 'Give the application' }).waitFor({ timeout: UI_WAIT });
+		assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no question for a call with an error');
+		await frame.locator('#param-sAdvertID').fill('999999');
+		await frame.locator('#param-sAdvertCandidateID').fill('1');
+		await frame.locator('#param-sScore').selectOption('S');
+		await compare();
 		const box = page.locator('.monaco-dialog-box');
 		await box.waitFor({ state: 'visible', timeout: UI_WAIT });
 		const question = (await box.innerText()).replace(/\s+/g, ' ');

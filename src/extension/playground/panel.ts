@@ -240,26 +240,31 @@ export class PlaygroundPanel extends WebviewPanelBase<WebviewToHost, HostToWebvi
 			}
 			const raw = form.mode === 'raw' ? [form.raw.target, form.raw.headersText, form.raw.body] : [];
 			const changing = dataChangingCall(form.operation, raw);
-			if (changing && !(await askToSendWrites([changing], picked, true))) {
+			// Asked once the call is known to be sendable, so a form with an error is not questioned first.
+			const proceed = async (): Promise<boolean> => {
+				if (changing && (await askToSendWrites([changing], picked, true)) !== true) return false;
+				reply({
+					type: 'notice',
+					level: 'info',
+					message: `Sending to ${this.services.activeConnection().label} and ${picked.label}…`,
+				});
+				return true;
+			};
+			reply({ type: 'busy', what: 'compareConnection' });
+			const other = await openOtherConnection(this.services, picked.id);
+			let outcome;
+			try {
+				outcome = await this.runner.compareWithConnection(form, other, proceed);
+			} finally {
+				await other.close();
+			}
+			if (outcome.declined) {
 				reply({
 					type: 'notice',
 					level: 'info',
 					message: `Not compared: ${changing} changes data and was not sent to ${picked.label}.`,
 				});
 				return;
-			}
-			reply({ type: 'busy', what: 'compareConnection' });
-			reply({
-				type: 'notice',
-				level: 'info',
-				message: `Sending to ${this.services.activeConnection().label} and ${picked.label}…`,
-			});
-			const other = await openOtherConnection(this.services, picked.id);
-			let outcome;
-			try {
-				outcome = await this.runner.compareWithConnection(form, other);
-			} finally {
-				await other.close();
 			}
 			if (!outcome.comparison) {
 				reply({ type: 'notice', level: 'error', message: outcome.problems.join(' ') });

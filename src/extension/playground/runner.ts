@@ -65,14 +65,17 @@ export class PlaygroundRunner {
 
 	/**
 	 * Sends the form over the active connection (kept in the history) and then, the same call, over
-	 * `other`; compares the two answers with what must differ between two services masked.
+	 * `other`; compares the two answers with what must differ between two services masked. `proceed` is
+	 * asked once the call can be sent and before anything is (a write's question); false sends nothing.
 	 */
 	async compareWithConnection(
 		form: PlaygroundForm,
 		other: OtherConnection,
-	): Promise<{ comparison?: ComparisonView; problems: string[] }> {
+		proceed: () => Promise<boolean> = () => Promise.resolve(true),
+	): Promise<{ comparison?: ComparisonView; problems: string[]; declined?: boolean }> {
 		const prepared = prepareForm(form, other.target, other.values);
 		if (!prepared.request) return { problems: prepared.problems };
+		if (!(await proceed())) return { problems: [], declined: true };
 		const request = prepared.request;
 		const first = await this.send(form);
 		if (!first.response) return { problems: first.problems };

@@ -157,6 +157,23 @@ describe('playground runner against the sandbox', function () {
 			const same = await runner.compareWithConnection(form, other);
 			assert.deepEqual(same.comparison?.results[0].differences, []);
 			assert.ok(same.comparison?.payloads[0].lines.every((line) => line.kind === 'same'));
+
+			// A write's question comes once the call can be sent; declined, nothing is sent anywhere.
+			const asked: string[] = [];
+			const proceed = (answer: boolean) => async (): Promise<boolean> => {
+				asked.push('asked');
+				return answer;
+			};
+			const unsendable = await runner.compareWithConnection(newForm('ApplicationScore'), other, proceed(true));
+			assert.deepEqual(asked, [], 'a form with an error is not questioned');
+			assert.ok(unsendable.problems.length > 0 && !unsendable.comparison);
+			const score = newForm('ApplicationScore');
+			score.params = { ...score.params, sAdvertID: '999999', sAdvertCandidateID: '1', sScore: 'S' };
+			const scores = (server: RunningEmulator): number =>
+				server.journal?.list({ operation: 'ApplicationScore' }).length ?? 0;
+			const declined = await runner.compareWithConnection(score, other, proceed(false));
+			assert.deepEqual([asked, declined.declined, declined.comparison], [['asked'], true, undefined]);
+			assert.deepEqual([scores(emulator), scores(live)], [0, 0], 'declined: sent to neither');
 		} finally {
 			live.scenarios.deactivate();
 			await liveClient.close();
