@@ -429,11 +429,6 @@ class FileScenarios {
 	}
 }
 
-/**
- * Sends the request to the second connection as to the first (its own captured values, retries,
- * expectations) and compares the decoded outcomes, what must differ ignored. Its captures are kept
- * in `otherVariables` for the requests after it.
- */
 /** What the second connection of a comparison has: its own captured values, and those it will never have. */
 interface SecondConnection {
 	variables: Record<string, string>;
@@ -469,6 +464,11 @@ function notSentReason(entry: ParsedEntry, other: CompareWith, second: SecondCon
 	return `it needs {{${needed}}}, which ${second.unsent.get(needed)} captures, and that request was not sent there.`;
 }
 
+/**
+ * Sends the request to the second connection as to the first (its own captured values, retries,
+ * expectations) and compares the decoded outcomes, what must differ ignored; or says why it is not
+ * sent there (notSentReason). Its captures are kept in `second.variables` for the requests after it.
+ */
 async function compareElsewhere(
 	entry: ParsedEntry,
 	first: Attempt,
@@ -479,8 +479,7 @@ async function compareElsewhere(
 ): Promise<RequestComparison> {
 	const notSent = notSentReason(entry, other, second);
 	if (notSent !== undefined) return { differences: [], notSent };
-	const otherVariables = second.variables;
-	const prepared = prepareEntry(entry, other.target, other.connection, otherVariables);
+	const prepared = prepareEntry(entry, other.target, other.connection, second.variables);
 	if (!prepared.request) return { differences: [], problem: redactor.text(prepared.problems.join(' ')) };
 	const otherOptions: RunOptions = {
 		...options,
@@ -488,8 +487,8 @@ async function compareElsewhere(
 		connection: other.connection,
 		validateSchema: other.validateSchema,
 	};
-	const { attempt } = await sendWithRetries(entry, prepared.request, otherOptions, otherVariables, redactor);
-	Object.assign(otherVariables, attempt.captured);
+	const { attempt } = await sendWithRetries(entry, prepared.request, otherOptions, second.variables, redactor);
+	Object.assign(second.variables, attempt.captured);
 	const comparison: RequestComparison = { differences: [], exchange: attempt.exchange };
 	const [mine, theirs] = [comparableOutcome(entry, first), comparableOutcome(entry, attempt)];
 	if (mine === undefined || theirs === undefined) {

@@ -116,14 +116,13 @@ export function headerTexts(
 	return entries;
 }
 
-/** Headers with their redacted values (taken in order from `values` at `from`); credential headers as REDACTED_HEADER. */
+/** Headers with their redacted values (taken in order from `values`); credential headers as REDACTED_HEADER. */
 export function keptHeaders(
 	entries: readonly [name: string, value: string | undefined][],
 	values: readonly string[],
-	from = 0,
 ): Record<string, string> {
 	const kept: Record<string, string> = {};
-	let next = from;
+	let next = 0;
 	for (const [name, value] of entries) kept[name] = value === undefined ? REDACTED_HEADER : values[next++];
 	return kept;
 }

@@ -144,7 +144,8 @@ export class Repeats {
 				sameHeaders(inputs.headers, item.headers),
 		);
 		if (seen) return seen.part;
-		const part = freezePart(make());
+		const part = make();
+		deepFreeze(part.request);
 		const headers = flatHeaders(inputs.headers);
 		if (headers && (inputs.bytes?.byteLength ?? 0) <= REPEAT_MAX_BYTES && inputs.query.length <= REPEAT_MAX_BYTES) {
 			this.requests.add({
@@ -177,11 +178,6 @@ export class Repeats {
 		}
 		return part;
 	}
-}
-
-function freezePart(part: RequestPart): RequestPart {
-	deepFreeze(part.request);
-	return part;
 }
 
 /** Shared by several entries: nobody may change one through another. */

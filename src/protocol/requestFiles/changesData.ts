@@ -11,9 +11,8 @@ import type { RequestEntry } from './format';
 export const DATA_CHANGING_OPERATIONS: readonly OperationName[] = OPERATION_NAMES.filter(
 	(name) => OPERATIONS[name].changesData,
 );
-const CHANGING = DATA_CHANGING_OPERATIONS;
 // Longest first: AddAdvertCandidateNote before AddAdvert.
-const NAMED = new RegExp(`(${[...CHANGING].sort((a, b) => b.length - a.length).join('|')})`, 'i');
+const NAMED = new RegExp(`(${[...DATA_CHANGING_OPERATIONS].sort((a, b) => b.length - a.length).join('|')})`, 'i');
 
 /**
  * The data-changing operation a call sends, or undefined for a read: `operation` is the one it declares
@@ -23,10 +22,10 @@ export function dataChangingCall(
 	operation: string | undefined,
 	rawTexts: readonly string[],
 ): OperationName | undefined {
-	const declared = CHANGING.find((name) => name === operation);
+	const declared = DATA_CHANGING_OPERATIONS.find((name) => name === operation);
 	if (declared) return declared;
 	const named = NAMED.exec(rawTexts.join('\n'));
-	return named ? CHANGING.find((name) => name.toLowerCase() === named[1].toLowerCase()) : undefined;
+	return named ? DATA_CHANGING_OPERATIONS.find((name) => name.toLowerCase() === named[1].toLowerCase()) : undefined;
 }
 
 /** The data-changing operation a request of a file sends, or undefined for a read. */
