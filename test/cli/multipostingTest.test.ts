@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collectRequestFiles, main, parseTestArgs, type CliIo } from '../../src/cli/multipostingTest';
 import { ScriptedServer } from '../client/helpers';
+import type { RunningEmulator } from '../../src/emulator';
 import { libraryScenario } from '../../src/emulator/scenarios/library';
 import { startSandbox } from '../integration/support';
 
@@ -23,6 +24,22 @@ function capture(cwd = ROOT): CliIo & { out: string[]; err: string[] } {
 		cwd,
 	};
 }
+
+/** The CLI's io for a comparison: the first connection's credentials, the second's in MP_COMPARE_*. */
+function compareIo(folder: string, first: Sandboxed, second: Sandboxed): ReturnType<typeof capture> {
+	const made = capture(folder);
+	made.env = {
+		MP_API_KEY: first.demo.apiKey,
+		MP_USERNAME: first.demo.username,
+		MP_PASSWORD: first.demo.password,
+		MP_COMPARE_API_KEY: second.demo.apiKey,
+		MP_COMPARE_USERNAME: second.demo.username,
+		MP_COMPARE_PASSWORD: second.demo.password,
+	};
+	return made;
+}
+
+type Sandboxed = Pick<RunningEmulator, 'demo'>;
 
 describe('multiposting-test (the CLI runner)', function () {
 	this.timeout(120_000);
@@ -631,18 +648,7 @@ param.sPassword: {{connection.password}}
 expect: no fault
 `,
 			);
-			const io = (): ReturnType<typeof capture> => {
-				const made = capture(folder);
-				made.env = {
-					MP_API_KEY: sandbox.demo.apiKey,
-					MP_USERNAME: sandbox.demo.username,
-					MP_PASSWORD: sandbox.demo.password,
-					MP_COMPARE_API_KEY: live.demo.apiKey,
-					MP_COMPARE_USERNAME: live.demo.username,
-					MP_COMPARE_PASSWORD: live.demo.password,
-				};
-				return made;
-			};
+			const io = (): ReturnType<typeof capture> => compareIo(folder, sandbox, live);
 			const args = ['compare.mpreq', '--url', sandbox.baseUrl, '--compare-with', live.baseUrl];
 			const same = io();
 			assert.equal(await main(args, same), 0, same.out.join('') + same.err.join(''));
@@ -710,18 +716,7 @@ param.sScore: S
 expect: fault
 `,
 			);
-			const io = (): ReturnType<typeof capture> => {
-				const made = capture(folder);
-				made.env = {
-					MP_API_KEY: sandbox.demo.apiKey,
-					MP_USERNAME: sandbox.demo.username,
-					MP_PASSWORD: sandbox.demo.password,
-					MP_COMPARE_API_KEY: live.demo.apiKey,
-					MP_COMPARE_USERNAME: live.demo.username,
-					MP_COMPARE_PASSWORD: live.demo.password,
-				};
-				return made;
-			};
+			const io = (): ReturnType<typeof capture> => compareIo(folder, sandbox, live);
 			const scores = (): number => live.journal?.list({ operation: 'ApplicationScore' }).length ?? 0;
 			const args = ['write.mpreq', '--url', sandbox.baseUrl, '--compare-with', live.baseUrl];
 			const readsOnly = io();

@@ -67,6 +67,17 @@ describe('compare with connection in real VS Code', function () {
 		await page.locator(QUICK_INPUT).waitFor({ state: 'hidden', timeout: UI_WAIT });
 	}
 
+	/** Opens a request file of one request (its `###` line first) and compares it with the live connection. */
+	async function compareRequestOfFile(name: string, request: string[]): Promise<void> {
+		await openFile(page, workspaceDir, name, ['# Multiposting request', '', ...request, ''].join('\n'));
+		await goTo(page, 4, 1);
+		await runCommand(page, 'Multiposting: Compare Request with Connection…');
+		await pickLive();
+	}
+
+	/** How many ApplicationScore requests the live connection has received. */
+	const liveScores = (): number => live.journal?.list({ operation: 'ApplicationScore' }).length ?? 0;
+
 	it('compares a playground call with the live connection: differences listed, masked payloads in a diff editor', async function () {
 		await runCommand(page, 'Multiposting: Open Request Playground');
 		const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
@@ -94,8 +105,7 @@ describe('compare with connection in real VS Code', function () {
 	});
 
 	it('asks before a playground call that changes data goes to the live connection; cancelled, it goes nowhere', async function () {
-		const scores = (): number => live.journal?.list({ operation: 'ApplicationScore' }).length ?? 0;
-		const before = scores();
+		const before = liveScores();
 		await runCommand(page, 'Multiposting: Open Request Playground');
 		const frame = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
 		await frame.locator('#operation').waitFor({ timeout: UI_WAIT });
@@ -126,31 +136,20 @@ describe('compare with connection in real VS Code', function () {
 				hasText: `Not compared: ApplicationScore changes data and was not sent to ${liveLabel}.`,
 			})
 			.waitFor({ timeout: UI_WAIT });
-		assert.equal(scores(), before, 'nothing reached the live connection');
+		assert.equal(liveScores(), before, 'nothing reached the live connection');
 		await runCommand(page, 'View: Close All Editors');
 	});
 
 	it('compares a request of a file with the live connection from the palette', async function () {
-		await openFile(
-			page,
-			workspaceDir,
-			'compare.mpreq',
-			[
-				'# Multiposting request',
-				'',
-				'### Feeds of the user',
-				'operation: UserFeedsAndQuotaWithDestinations',
-				'param.sCultureID: en-GB',
-				'param.sAPIKey: {{connection.apiKey}}',
-				'param.sUsername: {{connection.username}}',
-				'param.sPassword: {{connection.password}}',
-				'expect: no fault',
-				'',
-			].join('\n'),
-		);
-		await goTo(page, 4, 1);
-		await runCommand(page, 'Multiposting: Compare Request with Connection…');
-		await pickLive();
+		await compareRequestOfFile('compare.mpreq', [
+			'### Feeds of the user',
+			'operation: UserFeedsAndQuotaWithDestinations',
+			'param.sCultureID: en-GB',
+			'param.sAPIKey: {{connection.apiKey}}',
+			'param.sUsername: {{connection.username}}',
+			'param.sPassword: {{connection.password}}',
+			'expect: no fault',
+		]);
 		await notification(
 			page,
 			new RegExp(
@@ -164,31 +163,19 @@ describe('compare with connection in real VS Code', function () {
 	});
 
 	it('asks before a write goes to the live connection, and with Reads Only sends it to the active one only', async function () {
-		const scores = (): number => live.journal?.list({ operation: 'ApplicationScore' }).length ?? 0;
-		const before = scores();
-		await openFile(
-			page,
-			workspaceDir,
-			'write.mpreq',
-			[
-				'# Multiposting request',
-				'',
-				'### Score an application of no advert of ours',
-				'operation: ApplicationScore',
-				'param.sCultureID: en-GB',
-				'param.sAPIKey: {{connection.apiKey}}',
-				'param.sUsername: {{connection.username}}',
-				'param.sPassword: {{connection.password}}',
-				'param.sAdvertID: 999999',
-				'param.sAdvertCandidateID: 1',
-				'param.sScore: S',
-				'expect: fault',
-				'',
-			].join('\n'),
-		);
-		await goTo(page, 4, 1);
-		await runCommand(page, 'Multiposting: Compare Request with Connection…');
-		await pickLive();
+		const before = liveScores();
+		await compareRequestOfFile('write.mpreq', [
+			'### Score an application of no advert of ours',
+			'operation: ApplicationScore',
+			'param.sCultureID: en-GB',
+			'param.sAPIKey: {{connection.apiKey}}',
+			'param.sUsername: {{connection.username}}',
+			'param.sPassword: {{connection.password}}',
+			'param.sAdvertID: 999999',
+			'param.sAdvertCandidateID: 1',
+			'param.sScore: S',
+			'expect: fault',
+		]);
 		const box = page.locator('.monaco-dialog-box');
 		await box.waitFor({ state: 'visible', timeout: UI_WAIT });
 		const question = (await box.innerText()).replace(/\s+/g, ' ');
@@ -205,7 +192,7 @@ describe('compare with connection in real VS Code', function () {
 				`Score an application of no advert of ours: not sent to ${liveLabel.replace(/\./g, '\\.')}: ApplicationScore changes data`,
 			),
 		);
-		assert.equal(scores(), before, 'the live connection received no ApplicationScore');
+		assert.equal(liveScores(), before, 'the live connection received no ApplicationScore');
 		await screenshot(page, 'compare-connection-reads-only');
 	});
 });
