@@ -13,6 +13,11 @@ import { loadScenario } from './scenarios/library';
 import { sandboxInfo, startEmulator, type EmulatorOptions } from './server';
 import { parseSize } from './size';
 import { writeJournalFile } from './journal/file';
+import { basename } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { parseRecording } from '../protocol/recordings/format';
+import { DEFAULT_PROXY_PORT, DEFAULT_PROXY_TIMEOUT_MS, type ProxyOptions } from './proxy/proxy';
+import { recordToFile } from './recordings/recorder';
 
 export { formatAccessLog, formatEvent } from './logFormat';
 export { isLoopbackHost } from './hostCheck';
@@ -59,17 +64,40 @@ Options:
                     to FILE as JSON lines (the journal is also served at
                     /__admin/requests on the same port, to loopback clients)
   --no-journal      keep no journal (no /__admin/requests)
+
+Debugging against the live service (docs/live-service.md):
+  --proxy-to URL    also run the inspecting proxy: every request sent to it goes to
+                    the live service at URL and its answer comes back unchanged; both
+                    are journaled with production's verdict (/__admin/requests)
+  --proxy-port P    port of the proxy (default ${DEFAULT_PROXY_PORT}; 0: any free port)
+  --proxy-ca FILE   also trust this CA certificate (PEM) for the upstream, e.g. a
+                    corporate TLS inspection's; repeatable. Certificates are always verified
+  --proxy-via URL   reach the upstream through this outbound HTTP(S) proxy
+  --proxy-timeout MS  connect, answer and idle timeout (default ${DEFAULT_PROXY_TIMEOUT_MS})
+  --proxy-namespace URI  the upstream's XML namespace (default: read from its WSDL)
+  --proxy-posting-path P  the upstream's posting endpoint path (default /SOAP/Posting.asmx)
+  --record FILE     write every proxied exchange into the recording FILE (.mprec.json),
+                    credentials as placeholders; rewritten after each exchange
+  --break SPEC      hold requests to the upstream that match SPEC (an operation name or
+                    a Traffic filter such as "op:AddAdvert client:127.0.0.1") until
+                    decided at /__admin/held; repeatable
+  --replay FILE     answer from this recording (repeatable); the namespace defaults to
+                    the recording's
+  --replay-mode M   strict (default: a request not recorded gets a NotRecorded fault)
+                    or fall-through (it goes to the sandbox)
+
   --help            show this help
 
 On ready, one JSON line is printed on stdout:
   {"baseUrl","postingUrl","adminUrl","postingWsdl","adminWsdl","namespace","apiKey","username","password"}
+  with --proxy-to also "proxyUrl", "upstream" and "upstreamNamespace"; with --replay, "replay".
 `;
 
 /** The parsed command line, or what to print instead of starting. */
 export type CliCommand =
 	| { kind: 'help' }
 	| { kind: 'error'; message: string }
-	| { kind: 'start'; options: EmulatorOptions; journalFile?: string };
+	| { kind: 'start'; options: EmulatorOptions; journalFile?: string; recordFile?: string; breaks?: string[] };
 
 function integer(text: string | undefined, name: string, min: number, max: number): number | undefined {
 	if (text === undefined) return undefined;
@@ -77,6 +105,64 @@ function integer(text: string | undefined, name: string, min: number, max: numbe
 		throw new Error(`--${name} must be a whole number from ${min} to ${max}.`);
 	}
 	return Number(text);
+}
+
+function readTextFile(path: string, option: string): string {
+	try {
+		return readFileSync(path, 'utf8');
+	} catch (error) {
+		throw new Error(
+			`${option} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+		);
+	}
+}
+
+/** The proxy's options from the command line, or undefined without --proxy-to. */
+function proxyOptions(values: Record<string, string | boolean | string[] | undefined>): ProxyOptions | undefined {
+	const text = (name: string): string | undefined => values[name] as string | undefined;
+	const upstream = text('proxy-to');
+	const given = Object.keys(values).filter((name) => name.startsWith('proxy-') && values[name] !== undefined);
+	if (upstream === undefined) {
+		if (given.length > 0) throw new Error(`--${given[0]} needs --proxy-to URL.`);
+		return undefined;
+	}
+	for (const [name, value] of [
+		['proxy-to', upstream],
+		['proxy-via', text('proxy-via')],
+	] as const) {
+		if (value === undefined) continue;
+		let url: URL | undefined;
+		try {
+			url = new URL(value);
+		} catch {
+			url = undefined;
+		}
+		if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+			throw new Error(`--${name} must be an http or https URL, e.g. https://api.example.com.`);
+		}
+	}
+	const options: ProxyOptions = {
+		upstream,
+		port: integer(text('proxy-port'), 'proxy-port', 0, 65535) ?? DEFAULT_PROXY_PORT,
+	};
+	const timeout = integer(text('proxy-timeout'), 'proxy-timeout', 100, 3_600_000);
+	if (timeout !== undefined) options.timeoutMs = timeout;
+	if (text('proxy-namespace')) options.namespace = text('proxy-namespace');
+	if (text('proxy-posting-path')) {
+		if (!text('proxy-posting-path')!.startsWith('/')) throw new Error('--proxy-posting-path must start with /.');
+		options.postingPath = text('proxy-posting-path');
+	}
+	if (text('proxy-via')) options.via = text('proxy-via');
+	const ca = values['proxy-ca'] as string[] | undefined;
+	if (ca) {
+		options.ca = ca.map((file) => {
+			const pem = readTextFile(file, '--proxy-ca');
+			if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+				throw new Error(`--proxy-ca ${file} is not a PEM certificate.`);
+			return pem;
+		});
+	}
+	return options;
 }
 
 /** Parses arguments without side effects. */
@@ -105,6 +191,17 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				scenario: { type: 'string', multiple: true },
 				journal: { type: 'string' },
 				'no-journal': { type: 'boolean' },
+				'proxy-to': { type: 'string' },
+				'proxy-port': { type: 'string' },
+				'proxy-ca': { type: 'string', multiple: true },
+				'proxy-via': { type: 'string' },
+				'proxy-timeout': { type: 'string' },
+				'proxy-namespace': { type: 'string' },
+				'proxy-posting-path': { type: 'string' },
+				record: { type: 'string' },
+				break: { type: 'string', multiple: true },
+				replay: { type: 'string', multiple: true },
+				'replay-mode': { type: 'string' },
 				'allow-remote': { type: 'boolean' },
 				'allowed-host': { type: 'string', multiple: true },
 				'allow-link-local-callbacks': { type: 'boolean' },
@@ -175,6 +272,32 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 		}
 		if (values['allow-link-local-callbacks']) extra.callbackAllowLinkLocal = true;
 		if (values['live-rate'] !== undefined) extra.liveRatePerMinute = positive(values['live-rate'], 'live-rate');
+		const proxy = proxyOptions(values);
+		if (proxy) extra.proxy = proxy;
+		if ((values.record !== undefined || values.break !== undefined) && !proxy) {
+			throw new Error(
+				'--record and --break need --proxy-to: they apply to the traffic sent to the live service.',
+			);
+		}
+		if (values.journal === undefined && values['no-journal'] && (values.record !== undefined || proxy)) {
+			throw new Error('--no-journal cannot go with --proxy-to: the proxy records into the journal.');
+		}
+		const mode = values['replay-mode'];
+		if (mode !== undefined && mode !== 'strict' && mode !== 'fall-through') {
+			throw new Error('--replay-mode must be strict or fall-through.');
+		}
+		let namespace = values.namespace;
+		if (values.replay !== undefined) {
+			const recordings = values.replay.map((file) => ({
+				name: basename(file),
+				recording: parseRecording(readTextFile(file, '--replay'), file),
+			}));
+			extra.replay = { recordings, mode: mode === 'fall-through' ? 'fallThrough' : 'strict' };
+			const namespaces = [...new Set(recordings.map(({ recording }) => recording.namespace))];
+			if (namespace === undefined && namespaces.length === 1) namespace = namespaces[0];
+		} else if (mode !== undefined) {
+			throw new Error('--replay-mode needs --replay FILE.');
+		}
 		return {
 			kind: 'start',
 			options: {
@@ -182,11 +305,13 @@ export function parseCliArgs(args: readonly string[]): CliCommand {
 				port: integer(values.port, 'port', 0, 65535) ?? DEFAULT_SANDBOX_PORT,
 				dataDir: values.data ?? './.sandbox-data',
 				seed: integer(values.seed, 'seed', 0, 2 ** 31 - 1),
-				namespace: values.namespace,
+				namespace,
 				reset: values.reset ?? false,
 				...extra,
 			},
 			...(values.journal !== undefined ? { journalFile: values.journal } : {}),
+			...(values.record !== undefined ? { recordFile: values.record } : {}),
+			...(values.break !== undefined ? { breaks: values.break } : {}),
 		};
 	} catch (error) {
 		return { kind: 'error', message: error instanceof Error ? error.message : String(error) };
@@ -217,15 +342,34 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 		});
 	} catch (error) {
 		if (!(error instanceof PortInUseError)) throw error;
-		const free = error.suggestedPort === undefined ? '' : ` --port ${error.suggestedPort} is free,`;
+		const flag = command.options.proxy && error.port === command.options.proxy.port ? '--proxy-port' : '--port';
+		const free = error.suggestedPort === undefined ? '' : ` ${flag} ${error.suggestedPort} is free,`;
 		process.stderr.write(
 			`multiposting-sandbox: port ${error.port} on ${error.host} is already in use by ${describeHolder(error.holder)}.\n` +
-				`  Stop that program or choose another port:${free} --port 0 takes any free port.\n`,
+				`  Stop that program or choose another port:${free} ${flag} 0 takes any free port.\n`,
 		);
 		return 1;
 	}
 	const { demo, ...addresses } = sandboxInfo(emulator);
-	const ready = { ...addresses, apiKey: demo.apiKey, username: demo.username, password: demo.password };
+	const proxy = emulator.proxy.current();
+	const replay = emulator.replay.info();
+	const ready = {
+		...addresses,
+		apiKey: demo.apiKey,
+		username: demo.username,
+		password: demo.password,
+		...(proxy ? { proxyUrl: proxy.url, upstream: proxy.upstream, upstreamNamespace: proxy.namespace } : {}),
+		...(replay ? { replay: { mode: replay.mode, recordings: replay.recordings.map((r) => r.name) } } : {}),
+	};
+	for (const spec of command.breaks ?? []) {
+		emulator.breakpoints.add(/^[A-Za-z]+$/.test(spec) ? { operation: spec } : { filter: spec });
+	}
+	const recordFile =
+		command.recordFile !== undefined && emulator.journal
+			? recordToFile(command.recordFile, emulator.journal, emulator.serviceContext, (reason) =>
+					log.line(`record: ${reason}`),
+				)
+			: undefined;
 	const journalFile =
 		command.journalFile !== undefined && emulator.journal
 			? writeJournalFile(command.journalFile, emulator.journal, emulator.verdictOf, (error) =>
@@ -235,6 +379,7 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 	const shutdown = (): void => {
 		emulator
 			.stop()
+			.then(() => recordFile?.close())
 			.then(() => journalFile?.close())
 			.then(
 				() => process.exit(0),

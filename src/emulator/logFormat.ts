@@ -10,7 +10,9 @@ export function formatAccessLog(entry: AccessLogEntry): string {
 	const line =
 		base +
 		(entry.warnings ?? []).map((w) => `\n  warning: ${SANDBOX_WARNING_PREFIX}${w}`).join('') +
-		(entry.injected !== undefined ? `\n  injected by scenario ${entry.injected}` : '');
+		(entry.injected !== undefined ? `\n  injected by scenario ${entry.injected}` : '') +
+		(entry.upstream !== undefined ? ` -> ${entry.upstream}` : '') +
+		(entry.replayed !== undefined ? ` replay ${entry.replayed}` : '');
 	if (entry.error === undefined) return line;
 	const detail = entry.error instanceof Error ? (entry.error.stack ?? entry.error.message) : String(entry.error);
 	return `${line}\n  internal error: ${detail.replace(/\n/g, '\n  ')}`;
@@ -31,6 +33,12 @@ export function formatEvent(event: EmulatorEvent): string {
 			return event.active.length === 0
 				? 'scenarios off: the sandbox answers normally'
 				: `scenarios on: ${event.active.map((scenario) => scenario.name).join(', ')} (failures are injected on purpose)`;
+		case 'replay':
+			if (!event.info) return 'replay off: the sandbox answers every request itself';
+			return [
+				`replay on (${event.info.mode === 'strict' ? 'strict: a request not recorded is a NotRecorded fault' : 'fall-through: a request not recorded goes to the sandbox'}): ${event.info.recordings.map((recording) => `${recording.name} (${recording.exchanges} exchanges)`).join(', ')}`,
+				...event.notes.map((note) => `  note: ${note}`),
+			].join('\n');
 		case 'error': {
 			const detail =
 				event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error);

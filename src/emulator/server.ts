@@ -33,6 +33,13 @@ import { Journal, type JournalOptions } from './journal/journal';
 import type { JournalEntry } from './journal/types';
 import { cachedVerdictOf, type Verdict, type VerdictContext } from './journal/verdict';
 import { loadLibxml2Validator } from '../protocol/schema/libxml2Validator';
+import { Breakpoints } from './breakpoints/breakpoints';
+import { registerBreakpointRoutes } from './control/breakpoints';
+import { registerProxyRoutes, type ProxyControl } from './control/proxy';
+import { registerRecordingRoutes } from './control/recordings';
+import { registerReplayRoutes, type ReplayControl } from './control/replay';
+import { startProxy, type ProxyOptions, type RunningProxy } from './proxy/proxy';
+import { Replayer, type LoadedRecording, type ReplayInfo, type ReplayMode } from './replay/replayer';
 import type { XsdValidatorPort } from '../protocol/schema/wsdlValidation';
 
 export type { AccessLogEntry } from './pipeline/context';
@@ -49,7 +56,9 @@ export type EmulatorEvent =
 	/** Failure scenarios turned on or off (what is active after the change). */
 	| { kind: 'scenarios'; active: ActiveScenarioInfo[] }
 	/** What opening the database found and did (a crash recovered, an unfinished seeding redone). */
-	| { kind: 'storage'; message: string };
+	| { kind: 'storage'; message: string }
+	/** Replay turned on (what is replayed, and what a person should know) or off (info undefined). */
+	| { kind: 'replay'; info: ReplayInfo | undefined; notes: string[] };
 
 /** Default cap of a request body: 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -138,6 +147,10 @@ export interface EmulatorOptions {
 	 * exchanges, 16 MiB); false turns it off.
 	 */
 	journal?: false | JournalOptions;
+	/** The inspecting proxy to a live service, started with the sandbox (proxy/proxy.ts; the CLI's --proxy-to). */
+	proxy?: ProxyOptions;
+	/** Recordings served from the start (replay/replayer.ts; the CLI's --replay). */
+	replay?: { recordings: LoadedRecording[]; mode: ReplayMode };
 }
 
 /** Turning failure scenarios on and off on a running emulator. */
@@ -196,6 +209,14 @@ export interface RunningEmulator extends SandboxInfo {
 	journal: Journal | undefined;
 	/** Production's verdict on a journaled exchange (computed once, when first asked). */
 	verdictOf(entry: JournalEntry): Promise<Verdict>;
+	/** The inspecting proxy to a live service (docs/live-service.md). */
+	proxy: ProxyControl;
+	/** Recordings served instead of the sandbox. */
+	replay: ReplayControl;
+	/** Requests held before they are sent on (the proxy's and the sandbox's). */
+	breakpoints: Breakpoints;
+	/** How the exchanges of one service are read: the sandbox's (undefined) or a proxied upstream's. */
+	serviceContext(upstream: string | undefined): VerdictContext | undefined;
 	/** Stops listening, closes every connection (keep-alive included), stops timers and callbacks and closes the sandbox. */
 	stop(): Promise<void>;
 }
@@ -401,11 +422,81 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		maxPageSize: options.maxPageSize,
 		validator: () => (validator ??= loadLibxml2Validator()),
 	};
+	const replayHolder: { current: Replayer | undefined } = { current: undefined };
+	config.replay = replayHolder;
+	const breakpoints = new Breakpoints();
+	/** The contexts of every service journaled in this run: an upstream's stays readable after its proxy stops. */
+	const contexts = new Map<string | undefined, VerdictContext>([[undefined, verdicts]]);
+	const serviceContext = (upstream: string | undefined) => contexts.get(upstream);
 	const pipeline = createRequestListener(config);
 	const web = background ? createWebRouter(background.web) : undefined;
 	const control = new ControlRouter();
-	if (journal) registerJournalRoutes(control, journal, verdicts);
+	const contextOf = (entry: JournalEntry): VerdictContext => serviceContext(entry.upstream) ?? verdicts;
+	if (journal) registerJournalRoutes(control, journal, contextOf);
 	registerScenarioRoutes(control, scenarios);
+	let proxy: RunningProxy | undefined;
+	let proxyChange = Promise.resolve();
+	const proxyControl: ProxyControl = {
+		current: () => proxy?.info(),
+		start: (proxyOptions) => {
+			const started = proxyChange.then(async () => {
+				await proxy?.stop();
+				proxy = undefined;
+				proxy = await startProxy(proxyOptions, {
+					journal,
+					control,
+					breakpoints,
+					logger: options.logger,
+					knownSecrets: demo,
+				});
+				contexts.set(proxy.upstream, proxy.verdicts);
+				return proxy.info();
+			});
+			proxyChange = started.then(
+				() => undefined,
+				() => undefined,
+			);
+			return started;
+		},
+		stop: async () => {
+			await proxyChange;
+			const running = proxy;
+			proxy = undefined;
+			await running?.stop();
+			return running !== undefined;
+		},
+	};
+	const replayControl: ReplayControl = {
+		info: () =>
+			replayHolder.current && { ...replayHolder.current.info(), notes: replayNotes(replayHolder.current) },
+		load: (recordings, mode) => {
+			replayHolder.current = new Replayer(recordings, mode);
+			const notes = replayNotes(replayHolder.current);
+			emit({ kind: 'replay', info: replayHolder.current.info(), notes });
+			return { ...replayHolder.current.info(), notes };
+		},
+		clear: () => {
+			const was = replayHolder.current !== undefined;
+			replayHolder.current = undefined;
+			if (was) emit({ kind: 'replay', info: undefined, notes: [] });
+			return was;
+		},
+	};
+	const replayNotes = (replayer: Replayer): string[] =>
+		replayer.mode === 'fallThrough'
+			? replayer
+					.info()
+					.recordings.filter((recording) => recording.namespace !== namespace)
+					.map(
+						(recording) =>
+							`${recording.name} was recorded in the namespace ${recording.namespace}: requests it does not hold go on to the sandbox, whose namespace is ${namespace}, and the sandbox refuses them (start it with --namespace ${recording.namespace}).`,
+					)
+			: [];
+	if (options.replay) replayControl.load(options.replay.recordings, options.replay.mode);
+	registerProxyRoutes(control, proxyControl);
+	registerReplayRoutes(control, replayControl);
+	registerBreakpointRoutes(control, breakpoints);
+	if (journal) registerRecordingRoutes(control, journal, serviceContext);
 	const logBeside = (req: IncomingMessage, res: ServerResponse, path: string): void => {
 		const startedAt = Date.now();
 		res.once('finish', () => {
@@ -438,9 +529,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		);
 	};
 
+	if (options.proxy) {
+		try {
+			await proxyControl.start(options.proxy);
+		} catch (error) {
+			await closeServer();
+			close();
+			throw error;
+		}
+	}
+
 	let stopping: Promise<void> | undefined;
 	const stop = (): Promise<void> => {
-		stopping ??= closeServer().then(close);
+		stopping ??= Promise.all([closeServer(), proxyControl.stop()]).then(() => {
+			breakpoints.clear();
+			close();
+		});
 		return stopping;
 	};
 
@@ -468,7 +572,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 		groupCommitStats: () => groupCommit?.stats(),
 		control,
 		journal,
-		verdictOf: (entry) => cachedVerdictOf(entry, verdicts),
+		verdictOf: (entry) => cachedVerdictOf(entry, contextOf(entry)),
+		proxy: proxyControl,
+		replay: replayControl,
+		breakpoints,
+		serviceContext,
 		reset: async () => {
 			if (!sandbox || !background) {
 				throw new Error('reset() needs the sandbox; this emulator runs with injected handlers.');

@@ -3,6 +3,7 @@
  * production's verdict, clear. Read-only for the sandbox's data: clearing forgets the journal only.
  */
 import type { Journal, JournalFilter } from '../journal/journal';
+import type { JournalEntry } from '../journal/types';
 import { cachedVerdictOf, type VerdictContext } from '../journal/verdict';
 import { ControlError, type ControlRouter } from './router';
 
@@ -35,6 +36,7 @@ export function filterOf(query: URLSearchParams): JournalFilter {
 		operation: query.get('operation') ?? undefined,
 		status,
 		client: query.get('client') ?? undefined,
+		upstream: query.get('upstream') ?? undefined,
 		text: query.get('text') ?? undefined,
 		since: sinceDate,
 		afterId: integer(query, 'after', 0, Number.MAX_SAFE_INTEGER),
@@ -43,7 +45,11 @@ export function filterOf(query: URLSearchParams): JournalFilter {
 }
 
 /** Registers `/__admin/requests` (GET, DELETE) and `/__admin/requests/:id` (GET). */
-export function registerJournalRoutes(router: ControlRouter, journal: Journal, verdicts: VerdictContext): void {
+export function registerJournalRoutes(
+	router: ControlRouter,
+	journal: Journal,
+	verdicts: (entry: JournalEntry) => VerdictContext,
+): void {
 	router
 		.add('GET', '/__admin/requests', async ({ query, signal }) => {
 			const filter = filterOf(query);
@@ -66,7 +72,7 @@ export function registerJournalRoutes(router: ControlRouter, journal: Journal, v
 					`No exchange ${params.id} in the journal (it keeps the last ${journal.stats().capacity}).`,
 				);
 			}
-			return { body: { ...entry, verdict: await cachedVerdictOf(entry, verdicts) } };
+			return { body: { ...entry, verdict: await cachedVerdictOf(entry, verdicts(entry)) } };
 		})
 		.add('DELETE', '/__admin/requests', () => ({ body: { cleared: journal.clear() } }));
 }

@@ -4,6 +4,7 @@
  * `:name` segments are handed to the handler decoded. See README.md in this folder.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ByteCollector } from '../../protocol/codecs/byteCollector';
 
 /** Every control route lives under this path. */
 export const CONTROL_PREFIX = '/__admin';
@@ -48,6 +49,7 @@ export class ControlError extends Error {
 interface Route {
 	method: ControlMethod;
 	pattern: string;
+	maxBodyBytes: number;
 	/** The pattern's segments after the prefix; `:name` matches any one segment. */
 	segments: readonly string[];
 	handler: ControlHandler;
@@ -85,18 +87,20 @@ function sendJson(
 	res.end(text);
 }
 
-function readText(req: IncomingMessage): Promise<string> {
+function readText(req: IncomingMessage, limit: number): Promise<string> {
 	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		let size = 0;
+		if (Number(req.headers['content-length']) > limit) {
+			req.resume();
+			return reject(new ControlError(413, `The body is larger than ${limit} bytes.`));
+		}
+		const body = new ByteCollector(limit);
 		req.on('data', (chunk: Buffer) => {
-			size += chunk.length;
-			if (size > MAX_CONTROL_BODY_BYTES) {
+			if (!body.add(chunk)) {
 				req.destroy();
-				reject(new ControlError(413, `The body is larger than ${MAX_CONTROL_BODY_BYTES} bytes.`));
-			} else chunks.push(chunk);
+				reject(new ControlError(413, `The body is larger than ${limit} bytes.`));
+			}
 		});
-		req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+		req.on('end', () => resolve(Buffer.from(body.bytes()).toString('utf8')));
 		req.on('error', reject);
 	});
 }
@@ -127,15 +131,23 @@ function matchRoute(route: Route, segments: readonly string[]): Record<string, s
 export class ControlRouter {
 	private readonly routes: Route[] = [];
 
-	/** Registers `handler` for `method` and `pattern` (e.g. `/__admin/requests/:id`). Returns the router. */
-	add(method: ControlMethod, pattern: string, handler: ControlHandler): this {
+	/**
+	 * Registers `handler` for `method` and `pattern` (e.g. `/__admin/requests/:id`); its body may be up to
+	 * `maxBodyBytes` (default MAX_CONTROL_BODY_BYTES). Returns the router.
+	 */
+	add(
+		method: ControlMethod,
+		pattern: string,
+		handler: ControlHandler,
+		{ maxBodyBytes = MAX_CONTROL_BODY_BYTES }: { maxBodyBytes?: number } = {},
+	): this {
 		if (!pattern.startsWith(`${CONTROL_PREFIX}/`)) {
 			throw new Error(`Control routes live under ${CONTROL_PREFIX}/; got ${pattern}.`);
 		}
 		if (this.routes.some((route) => route.method === method && route.pattern === pattern)) {
 			throw new Error(`${method} ${pattern} is registered already.`);
 		}
-		this.routes.push({ method, pattern, segments: segmentsOf(pattern), handler });
+		this.routes.push({ method, pattern, maxBodyBytes, segments: segmentsOf(pattern), handler });
 		return this;
 	}
 
@@ -169,7 +181,7 @@ export class ControlRouter {
 		const abort = new AbortController();
 		res.once('close', () => abort.abort());
 		try {
-			const body = req.method === 'GET' ? '' : await readText(req);
+			const body = req.method === 'GET' ? '' : await readText(req, found.route.maxBodyBytes);
 			const answer = await found.route.handler({
 				method: found.route.method,
 				path: url.pathname,

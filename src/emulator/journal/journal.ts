@@ -4,9 +4,18 @@
  * redacted, cut and kept in a batch after the current I/O turn, so answering never waits for it.
  */
 import type { BindingName } from '../../protocol/bindings/types';
-import type { ConnectionValues } from '../../protocol/requestFiles/placeholders';
 import { bodyAsUtf8 } from '../pipeline/charset';
-import { credentialsOf, exchangeRedactor, headerTexts, keptHeaders, redactEach, type Redact } from './redact';
+import { SECRET_ROLES, type ConnectionValues } from '../../protocol/requestFiles/placeholders';
+import type { RoleSecret } from '../../protocol/requestFiles/placeholderRedactor';
+import {
+	credentialsOf,
+	CREDENTIAL_ROLES,
+	exchangeRedactor,
+	headerTexts,
+	keptHeaders,
+	redactEach,
+	type Redact,
+} from './redact';
 import { Repeats, type RequestPart, type ResponsePart } from './repeats';
 import type { ExchangeCapture, JournalEntry, KeptBody } from './types';
 
@@ -14,6 +23,8 @@ export const DEFAULT_JOURNAL_CAPACITY = 500;
 export const DEFAULT_JOURNAL_MAX_BYTES = 16 * 1024 * 1024;
 /** Bodies longer than this are kept as a head (three quarters) and a tail. */
 export const DEFAULT_MAX_BODY_CHARS = 64 * 1024;
+/** Credentials remembered (in memory only) for the last check before a recording is written. */
+const REMEMBERED_SECRETS = 64;
 
 export interface JournalOptions {
 	/** Exchanges kept (default 500); the oldest goes first. */
@@ -32,6 +43,8 @@ export interface JournalFilter {
 	/** An exact status (`500`) or a class (`5xx`). */
 	status?: string;
 	client?: string;
+	/** Only exchanges proxied to an upstream whose URL contains this text; `sandbox` for the sandbox's own. */
+	upstream?: string;
 	/** Only exchanges that arrived at or after this time. */
 	since?: Date;
 	/** Only exchanges with a larger id (polling). */
@@ -53,6 +66,17 @@ const CUT_MARKER = (omitted: number): string =>
  */
 function detached(text: string): string {
 	return Buffer.from(text, 'utf16le').toString('utf16le');
+}
+
+/** A body of which only the head came to the journal (`omitted` bytes did not), said so like a cut one. */
+function headOnly(kept: KeptBody, omitted: number): KeptBody {
+	const headChars = kept.truncated ? kept.truncated.headChars : kept.text.length;
+	const head = kept.truncated ? kept.text.slice(0, headChars) : kept.text;
+	return {
+		text: head + `\n… the rest of the body (${omitted} bytes) did not come to the journal …\n`,
+		bytes: kept.bytes + omitted,
+		truncated: { headChars, tailChars: 0, omittedChars: omitted + (kept.truncated?.omittedChars ?? 0) },
+	};
 }
 
 /** Text of a body, cut to head and tail when longer than `max` characters. */
@@ -110,11 +134,17 @@ function textMatches(entry: JournalEntry, text: string): boolean {
 	].some((field) => field.toLowerCase().includes(wanted));
 }
 
+function upstreamMatches(upstream: string | undefined, wanted: string): boolean {
+	if (wanted.toLowerCase() === 'sandbox') return upstream === undefined;
+	return upstream !== undefined && upstream.toLowerCase().includes(wanted.toLowerCase());
+}
+
 /** True when the entry passes every filter given (limit and order aside). */
 export function entryMatches(entry: JournalEntry, filter: JournalFilter): boolean {
 	if (filter.operation && (entry.operation ?? '').toLowerCase() !== filter.operation.toLowerCase()) return false;
 	if (filter.status && !statusMatches(entry.status, filter.status)) return false;
 	if (filter.client && !entry.client.includes(filter.client)) return false;
+	if (filter.upstream && !upstreamMatches(entry.upstream, filter.upstream)) return false;
 	if (filter.since && Date.parse(entry.time) < filter.since.getTime()) return false;
 	if (filter.afterId !== undefined && entry.id <= filter.afterId) return false;
 	return !filter.text || textMatches(entry, filter.text);
@@ -138,6 +168,8 @@ export class Journal {
 	private nextId = 1;
 	private readonly listeners = new Set<(entry: JournalEntry) => void>();
 	private readonly responses = new WeakMap<Uint8Array, { redact: Redact; kept: KeptBody }>();
+	/** The credential values requests carried lately, most recent last (memory only: never served or written). */
+	private readonly secrets = new Map<string, RoleSecret['role']>();
 
 	constructor(options: JournalOptions = {}) {
 		this.capacity = Math.max(1, options.capacity ?? DEFAULT_JOURNAL_CAPACITY);
@@ -216,6 +248,16 @@ export class Journal {
 		});
 	}
 
+	/**
+	 * The credentials in play: the sandbox's own and those requests carried lately. Only for the check
+	 * that no credential remains in a recording before it is written; never served.
+	 */
+	secretsInPlay(): RoleSecret[] {
+		this.flush();
+		const known = SECRET_ROLES.flatMap((role) => (this.known[role] ? [{ role, value: this.known[role] }] : []));
+		return [...known, ...[...this.secrets].map(([value, role]) => ({ role, value }))];
+	}
+
 	stats(): { count: number; bytes: number; capacity: number; maxBytes: number; lastId: number } {
 		this.flush();
 		return {
@@ -245,11 +287,11 @@ export class Journal {
 	}
 
 	/** A response body as kept: an answer served again from the answer cache is the same bytes, redacted once. */
-	private keptResponse(body: Uint8Array | undefined, redact: Redact): KeptBody {
+	private keptResponse(body: Uint8Array | undefined, redact: Redact, maxChars: number): KeptBody {
 		if (!body) return { text: '', bytes: 0 };
 		const earlier = this.responses.get(body);
 		if (earlier?.redact === redact) return earlier.kept;
-		const kept = keptBody(redact(utf8.decode(body)), body.byteLength, this.maxBodyChars);
+		const kept = keptBody(redact(utf8.decode(body)), body.byteLength, maxChars);
 		this.responses.set(body, { redact, kept });
 		return kept;
 	}
@@ -269,7 +311,7 @@ export class Journal {
 		);
 		const request = {
 			headers: keptHeaders(headers, values),
-			body: keptBody(redact(body), capture.requestBody?.byteLength ?? 0, this.maxBodyChars),
+			body: keptBody(redact(body), capture.requestBody?.byteLength ?? 0, this.bodyChars(capture)),
 		};
 		return {
 			redact,
@@ -283,11 +325,14 @@ export class Journal {
 
 	private responsePart(capture: ExchangeCapture, redact: Redact): ResponsePart {
 		const headers = headerTexts(capture.responseHeaders ?? {});
-		const response = {
-			headers: keptHeaders(headers, redactEach(headerValues(headers), redact)),
-			body: this.keptResponse(capture.responseBody, redact),
-		};
+		let body = this.keptResponse(capture.responseBody, redact, this.bodyChars(capture));
+		if (capture.responseOmittedBytes) body = headOnly(body, capture.responseOmittedBytes);
+		const response = { headers: keptHeaders(headers, redactEach(headerValues(headers), redact)), body };
 		return { response, size: sideSize(response) };
+	}
+
+	private bodyChars(capture: ExchangeCapture): number {
+		return Math.max(this.maxBodyChars, capture.maxBodyChars ?? 0);
 	}
 
 	private time(startedAt: number): string {
@@ -299,8 +344,19 @@ export class Journal {
 		return this.lastTime;
 	}
 
+	private remember(credentials: readonly string[]): void {
+		CREDENTIAL_ROLES.forEach((role, i) => {
+			const value = credentials[i];
+			if (!value) return;
+			this.secrets.delete(value);
+			this.secrets.set(value, role);
+			if (this.secrets.size > REMEMBERED_SECRETS) this.secrets.delete(this.secrets.keys().next().value!);
+		});
+	}
+
 	private redacted(capture: ExchangeCapture): { entry: JournalEntry; size: number } {
 		const credentials = credentialsOf(capture.params);
+		this.remember(credentials);
 		const inputs = {
 			binding: capture.binding,
 			query: capture.query,
@@ -355,6 +411,12 @@ export class Journal {
 			size += (message.length + detail.length + why.length + leniencies.join('').length) * 2;
 		}
 		if (capture.injected !== undefined) entry.injected = capture.injected;
+		if (capture.upstream !== undefined) entry.upstream = capture.upstream;
+		if (capture.proxyError !== undefined) {
+			entry.proxyError = { kind: capture.proxyError.kind, message: redact(capture.proxyError.message) };
+		}
+		if (capture.replay !== undefined) entry.replay = capture.replay;
+		if (capture.breakpoint !== undefined) entry.breakpoint = capture.breakpoint;
 		return { entry, size };
 	}
 }

@@ -17,7 +17,16 @@ import { parseXml, type XmlElement } from '../../protocol/codecs/xml';
 import { closestNames } from '../../protocol/requestFiles/issues';
 import type { JournalEntry } from './types';
 
-export type NearMissKind = 'path' | 'operation' | 'endpoint' | 'namespace' | 'soapAction' | 'parameter' | 'envelope';
+export type NearMissKind =
+	| 'path'
+	| 'operation'
+	| 'endpoint'
+	| 'namespace'
+	| 'soapAction'
+	| 'parameter'
+	| 'envelope'
+	/** Strict replay found no recorded answer: the closest recorded request. */
+	| 'recording';
 
 export interface NearMiss {
 	kind: NearMissKind;
@@ -42,6 +51,35 @@ const ENVELOPE_NS: Record<'soap11' | 'soap12', string> = {
 	soap11: 'http://schemas.xmlsoap.org/soap/envelope/',
 	soap12: 'http://www.w3.org/2003/05/soap-envelope',
 };
+
+/** The near miss of a request replay found in no recording: the closest recorded one and what differs. */
+export function recordingMiss(entry: JournalEntry): NearMiss[] {
+	const replay = entry.replay;
+	if (replay?.outcome !== 'unmatched') return [];
+	const served = replay.mode === 'strict' ? 'answered with the NotRecorded fault' : 'answered by the sandbox instead';
+	if (!replay.closest) {
+		return [
+			{
+				kind: 'recording',
+				sent: entry.operation ?? `${entry.method} ${entry.path}`,
+				closest: [],
+				differs: `${replay.why ?? 'nothing recorded is close'}; ${served}`,
+				fix: 'record this request against the live service, or send one that is recorded',
+			},
+		];
+	}
+	return [
+		{
+			kind: 'recording',
+			sent: entry.operation ?? `${entry.method} ${entry.path}`,
+			closest: [`${replay.closest.recording} #${replay.closest.exchange}`],
+			differs: `${replay.closest.differs.join('; ') || 'only what replay ignores'}; ${served}`,
+			fix: replay.closest.differs.length
+				? `send the recorded values, or record this request too`
+				: 'record this request too',
+		},
+	];
+}
 
 /** How `sent` differs from `expected`, in a few words. */
 export function describeDifference(sent: string, expected: string): string {

@@ -63,7 +63,8 @@ function redactorOf(secrets: RoleSecret[]): Redact {
 }
 
 const CREDENTIAL_NAMES = Object.keys(CREDENTIAL_PARAMS);
-const CREDENTIAL_ROLES = Object.values(CREDENTIAL_PARAMS);
+/** The role of each value credentialsOf returns, in the same order. */
+export const CREDENTIAL_ROLES = Object.values(CREDENTIAL_PARAMS);
 
 /** The values of the credential parameters a request decoded to ('' for one it did not send), in one order. */
 export function credentialsOf(params: AnyParams | undefined): string[] {

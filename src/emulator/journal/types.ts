@@ -33,7 +33,38 @@ export interface ExchangeCapture {
 	warnings?: readonly string[];
 	/** What a failure scenario did to this exchange (`<scenario>/<rule>: effect`). */
 	injected?: string;
+	/** Proxied to a live service: its base URL (never with credentials). */
+	upstream?: string;
+	/** The proxy could not get an answer from the upstream and answered 502 itself. */
+	proxyError?: ProxyFailure;
+	/** Bytes of the answer not kept (the proxy keeps the head of a very large answer only). */
+	responseOmittedBytes?: number;
+	/** Characters of a body kept before it is cut (default: the journal's; proxied exchanges keep more, for recordings). */
+	maxBodyChars?: number;
+	/** What replay did with this request. */
+	replay?: ReplayOutcome;
+	/** What a breakpoint did with this request. */
+	breakpoint?: string;
 }
+
+/** Why the proxy answered instead of the upstream. */
+export interface ProxyFailure {
+	/** unreachable (DNS, refused), tls (certificate), timeout, reset (connection lost), tooLarge (answer over the cap). */
+	kind: 'unreachable' | 'tls' | 'timeout' | 'reset' | 'tooLarge' | 'proxy';
+	message: string;
+}
+
+/** Replay's answer to a request: a recorded exchange, or none (strict: a fault naming the closest one). */
+export type ReplayOutcome =
+	| { outcome: 'served'; recording: string; exchange: number }
+	| {
+			outcome: 'unmatched';
+			mode: 'strict' | 'fallThrough';
+			/** The closest recorded request: its recording, exchange id and what differs. */
+			closest?: { recording: string; exchange: number; operation?: string; differs: string[] };
+			/** Why nothing is close (no recorded request of this operation). */
+			why?: string;
+	  };
 
 /** A body as kept: redacted text, cut to a head and a tail when large (and said so). */
 export interface KeptBody {
@@ -73,4 +104,12 @@ export interface JournalEntry {
 	leniencies?: string[];
 	/** What a failure scenario did to this exchange (`<scenario>/<rule>: effect`): injected on purpose, not a sandbox bug. */
 	injected?: string;
+	/** Proxied to this live service (its base URL); absent for the sandbox's own answers. */
+	upstream?: string;
+	/** The upstream gave no answer: the proxy answered 502 itself, and why. */
+	proxyError?: ProxyFailure;
+	/** Replay served this request from a recording, or found no recorded answer for it. */
+	replay?: ReplayOutcome;
+	/** A breakpoint held this request: what was done with it. */
+	breakpoint?: string;
 }

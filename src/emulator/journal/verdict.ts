@@ -14,7 +14,7 @@ import { SANDBOX_WARNING_PREFIX } from '../pipeline/context';
 import { lookupPathOperation, route, type Route } from '../pipeline/dispatch';
 import { classifyError, unknownOperation } from '../pipeline/errors';
 import { decodeRequest } from '../pipeline/listener';
-import { nearMissesOf, type NearMiss } from './nearMisses';
+import { nearMissesOf, recordingMiss, type NearMiss } from './nearMisses';
 import type { JournalEntry } from './types';
 
 export type { NearMiss } from './nearMisses';
@@ -119,8 +119,15 @@ async function wsdlCheck(
 	return { valid: problems.length === 0, problems, checked: "the Body's element against the WSDL's schema" };
 }
 
-/** The verdict on one journaled exchange. */
+/** The verdict on one journaled exchange, with replay's near miss when no recording held it. */
 export async function verdictOf(entry: JournalEntry, ctx: VerdictContext): Promise<Verdict> {
+	const verdict = await judged(entry, ctx);
+	const missed = recordingMiss(entry);
+	if (missed.length > 0) verdict.nearMisses = [...missed, ...verdict.nearMisses];
+	return verdict;
+}
+
+async function judged(entry: JournalEntry, ctx: VerdictContext): Promise<Verdict> {
 	const routed = tryRoute(entry, ctx);
 	if (isRefusal(routed)) {
 		const notFound = routed.status === 404;

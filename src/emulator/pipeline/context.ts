@@ -1,4 +1,6 @@
 /** Per-server settings and per-request state shared by the pipeline steps. */
+import type { Replayer } from '../replay/replayer';
+import type { ReplayOutcome } from '../journal/types';
 import type { ServerResponse } from 'node:http';
 import type { BindingName } from '../../protocol/bindings/types';
 import type { Endpoint, OperationName } from '../../protocol/catalogue';
@@ -35,6 +37,10 @@ export interface AccessLogEntry {
 	warnings?: string[];
 	/** What a scenario did to this request: `<scenario>/<rule>` and the effect, e.g. `service-down/all: unavailable`. */
 	injected?: string;
+	/** Proxied to this live service (its base URL, without credentials). */
+	upstream?: string;
+	/** Answered from a recording (`<recording>#<exchange>`), or `unmatched` in strict replay. */
+	replayed?: string;
 }
 
 /** Settings of a running emulator, read by every request. */
@@ -68,6 +74,8 @@ export interface PipelineConfig {
 	};
 	/** The journal of exchanges (journal/journal.ts); absent: nothing is recorded. */
 	journal?: Journal;
+	/** Recordings served instead of the sandbox (replay/replayer.ts), when any are loaded. */
+	replay?: { readonly current: Replayer | undefined };
 }
 
 /** What the pipeline has learnt about a request so far; used for the answer's format and the log. */
@@ -87,6 +95,8 @@ export interface RequestState {
 	warnings?: string[];
 	/** What a scenario decided for this request. */
 	injection?: Injection;
+	/** What replay did with the request. */
+	replay?: ReplayOutcome;
 	/** For the journal (references only): the body read, the decoded parameters, the answer and its fault. */
 	requestBody?: Uint8Array;
 	params?: AnyParams;

@@ -49,6 +49,7 @@ import { classifyError, malformedRequest, timeout, unknownOperation } from './er
 import { invokeHandler } from './handle';
 import { chunkedWriter, dropConnection, failureAnswer, injectedDelay, truncatingWriter } from './injection';
 import { WRITING_OPERATIONS } from '../domain/handlers';
+import type { Replayer } from '../replay/replayer';
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
 
@@ -185,6 +186,8 @@ async function serveCall(
 	req: IncomingMessage,
 	res: ServerResponse,
 	target: CallRoute,
+	/** The body, when replay has read it already. */
+	readBefore?: Uint8Array,
 ): Promise<void> {
 	const { endpoint, binding } = target;
 	const ctx = codecContext(config, endpoint);
@@ -193,7 +196,7 @@ async function serveCall(
 		state.operation = lookupPathOperation(target.subPath, endpoint, ctx.endpointPath);
 	}
 	// 3. read, capped.
-	const raw = await readBody(req, config.maxRequestBytes);
+	const raw = readBefore ?? (await readBody(req, config.maxRequestBytes));
 	state.requestBody = raw;
 	if (state.done) return;
 	// 3a. the same read as before, with nothing changed since: its kept answer (answerCache.ts).
@@ -340,6 +343,44 @@ function sendInjected(
 	send(state, res, answer);
 }
 
+/**
+ * Replay (replay/replayer.ts): a request the recordings hold gets its recorded answer; one they do not
+ * hold gets the strict mode's NotRecorded fault, or goes on to the sandbox in fall-through mode.
+ */
+async function serveReplay(
+	config: PipelineConfig,
+	state: RequestState,
+	req: IncomingMessage,
+	res: ServerResponse,
+	replayer: Replayer,
+	call: CallRoute,
+	target: { path: string; query: string },
+): Promise<void> {
+	state.endpoint = call.endpoint;
+	state.binding = call.binding;
+	const body = await readBody(req, config.maxRequestBytes);
+	state.requestBody = body;
+	if (state.done) return;
+	const headers = receivedHeaders(req);
+	const match = replayer.match({ method: state.method, ...target, headers, body, url: req.url ?? '/' });
+	state.replay = match.outcome;
+	state.operation = match.operation;
+	state.params = match.params;
+	if (match.answer) return send(state, res, match.answer);
+	// Fall-through: the sandbox answers, as it would without replay.
+	let own: Route;
+	try {
+		own = route(state.method, target, req.headers['content-type'], config.paths);
+	} catch (error) {
+		state.binding = undefined;
+		throw error;
+	}
+	if (own.kind !== 'call') return serveDocument(config, state, res, own);
+	state.endpoint = own.endpoint;
+	state.binding = own.binding;
+	return serveCall(config, state, req, res, own, body);
+}
+
 /** Decodes a request; XML that cannot be read safely is a 400 (the body is not a SOAP message at all). */
 export function decodeRequest(
 	binding: BindingName,
@@ -407,6 +448,12 @@ function log(
 			warnings: state.warnings,
 		};
 		if (injected !== undefined) entry.injected = injected;
+		if (state.replay) {
+			entry.replayed =
+				state.replay.outcome === 'served'
+					? `${state.replay.recording}#${state.replay.exchange}`
+					: `unmatched (${state.replay.mode === 'strict' ? 'NotRecorded fault' : 'the sandbox answered'})`;
+		}
 		config.logger(entry);
 	} catch {
 		// A failing logger must not take the server down.
@@ -450,6 +497,7 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 				error: state.error,
 				warnings: state.warnings,
 				injected,
+				replay: state.replay,
 			});
 		};
 		res.on('finish', () => finish(res.statusCode));
@@ -481,6 +529,13 @@ export function createRequestListener(config: PipelineConfig): (req: IncomingMes
 			}
 		};
 
+		// 0. replay: a call in a recording's paths is answered from the recordings first.
+		const replayer = config.replay?.current;
+		const replayed = replayer?.callOf(method, target, req.headers['content-type']);
+		if (replayer && replayed) {
+			serveReplay(config, state, req, res, replayer, replayed, target).catch(fail);
+			return;
+		}
 		// 1. dispatch, synchronously: only an operation call waits for anything (its body).
 		let call: CallRoute;
 		try {

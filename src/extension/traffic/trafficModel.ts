@@ -121,23 +121,7 @@ function injectedText(injected: string): string {
 	return `Injected on purpose by a failure scenario (not a sandbox bug): ${injected}`;
 }
 
-/**
- * The filter typed in the view: `op:AddAdvert status:5xx client:127.0.0.1` and free text, which is
- * looked for in the path, operation, fault and bodies.
- */
-export function parseFilter(text: string): JournalFilter {
-	const filter: JournalFilter = {};
-	const words: string[] = [];
-	for (const word of text.trim().split(/\s+/).filter(Boolean)) {
-		const match = /^(op|operation|status|client):(.+)$/i.exec(word);
-		if (!match) words.push(word);
-		else if (match[1].toLowerCase() === 'status') filter.status = match[2];
-		else if (match[1].toLowerCase() === 'client') filter.client = match[2];
-		else filter.operation = match[2];
-	}
-	if (words.length > 0) filter.text = words.join(' ');
-	return filter;
-}
+export { parseFilter } from '../../emulator/journal/filterText';
 
 /** The rows: newest first, at most MAX_ROWS, merged as they arrive. */
 export class TrafficRows {
