@@ -113,6 +113,7 @@ function readTextFile(path: string, option: string): string {
 	} catch (error) {
 		throw new Error(
 			`${option} ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+			{ cause: error },
 		);
 	}
 }
@@ -157,8 +158,9 @@ function proxyOptions(values: Record<string, string | boolean | string[] | undef
 	if (ca) {
 		options.ca = ca.map((file) => {
 			const pem = readTextFile(file, '--proxy-ca');
-			if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+			if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
 				throw new Error(`--proxy-ca ${file} is not a PEM certificate.`);
+			}
 			return pem;
 		});
 	}

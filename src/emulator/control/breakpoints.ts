@@ -37,8 +37,9 @@ export function decisionOfBody(body: string): HoldDecision {
 		if (typeof fault !== 'object' || fault === null) {
 			throw new ControlError(400, 'fault must be {"code": "Client" | "Server", "subcode"?, "message"}.');
 		}
-		if (!FAULT_CODES.includes(fault.code as FaultCode))
+		if (!FAULT_CODES.includes(fault.code as FaultCode)) {
 			throw new ControlError(400, 'fault.code must be Client or Server.');
+		}
 		if (typeof fault.message !== 'string' || fault.message === '') {
 			throw new ControlError(400, 'fault.message must be text.');
 		}
@@ -101,8 +102,9 @@ export function registerBreakpointRoutes(router: ControlRouter, breakpoints: Bre
 		})
 		.add('GET', '/__admin/held/:id', ({ params }) => {
 			const held = breakpoints.get(Number(params.id));
-			if (!held)
+			if (!held) {
 				throw new ControlError(404, `Request ${params.id} is not held (decided, or released by its timeout).`);
+			}
 			return { body: held };
 		})
 		.add(

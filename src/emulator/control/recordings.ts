@@ -19,15 +19,17 @@ export function registerRecordingRoutes(router: ControlRouter, journal: Journal,
 		}
 		let entries;
 		if (Array.isArray(data.ids)) {
-			if (!data.ids.every((id) => Number.isInteger(id)))
+			if (!data.ids.every((id) => Number.isInteger(id))) {
 				throw new ControlError(400, 'ids must be whole numbers.');
+			}
 			entries = (data.ids as number[]).map((id) => {
 				const entry = journal.get(id);
-				if (!entry)
+				if (!entry) {
 					throw new ControlError(
 						404,
 						`No exchange ${id} in the journal (it keeps the last ${journal.stats().capacity}).`,
 					);
+				}
 				return entry;
 			});
 		} else if (typeof data.filter === 'string') {

@@ -145,8 +145,9 @@ export class Replayer {
 					group.slots.set(read.key, slot);
 				}
 				slot.answers.push(answer);
-				if (read.meaning)
+				if (read.meaning) {
 					group.meanings.push({ meaning: read.meaning, recording: name, exchange: exchange.id });
+				}
 			}
 		}
 	}

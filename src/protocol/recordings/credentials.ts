@@ -50,8 +50,9 @@ export function credentialsLeft(recording: Recording, secrets: readonly RoleSecr
 	visit(recording, '');
 	// The file's own text too: JSON escaping makes forms of its own (the echoed forms include them). Only
 	// the secrets' forms are looked for there: a credential field's value would run on into the JSON.
-	if (places.length === 0 && holdsSecretForm(serializeRecording(recording), secrets))
+	if (places.length === 0 && holdsSecretForm(serializeRecording(recording), secrets)) {
 		places.push('the file as written');
+	}
 	return places;
 }
 

@@ -186,8 +186,9 @@ function readExchange(value: unknown, where: string, fail: Fail): RecordedExchan
 		exchange.operation = data.operation as OperationName;
 	}
 	if (data.endpoint !== undefined) {
-		if (!ENDPOINTS.includes(data.endpoint as Endpoint))
+		if (!ENDPOINTS.includes(data.endpoint as Endpoint)) {
 			fail(`${where}.endpoint`, 'must be posting or administration');
+		}
 		exchange.endpoint = data.endpoint as Endpoint;
 	}
 	if (data.binding !== undefined) {
