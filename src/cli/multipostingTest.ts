@@ -20,6 +20,9 @@ import { loadEnvironment, type ChosenEnvironment } from './environment';
 import { jsonReport } from './jsonReport';
 import { junitReport } from './junit';
 import { comparisonLine, countComparisons, fileReport, summaryLine, type FileRun } from './report';
+import { checkDrift, type DriftReport } from '../client/driftCheck';
+import { driftConsoleReport, driftJsonReport } from '../client/driftReport';
+import { parseRecording, RecordingFormatError, type Recording } from '../protocol/recordings/format';
 
 /** Environment variables holding the credentials of a service given with --url. */
 export const CREDENTIAL_ENV = {
@@ -88,9 +91,16 @@ Options:
   --verbose               print every expectation and exchange, not only failures
   -h, --help              this text
 
+Drift (docs/live-service.md):
+  --drift <recording>     ${optionText(
+		'instead of request files: send every read of a recording (.mprec.json) again to the sandbox (started with the recording namespace and paths, or --url) and report where its answers differ in shape from the recorded ones: status, content type, result or fault, fault codes, fields present, absent or nil; repeatable',
+  )}
+  --drift-writes          ${optionText('also send the recorded requests that change data (to the sandbox only)')}
+
 Exit status: 0 when every request passed (and, with --compare-with, the second service
 answered the same), 1 when one failed or erred, 2 for a usage error, ${EXIT_DIFFERENCES} when every request
-passed but the second service answered differently or could not be compared.
+passed but the second service answered differently or could not be compared; with --drift,
+${EXIT_DIFFERENCES} when the sandbox answered anything in another shape (or not at all).
 `;
 
 /** What the command line asks for. */
@@ -119,6 +129,10 @@ export interface TestCommand {
 	compareNamespace?: string;
 	/** --compare-writes: the second service also gets the requests that change data. */
 	compareWrites?: boolean;
+	/** --drift: recordings to check against the sandbox (instead of request files). */
+	drift?: string[];
+	/** --drift-writes: the recorded writes are sent to the sandbox too. */
+	driftWrites?: boolean;
 }
 
 /** Options without a value: what each sets. */
@@ -126,6 +140,7 @@ const FLAGS: Readonly<Record<string, (command: TestCommand) => void>> = {
 	'--verbose': (command) => (command.verbose = true),
 	'--bail': (command) => (command.bail = true),
 	'--compare-writes': (command) => (command.compareWrites = true),
+	'--drift-writes': (command) => (command.driftWrites = true),
 };
 
 /** Options with a value: each reads it into the command, or returns why it cannot. */
@@ -138,6 +153,7 @@ const VALUE_OPTIONS: Readonly<Record<string, (command: TestCommand, text: string
 	'--posting-path': (command, text) =>
 		text.startsWith('/') ? set(() => (command.postingPath = text)) : '--posting-path must start with /.',
 	'--junit': (command, text) => set(() => (command.junit = text)),
+	'--drift': (command, text) => set(() => (command.drift = [...(command.drift ?? []), text])),
 	'--json': (command, text) => set(() => (command.json = text)),
 	'--grep': (command, text) => set(() => (command.grep = text)),
 	'--env': (command, text) => set(() => (command.env = text)),
@@ -213,6 +229,13 @@ export function parseTestArgs(args: readonly string[]): TestCommand | 'help' | s
 	if (command.compareWrites && !command.compareWith && !command.compareEnv) {
 		return '--compare-writes goes with --compare-with or --compare-env.';
 	}
+	if (command.drift) {
+		if (command.paths.length > 0) return '--drift checks recordings: name no request files with it.';
+		if (command.compareWith || command.compareEnv) return '--drift and --compare-with do not go together.';
+		if (command.junit) return '--drift writes a console and a JSON report (--json), not JUnit.';
+		return command;
+	}
+	if (command.driftWrites) return '--drift-writes goes with --drift.';
 	if (command.paths.length === 0) return 'name at least one request file or folder.';
 	return command;
 }
@@ -434,6 +457,7 @@ export async function main(args: readonly string[], io: CliIo = defaultIo()): Pr
 		io.stderr(`multiposting-test: ${command}\n\n${USAGE}`);
 		return 2;
 	}
+	if (command.drift) return runDrift(command, io);
 	const { files, problems } = collectRequestFiles(command.paths.map((path) => resolve(io.cwd, path)));
 	if (problems.length > 0 || files.length === 0) {
 		io.stderr(`multiposting-test: ${problems.join(' ') || `no ${REQUEST_FILE_EXTENSION} files found.`}\n`);
@@ -504,6 +528,61 @@ export async function main(args: readonly string[], io: CliIo = defaultIo()): Pr
 	if (comparison) io.stdout(`${comparisonLine(runs, comparison.description)}\n`);
 	if (!runs.every(passedAll)) return 1;
 	return comparison && countComparisons(runs).differ + countComparisons(runs).notCompared > 0 ? EXIT_DIFFERENCES : 0;
+}
+
+/** `--drift`: every recording's reads sent again to the sandbox, their answers compared in shape. */
+async function runDrift(command: TestCommand, io: CliIo): Promise<number> {
+	const recordings: { source: string; recording: Recording }[] = [];
+	for (const path of command.drift ?? []) {
+		try {
+			recordings.push({
+				source: path,
+				recording: parseRecording(readFileSync(resolve(io.cwd, path), 'utf8'), path),
+			});
+		} catch (error) {
+			const reason =
+				error instanceof RecordingFormatError
+					? error.message
+					: `${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)}).`;
+			io.stderr(`multiposting-test: ${reason}\n`);
+			return 2;
+		}
+	}
+	const reports: { source: string; report: DriftReport }[] = [];
+	for (const { source, recording } of recordings) {
+		const session = await openTarget(
+			{
+				...command,
+				namespace: command.namespace ?? (command.url ? undefined : recording.namespace),
+				postingPath: command.postingPath ?? recording.paths.posting,
+			},
+			io.env,
+			io.stderr,
+			CREDENTIAL_ENV,
+		);
+		try {
+			const report = await checkDrift(recording, session.target, session.connection, {
+				writes: command.driftWrites,
+				timeoutMs: command.timeoutMs,
+			});
+			reports.push({ source, report: { ...report, target: session.description } });
+			io.stdout(`${driftConsoleReport({ ...report, target: session.description }, source)}\n\n`);
+		} finally {
+			await session.close();
+		}
+	}
+	if (command.json) {
+		const file = resolve(io.cwd, command.json);
+		mkdirSync(dirname(file), { recursive: true });
+		const text =
+			reports.length === 1
+				? driftJsonReport(reports[0].report, reports[0].source)
+				: `[${reports.map(({ source, report }) => driftJsonReport(report, source).trim()).join(',\n')}]\n`;
+		writeFileSync(file, text, 'utf8');
+		io.stdout(`JSON report: ${command.json}\n`);
+	}
+	const differs = reports.some(({ report }) => report.counts.drifted + report.counts.errors > 0);
+	return differs ? EXIT_DIFFERENCES : 0;
 }
 
 /** True when nothing of the file failed or erred (skips alone follow from a failure). */

@@ -68,7 +68,9 @@ Options:
 Debugging against the live service (docs/live-service.md):
   --proxy-to URL    also run the inspecting proxy: every request sent to it goes to
                     the live service at URL and its answer comes back unchanged; both
-                    are journaled with production's verdict (/__admin/requests)
+                    are journaled with production's verdict (/__admin/requests). With
+                    MP_API_KEY and MP_PASSWORD set to the account's own credentials,
+                    requests carrying other ones are marked (recordings, drift)
   --proxy-port P    port of the proxy (default ${DEFAULT_PROXY_PORT}; 0: any free port)
   --proxy-ca FILE   also trust this CA certificate (PEM) for the upstream, e.g. a
                     corporate TLS inspection's; repeatable. Certificates are always verified
@@ -336,8 +338,16 @@ export async function main(args: readonly string[]): Promise<number | undefined>
 	process.once('exit', log.flush);
 	let emulator;
 	try {
+		// The connection's own credentials, from the environment only (never the command line): a request
+		// carrying others is marked in the journal and recordings.
+		const own = { apiKey: process.env.MP_API_KEY || undefined, password: process.env.MP_PASSWORD || undefined };
+		const proxy =
+			command.options.proxy && (own.apiKey || own.password)
+				? { ...command.options.proxy, credentials: own }
+				: command.options.proxy;
 		emulator = await startEmulator({
 			...command.options,
+			...(proxy ? { proxy } : {}),
 			owner: 'the multiposting-sandbox command',
 			logger: (entry) => log.line(formatAccessLog(entry)),
 			onEvent: (event) => log.line(formatEvent(event)),

@@ -30,7 +30,7 @@ function jsonObject(body: string): Record<string, unknown> {
 /** The proxy's options from a POST body; every error names the field. */
 export function proxyOptionsOfBody(body: string): ProxyOptions {
 	const data = jsonObject(body);
-	const known = ['upstream', 'port', 'namespace', 'postingPath', 'ca', 'via', 'timeoutMs'];
+	const known = ['upstream', 'port', 'namespace', 'postingPath', 'ca', 'via', 'timeoutMs', 'credentials'];
 	for (const key of Object.keys(data)) {
 		if (!known.includes(key)) throw new ControlError(400, `${key} is not an option (known: ${known.join(', ')}).`);
 	}
@@ -61,6 +61,16 @@ export function proxyOptionsOfBody(body: string): ProxyOptions {
 	if (postingPath) options.postingPath = postingPath;
 	const via = text('via');
 	if (via) options.via = via;
+	if (data.credentials !== undefined) {
+		const given = data.credentials as Record<string, unknown>;
+		if (typeof given !== 'object' || given === null || Object.values(given).some((v) => typeof v !== 'string')) {
+			throw new ControlError(400, 'credentials must be {"apiKey"?: text, "password"?: text}.');
+		}
+		options.credentials = {
+			...(given.apiKey ? { apiKey: given.apiKey as string } : {}),
+			...(given.password ? { password: given.password as string } : {}),
+		};
+	}
 	const ca = text('ca');
 	if (ca) {
 		if (!ca.includes('-----BEGIN CERTIFICATE-----')) {

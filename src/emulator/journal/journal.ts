@@ -417,6 +417,7 @@ export class Journal {
 		}
 		if (capture.replay !== undefined) entry.replay = capture.replay;
 		if (capture.breakpoint !== undefined) entry.breakpoint = capture.breakpoint;
+		if (capture.otherCredentials) entry.otherCredentials = true;
 		return { entry, size };
 	}
 }

@@ -45,6 +45,8 @@ export interface ExchangeCapture {
 	replay?: ReplayOutcome;
 	/** What a breakpoint did with this request. */
 	breakpoint?: string;
+	/** The request carried credentials other than the connection's own (when the proxy was told those). */
+	otherCredentials?: boolean;
 }
 
 /** Why the proxy answered instead of the upstream. */
@@ -112,4 +114,6 @@ export interface JournalEntry {
 	replay?: ReplayOutcome;
 	/** A breakpoint held this request: what was done with it. */
 	breakpoint?: string;
+	/** The request carried credentials other than the connection's own (a wrong key sent on purpose, say). */
+	otherCredentials?: boolean;
 }

@@ -69,6 +69,12 @@ export interface ProxyOptions {
 	maxRequestBytes?: number;
 	/** Largest answer passed on, bytes (default 64 MiB). */
 	maxResponseBytes?: number;
+	/**
+	 * The connection's own credentials, when known (the extension's connection, MP_API_KEY and MP_PASSWORD
+	 * for the CLI): redacted like the others, and a request carrying other ones is marked so, for the drift
+	 * check to send it with wrong ones too. Memory only: never shown, logged or written.
+	 */
+	credentials?: { apiKey?: string; password?: string };
 }
 
 /** What the proxy shares with the sandbox it runs beside: one journal, one control endpoint, one log. */
@@ -355,6 +361,7 @@ export async function startProxy(options: ProxyOptions, parts: ProxyParts): Prom
 		capture.binding = decoded.binding;
 		capture.operation = decoded.request?.operation;
 		capture.params = decoded.request?.params;
+		if (options.credentials) capture.otherCredentials = carriesOtherCredentials(capture, options.credentials);
 
 		let query = target.query;
 		let sentBody = body;
@@ -575,22 +582,37 @@ export async function startProxy(options: ProxyOptions, parts: ProxyParts): Prom
 	};
 
 	const redactorOf = (capture: ExchangeCapture, body: Uint8Array) =>
-		exchangeRedactor(parts.knownSecrets ?? {}, credentialsOf(capture.params), [
+		exchangeRedactor({ ...parts.knownSecrets, ...options.credentials }, credentialsOf(capture.params), [
 			capture.query,
 			Buffer.from(body).toString('utf8'),
 		]);
 
-	/** Puts the request's own credentials back where an edited text has their placeholders. */
-	const restorer = (capture: ExchangeCapture) => {
+	/** The credentials a request carries, decoded, or as written in it when it did not decode. */
+	const credentialsIn = (capture: ExchangeCapture): ConnectionValues => {
 		const values: ConnectionValues = {};
 		credentialsOf(capture.params).forEach((value, i) => {
 			if (value) values[CREDENTIAL_ROLES[i]] = value;
 		});
-		// A request that did not decode: its credentials as written in it.
 		const raw = [capture.query, Buffer.from(capture.requestBody ?? new Uint8Array()).toString('utf8')];
 		for (const written of raw.flatMap((text) => writtenCredentials(text))) {
 			values[written.role] ??= written.kind === 'field' ? safeDecode(written.raw) : written.raw;
 		}
+		return values;
+	};
+
+	const carriesOtherCredentials = (
+		capture: ExchangeCapture,
+		own: NonNullable<ProxyOptions['credentials']>,
+	): boolean => {
+		const sent = credentialsIn(capture);
+		return (['apiKey', 'password'] as const).some(
+			(role) => own[role] !== undefined && sent[role] !== undefined && sent[role] !== own[role],
+		);
+	};
+
+	/** Puts the request's own credentials back where an edited text has their placeholders. */
+	const restorer = (capture: ExchangeCapture) => {
+		const values = credentialsIn(capture);
 		return (text: string, encode: (value: string) => string): string =>
 			substitutePlaceholders(text, values, encode);
 	};

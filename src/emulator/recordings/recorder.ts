@@ -67,6 +67,7 @@ export function recordedExchange(entry: JournalEntry, ctx: VerdictContext): Reco
 		...(entry.operation ? { operation: entry.operation } : {}),
 		...(entry.endpoint ? { endpoint: entry.endpoint } : {}),
 		...(entry.binding ? { binding: entry.binding } : {}),
+		...(entry.otherCredentials ? { otherCredentials: true as const } : {}),
 		request: {
 			method: entry.method,
 			path: entry.path,

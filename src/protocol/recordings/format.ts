@@ -51,6 +51,8 @@ export interface RecordedExchange {
 	operation?: OperationName;
 	endpoint?: Endpoint;
 	binding?: BindingName;
+	/** The request carried credentials other than the connection's own (replayed and re-sent with wrong ones). */
+	otherCredentials?: true;
 	request: RecordedRequest;
 	response: RecordedResponse;
 }
@@ -171,7 +173,12 @@ function headersAt(value: unknown, where: string, fail: Fail): Record<string, st
 
 function readExchange(value: unknown, where: string, fail: Fail): RecordedExchange {
 	const data = objectAt(value, where, fail);
-	only(data, ['id', 'time', 'operation', 'endpoint', 'binding', 'request', 'response'], where, fail);
+	only(
+		data,
+		['id', 'time', 'operation', 'endpoint', 'binding', 'otherCredentials', 'request', 'response'],
+		where,
+		fail,
+	);
 	if (!Number.isSafeInteger(data.id) || (data.id as number) < 0) fail(`${where}.id`, 'must be a whole number');
 	const exchange: RecordedExchange = {
 		id: data.id as number,
@@ -179,6 +186,10 @@ function readExchange(value: unknown, where: string, fail: Fail): RecordedExchan
 		request: readRequest(data.request, `${where}.request`, fail),
 		response: readResponse(data.response, `${where}.response`, fail),
 	};
+	if (data.otherCredentials !== undefined) {
+		if (data.otherCredentials !== true) fail(`${where}.otherCredentials`, 'must be true when given');
+		exchange.otherCredentials = true;
+	}
 	if (data.operation !== undefined) {
 		if (typeof data.operation !== 'string' || !Object.prototype.hasOwnProperty.call(OPERATIONS, data.operation)) {
 			fail(`${where}.operation`, `${JSON.stringify(data.operation)} is not an operation of the service`);
