@@ -39,6 +39,7 @@ import { substituteVariables, type CapturedValues, type ConnectionValues } from 
 import { variableIssues } from '../protocol/requestFiles/variables';
 import { createRedactor } from './exchange';
 import { controlEndpointScenarios, type ScenarioSwitch } from './scenarioSwitch';
+import { controlEndpointReplay, type ReplaySwitch } from './replaySwitch';
 import { sendPrepared, type Captured } from './sendPrepared';
 
 /** Checks a response body against the schema of its endpoint's WSDL. */
@@ -71,6 +72,8 @@ export interface RunOptions {
 	bail?: boolean;
 	/** Turns `scenario:` lines on and off (default: the control endpoint of the target's sandbox). */
 	scenarios?: ScenarioSwitch;
+	/** Turns `replay:` lines on and off (default: the control endpoint of the target's sandbox). */
+	replays?: ReplaySwitch;
 	/**
 	 * A second connection (e.g. the sandbox beside a real service): each operation request is sent
 	 * there too, with the values captured from that connection's own answers, and the decoded
@@ -190,11 +193,17 @@ export async function runRequestEntries(
 		options.scenarios ?? controlEndpointScenarios(options.target.baseUrl, options.folder, options.dispatcher),
 		options.signal,
 	);
+	const replays = new FileReplay(
+		entries,
+		options.replays ?? controlEndpointReplay(options.target.baseUrl, options.folder, options.dispatcher),
+		options.signal,
+	);
 	try {
 		await runEntries();
 	} finally {
-		const problem = await scenarios.allOff();
-		if (problem && results.length > 0) results[results.length - 1].problems.push(problem);
+		for (const problem of [await scenarios.allOff(), await replays.off()]) {
+			if (problem && results.length > 0) results[results.length - 1].problems.push(problem);
+		}
 	}
 	return results;
 
@@ -218,7 +227,7 @@ export async function runRequestEntries(
 				continue;
 			}
 			options.onProgress?.({ kind: 'started', index });
-			const problem = await scenarios.before(index);
+			const problem = (await scenarios.before(index)) ?? (await replays.before(index));
 			if (problem) {
 				result.status = 'errored';
 				result.problems.push(problem);
@@ -426,6 +435,47 @@ class FileScenarios {
 			}
 		}
 		return problems.length > 0 ? problems.join(' ') : undefined;
+	}
+}
+
+/**
+ * The recording a file's `replay:` lines have the sandbox answer from: before a request, the one of
+ * the last such line above it (in the whole file), none after `replay: off`; off at the end.
+ */
+class FileReplay {
+	private current: string | undefined;
+
+	constructor(
+		private readonly entries: readonly ParsedEntry[],
+		private readonly switcher: ReplaySwitch,
+		private readonly signal: AbortSignal | undefined,
+	) {}
+
+	async before(index: number): Promise<string | undefined> {
+		let wanted: string | undefined;
+		for (const entry of this.entries.slice(0, index + 1)) {
+			if (entry.replay !== undefined) wanted = entry.replay === 'off' ? undefined : entry.replay;
+		}
+		if (wanted === this.current) return undefined;
+		try {
+			if (wanted === undefined) await this.switcher.off(this.signal);
+			else await this.switcher.on(wanted, this.signal);
+			this.current = wanted;
+		} catch (error) {
+			return `replay: ${error instanceof Error ? error.message : String(error)}`;
+		}
+		return undefined;
+	}
+
+	async off(): Promise<string | undefined> {
+		if (this.current === undefined) return undefined;
+		this.current = undefined;
+		try {
+			await this.switcher.off();
+		} catch (error) {
+			return `replay could not be turned off: ${error instanceof Error ? error.message : String(error)}`;
+		}
+		return undefined;
 	}
 }
 

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { Dispatcher } from 'undici';
-import { sendPrepared } from './sendPrepared';
+import { controlCall, controlRefusal } from './controlEndpoint';
 
 /** What the runner needs to turn scenarios on and off. */
 export interface ScenarioSwitch {
@@ -14,8 +14,6 @@ export interface ScenarioSwitch {
 	/** Turns a scenario off again. */
 	off(name: string, signal?: AbortSignal): Promise<void>;
 }
-
-const TIMEOUT_MS = 10_000;
 
 /**
  * The switch of a sandbox at `baseUrl`; `.json` specs are read relative to `folder` (the request
@@ -27,43 +25,10 @@ export function controlEndpointScenarios(
 	dispatcher?: Dispatcher,
 ): ScenarioSwitch {
 	const url = `${baseUrl.replace(/\/+$/, '')}/__admin/scenarios`;
-	const call = async (method: string, target: string, body: string, signal?: AbortSignal) => {
-		const captured = await sendPrepared(
-			{
-				method,
-				url: target,
-				headers: body ? [['content-type', 'application/json']] : [],
-				body: new TextEncoder().encode(body),
-			},
-			{ timeoutMs: TIMEOUT_MS, signal, dispatcher, maxBodyBytes: 1024 * 1024 },
-		);
-		if (!captured.response) {
-			throw new Error(
-				`could not reach the sandbox's control endpoint ${target}: ${captured.error ?? 'no answer'}`,
-			);
-		}
-		const text = new TextDecoder().decode(captured.response.body);
-		let error: string | undefined;
-		try {
-			error = (JSON.parse(text) as { error?: string }).error;
-		} catch {
-			// Not the sandbox: said below by status.
-		}
-		return { status: captured.response.status, error };
-	};
-	const explain = (status: number, error: string | undefined, target: string): Error => {
-		if (status === 403) {
-			return new Error(
-				`${target} refused the call (403): the control endpoint answers this machine only (loopback).`,
-			);
-		}
-		if (status === 404 && error === undefined) {
-			return new Error(
-				`${target} answered 404: scenarios need the Multiposting sandbox (its control endpoint), not a real service.`,
-			);
-		}
-		return new Error(error ?? `${target} answered HTTP ${status}.`);
-	};
+	const call = (method: string, target: string, body: string, signal?: AbortSignal) =>
+		controlCall(method, target, body, { signal, dispatcher });
+	const explain = (status: number, error: string | undefined, target: string): Error =>
+		controlRefusal(status, error, target, 'scenarios');
 	return {
 		async on(spec, signal) {
 			let body: string;

@@ -2,12 +2,14 @@
  * Replay's control routes: what is replayed and how often it was matched, load recordings (strict or
  * fall-through), turn replay off. See docs/live-service.md.
  */
-import { parseRecording, readRecording, RecordingFormatError } from '../../protocol/recordings/format';
+import {
+	MAX_REPLAY_BODY_BYTES,
+	parseRecording,
+	readRecording,
+	RecordingFormatError,
+} from '../../protocol/recordings/format';
 import type { LoadedRecording, ReplayInfo, ReplayMode } from '../replay/replayer';
 import { ControlError, type ControlRouter } from './router';
-
-/** Largest body of a POST: recordings are sent whole. */
-export const MAX_REPLAY_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface ReplayControl {
 	info(): (ReplayInfo & { notes: string[] }) | undefined;

@@ -15,6 +15,8 @@ export const RECORDING_VERSION = 1;
 export const RECORDING_FILE_SUFFIX = '.mprec.json';
 /** Exchanges one recording holds at most. */
 export const MAX_RECORDED_EXCHANGES = 10_000;
+/** Largest recording sent to a sandbox's control endpoint (`POST /__admin/replay`), bytes. */
+export const MAX_REPLAY_BODY_BYTES = 64 * 1024 * 1024;
 /** Characters of one recorded body at most (a body the journal had to cut is never recorded). */
 export const MAX_RECORDED_BODY_CHARS = 4 * 1024 * 1024;
 

@@ -27,6 +27,8 @@
  * a raw request without `operation` is plain HTTP (no decoding, so no result or fault).
  * `scenario: <name or file.json>` turns a sandbox failure scenario on from that request to the end of
  * the file (`scenario: off` turns the file's scenarios off earlier); see docs/scenarios.md.
+ * `replay: <file.mprec.json> [strict|fall-through]` has the sandbox answer from a recording from that
+ * request to the end of the file (`replay: off` earlier); see docs/live-service.md.
  */
 import { BINDING_NAMES, type BindingName } from '../bindings/types';
 import {
@@ -100,6 +102,11 @@ export interface RequestEntry {
 	 * turned on before this request and off at the end of the file; `off` turns the file's scenarios off.
 	 */
 	scenario?: string;
+	/**
+	 * `replay:` a recording (a .json file relative to the request file, then `strict`, the default, or
+	 * `fall-through`) the sandbox answers from, from this request to the end of the file; `off` stops it.
+	 */
+	replay?: string;
 	/** `retry: <tries> every <interval>`: sent again until its expectations hold. */
 	retry?: RetryPolicy;
 }
@@ -350,10 +357,25 @@ function parseBlock(lines: readonly string[], start: number, end: number, named:
 			}
 			continue;
 		}
+		if (key === 'replay') {
+			if (entry.replay !== undefined) {
+				issues.push({ line: lineNo, message: 'replay is given twice in this request.', ...keyRange });
+			} else if (!/^(off|[A-Za-z0-9_./\\-]+\.json(\s+(strict|fall-through))?)$/.test(valueText)) {
+				issues.push({
+					line: lineNo,
+					message:
+						'replay needs a recording (.mprec.json), optionally followed by strict or fall-through, or off.',
+					...valueRange,
+				});
+			} else {
+				entry.replay = valueText;
+			}
+			continue;
+		}
 		if (key !== 'operation' && key !== 'binding' && key !== 'endpoint' && key !== 'retry') {
 			issues.push({
 				line: lineNo,
-				message: `unknown key "${key}"; use operation, binding, endpoint, param.<Name>, expect, capture, retry, xmlns.<prefix> or scenario.`,
+				message: `unknown key "${key}"; use operation, binding, endpoint, param.<Name>, expect, capture, retry, xmlns.<prefix>, scenario or replay.`,
 				...keyRange,
 				fixes: closestNames(key, [
 					'operation',
@@ -363,6 +385,7 @@ function parseBlock(lines: readonly string[], start: number, end: number, named:
 					'capture',
 					'retry',
 					'scenario',
+					'replay',
 				]).map((name) => ({
 					title: `Change to ${name}`,
 					replacement: name,
@@ -699,6 +722,7 @@ function entryBlock(entry: RequestEntry, index: number, scrub: (text: string) =>
 		lines.push(entry.name ? `${REQUEST_SEPARATOR} ${entry.name}` : REQUEST_SEPARATOR);
 	}
 	if (entry.scenario !== undefined) lines.push(`scenario: ${entry.scenario}`);
+	if (entry.replay !== undefined) lines.push(`replay: ${entry.replay}`);
 	if (entry.document) lines.push(...documentLines(entry.document, scrub));
 	if (entry.retry) lines.push(`retry: ${formatRetry(entry.retry)}`);
 	for (const [prefix, uri] of Object.entries(entry.namespaces)) lines.push(`xmlns.${prefix}: ${uri}`);

@@ -50,7 +50,7 @@ export interface LanguageHover {
 	endColumn: number;
 }
 
-const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture', 'retry', 'scenario'] as const;
+const KEYS = ['operation', 'binding', 'endpoint', 'expect', 'capture', 'retry', 'scenario', 'replay'] as const;
 
 /**
  * Everything wrong in a file: parse problems, variables no earlier request captures, then checks
@@ -511,6 +511,7 @@ const KEY_DOCS: Record<(typeof KEYS)[number], string> = {
 	retry: 'Sends the request again until its expectations hold: `retry: 10 every 500ms` (at most 10 sends, 500 ms apart; `s` for seconds).',
 	scenario:
 		"Sandbox only: turns a failure scenario on from this request to the end of the file: a library name (`service-down`, `slow-service`, `flaky-network`, …) or a `.json` file next to this one; `off` turns the file's scenarios off.",
+	replay: 'Sandbox only: answers from a recording (`.mprec.json` next to this file) from this request to the end of the file: `strict` (default: a request not recorded gets the NotRecorded fault) or `fall-through` (the sandbox answers it); `off` stops it.',
 };
 
 const SUBJECT_COMPLETIONS: LanguageCompletion[] = [
