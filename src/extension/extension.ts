@@ -12,6 +12,8 @@ import { PanelManager } from './panels';
 import { registerPlayground } from './playground';
 import { registerRequestFiles } from './requestFiles';
 import { registerTrafficView } from './traffic/trafficView';
+import { LiveState } from './liveService/liveState';
+import { registerLiveService } from './liveService';
 import { offerAnotherPort } from './sandbox/portConflict';
 import { proxyHostNames } from './sandbox/proxyHosts';
 import { SandboxManager, SandboxState } from './sandbox/sandboxManager';
@@ -204,7 +206,13 @@ export function activate(context: vscode.ExtensionContext): void {
 
 	const playground = registerPlayground(context, services);
 	registerRequestFiles(context, services, playground);
-	context.subscriptions.push(registerTrafficView(sandbox, playground));
+	const live = new LiveState();
+	const traffic = registerTrafficView(sandbox, playground, live);
+	context.subscriptions.push(
+		live,
+		traffic.disposable,
+		registerLiveService({ sandbox, store, traffic: traffic.port, live, log }),
+	);
 }
 
 export function deactivate(): void {

@@ -74,6 +74,25 @@ export const COMMANDS = {
 	trafficSaveAsRequestTest: 'multiposting.traffic.saveAsRequestTest',
 	trafficCopyAsCurl: 'multiposting.traffic.copyAsCurl',
 	trafficCompareWith: 'multiposting.traffic.compareWith',
+	trafficSaveAsRecording: 'multiposting.traffic.saveAsRecording',
+	trafficCheckDrift: 'multiposting.traffic.checkDrift',
+	inspectStart: 'multiposting.inspect.start',
+	inspectStop: 'multiposting.inspect.stop',
+	inspectCopyUrl: 'multiposting.inspect.copyUrl',
+	/** The status bar item's menu while inspecting. */
+	inspectMenu: 'multiposting.inspect.menu',
+	replayStart: 'multiposting.replay.start',
+	replayStop: 'multiposting.replay.stop',
+	replayMenu: 'multiposting.replay.menu',
+	driftCheck: 'multiposting.drift.check',
+	driftCompare: 'multiposting.drift.compare',
+	driftCopyIssue: 'multiposting.drift.copyIssue',
+	breakpointsAdd: 'multiposting.breakpoints.add',
+	breakpointsClear: 'multiposting.breakpoints.clear',
+	breakpointsMenu: 'multiposting.breakpoints.menu',
+	heldSend: 'multiposting.held.send',
+	heldFault: 'multiposting.held.fault',
+	heldRelease: 'multiposting.held.release',
 } as const;
 
 export const ACCOUNT_VIEW_ID = 'multiposting.account';

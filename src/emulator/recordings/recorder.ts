@@ -22,9 +22,6 @@ import type { VerdictContext } from '../journal/verdict';
 import { decodeRequest } from '../pipeline/listener';
 import { route } from '../pipeline/dispatch';
 
-/** The `$schema` of a recording file: VS Code maps the file to the schema the extension ships. */
-export const RECORDING_SCHEMA_ID = 'https://multiposting-workbench.invalid/schemas/recording-1.json';
-
 /** An exchange that cannot go into a recording, or exchanges that do not belong together. */
 export class RecordingError extends Error {
 	override readonly name = 'RecordingError';
@@ -159,7 +156,6 @@ export function makeRecording(
 	if (problems.length > 0) throw new RecordingError(`Not recorded: ${problems.slice(0, 5).join('; ')}.`);
 	const ordered = [...entries].sort((a, b) => a.id - b.id);
 	const recording: Recording = {
-		$schema: RECORDING_SCHEMA_ID,
 		format: RECORDING_FORMAT,
 		version: RECORDING_VERSION,
 		recordedAt: now.toISOString(),

@@ -9,7 +9,13 @@ import { entryMatches, type JournalFilter } from '../../emulator/journal/journal
 import type { JournalEntry } from '../../emulator/journal/types';
 import type { Verdict } from '../../emulator/journal/verdict';
 import { getBinding } from '../../protocol/bindings';
-import { isOperationName, OPERATION_NAMES, OPERATIONS, type OperationName } from '../../protocol/catalogue';
+import {
+	DEFAULT_ENDPOINT_PATHS,
+	isOperationName,
+	OPERATION_NAMES,
+	OPERATIONS,
+	type OperationName,
+} from '../../protocol/catalogue';
 import { prettyPrintXml } from '../../protocol/codecs/xml';
 import { normaliseResult, type Normalised } from '../../protocol/compare';
 import type { Expectation, Operand, PathSegment } from '../../protocol/requestFiles/expressions';
@@ -106,15 +112,68 @@ export function rowText(entry: JournalEntry): { label: string; description: stri
 	const segments = entry.path.split('/').filter(Boolean);
 	const what =
 		entry.operation ?? `${entry.method} ${segments.length > 2 ? '…/' : '/'}${segments.slice(-2).join('/')}`;
-	const description = `${entry.binding ?? '-'} · ${entry.status} · ${entry.durationMs} ms · ${entry.client}`;
-	const why = entry.fault ? `\n${faultName(entry.fault)}: ${entry.fault.message}` : '';
+	const via = entry.upstream
+		? ` → ${hostOf(entry.upstream)}`
+		: entry.replay?.outcome === 'served'
+			? ' · replayed'
+			: '';
+	const description = `${entry.binding ?? '-'} · ${entry.status} · ${entry.durationMs} ms · ${entry.client}${via}`;
+	const why = entry.fault
+		? `\n${faultName(entry.fault)}: ${entry.fault.message}`
+		: entry.proxyError
+			? `\nThe proxy answered ${entry.status} itself: ${entry.proxyError.message}`
+			: '';
+	const where = entry.upstream ? `\nProxied to ${entry.upstream}` : '';
+	const replay = entry.replay ? `\n${replayText(entry.replay)}` : '';
+	const held = entry.breakpoint ? `\nBreakpoint: ${entry.breakpoint}` : '';
 	const lenient = entry.leniencies?.length ? `\nProduction would refuse: ${entry.leniencies.join('; ')}` : '';
 	const injected = entry.injected ? `\n${injectedText(entry.injected)}` : '';
 	return {
 		label: `${time} ${what}`,
 		description,
-		tooltip: `${entry.method} ${entry.path} → ${entry.status}${why}${lenient}${injected}`,
+		tooltip: `${entry.method} ${entry.path} → ${entry.status}${where}${why}${lenient}${injected}${replay}${held}`,
 	};
+}
+
+function hostOf(url: string): string {
+	try {
+		return new URL(url).host;
+	} catch {
+		return url;
+	}
+}
+
+function replayText(replay: NonNullable<JournalEntry['replay']>): string {
+	if (replay.outcome === 'served')
+		{return `Answered from the recording ${replay.recording}, exchange ${replay.exchange}`;}
+	return replay.mode === 'strict'
+		? 'Not in the recording: answered with the NotRecorded fault (strict replay)'
+		: 'Not in the recording: the sandbox answered (fall-through replay)';
+}
+
+/** What the upstream answered, decoded with the catalogue: a result's size, a fault, or why it does not decode. */
+export function upstreamAnswerText(entry: JournalEntry, namespace: string, postingPath: string): string | undefined {
+	if (!entry.upstream || entry.proxyError || !entry.operation || !entry.binding || entry.response.body.truncated) {
+		return undefined;
+	}
+	const endpointPath = entry.endpoint === 'administration' ? DEFAULT_ENDPOINT_PATHS.administration : postingPath;
+	try {
+		const decoded = getBinding(entry.binding).decodeResponse(
+			entry.operation,
+			{
+				status: entry.status,
+				headers: entry.response.headers,
+				body: Buffer.from(entry.response.body.text, 'utf8'),
+			},
+			{ namespace, endpointPath },
+		);
+		if (!decoded.ok) return `a fault ${faultName(decoded.fault)}: "${decoded.fault.message}"`;
+		const result = normaliseResult(decoded.result);
+		if (Array.isArray(result)) return `a result of ${entry.operation}: ${result.length} record(s)`;
+		return `a result of ${entry.operation}`;
+	} catch (error) {
+		return `an answer that does not decode as ${entry.operation}'s (${error instanceof Error ? error.message : String(error)})`;
+	}
 }
 
 function injectedText(injected: string): string {
@@ -227,8 +286,25 @@ function faultName(fault: { code: string; subcode?: string }): string {
 	return `${fault.code}${fault.subcode ? `/${fault.subcode}` : ''}`;
 }
 
-/** The whole exchange as a read-only Markdown document. */
-export function exchangeMarkdown(entry: DetailedEntry): string {
+/** The whole exchange as a read-only Markdown document; `upstream` reads a proxied exchange's answer. */
+export function exchangeMarkdown(entry: DetailedEntry, upstream?: { namespace: string; postingPath: string }): string {
+	const answered = upstream ? upstreamAnswerText(entry, upstream.namespace, upstream.postingPath) : undefined;
+	const live = entry.upstream
+		? [
+				'',
+				`Proxied to ${literal(entry.upstream)}: the verdict above was computed here, before forwarding; ${
+					entry.proxyError
+						? `the upstream gave no answer, so the proxy answered ${entry.status} itself: ${literal(entry.proxyError.message)}.`
+						: `the upstream answered HTTP ${entry.status}${answered ? `, ${literal(answered)}` : ''}.`
+				}`,
+				...(entry.verdict.refusal && !entry.proxyError && entry.status < 400
+					? [
+							'',
+							'**The verdict and the live service disagree**: production was expected to refuse this request, and it did not. The sandbox may be stricter than the service here: worth a fidelity report.',
+						]
+					: []),
+			]
+		: [];
 	const title = entry.operation ?? `${entry.method} ${entry.path}`;
 	const target = entry.query ? `${entry.path}?${entry.query}` : entry.path;
 	const cut = (body: JournalEntry['request']['body']): string =>
@@ -253,6 +329,10 @@ export function exchangeMarkdown(entry: DetailedEntry): string {
 			? ['', `Internal reason (the client saw only the fixed text): ${literal(entry.internalReason)}`]
 			: []),
 		...(entry.injected ? ['', literal(injectedText(entry.injected))] : []),
+		...live,
+		...(entry.replay ? ['', literal(replayText(entry.replay))] : []),
+		...(entry.breakpoint ? ['', `Breakpoint: ${literal(entry.breakpoint)}`] : []),
+		...(entry.otherCredentials ? ['', "This request carried credentials other than the connection's own."] : []),
 		'',
 		`## Request: ${entry.method} ${literal(target)}`,
 		'',

@@ -30,6 +30,7 @@ import {
 	viewStatus,
 } from './trafficModel';
 import { TrafficSource } from './trafficSource';
+import type { LiveState } from '../liveService/liveState';
 
 const ICONS = {
 	fault: new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground')),
@@ -82,10 +83,26 @@ class TrafficTree implements vscode.TreeDataProvider<JournalEntry> {
 	}
 }
 
+/** What other features use of the view: its selection and the sandbox it follows. */
+export interface TrafficPort {
+	/** The selected rows (several with Ctrl/Shift), or the one a command was run on. */
+	chosen(entry?: JournalEntry): JournalEntry[];
+	/** Every row the view holds that passes its filter, newest first. */
+	rows(): JournalEntry[];
+	/** The sandbox URL the view is attached to; undefined when it follows the built-in sandbox. */
+	attachedUrl(): string | undefined;
+	/** Shows the view (e.g. once inspection starts). */
+	reveal(): void;
+}
+
 /** Registers the view and its commands; follows the built-in sandbox unless attached to a URL. */
-export function registerTrafficView(sandbox: SandboxManager, playground: PlaygroundDeps): vscode.Disposable {
+export function registerTrafficView(
+	sandbox: SandboxManager,
+	playground: PlaygroundDeps,
+	live: LiveState,
+): { disposable: vscode.Disposable; port: TrafficPort } {
 	const tree = new TrafficTree();
-	const view = vscode.window.createTreeView(TRAFFIC_VIEW_ID, { treeDataProvider: tree });
+	const view = vscode.window.createTreeView(TRAFFIC_VIEW_ID, { treeDataProvider: tree, canSelectMany: true });
 	const located = vscode.languages.createDiagnosticCollection('multiposting-traffic');
 	let source: TrafficSource | undefined;
 	let attachedUrl: string | undefined;
@@ -217,7 +234,18 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 
 	setContext(CONTEXT_KEYS.trafficPaused, false);
 	followCurrent();
-	return vscode.Disposable.from(
+	const port: TrafficPort = {
+		chosen: (entry) => {
+			const selected = view.selection;
+			// A row's own menu acts on the selection when the row is part of it, else on that row alone.
+			if (entry && !selected.some((row) => row.id === entry.id)) return [entry];
+			return selected.length > 0 ? [...selected] : entry ? [entry] : [];
+		},
+		rows: () => tree.rows.list(parseFilter(tree.filterText)),
+		attachedUrl: () => attachedUrl,
+		reveal: () => void vscode.commands.executeCommand(`${TRAFFIC_VIEW_ID}.focus`),
+	};
+	const disposable = vscode.Disposable.from(
 		tree,
 		view,
 		{ dispose: () => source?.stop() },
@@ -306,7 +334,7 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 				);
 				tree.noteVerdict(detail);
 				await openReadonlyDocument(
-					exchangeMarkdown(detail),
+					exchangeMarkdown(detail, detail.upstream ? live.upstream(detail.upstream) : undefined),
 					'markdown',
 					`Exchange ${chosen.id} ${chosen.operation ?? chosen.path}`,
 				);
@@ -380,4 +408,5 @@ export function registerTrafficView(sandbox: SandboxManager, playground: Playgro
 			}),
 		),
 	);
+	return { disposable, port };
 }
