@@ -14,6 +14,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import * as tlsModule from 'node:tls';
 import { connect as tlsConnect, rootCertificates, type ConnectionOptions } from 'node:tls';
 import type { ProxyFailure } from '../journal/types';
 
@@ -172,13 +173,19 @@ export function classifyUpstreamError(error: unknown, upstream: string): ProxyFa
 	return { kind: 'unreachable', message: `${upstream} could not be reached: ${message}` };
 }
 
+/** The CA certificates Node trusts by default: the bundled ones and NODE_EXTRA_CA_CERTS (where Node lists them). */
+function defaultCertificates(): readonly string[] {
+	const list = (tlsModule as { getCACertificates?: (type: string) => string[] }).getCACertificates;
+	return list ? list('default') : rootCertificates;
+}
+
 /** The upstream of a proxy. */
 export function createUpstream(options: UpstreamOptions): Upstream {
 	const url = parseUrl(options.baseUrl, 'The upstream');
 	const via = options.via ? parseUrl(options.via, 'The outbound proxy') : undefined;
 	const tls: ConnectionOptions = {
 		rejectUnauthorized: true,
-		...(options.ca?.length ? { ca: [...rootCertificates, ...options.ca] } : {}),
+		...(options.ca?.length ? { ca: [...defaultCertificates(), ...options.ca] } : {}),
 	};
 	const secure = url.protocol === 'https:';
 	const agent = secure
