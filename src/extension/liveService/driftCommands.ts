@@ -171,8 +171,9 @@ export function driftCommands(deps: LiveDeps): vscode.Disposable[] {
 				const chosen = deps.traffic.chosen(entry);
 				const rows =
 					chosen.length > 0 ? chosen : deps.traffic.rows().filter((row) => row.upstream !== undefined);
-				if (rows.length === 0)
-					{throw new Error('no exchange with a live service in the Traffic view: inspect a connection first.');}
+				if (rows.length === 0) {
+					throw new Error('no exchange with a live service in the Traffic view: inspect a connection first.');
+				}
 				const made = await (await controlOf(deps)).recording(rows.map((row) => row.id));
 				const source = `${rows.length} exchange${rows.length === 1 ? '' : 's'} of ${made.upstream ?? 'the sandbox'}`;
 				await run(deps, parseRecording(made.text, source), source);

@@ -13,8 +13,9 @@ import type { ReplayMode } from './sandboxControl';
 
 async function saveAsRecording(deps: LiveDeps, entry?: JournalEntry): Promise<void> {
 	const chosen = deps.traffic.chosen(entry);
-	if (chosen.length === 0)
-		{throw new Error('choose one or more exchanges in the Traffic view first (Ctrl or Shift for several).');}
+	if (chosen.length === 0) {
+		throw new Error('choose one or more exchanges in the Traffic view first (Ctrl or Shift for several).');
+	}
 	const control = await controlOf(deps);
 	const made = await control.recording(chosen.map((row) => row.id));
 	const folder = vscode.workspace.workspaceFolders?.[0]?.uri;

@@ -144,8 +144,9 @@ function hostOf(url: string): string {
 }
 
 function replayText(replay: NonNullable<JournalEntry['replay']>): string {
-	if (replay.outcome === 'served')
-		{return `Answered from the recording ${replay.recording}, exchange ${replay.exchange}`;}
+	if (replay.outcome === 'served') {
+		return `Answered from the recording ${replay.recording}, exchange ${replay.exchange}`;
+	}
 	return replay.mode === 'strict'
 		? 'Not in the recording: answered with the NotRecorded fault (strict replay)'
 		: 'Not in the recording: the sandbox answered (fall-through replay)';
