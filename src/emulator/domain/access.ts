@@ -25,11 +25,16 @@ export interface SearchScope {
 	userId?: number;
 }
 
+/** Every operation checks the API key first: the fault of a request without one (the verdict says it too). */
+export const MISSING_API_KEY = {
+	code: 'Client',
+	subcode: 'AuthenticationFailed',
+	message: 'sAPIKey is missing. Give the API key of your connection.',
+} as const;
+
 export function authenticateKey(store: Store, params: ParamReader<'sAPIKey'>): KeyScope {
 	const apiKey = params.text('sAPIKey');
-	if (apiKey === undefined) {
-		throw FaultError.client('AuthenticationFailed', 'sAPIKey is missing. Give the API key of your connection.');
-	}
+	if (apiKey === undefined) throw FaultError.client(MISSING_API_KEY.subcode, MISSING_API_KEY.message);
 	const organisation = store.accounts.organisationForApiKey(apiKey);
 	if (!organisation) {
 		throw FaultError.client('AuthenticationFailed', 'sAPIKey is not valid. Check the API key of your connection.');

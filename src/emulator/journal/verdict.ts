@@ -10,6 +10,8 @@ import { OPERATIONS, type Endpoint } from '../../protocol/catalogue';
 import type { Fault } from '../../protocol/faults';
 import { checkParams } from '../../protocol/rules';
 import type { SchemaProblem, XsdValidatorPort } from '../../protocol/schema/wsdlValidation';
+import { MISSING_API_KEY } from '../domain/access';
+import { isGiven } from '../domain/params';
 import { SANDBOX_WARNING_PREFIX } from '../pipeline/context';
 import { lookupPathOperation, route, type Route } from '../pipeline/dispatch';
 import { classifyError, unknownOperation } from '../pipeline/errors';
@@ -163,6 +165,9 @@ async function judged(entry: JournalEntry, ctx: VerdictContext): Promise<Verdict
 	const decoded = isRefusal(strict) ? (isRefusal(loose) ? undefined : loose) : strict;
 	const issues = decoded ? checkParams(decoded.operation, decoded.params, { maxPageSize: ctx.maxPageSize }) : [];
 	let refusal: Refusal | undefined = isRefusal(strict) ? strict : undefined;
+	// The API key is checked before any rule: one production ignores (unqualified, say) is missing.
+	if (!isRefusal(strict) && !isGiven(strict.params, 'sAPIKey'))
+		refusal = { status: 500, fault: { ...MISSING_API_KEY } };
 	if (!refusal && issues.length > 0) {
 		refusal = { status: 500, fault: { code: 'Client', subcode: issues[0].subcode, message: issues[0].message } };
 	}

@@ -83,14 +83,18 @@ describe('journal: verdict and near misses', function () {
 		assert.equal(miss?.fix, `write <GetCurrency xmlns="${NS}">`);
 	});
 
-	it('says production ignores an unqualified parameter, where it is, how to qualify it, and what the WSDL says', async () => {
+	it('says production ignores an unqualified parameter (an ignored key is a missing one), where it is, how to qualify it, and what the WSDL says', async () => {
 		const body =
 			`<?xml version="1.0"?>\n<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">\n<soap:Body>\n` +
 			`<m:GetCurrency xmlns:m="${NS}">\n<m:sCultureID>en</m:sCultureID>\n<sAPIKey>${API_KEY}</sAPIKey>\n</m:GetCurrency>\n</soap:Body>\n</soap:Envelope>`;
 		await soap11(emulator, body);
 		const { verdict } = await newest(emulator);
-		// Strict: the key is ignored (the handler then finds no key).
-		assert.equal(verdict.summary, 'Production accepts this request but ignores part of it.');
+		// Strict: the key is ignored, so production finds no key: the API key is checked first.
+		assert.equal(
+			verdict.summary,
+			'Production refuses this request: HTTP 500, sAPIKey is missing. Give the API key of your connection.',
+		);
+		assert.equal(verdict.refusal?.fault.subcode, 'AuthenticationFailed');
 		assert.deepEqual(verdict.production, [
 			`production would refuse this request: <sAPIKey> is not in the service namespace "${NS}" (it has no namespace); production ignores it`,
 		]);
