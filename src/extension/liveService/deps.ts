@@ -19,10 +19,13 @@ export interface LiveDeps {
 export async function controlOf(deps: LiveDeps): Promise<SandboxControl> {
 	const attached = deps.traffic.attachedUrl();
 	if (attached) return new SandboxControl(attached);
-	const running = await vscode.window.withProgress(
-		{ location: vscode.ProgressLocation.Notification, title: 'Starting the sandbox' },
-		() => deps.sandbox.ensureRunning(),
-	);
+	// Progress only when there is a start to wait for: a toast per command would crowd out the messages.
+	const running =
+		deps.sandbox.running ??
+		(await vscode.window.withProgress(
+			{ location: vscode.ProgressLocation.Notification, title: 'Starting the sandbox' },
+			() => deps.sandbox.ensureRunning(),
+		));
 	return new SandboxControl(running.baseUrl);
 }
 
