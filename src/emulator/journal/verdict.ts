@@ -166,8 +166,9 @@ async function judged(entry: JournalEntry, ctx: VerdictContext): Promise<Verdict
 	const issues = decoded ? checkParams(decoded.operation, decoded.params, { maxPageSize: ctx.maxPageSize }) : [];
 	let refusal: Refusal | undefined = isRefusal(strict) ? strict : undefined;
 	// The API key is checked before any rule: one production ignores (unqualified, say) is missing.
-	if (!isRefusal(strict) && !isGiven(strict.params, 'sAPIKey'))
+	if (!isRefusal(strict) && !isGiven(strict.params, 'sAPIKey')) {
 		refusal = { status: 500, fault: { ...MISSING_API_KEY } };
+	}
 	if (!refusal && issues.length > 0) {
 		refusal = { status: 500, fault: { code: 'Client', subcode: issues[0].subcode, message: issues[0].message } };
 	}
