@@ -4,7 +4,8 @@
  * text, nothing, or an answer that does not decode as the operation's result), the fault's code and
  * subcode, and the answer's element tree: which elements are present, absent or nil, and their
  * structure (a record where a list stands, a leaf where a record stands). Values never count: two
- * accounts hold different adverts. The service's own namespace counts as one, whatever its URI. Pure.
+ * accounts hold different adverts, so an element of list items whose form varies (nil in some) agrees
+ * with any answer showing one of its forms. The service's own namespace counts as one, whatever its URI. Pure.
  */
 import { getBinding } from './bindings';
 import type { BindingName, CodecContext } from './bindings/types';
@@ -180,8 +181,13 @@ function describeForms(forms: Set<Form>): string {
 		.join(' or ');
 }
 
-function sameForms(a: Set<Form>, b: Set<Form>): boolean {
-	return a.size === b.size && [...a].every((form) => b.has(form));
+/**
+ * Whether two elements stand alike. An element of list items seen in several forms (nil in some adverts,
+ * present in others) varies with the data: it agrees with any side that shows one of those forms, as
+ * two accounts' lists differ in which items have a value. Forms that do not overlap at all are drift.
+ */
+function compatibleForms(a: Set<Form>, b: Set<Form>): boolean {
+	return [...a].some((form) => b.has(form));
 }
 
 /** The element differences, depth first; an element with no children on one side (an empty list) is not descended. */
@@ -194,7 +200,7 @@ function treeDrift(recorded: ShapeNode, sandbox: ShapeNode, path: string, drift:
 		const where = `${path}/${key}`;
 		const formsA = a?.forms ?? new Set<Form>(['absent']);
 		const formsB = b?.forms ?? new Set<Form>(['absent']);
-		if (!sameForms(formsA, formsB)) {
+		if (!compatibleForms(formsA, formsB)) {
 			drift.push({
 				aspect: 'element',
 				path: where,
