@@ -13,7 +13,7 @@ export function registerRecordingRoutes(router: ControlRouter, journal: Journal,
 	router.add('POST', '/__admin/recordings', ({ body }) => {
 		let data: Record<string, unknown>;
 		try {
-			data = JSON.parse(body || '{}') as Record<string, unknown>;
+			data = (JSON.parse(body || '{}') ?? {}) as Record<string, unknown>;
 		} catch {
 			throw new ControlError(400, 'The body must be JSON: {"ids": [1, 2]} or {"filter": "…"}.');
 		}

@@ -22,7 +22,7 @@ export interface ReplayControl {
 export function replayOfBody(body: string): { recordings: LoadedRecording[]; mode: ReplayMode } {
 	let data: Record<string, unknown>;
 	try {
-		data = JSON.parse(body) as Record<string, unknown>;
+		data = (JSON.parse(body) ?? {}) as Record<string, unknown>;
 	} catch {
 		throw new ControlError(
 			400,
