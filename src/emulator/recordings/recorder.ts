@@ -185,6 +185,9 @@ export function writeFileAtomically(path: string, text: string): void {
 	}
 }
 
+/** The shortest wait between two writes of a recording made as exchanges come (`--record`). */
+const RECORD_WRITE_MIN_MS = 200;
+
 /**
  * `--record FILE`: every proxied exchange the journal keeps goes into one recording, written again
  * (whole, atomically) shortly after each one, so an interrupted session keeps what it saw. What cannot
@@ -198,11 +201,16 @@ export function recordToFile(
 ): { close(): void } {
 	const entries: JournalEntry[] = [];
 	let timer: NodeJS.Timeout | undefined;
+	// Each write makes, checks and writes the whole file: the next one waits ten times as long as the
+	// last took, so a long recording under load costs the proxy a tenth of a core at most, not all of it.
+	let waitMs = RECORD_WRITE_MIN_MS;
 	const write = (): void => {
 		timer = undefined;
 		if (entries.length === 0) return;
+		const started = performance.now();
 		try {
 			writeFileAtomically(path, makeRecording(entries, contexts, journal).text);
+			waitMs = Math.max(RECORD_WRITE_MIN_MS, (performance.now() - started) * 10);
 		} catch (error) {
 			onSkip(`the recording ${path} was not written: ${error instanceof Error ? error.message : String(error)}`);
 		}
@@ -216,7 +224,7 @@ export function recordToFile(
 		}
 		if (entries.length >= MAX_RECORDED_EXCHANGES) return onSkip(`exchange ${entry.id}: the recording is full`);
 		entries.push(entry);
-		timer ??= setTimeout(write, 200);
+		timer ??= setTimeout(write, waitMs);
 	});
 	return {
 		close() {
