@@ -40,6 +40,14 @@ declare module 'autocannon' {
 		timeouts: number;
 		non2xx: number;
 	}
-	function autocannon(options: Options): Promise<Result>;
+	/** A running load: awaited, its result; meanwhile, an event per response. */
+	interface Instance extends PromiseLike<Result> {
+		/** Each response as it comes, with its latency in ms (fractional, unlike the result's histogram). */
+		on(
+			event: 'response',
+			listener: (client: Client, statusCode: number, bytes: number, responseTimeMs: number) => void,
+		): this;
+	}
+	function autocannon(options: Options): Instance;
 	export default autocannon;
 }

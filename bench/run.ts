@@ -2,9 +2,13 @@
  * `npm run bench`: every benchmark in one run on one machine, printed and written into
  * bench/RESULTS.md between the generated markers (the hand-written analysis around them is kept).
  *
- *   node out/bench/run.js [--only codec,client,server,journal,scale,extension,stall,webview] [--reps 5] [--seconds 5] [--rounds 3]
+ *   node out/bench/run.js [--only codec,client,server,journal,proxy,scale,extension,stall,webview] [--reps 5] [--seconds 5] [--rounds 3]
  *     [--bindings soap11,soap12,httpGet,httpPost] [--no-profile] [--size 1000000] [--keep] [--no-write]
  *     [--ops GetCurrency,AddAdvert] [--connections 16]   (server: only these workloads and connection counts)
+ *   proxy: the inspecting proxy vs a direct connection, a bare node:http forwarder, WireMock's proxy mode and
+ *     mitmproxy (bench/setup.sh installs mitmdump), replay vs kept answers, a CPU profile of the proxy
+ *     (--no-profile skips it; --rounds as for server). Mind --no-write with --only: the generated block
+ *     of bench/RESULTS.md is replaced by the sections that ran.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +20,7 @@ import { runExtensionBenchmarks } from './extension';
 import { runScaleBenchmark } from './scale';
 import { runServerBenchmarks } from './server';
 import { runJournalBenchmark } from './journal';
+import { runProxyBenchmark } from './proxy';
 import { runStallBenchmark } from './stall';
 import { runPanelOpenBenchmark } from './panelOpen';
 import { runWebviewBenchmarks } from './webviewPanels';
@@ -23,7 +28,7 @@ import { BINDING_NAMES, type BindingName } from '../src/protocol/bindings';
 
 const BEGIN = '<!-- BEGIN GENERATED RESULTS -->';
 const END = '<!-- END GENERATED RESULTS -->';
-const ALL = ['codec', 'client', 'server', 'journal', 'scale', 'extension', 'stall', 'webview'] as const;
+const ALL = ['codec', 'client', 'server', 'journal', 'proxy', 'scale', 'extension', 'stall', 'webview'] as const;
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
@@ -85,6 +90,14 @@ async function main(): Promise<void> {
 		);
 	}
 	if (only.has('journal')) await measure('journal', async () => [await runJournalBenchmark(seconds, log)]);
+	if (only.has('proxy')) {
+		await measure('proxy', () =>
+			runProxyBenchmark(seconds, log, {
+				rounds: clamp(Number(values.rounds), 1, 9),
+				profile: !values['no-profile'],
+			}),
+		);
+	}
 	if (only.has('scale')) await measure('scale', () => runScaleBenchmark(size, log, values.keep));
 	if (only.has('extension')) await measure('extension', () => runExtensionBenchmarks(log));
 	if (only.has('stall')) await measure('stall', () => runStallBenchmark(log));

@@ -135,6 +135,8 @@ export interface Sandbox {
 	process: ChildProcess;
 	baseUrl: string;
 	demo: { apiKey: string; username: string; password: string };
+	/** The whole ready line (with --proxy-to also proxyUrl, with --replay also replay). */
+	ready: Record<string, unknown>;
 	stop(): Promise<void>;
 }
 
@@ -178,6 +180,7 @@ export function startSandbox(
 				process: child,
 				baseUrl: ready.baseUrl,
 				demo: { apiKey: ready.apiKey, username: ready.username, password: ready.password },
+				ready,
 				stop: () => stopProcess(child, 'SIGINT'),
 			});
 		});
@@ -360,7 +363,7 @@ async function load(url: string, plan: LoadPlan, connections: number, seconds: n
 }
 
 /** Builds the shipped sandbox bundle and a copy with its names kept and a source map (for profiles). */
-async function bundles(dir: string): Promise<{ shipped: string; profiled: string }> {
+export async function bundles(dir: string): Promise<{ shipped: string; profiled: string }> {
 	execFileSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: ROOT, stdio: 'ignore', timeout: 300_000 });
 	const shippedDir = join(dir, 'shipped');
 	const profiledDir = join(dir, 'profiled');
@@ -398,7 +401,7 @@ async function bundles(dir: string): Promise<{ shipped: string; profiled: string
 	return { shipped: join(shippedDir, 'sandbox.js'), profiled: join(profiledDir, 'sandbox.js') };
 }
 
-function rssMbOf(pid: number | undefined): number {
+export function rssMbOf(pid: number | undefined): number {
 	try {
 		const status = readFileSync(`/proc/${pid}/status`, 'utf8');
 		return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN) / 1024;

@@ -6,12 +6,15 @@
  *                                     `{ type: 'fixed', file, contentType }` makes it answer every request
  *                                     with that file's bytes (the client benchmark)
  *   node serverChild.js node-soap <results JSON file>   node-soap from the WSDL, fixed results
+ *   node serverChild.js forward <upstream URL>   a bare node:http forwarder to the upstream (keep-alive
+ *                                     agent, bodies piped, hop-by-hop headers dropped): the ceiling for a
+ *                                     proxy written on Node (the proxy benchmark)
  *
  * Sends `{ type: 'ready', url }` to the parent once listening; `{ type: 'canned', entries }` replaces
  * the bare server's table (answered by `{ type: 'canned-set' }`); `{ type: 'stop' }` ends it.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as soap from 'soap';
 import { generateWsdl } from '../src/protocol/wsdl';
@@ -63,6 +66,36 @@ async function main(): Promise<void> {
 				}
 				response.writeHead(canned.status, canned.headers).end(canned.body);
 			});
+		});
+	} else if (kind === 'forward') {
+		const upstream = new URL(process.argv[3]);
+		const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+		const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'te', 'upgrade'];
+		const endToEnd = (headers: IncomingMessage['headers']): IncomingMessage['headers'] => {
+			const kept = { ...headers };
+			for (const name of HOP_BY_HOP) delete kept[name];
+			return kept;
+		};
+		server.on('request', (request, response) => {
+			const outgoing = httpRequest(
+				{
+					host: upstream.hostname,
+					port: upstream.port,
+					method: request.method,
+					path: request.url,
+					headers: { ...endToEnd(request.headers), host: upstream.host },
+					agent,
+				},
+				(answer) => {
+					response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+					answer.pipe(response);
+				},
+			);
+			outgoing.on('error', () => {
+				if (response.headersSent) response.destroy();
+				else response.writeHead(502, { 'content-type': 'text/plain' }).end('upstream failed');
+			});
+			request.pipe(outgoing);
 		});
 	} else if (kind !== 'node-soap') {
 		throw new Error(`unknown server kind ${kind}`);

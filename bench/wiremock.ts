@@ -41,7 +41,7 @@ function jarPath(): string | undefined {
 	}
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const server = createServer();
 		server.once('error', reject);
@@ -62,8 +62,14 @@ async function admin(url: string, method: string, body?: unknown): Promise<void>
 	if (!response.ok) throw new Error(`WireMock admin ${method} answered ${response.status}`);
 }
 
-/** Starts WireMock on a free loopback port; a string says why it cannot run here. */
-export async function startWireMock(): Promise<WireMock | string> {
+/** As its documentation advises for load: no journal of requests, no logging of each one. */
+const STUB_SERVER_ARGS = ['--no-request-journal', '--disable-request-logging'];
+
+/**
+ * Starts WireMock on a free loopback port; a string says why it cannot run here. `args` replace the
+ * stub server's defaults (e.g. `--proxy-all <url>` for its proxy mode, with its journal on).
+ */
+export async function startWireMock(args: readonly string[] = STUB_SERVER_ARGS): Promise<WireMock | string> {
 	const jar = jarPath();
 	if (!jar) return 'the wiremock npm package (its standalone jar) is not installed: run npm install';
 	const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
@@ -72,18 +78,7 @@ export async function startWireMock(): Promise<WireMock | string> {
 	const port = await freePort();
 	const child: ChildProcess = spawn(
 		'java',
-		[
-			'-jar',
-			jar,
-			'--port',
-			String(port),
-			'--bind-address',
-			'127.0.0.1',
-			'--disable-banner',
-			// As its documentation advises for load: no journal of requests, no logging of each one.
-			'--no-request-journal',
-			'--disable-request-logging',
-		],
+		['-jar', jar, '--port', String(port), '--bind-address', '127.0.0.1', '--disable-banner', ...args],
 		{ stdio: 'ignore' },
 	);
 	const url = `http://127.0.0.1:${port}`;
