@@ -353,6 +353,15 @@ export async function startProxy(options: ProxyOptions, parts: ProxyParts): Prom
 			if (error instanceof ClientAbortedError) return finish(499);
 			const message = error instanceof HttpError ? error.message : String(error);
 			const status = error instanceof HttpError ? error.status : 400;
+			// A client still sending its body would get the close as a reset that loses the answer: after
+			// it, the rest is read and dropped (Node dumps the request) until the client closes, 5 s at most.
+			const socket = req.socket;
+			socket.destroySoon = () => {
+				socket.end();
+				req.resume();
+				const linger = setTimeout(() => socket.destroy(), 5_000).unref();
+				socket.once('close', () => clearTimeout(linger));
+			};
 			return proxyAnswer(status, { kind: 'tooLarge', message }, { connection: 'close' });
 		}
 		capture.requestBody = body;
@@ -481,6 +490,48 @@ export async function startProxy(options: ProxyOptions, parts: ProxyParts): Prom
 			idle.unref();
 		};
 		touch();
+		// Small pieces that come in one read (an answer of one-byte chunks: thousands) are copied into one
+		// buffer and written as one: a write per piece costs the response's buffers hundreds of bytes each,
+		// and pieces kept until the write would outlive the young generation. The usual answer, one
+		// piece, is written as it is: the buffer is made only when a second small piece joins it.
+		let single: Buffer | undefined;
+		let batch: Buffer | undefined;
+		let batched = 0;
+		const send = (bytes: Buffer): void => {
+			if (res.destroyed) return;
+			if (!res.write(bytes)) {
+				answer.pause();
+				res.once('drain', () => answer.resume());
+			}
+		};
+		const flush = (): void => {
+			if (single) {
+				const bytes = single;
+				single = undefined;
+				send(bytes);
+			} else if (batch && batched > 0) {
+				const bytes = Buffer.from(batch.subarray(0, batched));
+				batched = 0;
+				send(bytes);
+			}
+		};
+		const add = (piece: Buffer): void => {
+			if (!single && batched === 0) {
+				single = piece;
+				setImmediate(flush);
+				return;
+			}
+			batch ??= Buffer.allocUnsafe(64 * 1024);
+			if (single) {
+				batched = single.copy(batch, 0);
+				single = undefined;
+			}
+			if (batched + piece.byteLength > batch.byteLength) {
+				flush();
+				setImmediate(flush);
+			}
+			batched += piece.copy(batch, batched);
+		};
 		answer.on('data', (piece: Buffer) => {
 			touch();
 			total += piece.byteLength;
@@ -494,13 +545,16 @@ export async function startProxy(options: ProxyOptions, parts: ProxyParts): Prom
 				res.destroy();
 				return;
 			}
-			if (!res.write(piece)) {
-				answer.pause();
-				res.once('drain', () => answer.resume());
+			if (piece.byteLength >= 16 * 1024) {
+				flush();
+				send(piece);
+				return;
 			}
+			add(piece);
 		});
 		answer.once('end', () => {
 			clearTimeout(idle);
+			flush();
 			const bytes = kept.bytes();
 			capture.responseBody = whole ? readable(bytes, answer.headers['content-encoding']) : bytes;
 			if (!whole) capture.responseOmittedBytes = total - bytes.byteLength;
