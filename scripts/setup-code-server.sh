@@ -36,7 +36,7 @@ VSCODE_DIR="$INSTALL_DIR/node_modules/code-server/lib/vscode"
 # Debian packages: the headers the native modules build against, ripgrep (code-server's
 # postinstall would download it) and chromium for playwright. The build tools are listed too
 # so that a bare Debian image works; they are usually present already.
-APT_PACKAGES=(libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev ripgrep chromium
+APT_PACKAGES=(libkrb5-dev libxkbfile-dev libsecret-1-dev libx11-dev ripgrep chromium python3-zeep
 	build-essential python3 pkg-config)
 
 START_SECONDS=$SECONDS
