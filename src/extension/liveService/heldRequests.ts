@@ -77,6 +77,11 @@ class HeldDocuments implements vscode.FileSystemProvider {
 	}
 }
 
+/** The title of a held request's decoded view (its preview tab reads "Preview <title>.md"). */
+function decodedTitle(held: HeldRequest): string {
+	return `Held ${held.id} ${held.operation ?? 'request'}`;
+}
+
 /** The held request as Markdown: where it goes, what it is, its decoded parameters. */
 export function heldMarkdown(held: HeldRequest, namespace: string | undefined, postingPath: string): string {
 	const lines = [
@@ -140,7 +145,7 @@ export function heldRequestCommands(deps: LiveDeps): vscode.Disposable[] {
 		await openReadonlyDocument(
 			heldMarkdown(held, upstream?.namespace, upstream?.postingPath ?? DEFAULT_ENDPOINT_PATHS.posting),
 			'markdown',
-			`Held ${held.id} ${held.operation ?? 'request'}`,
+			decodedTitle(held),
 			{ viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
 		);
 		void editor;
@@ -187,10 +192,14 @@ export function heldRequestCommands(deps: LiveDeps): vscode.Disposable[] {
 		return { id: found[0], ...found[1] };
 	};
 
-	const close = async (uri: vscode.Uri): Promise<void> => {
+	/** Closes a held request's document and its decoded preview: both are stale once it is decided. */
+	const close = async (uri: vscode.Uri, held: HeldRequest): Promise<void> => {
+		const previewLabel = `Preview ${decodedTitle(held)}.md`;
 		for (const group of vscode.window.tabGroups.all) {
 			for (const tab of group.tabs) {
-				if (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()) {
+				if (tab.input instanceof vscode.TabInputWebview && tab.label === previewLabel) {
+					await vscode.window.tabGroups.close(tab);
+				} else if (tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString()) {
 					const document = vscode.workspace.textDocuments.find(
 						(doc) => doc.uri.toString() === uri.toString(),
 					);
@@ -222,7 +231,7 @@ export function heldRequestCommands(deps: LiveDeps): vscode.Disposable[] {
 			await control.decide(id, decision);
 		} finally {
 			opened.delete(id);
-			await close(item.uri);
+			await close(item.uri, item.held);
 		}
 		await refresh(control);
 	};
@@ -271,7 +280,7 @@ export function heldRequestCommands(deps: LiveDeps): vscode.Disposable[] {
 				await control.clearBreakpoints();
 				for (const [id, item] of [...opened]) {
 					opened.delete(id);
-					await close(item.uri);
+					await close(item.uri, item.held);
 				}
 				await refresh(control);
 			}),

@@ -81,7 +81,11 @@ export async function openReadonlyDocument(
 ): Promise<vscode.Uri> {
 	const uri = readonlyUri(content, language, title);
 	if (language === 'markdown') {
-		await vscode.commands.executeCommand('markdown.showPreview', uri);
+		// The preview commands take no show options: beside is its own command, and focus is given back.
+		const previous = show.preserveFocus ? vscode.window.activeTextEditor : undefined;
+		const beside = show.viewColumn === vscode.ViewColumn.Beside;
+		await vscode.commands.executeCommand(beside ? 'markdown.showPreviewToSide' : 'markdown.showPreview', uri);
+		if (previous) await vscode.window.showTextDocument(previous.document, { viewColumn: previous.viewColumn });
 		return uri;
 	}
 	let document = await vscode.workspace.openTextDocument(uri);
