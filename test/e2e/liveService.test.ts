@@ -340,6 +340,111 @@ describe('debugging against the live service in real VS Code', function () {
 		await statusBarItem(page, /Inspecting/).waitFor({ state: 'hidden', timeout: UI_WAIT });
 	});
 
+	it('holds a request at a breakpoint, sends it on edited; replays a recording from VS Code and turns replay off', async function () {
+		const proxyUrl = await startInspection();
+		await runCommand(page, 'Multiposting: Add Breakpoint…');
+		const operationRow = page.locator(QUICK_INPUT_ROW, { hasText: /^GetCurrency/ }).first();
+		await page.locator(QUICK_INPUT_BOX).fill('GetCurrency');
+		await operationRow.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await operationRow.click();
+		await notification(page, /Breakpoint on .*GetCurrency/);
+		await statusBarItem(page, /1 breakpoint/).waitFor({ timeout: UI_WAIT });
+
+		// The application's request is held: its query opens as an editable document.
+		const answer = curl([`${proxyUrl}/SOAP/Posting.asmx/GetCurrency?sCultureID=en-GB&sAPIKey=${live.demo.apiKey}`]);
+		await editorTab(page, /Held \d+ GetCurrency/).waitFor({ state: 'visible', timeout: UI_WAIT });
+		const editor = page.locator('.editor-instance .monaco-editor', { hasText: 'sCultureID=en-GB' }).first();
+		await editor.waitFor({ state: 'visible', timeout: UI_WAIT });
+		assert.ok(
+			!((await editor.textContent()) ?? '').includes(live.demo.apiKey),
+			'the held request shows the API key',
+		);
+		await screenshot(page, 'breakpoint-held-request');
+		// The decoded view opens beside; the focus stays on the request to edit.
+		await editorTab(page, /Preview Held \d+ GetCurrency/).waitFor({ state: 'visible', timeout: UI_WAIT });
+		await editor.click();
+		await page.keyboard.press('Control+H');
+		const replaceBox = page.locator('.find-widget.visible .replace-part textarea').first();
+		await replaceBox.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await page.keyboard.type('en-GB');
+		await replaceBox.click();
+		await replaceBox.fill('fr-FR');
+		await replaceBox.press('Control+Alt+Enter');
+		await page
+			.locator('.editor-instance .monaco-editor', { hasText: 'sCultureID=fr-FR' })
+			.first()
+			.waitFor({ timeout: UI_WAIT });
+		await page.keyboard.press('Escape');
+		await runCommand(page, 'Multiposting: Send On');
+		const sent = await answer;
+		assert.equal(sent.status, 200);
+		assert.match(sent.body, /<CultureID>fr-FR<\/CultureID>/, 'the live service answered the edited request');
+		await editorTab(page, /Held \d+ GetCurrency/).waitFor({ state: 'detached', timeout: UI_WAIT });
+		await runCommand(page, 'Multiposting: Clear Breakpoints');
+		await statusBarItem(page, /breakpoint/).waitFor({ state: 'hidden', timeout: UI_WAIT });
+		await runCommand(page, 'Multiposting: Stop Inspecting');
+
+		// A recording made with the CLI's --record, replayed by the built-in sandbox from VS Code.
+		const recordingFile = path.join(workspaceDir, 'replay-e2e.mprec.json');
+		fs.rmSync(recordingFile, { force: true });
+		const data = fs.mkdtempSync(path.join(os.tmpdir(), 'mpw-record-'));
+		const recorder = await startCli([
+			'--port',
+			'0',
+			'--data',
+			data,
+			'--proxy-to',
+			front.baseUrl,
+			'--proxy-ca',
+			certificates.caFile,
+			'--proxy-port',
+			'0',
+			'--record',
+			recordingFile,
+		]);
+		let recorded: { status: number; body: string };
+		try {
+			recorded = await curl([
+				`${String(recorder.ready.proxyUrl)}/SOAP/Posting.asmx/GetCurrency?sCultureID=en-GB&sAPIKey=${live.demo.apiKey}`,
+			]);
+		} finally {
+			recorder.child.kill('SIGTERM');
+			await new Promise((resolve) => recorder.child.once('exit', resolve));
+			fs.rmSync(data, { recursive: true, force: true });
+		}
+		assert.equal(parseRecording(fs.readFileSync(recordingFile, 'utf8'), recordingFile).exchanges.length, 1);
+
+		await runCommand(page, 'Multiposting: Replay a Recording…');
+		const fileRow = page.locator(QUICK_INPUT_ROW, { hasText: 'replay-e2e.mprec.json' }).first();
+		await fileRow.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await fileRow.click();
+		await page.keyboard.press('Enter');
+		const strictRow = page.locator(QUICK_INPUT_ROW, { hasText: /^Strict/ }).first();
+		await strictRow.waitFor({ state: 'visible', timeout: UI_WAIT });
+		await strictRow.click();
+		await notification(page, /The sandbox answers from replay-e2e\.mprec\.json \(strict\): 1 recorded exchanges/);
+		const replaying = statusBarItem(page, /Replaying replay-e2e\.mprec\.json \(strict\)/);
+		await replaying.waitFor({ timeout: UI_WAIT });
+		await screenshot(page, 'replay-status-bar');
+
+		const sandboxUrl = /^Following (http:\/\/127\.0\.0\.1:\d+)$/.exec(
+			((await trafficPane(page).locator('.message').first().textContent()) ?? '').trim(),
+		)?.[1];
+		assert.ok(sandboxUrl, 'the Traffic view names the sandbox it follows');
+		const replayed = await curl([`${sandboxUrl}/SOAP/Posting.asmx/GetCurrency?sCultureID=en-GB&sAPIKey=any`]);
+		assert.deepEqual(replayed, recorded, 'the built-in sandbox answers the recorded bytes');
+		const unmatched = await curl([`${sandboxUrl}/SOAP/Posting.asmx/GetCurrency?sCultureID=de-DE&sAPIKey=any`]);
+		assert.equal(unmatched.status, 500);
+		assert.match(unmatched.body, /Not in the recording \(strict replay\)/);
+
+		await replaying.click();
+		await page.locator(QUICK_INPUT_ROW, { hasText: 'Turn Replay Off' }).first().click();
+		await notification(page, /Replay is off: the sandbox answers every request itself/);
+		await replaying.waitFor({ state: 'hidden', timeout: UI_WAIT });
+		const own = await curl([`${sandboxUrl}/SOAP/Posting.asmx/GetCurrency?sCultureID=de-DE&sAPIKey=any`]);
+		assert.match(own.body, /sAPIKey is not valid/, 'the sandbox answers itself again');
+	});
+
 	it('stops inspecting from the status bar', async function () {
 		await startInspection();
 		const item = statusBarItem(page, /Inspecting/);
