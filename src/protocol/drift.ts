@@ -3,7 +3,7 @@
  * the HTTP status, the content type, the headers a client acts on, the outcome (a result, a fault,
  * text, nothing, or an answer that does not decode as the operation's result), the fault's code and
  * subcode, and the answer's element tree: which elements are present, absent or nil, and their
- * structure (a record where a list stands, a leaf where a record stands). Values never count: two
+ * structure (a record where a list stands, a value where a record stands). Values never count: two
  * accounts hold different adverts, so an element of list items whose form varies (nil in some) agrees
  * with any answer showing one of its forms. The service's own namespace counts as one, whatever its URI. Pure.
  */
@@ -49,6 +49,8 @@ type Form = 'absent' | 'nil' | 'present';
 
 interface ShapeNode {
 	forms: Set<Form>;
+	/** Whether it holds text of its own (a value), as a leaf does and a record does not. */
+	text: boolean;
 	children: Map<string, ShapeNode>;
 }
 
@@ -84,7 +86,11 @@ function isNil(element: XmlElement): boolean {
 }
 
 function shapeOf(element: XmlElement, namespace: string): ShapeNode {
-	const node: ShapeNode = { forms: new Set([isNil(element) ? 'nil' : 'present']), children: new Map() };
+	const node: ShapeNode = {
+		forms: new Set([isNil(element) ? 'nil' : 'present']),
+		text: element.text.trim() !== '',
+		children: new Map(),
+	};
 	for (const child of element.children) {
 		const key = keyOf(child, namespace);
 		const shape = shapeOf(child, namespace);
@@ -96,14 +102,14 @@ function shapeOf(element: XmlElement, namespace: string): ShapeNode {
 
 /** Two instances of one element (items of a list): what either has, and 'absent' where one lacks a child. */
 function merged(a: ShapeNode, b: ShapeNode): ShapeNode {
-	const node: ShapeNode = { forms: new Set([...a.forms, ...b.forms]), children: new Map() };
+	const node: ShapeNode = { forms: new Set([...a.forms, ...b.forms]), text: a.text || b.text, children: new Map() };
 	for (const key of new Set([...a.children.keys(), ...b.children.keys()])) {
 		const left = a.children.get(key);
 		const right = b.children.get(key);
 		if (left && right) node.children.set(key, merged(left, right));
 		else {
 			const only = (left ?? right)!;
-			node.children.set(key, { forms: new Set([...only.forms, 'absent']), children: only.children });
+			node.children.set(key, { ...only, forms: new Set([...only.forms, 'absent']) });
 		}
 	}
 	return node;
@@ -190,9 +196,20 @@ function compatibleForms(a: Set<Form>, b: Set<Form>): boolean {
 	return [...a].some((form) => b.has(form));
 }
 
-/** The element differences, depth first; an element with no children on one side (an empty list) is not descended. */
+/**
+ * The element differences, depth first. An element with no children on one side is not descended: an
+ * empty list is a value apart from a full one; but a value (text) where the other side has a record is drift.
+ */
 function treeDrift(recorded: ShapeNode, sandbox: ShapeNode, path: string, drift: Drift[], limit: number): void {
-	if (recorded.children.size === 0 || sandbox.children.size === 0) return;
+	const leafA = recorded.children.size === 0;
+	const leafB = sandbox.children.size === 0;
+	if (leafA || leafB) {
+		if (leafA !== leafB && (leafA ? recorded.text : sandbox.text)) {
+			const what = (leaf: boolean): string => (leaf ? 'a value' : 'a record (elements)');
+			drift.push({ aspect: 'element', path, recorded: what(leafA), sandbox: what(leafB) });
+		}
+		return;
+	}
 	for (const key of new Set([...recorded.children.keys(), ...sandbox.children.keys()])) {
 		if (drift.length >= limit) return;
 		const a = recorded.children.get(key);
