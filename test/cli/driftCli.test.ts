@@ -5,35 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator';
 import { parseRecording, type Recording } from '../../src/protocol/recordings/format';
-import { startSandbox } from '../integration/support';
+import { advertPage, LIVE_NAMESPACE, weeksWithUnqualifiedKey } from '../builders/liveRequests';
+import { soap11Headers, startSandbox } from '../integration/support';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CLI = join(ROOT, 'dist', 'multiposting-test.js');
-const LIVE_NAMESPACE = 'https://live.example.com/';
-
-/** A SOAP 1.1 GetWeeksToAdvertise whose sAPIKey is unqualified: the loose stand-in accepts it, a strict sandbox not. */
-const weeksEnvelope = (apiKey: string) => `<?xml version="1.0" encoding="utf-8"?>
-<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
-  <s:Body>
-    <GetWeeksToAdvertise xmlns="${LIVE_NAMESPACE}">
-      <sCultureID>en-GB</sCultureID>
-      <sAPIKey xmlns="">${apiKey}</sAPIKey>
-    </GetWeeksToAdvertise>
-  </s:Body>
-</s:Envelope>`;
-
-const advertsEnvelope = (apiKey: string) => `<?xml version="1.0" encoding="utf-8"?>
-<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
-  <s:Body>
-    <GetAdvertPaged xmlns="${LIVE_NAMESPACE}">
-      <sCultureID>en-GB</sCultureID>
-      <sAPIKey>${apiKey}</sAPIKey>
-      <CurrentPage>1</CurrentPage>
-      <RowsPerPage>2</RowsPerPage>
-    </GetAdvertPaged>
-  </s:Body>
-</s:Envelope>`;
-
 interface Run {
 	code: number | null;
 	stdout: string;
@@ -89,13 +65,16 @@ describe('multiposting-test --drift (dist/multiposting-test.js)', function () {
 		const soap = (path: string, operation: string, body: string) =>
 			fetch(`${proxy.url}${path}`, {
 				method: 'POST',
-				headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${LIVE_NAMESPACE}${operation}"` },
+				headers: soap11Headers(LIVE_NAMESPACE, operation),
 				body,
 			});
 		const exchanges: [string, () => Promise<Response>][] = [
 			['GetCurrency', () => fetch(`${proxy.url}/SOAP/Posting.asmx/GetCurrency?sCultureID=en-GB&sAPIKey=${key}`)],
-			['GetWeeksToAdvertise', () => soap('/SOAP/Administration.asmx', 'GetWeeksToAdvertise', weeksEnvelope(key))],
-			['GetAdvertPaged', () => soap('/SOAP/Posting.asmx', 'GetAdvertPaged', advertsEnvelope(key))],
+			[
+				'GetWeeksToAdvertise',
+				() => soap('/SOAP/Administration.asmx', 'GetWeeksToAdvertise', weeksWithUnqualifiedKey(key)),
+			],
+			['GetAdvertPaged', () => soap('/SOAP/Posting.asmx', 'GetAdvertPaged', advertPage(key))],
 			[
 				'CandidateTag',
 				() =>

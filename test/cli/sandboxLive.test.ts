@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator';
 import { parseRecording, type Recording } from '../../src/protocol/recordings/format';
 import { httpsFront, makeCertificates, type TestCertificates } from '../builders/certificates';
-import { OTHER_TREE_API_KEY, startSandbox } from '../integration/support';
+import { advertPage, LIVE_NAMESPACE, weeksWithUnqualifiedKey } from '../builders/liveRequests';
+import { OTHER_TREE_API_KEY, soap11Headers, startSandbox } from '../integration/support';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SANDBOX = join(ROOT, 'dist', 'sandbox.js');
-const LIVE_NAMESPACE = 'https://live.example.com/';
 
 interface Answer {
 	status: number;
@@ -27,31 +27,13 @@ const REQUESTS = {
 	/** An unqualified sAPIKey: the loose live stand-in accepts it, a strict sandbox does not. */
 	weeks: (base: string, apiKey: string) => ({
 		url: `${base}/SOAP/Administration.asmx`,
-		headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${LIVE_NAMESPACE}GetWeeksToAdvertise"` },
-		body: `<?xml version="1.0" encoding="utf-8"?>
-<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
-  <s:Body>
-    <GetWeeksToAdvertise xmlns="${LIVE_NAMESPACE}">
-      <sCultureID>en-GB</sCultureID>
-      <sAPIKey xmlns="">${apiKey}</sAPIKey>
-    </GetWeeksToAdvertise>
-  </s:Body>
-</s:Envelope>`,
+		headers: soap11Headers(LIVE_NAMESPACE, 'GetWeeksToAdvertise'),
+		body: weeksWithUnqualifiedKey(apiKey),
 	}),
 	adverts: (base: string, apiKey: string) => ({
 		url: `${base}/SOAP/Posting.asmx`,
-		headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${LIVE_NAMESPACE}GetAdvertPaged"` },
-		body: `<?xml version="1.0" encoding="utf-8"?>
-<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
-  <s:Body>
-    <GetAdvertPaged xmlns="${LIVE_NAMESPACE}">
-      <sCultureID>en-GB</sCultureID>
-      <sAPIKey>${apiKey}</sAPIKey>
-      <CurrentPage>1</CurrentPage>
-      <RowsPerPage>2</RowsPerPage>
-    </GetAdvertPaged>
-  </s:Body>
-</s:Envelope>`,
+		headers: soap11Headers(LIVE_NAMESPACE, 'GetAdvertPaged'),
+		body: advertPage(apiKey),
 	}),
 };
 

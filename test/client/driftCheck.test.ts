@@ -2,32 +2,8 @@ import * as assert from 'node:assert/strict';
 import { checkDrift, type DriftItem, type DriftTarget } from '../../src/client/driftCheck';
 import type { RunningEmulator } from '../../src/emulator';
 import { parseRecording, type Recording } from '../../src/protocol/recordings/format';
-import { startSandbox } from '../integration/support';
-
-const LIVE_NAMESPACE = 'https://live.example.com/';
-
-/** A SOAP 1.1 GetWeeksToAdvertise whose sAPIKey is unqualified: a loose service accepts it, a strict one refuses it. */
-const weeksEnvelope = (apiKey: string) => `<?xml version="1.0" encoding="utf-8"?>
-<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
-  <s:Body>
-    <GetWeeksToAdvertise xmlns="${LIVE_NAMESPACE}">
-      <sCultureID>en-GB</sCultureID>
-      <sAPIKey xmlns="">${apiKey}</sAPIKey>
-    </GetWeeksToAdvertise>
-  </s:Body>
-</s:Envelope>`;
-
-const advertsEnvelope = (apiKey: string) => `<?xml version="1.0" encoding="utf-8"?>
-<soap12:Envelope xmlns:soap12="http://www.w3.org/2003/05/soap-envelope">
-  <soap12:Body>
-    <GetAdvertPaged xmlns="${LIVE_NAMESPACE}">
-      <sCultureID>en-GB</sCultureID>
-      <sAPIKey>${apiKey}</sAPIKey>
-      <CurrentPage>1</CurrentPage>
-      <RowsPerPage>2</RowsPerPage>
-    </GetAdvertPaged>
-  </soap12:Body>
-</soap12:Envelope>`;
+import { advertPage, LIVE_NAMESPACE, weeksWithUnqualifiedKey } from '../builders/liveRequests';
+import { soap11Headers, startSandbox } from '../integration/support';
 
 const usersEnvelope = (apiKey: string, username: string, password: string) => `<?xml version="1.0" encoding="utf-8"?>
 <soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/">
@@ -74,10 +50,6 @@ describe('checkDrift', function () {
 		const { apiKey, username, password } = live.demo;
 		const soap = (path: string, body: string, headers: Record<string, string>) =>
 			fetch(`${live.baseUrl}${path}`, { method: 'POST', headers, body });
-		const soap11 = (operation: string) => ({
-			'content-type': 'text/xml; charset=utf-8',
-			soapaction: `"${LIVE_NAMESPACE}${operation}"`,
-		});
 		const calls: [string, () => Promise<Response>][] = [
 			[
 				'GetCurrency',
@@ -85,18 +57,28 @@ describe('checkDrift', function () {
 			],
 			[
 				'GetWeeksToAdvertise',
-				() => soap('/SOAP/Administration.asmx', weeksEnvelope(apiKey), soap11('GetWeeksToAdvertise')),
+				() =>
+					soap(
+						'/SOAP/Administration.asmx',
+						weeksWithUnqualifiedKey(apiKey),
+						soap11Headers(LIVE_NAMESPACE, 'GetWeeksToAdvertise'),
+					),
 			],
 			[
 				'GetAdvertPaged',
 				() =>
-					soap('/SOAP/Posting.asmx', advertsEnvelope(apiKey), {
+					soap('/SOAP/Posting.asmx', advertPage(apiKey, '1.2'), {
 						'content-type': `application/soap+xml; charset=utf-8; action="${LIVE_NAMESPACE}GetAdvertPaged"`,
 					}),
 			],
 			[
 				'UserList',
-				() => soap('/SOAP/Administration.asmx', usersEnvelope(apiKey, username, password), soap11('UserList')),
+				() =>
+					soap(
+						'/SOAP/Administration.asmx',
+						usersEnvelope(apiKey, username, password),
+						soap11Headers(LIVE_NAMESPACE, 'UserList'),
+					),
 			],
 			[
 				'CandidateTag',

@@ -9,7 +9,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { libraryScenario } from '../../src/emulator/scenarios/library';
 import { QUICK_INPUT, QUICK_INPUT_ROW, runCommand, screenshot } from './harness';
 import { e2eSession } from './session';
-import { answerInputBox, goTo, notification, openFile, UI_WAIT } from './ui';
+import { addConnection, goTo, notification, openFile, UI_WAIT } from './ui';
 
 /** The first exchange of a session also starts (and on first use seeds) the built-in sandbox. */
 const SEND_TIMEOUT_MS = 180_000;
@@ -29,29 +29,7 @@ describe('compare with connection in real VS Code', function () {
 		const session = await e2eSession();
 		page = session.page;
 		workspaceDir = session.server.workspaceDir;
-		// The wizard: address, namespace, binding, culture, start organisation, username, API key, password.
-		// Each answer waits for its own step ("(n/8)" in the title): the input box stays on screen between
-		// steps, and text typed before the next step shows would land in the one just answered.
-		const atStep = (n: number) =>
-			page.locator(`${QUICK_INPUT} .quick-input-title`, { hasText: `(${n}/8)` }).waitFor({ timeout: UI_WAIT });
-		await runCommand(page, 'Multiposting: Add Connection…');
-		const answers = [
-			live.baseUrl,
-			LIVE_NAMESPACE,
-			'SOAP 1.1',
-			'en-GB',
-			'',
-			live.demo.username,
-			live.demo.apiKey,
-			live.demo.password,
-		];
-		for (const [index, answer] of answers.entries()) {
-			await atStep(index + 1);
-			if (index === 2) await page.locator(QUICK_INPUT_ROW, { hasText: answer }).first().click();
-			else await answerInputBox(page, answer);
-		}
-		liveLabel = `${live.demo.username}@${new URL(live.baseUrl).host}`;
-		await notification(page, new RegExp(`Connection "${liveLabel.replace(/\./g, '\\.')}" saved\\.`));
+		liveLabel = await addConnection(page, { ...live.demo, baseUrl: live.baseUrl, namespace: LIVE_NAMESPACE });
 	});
 
 	after(async function () {

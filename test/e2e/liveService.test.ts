@@ -15,10 +15,11 @@ import type { Locator, Page } from 'playwright-core';
 import { startEmulator, type RunningEmulator } from '../../src/emulator';
 import { parseRecording } from '../../src/protocol/recordings/format';
 import { httpsFront, makeCertificates, type TestCertificates } from '../builders/certificates';
+import { advertPage, LIVE_NAMESPACE, weeksWithUnqualifiedKey } from '../builders/liveRequests';
 import { QUICK_INPUT, QUICK_INPUT_BOX, QUICK_INPUT_ROW, runCommand, screenshot } from './harness';
 import { e2eSession } from './session';
 import {
-	answerInputBox,
+	addConnection,
 	chooseMenuItem,
 	editorTab,
 	frameWithText,
@@ -30,7 +31,6 @@ import {
 } from './ui';
 
 const run = promisify(execFile);
-const LIVE_NAMESPACE = 'https://live.example.com/';
 /** The first exchange of a session also starts (and on first use seeds) the built-in sandbox. */
 const START_MS = 180_000;
 const SANDBOX_CLI = path.resolve(__dirname, '..', '..', '..', 'dist', 'sandbox.js');
@@ -48,37 +48,6 @@ async function curl(args: string[]): Promise<{ status: number; body: string }> {
 	const { stdout } = await run('curl', ['-s', '-w', '\n%{http_code}', ...args]);
 	const cut = stdout.lastIndexOf('\n');
 	return { status: Number(stdout.slice(cut + 1)), body: stdout.slice(0, cut) };
-}
-
-/** A SOAP 1.1 GetAdvertPaged as a hand-written client would send it. */
-function advertPage(apiKey: string): string {
-	return `<?xml version="1.0" encoding="utf-8"?>
-<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
-  <s:Body>
-    <GetAdvertPaged xmlns="${LIVE_NAMESPACE}">
-      <sCultureID>en-GB</sCultureID>
-      <sAPIKey>${apiKey}</sAPIKey>
-      <CurrentPage>1</CurrentPage>
-      <RowsPerPage>2</RowsPerPage>
-    </GetAdvertPaged>
-  </s:Body>
-</s:Envelope>`;
-}
-
-/**
- * A SOAP 1.1 GetWeeksToAdvertise whose sAPIKey has no namespace (a common hand-written-client bug):
- * production (ASMX) ignores the element, so the key is missing; the loose live stand-in accepts it.
- */
-function weeksWithUnqualifiedKey(apiKey: string): string {
-	return `<?xml version="1.0" encoding="utf-8"?>
-<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
-  <s:Body>
-    <GetWeeksToAdvertise xmlns="${LIVE_NAMESPACE}">
-      <sCultureID>en-GB</sCultureID>
-      <sAPIKey xmlns="">${apiKey}</sAPIKey>
-    </GetWeeksToAdvertise>
-  </s:Body>
-</s:Envelope>`;
 }
 
 /** The three requests of the integration under test, sent to `base` (the proxy, then the replaying sandbox). */
@@ -158,26 +127,7 @@ describe('debugging against the live service in real VS Code', function () {
 			path.join(workspaceDir, '.vscode', 'settings.json'),
 			JSON.stringify({ 'multiposting.inspect.caFile': certificates.caFile, 'multiposting.inspect.port': 0 }),
 		);
-		const atStep = (n: number) =>
-			page.locator(`${QUICK_INPUT} .quick-input-title`, { hasText: `(${n}/8)` }).waitFor({ timeout: UI_WAIT });
-		await runCommand(page, 'Multiposting: Add Connection…');
-		const answers = [
-			front.baseUrl,
-			LIVE_NAMESPACE,
-			'SOAP 1.1',
-			'en-GB',
-			'',
-			live.demo.username,
-			live.demo.apiKey,
-			live.demo.password,
-		];
-		for (const [index, answer] of answers.entries()) {
-			await atStep(index + 1);
-			if (index === 2) await page.locator(QUICK_INPUT_ROW, { hasText: answer }).first().click();
-			else await answerInputBox(page, answer);
-		}
-		liveLabel = `${live.demo.username}@${new URL(front.baseUrl).host}`;
-		await notification(page, new RegExp(`Connection "${liveLabel.replace(/\./g, '\\.')}" saved\\.`));
+		liveLabel = await addConnection(page, { ...live.demo, baseUrl: front.baseUrl, namespace: LIVE_NAMESPACE });
 	});
 
 	after(async function () {

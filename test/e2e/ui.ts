@@ -126,6 +126,45 @@ export async function answerInputBox(page: Page, text: string): Promise<void> {
 	await page.keyboard.press('Enter');
 }
 
+/** What the Add Connection wizard asks, in its order. */
+export interface ConnectionAnswers {
+	baseUrl: string;
+	namespace: string;
+	username: string;
+	apiKey: string;
+	password: string;
+}
+
+/**
+ * Adds a SOAP 1.1, en-GB connection with the Add Connection wizard and waits for "saved"; resolves with
+ * its label. Each answer waits for its own step ("(n/8)" in the title): the input box stays on screen
+ * between steps, and text typed before the next step shows would land in the one just answered.
+ */
+export async function addConnection(page: Page, connection: ConnectionAnswers): Promise<string> {
+	await runCommand(page, 'Multiposting: Add Connection…');
+	// Address, namespace, binding, culture, start organisation, username, API key, password.
+	const answers = [
+		connection.baseUrl,
+		connection.namespace,
+		'SOAP 1.1',
+		'en-GB',
+		'',
+		connection.username,
+		connection.apiKey,
+		connection.password,
+	];
+	for (const [index, answer] of answers.entries()) {
+		await page
+			.locator(`${QUICK_INPUT} .quick-input-title`, { hasText: `(${index + 1}/8)` })
+			.waitFor({ timeout: UI_WAIT });
+		if (index === 2) await page.locator(QUICK_INPUT_ROW, { hasText: answer }).first().click();
+		else await answerInputBox(page, answer);
+	}
+	const label = `${connection.username}@${new URL(connection.baseUrl).host}`;
+	await notification(page, new RegExp(`Connection "${label.replace(/\./g, '\\.')}" saved\\.`));
+	return label;
+}
+
 /**
  * Chooses an item of the open context menu and waits for what it opens (`opened`). VS Code can drop a
  * click that lands while the menu is still appearing (the item highlights, the menu stays open), so

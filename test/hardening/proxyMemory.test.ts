@@ -10,8 +10,9 @@
 import * as assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { rawUpstream, type RawUpstream } from '../builders/rawUpstream';
 import { startSandbox } from '../integration/support';
 
 const MiB = 1024 * 1024;
@@ -119,30 +120,6 @@ function get(url: string): Promise<Outcome> {
 	});
 }
 
-/** A raw upstream: `answer` writes to each connection once its request head has come. */
-async function upstreamOf(
-	answer: (socket: Socket) => Promise<void> | void,
-): Promise<{ server: Server; url: string; sockets: Set<Socket> }> {
-	const sockets = new Set<Socket>();
-	const server = createServer((socket) => {
-		sockets.add(socket);
-		socket.on('error', () => undefined);
-		socket.on('close', () => sockets.delete(socket));
-		let head = '';
-		const onData = (data: Buffer): void => {
-			head += data.toString('latin1');
-			if (head.includes('\r\n\r\n')) {
-				socket.off('data', onData);
-				void answer(socket);
-			}
-		};
-		socket.on('data', onData);
-	});
-	await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-	const { port } = server.address() as { port: number };
-	return { server, url: `http://127.0.0.1:${port}`, sockets };
-}
-
 /** Resolves when the socket drains or closes, leaving no listener behind. */
 function drainedOrClosed(socket: Socket): Promise<void> {
 	return new Promise((resolve) => {
@@ -187,7 +164,7 @@ if (process.env[CHILD_FLAG] === '1') {
 	describe('hardening: memory through the inspecting proxy', function () {
 		this.timeout(240_000);
 		let child: ChildProcess;
-		const servers: { server: Server; sockets: Set<Socket> }[] = [];
+		const servers: RawUpstream[] = [];
 
 		const ask = <T>(message: unknown): Promise<T> =>
 			new Promise((resolve) => {
@@ -200,7 +177,7 @@ if (process.env[CHILD_FLAG] === '1') {
 		async function proxyTo(
 			answer: (socket: Socket) => Promise<void> | void,
 		): Promise<{ url: string; upstream: string }> {
-			const upstream = await upstreamOf(answer);
+			const upstream = await rawUpstream(answer);
 			servers.push(upstream);
 			const { url } = await ask<{ url: string }>({ upstream: upstream.url });
 			return { url, upstream: upstream.url };
@@ -221,10 +198,7 @@ if (process.env[CHILD_FLAG] === '1') {
 
 		after(async () => {
 			if (child?.connected) child.send('stop');
-			for (const { server, sockets } of servers) {
-				for (const socket of sockets) socket.destroy();
-				await new Promise((closed) => server.close(closed));
-			}
+			for (const upstream of servers) await upstream.close();
 		});
 
 		it('cuts an endless answer at the answer cap: the client gets the head and bytes up to the cap, then the cut', async () => {

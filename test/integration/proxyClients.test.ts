@@ -8,8 +8,9 @@ import { execFile, spawnSync } from 'node:child_process';
 import type { RunningEmulator } from '../../src/emulator';
 import type { JournalEntry } from '../../src/emulator/journal/types';
 import { BINDING_NAMES } from '../../src/protocol/bindings/types';
-import { httpsFront, makeCertificates, type TestCertificates } from '../builders/certificates';
-import { clientFor, envelope, SANDBOX_START_TIMEOUT_MS, soap11Headers, startSandbox } from './support';
+import type { TestCertificates } from '../builders/certificates';
+import { startLiveStandIn, type LiveStandIn } from '../builders/liveStandIn';
+import { clientFor, envelope, SANDBOX_START_TIMEOUT_MS, soap11Headers } from './support';
 
 interface Run {
 	code: number | null;
@@ -59,26 +60,19 @@ print(json.dumps(results))
 
 describe('integration: independent clients through the inspecting proxy', function () {
 	this.timeout(SANDBOX_START_TIMEOUT_MS * 2);
+	let standIn: LiveStandIn;
 	let certificates: TestCertificates;
 	let live: RunningEmulator;
-	let front: Awaited<ReturnType<typeof httpsFront>>;
+	let front: LiveStandIn['front'];
 	let sandbox: RunningEmulator;
 	let proxyUrl: string;
 
 	before(async () => {
-		certificates = makeCertificates();
-		live = await startSandbox({ size: 'small', passwordCost: 1024, seed: 3 });
-		front = await httpsFront(live, certificates);
-		sandbox = await startSandbox({ size: 'small', passwordCost: 1024 });
+		standIn = await startLiveStandIn();
+		({ certificates, live, front, sandbox } = standIn);
 		proxyUrl = (await sandbox.proxy.start({ upstream: front.baseUrl, port: 0, ca: [certificates.ca] })).url;
 	});
-	after(async () => {
-		await sandbox?.proxy.stop();
-		await sandbox?.stop();
-		await front?.close();
-		await live?.stop();
-		certificates?.remove();
-	});
+	after(() => standIn?.stop());
 
 	const lastId = (): number => sandbox.journal?.stats().lastId ?? 0;
 

@@ -8,21 +8,8 @@ import { runRequestEntries, type RunOptions } from '../../src/client/requestFile
 import type { RunningEmulator } from '../../src/emulator';
 import { DEFAULT_ENDPOINT_PATHS } from '../../src/protocol/catalogue';
 import { parseRequestFileEntries } from '../../src/protocol/requestFile';
+import { weeksWithUnqualifiedKey } from '../builders/liveRequests';
 import { SANDBOX_START_TIMEOUT_MS, startSandbox } from './support';
-
-/**
- * A SOAP 1.1 GetWeeksToAdvertise whose sAPIKey has no namespace: production (and the strict sandbox)
- * ignores the element, so the key is missing (a fault); the loose stand-in of the live service accepts it.
- */
-const weeksEnvelope = (namespace: string, apiKey: string): string => `<?xml version="1.0" encoding="utf-8"?>
-<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/">
-  <s:Body>
-    <GetWeeksToAdvertise xmlns="${namespace}">
-      <sCultureID>en-GB</sCultureID>
-      <sAPIKey xmlns="">${apiKey}</sAPIKey>
-    </GetWeeksToAdvertise>
-  </s:Body>
-</s:Envelope>`;
 
 const currency = (culture: string) => `operation: GetCurrency
 binding: httpGet
@@ -49,7 +36,7 @@ POST ${DEFAULT_ENDPOINT_PATHS.administration} HTTP/1.1
 Content-Type: text/xml; charset=utf-8
 SOAPAction: "${emulator.namespace}GetWeeksToAdvertise"
 
-${weeksEnvelope(emulator.namespace, apiKey)}`;
+${weeksWithUnqualifiedKey(apiKey, emulator.namespace)}`;
 		weeks = raw('{{connection.apiKey}}');
 
 		// The recording: the two requests sent to the live stand-in through the sandbox's proxy.
@@ -60,7 +47,7 @@ ${weeksEnvelope(emulator.namespace, apiKey)}`;
 				'content-type': 'text/xml; charset=utf-8',
 				soapaction: `"${emulator.namespace}GetWeeksToAdvertise"`,
 			},
-			body: weeksEnvelope(emulator.namespace, live.demo.apiKey),
+			body: weeksWithUnqualifiedKey(live.demo.apiKey, emulator.namespace),
 		});
 		assert.equal(sent.status, 200, 'the loose live stand-in accepts the unqualified key');
 		recordedWeeks = await sent.text();

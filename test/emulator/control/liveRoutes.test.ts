@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { RunningEmulator } from '../../../src/emulator';
 import { parseRecording } from '../../../src/protocol/recordings/format';
-import { httpsFront, makeCertificates, type TestCertificates } from '../../builders/certificates';
-import { SANDBOX_START_TIMEOUT_MS, startSandbox } from '../../integration/support';
+import type { TestCertificates } from '../../builders/certificates';
+import { startLiveStandIn, type LiveStandIn } from '../../builders/liveStandIn';
+import { SANDBOX_START_TIMEOUT_MS } from '../../integration/support';
 
 interface Answer {
 	status: number;
@@ -38,24 +39,17 @@ async function lastId(sandbox: RunningEmulator): Promise<number> {
 
 describe('control routes of debugging against the live service', function () {
 	this.timeout(SANDBOX_START_TIMEOUT_MS * 2);
+	let standIn: LiveStandIn;
 	let certificates: TestCertificates;
 	let live: RunningEmulator;
-	let front: Awaited<ReturnType<typeof httpsFront>>;
+	let front: LiveStandIn['front'];
 	let sandbox: RunningEmulator;
 
 	before(async () => {
-		certificates = makeCertificates();
-		live = await startSandbox({ size: 'small', passwordCost: 1024, loose: true, seed: 3 });
-		front = await httpsFront(live, certificates);
-		sandbox = await startSandbox({ size: 'small', passwordCost: 1024 });
+		standIn = await startLiveStandIn({ loose: true });
+		({ certificates, live, front, sandbox } = standIn);
 	});
-	after(async () => {
-		await sandbox?.proxy.stop();
-		await sandbox?.stop();
-		await front?.close();
-		await live?.stop();
-		certificates?.remove();
-	});
+	after(() => standIn?.stop());
 	afterEach(async () => {
 		await sandbox.proxy.stop();
 		sandbox.replay.clear();

@@ -20,8 +20,10 @@ import {
 	type AnyParams,
 	type OperationName,
 } from '../../../src/protocol/catalogue';
-import { httpsFront, makeCertificates, type TestCertificates } from '../../builders/certificates';
-import { SANDBOX_START_TIMEOUT_MS, startSandbox } from '../../integration/support';
+import type { TestCertificates } from '../../builders/certificates';
+import { startLiveStandIn, type LiveStandIn } from '../../builders/liveStandIn';
+import { rawUpstream } from '../../builders/rawUpstream';
+import { SANDBOX_START_TIMEOUT_MS } from '../../integration/support';
 
 interface Raw {
 	status: number;
@@ -88,29 +90,6 @@ function close(server: Server | undefined, sockets: Set<Socket> = new Set()): Pr
 	return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
 }
 
-/** A raw TCP upstream that does `onRequest` with each connection once its request head has come. */
-async function rawUpstream(
-	onRequest: (socket: Socket) => void,
-): Promise<{ server: Server; port: number; sockets: Set<Socket> }> {
-	const sockets = new Set<Socket>();
-	const server = createNetServer((socket) => {
-		sockets.add(socket);
-		socket.on('error', () => undefined);
-		socket.on('close', () => sockets.delete(socket));
-		let head = '';
-		const onData = (data: Buffer): void => {
-			head += data.toString('latin1');
-			if (head.includes('\r\n\r\n')) {
-				socket.off('data', onData);
-				onRequest(socket);
-			}
-		};
-		socket.on('data', onData);
-	});
-	const listening = await listen(server);
-	return { server, port: listening.port, sockets };
-}
-
 const SECRET_PASSWORD = 'pä&ss<wörd> +%"x';
 const SECRET_KEY = 'key&<k>+ =%ünknown';
 
@@ -136,25 +115,18 @@ function encodings(secret: string): string[] {
 
 describe('inspecting proxy to an HTTPS live service', function () {
 	this.timeout(SANDBOX_START_TIMEOUT_MS * 2);
+	let standIn: LiveStandIn;
 	let certificates: TestCertificates;
 	let live: RunningEmulator;
-	let front: Awaited<ReturnType<typeof httpsFront>>;
+	let front: LiveStandIn['front'];
 	let sandbox: RunningEmulator;
 	let proxyUrl: string;
 
 	before(async () => {
-		certificates = makeCertificates();
-		live = await startSandbox({ size: 'small', passwordCost: 1024, loose: true, seed: 3 });
-		front = await httpsFront(live, certificates);
-		sandbox = await startSandbox({ size: 'small', passwordCost: 1024 });
+		standIn = await startLiveStandIn({ loose: true });
+		({ certificates, live, front, sandbox } = standIn);
 	});
-	after(async () => {
-		await sandbox?.proxy.stop();
-		await sandbox?.stop();
-		await front?.close();
-		await live?.stop();
-		certificates?.remove();
-	});
+	after(() => standIn?.stop());
 	beforeEach(async () => {
 		proxyUrl = (await sandbox.proxy.start({ upstream: front.baseUrl, port: 0, ca: [certificates.ca] })).url;
 	});
@@ -438,9 +410,9 @@ describe('inspecting proxy to an HTTPS live service', function () {
 		it('timeout: the upstream takes the request and never answers', async () => {
 			const upstream = await rawUpstream(() => undefined);
 			try {
-				await assertProxy502(`http://127.0.0.1:${upstream.port}`, 'timeout', { timeoutMs: 300 });
+				await assertProxy502(upstream.url, 'timeout', { timeoutMs: 300 });
 			} finally {
-				await close(upstream.server, upstream.sockets);
+				await upstream.close();
 			}
 		});
 
@@ -449,9 +421,9 @@ describe('inspecting proxy to an HTTPS live service', function () {
 				socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Le', () => socket.resetAndDestroy());
 			});
 			try {
-				await assertProxy502(`http://127.0.0.1:${upstream.port}`, 'reset');
+				await assertProxy502(upstream.url, 'reset');
 			} finally {
-				await close(upstream.server, upstream.sockets);
+				await upstream.close();
 			}
 		});
 
@@ -463,7 +435,7 @@ describe('inspecting proxy to an HTTPS live service', function () {
 			});
 			try {
 				const started = await sandbox.proxy.start({
-					upstream: `http://127.0.0.1:${upstream.port}`,
+					upstream: upstream.url,
 					port: 0,
 					namespace: live.namespace,
 				});
@@ -471,9 +443,9 @@ describe('inspecting proxy to an HTTPS live service', function () {
 				await assert.rejects(send(`${started.url}/SOAP/Posting.asmx/GetCurrency?sCultureID=en&sAPIKey=k`));
 				const entry = await journaledAfter(before);
 				assert.equal(entry.proxyError?.kind, 'reset');
-				assert.equal(entry.upstream, `http://127.0.0.1:${upstream.port}`);
+				assert.equal(entry.upstream, upstream.url);
 			} finally {
-				await close(upstream.server, upstream.sockets);
+				await upstream.close();
 			}
 		});
 

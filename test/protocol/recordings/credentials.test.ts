@@ -4,12 +4,8 @@ import {
 	CredentialInRecordingError,
 	credentialsLeft,
 } from '../../../src/protocol/recordings/credentials';
-import {
-	parseRecording,
-	serializeRecording,
-	type RecordedExchange,
-	type Recording,
-} from '../../../src/protocol/recordings/format';
+import { parseRecording, serializeRecording, type Recording } from '../../../src/protocol/recordings/format';
+import { recordedExchange, recordingOf } from '../../builders/recordings';
 import {
 	createPlaceholderRedactor,
 	ECHOED_SECRET_MARK,
@@ -24,49 +20,18 @@ const SECRETS: RoleSecret[] = [
 	{ role: 'password', value: PASSWORD },
 ];
 
-function exchange(id: number, extra: Partial<RecordedExchange> = {}): RecordedExchange {
-	return {
-		id,
-		time: '2026-03-01T10:00:00.000Z',
-		request: {
-			method: 'GET',
-			path: '/SOAP/Posting.asmx/GetCurrency',
-			query: 'sCultureID=en-GB&sAPIKey={{connection.apiKey}}',
-			headers: { accept: 'text/xml' },
-			body: '',
-		},
-		response: {
-			status: 200,
-			headers: { 'content-type': 'text/xml; charset=utf-8' },
-			body: '<ArrayOfGetValue xmlns="https://api.example.test/" />',
-		},
-		...extra,
-	};
-}
-
-function recording(exchanges: RecordedExchange[] = [exchange(1)]): Recording {
-	return {
-		format: 'multiposting-recording',
-		version: 1,
-		recordedAt: '2026-03-01T10:05:00.000Z',
-		namespace: 'https://api.example.test/',
-		paths: { posting: '/SOAP/Posting.asmx', administration: '/SOAP/Administration.asmx' },
-		exchanges,
-	};
-}
-
 /** A recording whose answer's body carries `text` inside an element that is no credential. */
 function answering(text: string): Recording {
-	const base = exchange(1);
-	return recording([
+	const base = recordedExchange(1);
+	return recordingOf([
 		{ ...base, response: { ...base.response, body: `<Note xmlns="https://api.example.test/">${text}</Note>` } },
 	]);
 }
 
 /** A recording whose request body carries `text` (an HTTP POST form). */
 function posting(text: string): Recording {
-	const base = exchange(1);
-	return recording([
+	const base = recordedExchange(1);
+	return recordingOf([
 		{
 			...base,
 			request: {
@@ -143,9 +108,9 @@ describe('credentials in recordings', () => {
 				body,
 				'<m:sAPIKey xmlns:m="urn:x">{{connection.apiKey}}</m:sAPIKey><sPassword>{{connection.password}}</sPassword>',
 			);
-			const base = exchange(1);
+			const base = recordedExchange(1);
 			const text = checkedRecordingText(
-				recording([
+				recordingOf([
 					{
 						...base,
 						request: { ...base.request, query, body, params: { sAPIKey: '{{connection.apiKey}}' } },
@@ -191,17 +156,17 @@ describe('credentials in recordings', () => {
 			it(`${role} in a form body and in a query, URL- and form-encoded`, () => {
 				const form = new URLSearchParams({ sAdvertIdentifier: secret }).toString();
 				assert.deepEqual(refusal(posting(form)).places, ['exchanges[0].request.body']);
-				const base = exchange(1);
+				const base = recordedExchange(1);
 				const query = `sCultureID=en-GB&sAdvertReference=${encodeURIComponent(secret)}`;
-				assert.deepEqual(refusal(recording([{ ...base, request: { ...base.request, query } }])).places, [
+				assert.deepEqual(refusal(recordingOf([{ ...base, request: { ...base.request, query } }])).places, [
 					'exchanges[0].request.query',
 				]);
 			});
 		}
 
 		it('a credential element or field with any value but its placeholder or nothing', () => {
-			const base = exchange(1);
-			const withQuery = (query: string) => recording([{ ...base, request: { ...base.request, query } }]);
+			const base = recordedExchange(1);
+			const withQuery = (query: string) => recordingOf([{ ...base, request: { ...base.request, query } }]);
 			assert.deepEqual(refusal(withQuery('sAPIKey=unknown-to-anyone')).places, ['exchanges[0].request.query']);
 			assert.deepEqual(refusal(posting('sPassword=whatever&sUsername=ada')).places, [
 				'exchanges[0].request.body',
@@ -215,9 +180,9 @@ describe('credentials in recordings', () => {
 		});
 
 		it('a decoded credential parameter holds its placeholder or nothing', () => {
-			const base = exchange(1);
+			const base = recordedExchange(1);
 			const withParams = (params: Record<string, string>) =>
-				recording([{ ...base, request: { ...base.request, params } }]);
+				recordingOf([{ ...base, request: { ...base.request, params } }]);
 			assert.deepEqual(refusal(withParams({ sCultureID: 'en-GB', sAPIKey: 'typed by hand' })).places, [
 				'exchanges[0].request.params.sAPIKey',
 			]);
@@ -228,27 +193,28 @@ describe('credentials in recordings', () => {
 		it('a secret in a field name, a header or another exchange is named there', () => {
 			const secret = 'lowercase-secret-key';
 			const secrets: RoleSecret[] = [{ role: 'apiKey', value: secret }];
-			const base = exchange(1);
+			const base = recordedExchange(1);
 			assert.deepEqual(
 				refusal(
-					recording([{ ...base, request: { ...base.request, headers: { [`x-${secret}`]: 'yes' } } }]),
+					recordingOf([{ ...base, request: { ...base.request, headers: { [`x-${secret}`]: 'yes' } } }]),
 					secrets,
 				).places,
 				['exchanges[0].request.headers.(a field name)'],
 			);
 			assert.deepEqual(
 				refusal(
-					recording([
-						exchange(1),
-						{ ...exchange(2), response: { ...base.response, headers: { 'x-echo': secret } } },
+					recordingOf([
+						recordedExchange(1),
+						{ ...recordedExchange(2), response: { ...base.response, headers: { 'x-echo': secret } } },
 					]),
 					secrets,
 				).places,
 				['exchanges[1].response.headers.x-echo'],
 			);
-			assert.deepEqual(refusal({ ...recording(), upstream: `https://${secret}@example.com/` }, secrets).places, [
-				'upstream',
-			]);
+			assert.deepEqual(
+				refusal({ ...recordingOf(), upstream: `https://${secret}@example.com/` }, secrets).places,
+				['upstream'],
+			);
 		});
 
 		it('a short secret only where it stands as a whole token', () => {
@@ -259,18 +225,18 @@ describe('credentials in recordings', () => {
 
 		it('names ten places at most', () => {
 			const exchanges = Array.from({ length: 15 }, (_, index) => ({
-				...exchange(index + 1),
-				response: { ...exchange(index + 1).response, body: API_KEY },
+				...recordedExchange(index + 1),
+				response: { ...recordedExchange(index + 1).response, body: API_KEY },
 			}));
-			const error = refusal(recording(exchanges));
+			const error = refusal(recordingOf(exchanges));
 			assert.equal(error.places.length, 10);
 			assert.equal(error.places[9], 'exchanges[9].response.body');
 		});
 
 		it('credentialsLeft lists nothing for a clean recording and ignores empty secrets', () => {
-			assert.deepEqual(credentialsLeft(recording(), SECRETS), []);
-			assert.deepEqual(credentialsLeft(recording(), [{ role: 'apiKey', value: '' }]), []);
-			assert.deepEqual(credentialsLeft(recording(), []), []);
+			assert.deepEqual(credentialsLeft(recordingOf(), SECRETS), []);
+			assert.deepEqual(credentialsLeft(recordingOf(), [{ role: 'apiKey', value: '' }]), []);
+			assert.deepEqual(credentialsLeft(recordingOf(), []), []);
 		});
 	});
 });

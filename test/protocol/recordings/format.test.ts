@@ -6,42 +6,10 @@ import {
 	readRecording,
 	RecordingFormatError,
 	serializeRecording,
-	type RecordedExchange,
-	type Recording,
 } from '../../../src/protocol/recordings/format';
+import { recordedExchange, recordingOf } from '../../builders/recordings';
 
 const SOURCE = 'recordings/staging.mprec.json';
-
-function exchange(id: number, extra: Partial<RecordedExchange> = {}): RecordedExchange {
-	return {
-		id,
-		time: '2026-03-01T10:00:00.000Z',
-		request: {
-			method: 'GET',
-			path: '/SOAP/Posting.asmx/GetCurrency',
-			query: 'sCultureID=en-GB&sAPIKey={{connection.apiKey}}',
-			headers: { accept: 'text/xml' },
-			body: '',
-		},
-		response: {
-			status: 200,
-			headers: { 'content-type': 'text/xml; charset=utf-8' },
-			body: '<ArrayOfGetValue xmlns="https://api.example.test/" />',
-		},
-		...extra,
-	};
-}
-
-function recording(exchanges: RecordedExchange[] = [exchange(1)]): Recording {
-	return {
-		format: 'multiposting-recording',
-		version: 1,
-		recordedAt: '2026-03-01T10:05:00.000Z',
-		namespace: 'https://api.example.test/',
-		paths: { posting: '/SOAP/Posting.asmx', administration: '/SOAP/Administration.asmx' },
-		exchanges,
-	};
-}
 
 /** A recording parsed as plain JSON, for tests that break one field of it on purpose. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any field, any depth, any value
@@ -49,7 +17,9 @@ type RawRecording = Record<string, any>;
 
 /** The recording as plain data, with one field changed by `change`. */
 function changed(change: (data: RawRecording) => void): unknown {
-	const data = JSON.parse(serializeRecording(recording([exchange(1), exchange(2)]))) as RawRecording;
+	const data = JSON.parse(
+		serializeRecording(recordingOf([recordedExchange(1), recordedExchange(2)])),
+	) as RawRecording;
 	change(data);
 	return data;
 }
@@ -66,8 +36,8 @@ function problem(data: unknown): string {
 
 describe('recording format', () => {
 	it('reads back what it writes, every optional field included', () => {
-		const full = recording([
-			exchange(7, {
+		const full = recordingOf([
+			recordedExchange(7, {
 				operation: 'GetCurrency',
 				endpoint: 'posting',
 				binding: 'soap12',
@@ -88,7 +58,7 @@ describe('recording format', () => {
 					body: '<soap12:Envelope/>',
 				},
 			}),
-			exchange(9),
+			recordedExchange(9),
 		]);
 		full.$schema = '../media/multiposting.recording.schema.json';
 		full.upstream = 'https://staging.example.com';
