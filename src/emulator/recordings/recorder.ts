@@ -5,7 +5,6 @@
  * a recording that fails it is never written.
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { getBinding } from '../../protocol/bindings';
 import { OPERATIONS, type Endpoint } from '../../protocol/catalogue';
 import { normaliseResult, type Normalised } from '../../protocol/compare';
 import { checkedRecordingText } from '../../protocol/recordings/credentials';
@@ -17,6 +16,7 @@ import {
 	type Recording,
 } from '../../protocol/recordings/format';
 import type { Journal } from '../journal/journal';
+import { decodeJournaledAnswer } from '../journal/answer';
 import type { JournalEntry } from '../journal/types';
 import type { VerdictContext } from '../journal/verdict';
 import { decodeRequest } from '../pipeline/listener';
@@ -106,15 +106,7 @@ export function recordedExchange(entry: JournalEntry, ctx: VerdictContext): Reco
 		// Not decodable: the body says what was sent.
 	}
 	try {
-		const decoded = getBinding(entry.binding).decodeResponse(
-			entry.operation,
-			{
-				status: entry.status,
-				headers: entry.response.headers,
-				body: Buffer.from(entry.response.body.text, 'utf8'),
-			},
-			codec,
-		);
+		const decoded = decodeJournaledAnswer(entry, entry.operation, entry.binding, ctx.namespace);
 		if (decoded.ok) {
 			const result = normaliseResult(decoded.result);
 			if (result !== undefined) exchange.response.result = result;

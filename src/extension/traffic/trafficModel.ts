@@ -6,16 +6,10 @@
  * credentials are `{{connection.*}}` placeholders throughout.
  */
 import { entryMatches, type JournalFilter } from '../../emulator/journal/journal';
+import { decodeJournaledAnswer } from '../../emulator/journal/answer';
 import type { JournalEntry } from '../../emulator/journal/types';
 import type { Verdict } from '../../emulator/journal/verdict';
-import { getBinding } from '../../protocol/bindings';
-import {
-	DEFAULT_ENDPOINT_PATHS,
-	isOperationName,
-	OPERATION_NAMES,
-	OPERATIONS,
-	type OperationName,
-} from '../../protocol/catalogue';
+import { isOperationName, OPERATION_NAMES, OPERATIONS, type OperationName } from '../../protocol/catalogue';
 import { prettyPrintXml } from '../../protocol/codecs/xml';
 import { normaliseResult, type Normalised } from '../../protocol/compare';
 import type { Expectation, Operand, PathSegment } from '../../protocol/requestFiles/expressions';
@@ -153,21 +147,12 @@ function replayText(replay: NonNullable<JournalEntry['replay']>): string {
 }
 
 /** What the upstream answered, decoded with the catalogue: a result's size, a fault, or why it does not decode. */
-export function upstreamAnswerText(entry: JournalEntry, namespace: string, postingPath: string): string | undefined {
+export function upstreamAnswerText(entry: JournalEntry, namespace: string): string | undefined {
 	if (!entry.upstream || entry.proxyError || !entry.operation || !entry.binding || entry.response.body.truncated) {
 		return undefined;
 	}
-	const endpointPath = entry.endpoint === 'administration' ? DEFAULT_ENDPOINT_PATHS.administration : postingPath;
 	try {
-		const decoded = getBinding(entry.binding).decodeResponse(
-			entry.operation,
-			{
-				status: entry.status,
-				headers: entry.response.headers,
-				body: Buffer.from(entry.response.body.text, 'utf8'),
-			},
-			{ namespace, endpointPath },
-		);
+		const decoded = decodeJournaledAnswer(entry, entry.operation, entry.binding, namespace);
 		if (!decoded.ok) return `a fault ${faultName(decoded.fault)}: "${decoded.fault.message}"`;
 		const result = normaliseResult(decoded.result);
 		if (Array.isArray(result)) return `a result of ${entry.operation}: ${result.length} record(s)`;
@@ -288,8 +273,8 @@ function faultName(fault: { code: string; subcode?: string }): string {
 }
 
 /** The whole exchange as a read-only Markdown document; `upstream` reads a proxied exchange's answer. */
-export function exchangeMarkdown(entry: DetailedEntry, upstream?: { namespace: string; postingPath: string }): string {
-	const answered = upstream ? upstreamAnswerText(entry, upstream.namespace, upstream.postingPath) : undefined;
+export function exchangeMarkdown(entry: DetailedEntry, upstream?: { namespace: string }): string {
+	const answered = upstream ? upstreamAnswerText(entry, upstream.namespace) : undefined;
 	const live = entry.upstream
 		? [
 				'',
@@ -442,19 +427,9 @@ export function resultExpectations(entry: JournalEntry, namespace: string): Expe
 	const operation = entry.operation && isOperationName(entry.operation) ? entry.operation : undefined;
 	if (!operation || !entry.binding || entry.fault || entry.status !== 200) return [];
 	if (ANSWER_CHANGES.has(operation) || entry.response.body.truncated) return [];
-	const soap = entry.binding === 'soap11' || entry.binding === 'soap12';
-	const endpointPath = soap ? entry.path : entry.path.slice(0, entry.path.lastIndexOf('/'));
 	let result: Normalised | undefined;
 	try {
-		const decoded = getBinding(entry.binding).decodeResponse(
-			operation,
-			{
-				status: entry.status,
-				headers: entry.response.headers,
-				body: Buffer.from(entry.response.body.text, 'utf8'),
-			},
-			{ namespace, endpointPath },
-		);
+		const decoded = decodeJournaledAnswer(entry, operation, entry.binding, namespace);
 		result = decoded.ok ? normaliseResult(decoded.result) : undefined;
 	} catch {
 		return [];

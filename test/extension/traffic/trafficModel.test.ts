@@ -11,6 +11,7 @@ import {
 	rowMark,
 	rowText,
 	TrafficRows,
+	upstreamAnswerText,
 	verdictMarkdown,
 	viewStatus,
 } from '../../../src/extension/traffic/trafficModel';
@@ -147,6 +148,50 @@ describe('traffic view model', () => {
 		const { label, tooltip } = rowText(await newest(emulator));
 		assert.match(label, /^\d\d:\d\d:\d\d GET …\/Posting\.asmx\/GetCurency$/);
 		assert.match(tooltip, /^GET \/SOAP\/Posting\.asmx\/GetCurency → 500/);
+	});
+
+	it("reads a proxied exchange's answer with the catalogue, on either endpoint, as a result, a fault or what does not decode", async () => {
+		const proxied = async () => ({ ...(await newest(emulator)), upstream: 'https://live.example.com' });
+		await send(`${emulator.postingUrl}/GetCurrency?${allFields('GetCurrency', { sAPIKey: API_KEY })}`);
+		const currency = await proxied();
+		assert.match(
+			upstreamAnswerText(currency, SANDBOX_NAMESPACE) ?? '',
+			/^a result of GetCurrency: [1-9]\d* record\(s\)$/,
+		);
+		await send(
+			`${emulator.adminUrl}/GetWeeksToAdvertise?${allFields('GetWeeksToAdvertise', { sAPIKey: API_KEY })}`,
+		);
+		assert.match(
+			upstreamAnswerText(await proxied(), SANDBOX_NAMESPACE) ?? '',
+			/^a result of GetWeeksToAdvertise: [1-9]\d* record\(s\)$/,
+		);
+		await soapCall('wrong-key');
+		assert.match(upstreamAnswerText(await proxied(), SANDBOX_NAMESPACE) ?? '', /^a fault Client\/\w+: ".+"$/);
+		const page = {
+			...currency,
+			response: { ...currency.response, body: { ...currency.response.body, text: '<html>Gateway</html>' } },
+		};
+		assert.match(
+			upstreamAnswerText(page, SANDBOX_NAMESPACE) ?? '',
+			/^an answer that does not decode as GetCurrency's \(.+\)$/,
+		);
+		// Nothing to read: the sandbox's own answer, the proxy's own 502, an answer cut at the cap.
+		assert.equal(upstreamAnswerText({ ...currency, upstream: undefined }, SANDBOX_NAMESPACE), undefined);
+		assert.equal(
+			upstreamAnswerText(
+				{ ...currency, proxyError: { kind: 'timeout', message: 'no answer' } },
+				SANDBOX_NAMESPACE,
+			),
+			undefined,
+		);
+		const cut = {
+			...currency,
+			response: {
+				...currency.response,
+				body: { ...currency.response.body, truncated: { headChars: 10, tailChars: 10, omittedChars: 5 } },
+			},
+		};
+		assert.equal(upstreamAnswerText(cut, SANDBOX_NAMESPACE), undefined);
 	});
 
 	it('locates the problems of an unqualified parameter at its line, and marks the row once judged', async () => {
