@@ -79,7 +79,8 @@ Debugging against the live service (docs/live-service.md):
   --proxy-namespace URI  the upstream's XML namespace (default: read from its WSDL)
   --proxy-posting-path P  the upstream's posting endpoint path (default /SOAP/Posting.asmx)
   --record FILE     write every proxied exchange into the recording FILE (.mprec.json),
-                    credentials as placeholders; rewritten after each exchange
+                    credentials as placeholders; rewritten whole shortly after each
+                    exchange (less often under load) and on exit
   --break SPEC      hold requests to the upstream that match SPEC (an operation name or
                     a Traffic filter such as "op:AddAdvert client:127.0.0.1") until
                     decided at /__admin/held; repeatable
