@@ -39,6 +39,15 @@ export function formatEvent(event: EmulatorEvent): string {
 				`replay on (${event.info.mode === 'strict' ? 'strict: a request not recorded is a NotRecorded fault' : 'fall-through: a request not recorded goes to the sandbox'}): ${event.info.recordings.map((recording) => `${recording.name} (${recording.exchanges} exchanges)`).join(', ')}`,
 				...event.notes.map((note) => `  note: ${note}`),
 			].join('\n');
+		case 'proxy': {
+			if (!event.info) return 'proxy off: requests to the live service no longer go through the sandbox';
+			const { url, upstream, namespace, namespaceFrom, namespaceNote } = event.info;
+			const from = { option: 'as given', wsdl: 'from its WSDL', 'base-url': "base URL + '/'" }[namespaceFrom];
+			return [
+				`proxy on: ${url} forwards to ${upstream} (namespace ${namespace}, ${from})`,
+				...(namespaceNote ? [`  note: ${namespaceNote}`] : []),
+			].join('\n');
+		}
 		case 'error': {
 			const detail =
 				event.error instanceof Error ? (event.error.stack ?? event.error.message) : String(event.error);
@@ -64,6 +73,7 @@ export function eventLogLine(event: EmulatorEvent): LogLine {
 			? 'error'
 			: event.kind === 'storage' ||
 				  event.kind === 'scenarios' ||
+				  (event.kind === 'proxy' && event.info?.namespaceNote !== undefined) ||
 				  (event.kind === 'callback' && event.outcome !== 'delivered')
 				? 'warn'
 				: 'info';

@@ -38,7 +38,7 @@ import { registerBreakpointRoutes } from './control/breakpoints';
 import { registerProxyRoutes, type ProxyControl } from './control/proxy';
 import { registerRecordingRoutes } from './control/recordings';
 import { registerReplayRoutes, type ReplayControl } from './control/replay';
-import { startProxy, type ProxyOptions, type RunningProxy } from './proxy/proxy';
+import { startProxy, type ProxyInfo, type ProxyOptions, type RunningProxy } from './proxy/proxy';
 import { Replayer, type LoadedRecording, type ReplayInfo, type ReplayMode } from './replay/replayer';
 import type { XsdValidatorPort } from '../protocol/schema/wsdlValidation';
 
@@ -58,7 +58,9 @@ export type EmulatorEvent =
 	/** What opening the database found and did (a crash recovered, an unfinished seeding redone). */
 	| { kind: 'storage'; message: string }
 	/** Replay turned on (what is replayed, and what a person should know) or off (info undefined). */
-	| { kind: 'replay'; info: ReplayInfo | undefined; notes: string[] };
+	| { kind: 'replay'; info: ReplayInfo | undefined; notes: string[] }
+	/** The inspecting proxy started (where it forwards, and what its namespace is taken as) or stopped. */
+	| { kind: 'proxy'; info: ProxyInfo | undefined };
 
 /** Default cap of a request body: 4 MiB. */
 export const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
@@ -450,6 +452,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 					knownSecrets: demo,
 				});
 				contexts.set(proxy.upstream, proxy.verdicts);
+				emit({ kind: 'proxy', info: proxy.info() });
 				return proxy.info();
 			});
 			proxyChange = started.then(
@@ -463,6 +466,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 			const running = proxy;
 			proxy = undefined;
 			await running?.stop();
+			if (running) emit({ kind: 'proxy', info: undefined });
 			return running !== undefined;
 		},
 	};

@@ -8,6 +8,7 @@ import type { RunningEmulator } from '../../src/emulator';
 import { parseRecording, type Recording } from '../../src/protocol/recordings/format';
 import { httpsFront, makeCertificates, type TestCertificates } from '../builders/certificates';
 import { advertPage, LIVE_NAMESPACE, weeksWithUnqualifiedKey } from '../builders/liveRequests';
+import { rawUpstream } from '../builders/rawUpstream';
 import { OTHER_TREE_API_KEY, soap11Headers, startSandbox } from '../integration/support';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -89,6 +90,14 @@ async function startCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cl
 			return exited;
 		},
 	};
+}
+
+/** Polls `done` every 50 ms for up to 10 s. */
+async function waitFor(done: () => boolean, what: string): Promise<void> {
+	for (let waited = 0; !done(); waited += 50) {
+		if (waited >= 10_000) throw new Error(`waited 10 s for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
 }
 
 /** Runs dist/sandbox.js to its end. */
@@ -194,6 +203,68 @@ describe('multiposting-sandbox against the live service (dist/sandbox.js)', func
 				proxied.answers.map((answer) => answer.body),
 				proxied.direct.map((answer) => answer.body),
 			);
+		});
+
+		it('logs where the proxy forwards and where its namespace came from; a guess (the WSDL unreadable) with why', async () => {
+			const closed = await rawUpstream(() => undefined);
+			const upstream = closed.url;
+			await closed.close();
+			const cli = await startCli([
+				'--port',
+				'0',
+				'--data',
+				join(folder, 'guessed'),
+				'--size',
+				'small',
+				'--proxy-to',
+				upstream,
+				'--proxy-port',
+				'0',
+			]);
+			try {
+				assert.equal(cli.ready.upstreamNamespace, `${upstream}/`);
+				await waitFor(() => cli.stderr().includes('note:'), 'the note in the log');
+				const escaped = upstream.replace(/[.:/]/g, (c) => `\\${c}`);
+				assert.match(
+					cli.stderr(),
+					new RegExp(
+						`proxy on: http://127\\.0\\.0\\.1:\\d+ forwards to ${escaped} \\(namespace ${escaped}/, base URL \\+ '/'\\)`,
+					),
+				);
+				assert.match(
+					cli.stderr(),
+					/note: the upstream's WSDL \(.+\?WSDL\) could not be read: connect ECONNREFUSED 127\.0\.0\.1:\d+\. Requests are judged against the namespace/,
+				);
+			} finally {
+				assert.equal(await cli.stop(), 0);
+			}
+			// Read from the WSDL: said so, without a note.
+			const read = await startCli([
+				'--port',
+				'0',
+				'--data',
+				join(folder, 'read'),
+				'--size',
+				'small',
+				'--proxy-to',
+				front.baseUrl,
+				'--proxy-port',
+				'0',
+				'--proxy-ca',
+				certificates.caFile,
+			]);
+			try {
+				await waitFor(() => read.stderr().includes('proxy on:'), 'the proxy line in the log');
+				assert.match(
+					read.stderr(),
+					new RegExp(
+						`proxy on: .+ \\(namespace ${LIVE_NAMESPACE.replace(/[.:/]/g, (c) => `\\${c}`)}, from its WSDL\\)`,
+					),
+				);
+				assert.doesNotMatch(read.stderr(), /note:/);
+			} finally {
+				assert.equal(await read.stop(), 0);
+			}
 		});
 
 		it('takes --proxy-namespace and --proxy-posting-path instead of reading the WSDL', async () => {

@@ -98,6 +98,8 @@ export interface ProxyInfo {
 	namespace: string;
 	/** Where the namespace came from: given, the upstream's WSDL, or the spec's rule (base URL + '/'). */
 	namespaceFrom: 'option' | 'wsdl' | 'base-url';
+	/** Why the namespace is a guess (the WSDL could not be read), for the person starting the proxy. */
+	namespaceNote?: string;
 	paths: Record<Endpoint, string>;
 	/** Through an outbound proxy (its URL without credentials). */
 	via?: string;
@@ -152,27 +154,48 @@ function headerObject(raw: readonly string[]): Record<string, string> {
 	return headers;
 }
 
-/** Reads the upstream's namespace from its posting WSDL (`targetNamespace`); undefined when it cannot. */
-function namespaceFromWsdl(upstream: Upstream, postingPath: string): Promise<string | undefined> {
+/** Reads the upstream's namespace from its posting WSDL (`targetNamespace`), or says why it cannot. */
+function namespaceFromWsdl(upstream: Upstream, postingPath: string): Promise<{ namespace: string } | { why: string }> {
 	return new Promise((resolve) => {
 		const request = upstream.request('GET', `${postingPath}?WSDL`, { accept: 'text/xml' });
-		const timer = setTimeout(() => request.destroy(), Math.min(upstream.timeoutMs, 10_000));
-		request.once('error', () => resolve(undefined));
+		let why: string | undefined;
+		const timer = setTimeout(
+			() => {
+				why ??= `no answer within ${Math.round(Math.min(upstream.timeoutMs, 10_000) / 1000)} s`;
+				request.destroy();
+			},
+			Math.min(upstream.timeoutMs, 10_000),
+		);
+		const failed = (error: Error): void => {
+			clearTimeout(timer);
+			resolve({ why: why ?? describeUpstreamError(error) });
+		};
+		request.once('error', failed);
 		request.once('response', (answer) => {
 			const collector = new ByteCollector(4 * 1024 * 1024);
 			answer.on('data', (piece: Buffer) => {
-				if (!collector.add(piece)) request.destroy();
+				if (!collector.add(piece)) {
+					why = 'it is larger than 4 MiB';
+					request.destroy();
+				}
 			});
-			answer.once('error', () => resolve(undefined));
+			answer.once('error', failed);
 			answer.once('end', () => {
 				clearTimeout(timer);
+				if (answer.statusCode !== 200) return resolve({ why: `it answered HTTP ${answer.statusCode}` });
 				const text = Buffer.from(collector.bytes()).toString('utf8');
-				const found = answer.statusCode === 200 ? /targetNamespace\s*=\s*"([^"]+)"/.exec(text) : null;
-				resolve(found?.[1]);
+				const found = /targetNamespace\s*=\s*"([^"]+)"/.exec(text);
+				resolve(found ? { namespace: found[1] } : { why: 'it has no targetNamespace' });
 			});
 		});
 		request.end();
 	});
+}
+
+/** A network error's short reason: its code (ECONNREFUSED, CERT_HAS_EXPIRED…) and message. */
+function describeUpstreamError(error: Error): string {
+	const code = (error as NodeJS.ErrnoException).code;
+	return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
 }
 
 function safeDecode(value: string): string {
@@ -250,10 +273,21 @@ export async function startProxy(options: ProxyOptions, parts: ProxyParts): Prom
 	};
 	let namespace = options.namespace;
 	let namespaceFrom: ProxyInfo['namespaceFrom'] = 'option';
+	let namespaceNote: string | undefined;
 	if (!namespace) {
-		namespace = await namespaceFromWsdl(upstream, paths.posting);
-		namespaceFrom = namespace ? 'wsdl' : 'base-url';
-		namespace ??= `${upstream.label}/`;
+		const read = await namespaceFromWsdl(upstream, paths.posting);
+		if ('namespace' in read) {
+			namespace = read.namespace;
+			namespaceFrom = 'wsdl';
+		} else {
+			namespace = `${upstream.label}/`;
+			namespaceFrom = 'base-url';
+			// A guess: say so, or every request would be judged against a namespace nobody chose.
+			namespaceNote =
+				`the upstream's WSDL (${upstream.label}${paths.posting}?WSDL) could not be read: ${read.why}. ` +
+				`Requests are judged against the namespace ${namespace} (base URL + '/', the spec's rule); ` +
+				`if the service uses another, give it (--proxy-namespace, or "namespace" to /__admin/proxy).`;
+		}
 	}
 	const verdicts: VerdictContext = {
 		namespace,
@@ -704,6 +738,7 @@ export async function startProxy(options: ProxyOptions, parts: ProxyParts): Prom
 		upstream: upstream.label,
 		namespace,
 		namespaceFrom,
+		...(namespaceNote ? { namespaceNote } : {}),
 		paths,
 		...(via ? { via } : {}),
 		timeoutMs,

@@ -296,6 +296,66 @@ describe('inspecting proxy to an HTTPS live service', function () {
 		});
 	});
 
+	describe("the upstream's namespace", () => {
+		it('is read from its WSDL, and is no guess', async () => {
+			const started = await sandbox.proxy.start({ upstream: front.baseUrl, port: 0, ca: [certificates.ca] });
+			assert.equal(started.namespace, live.namespace);
+			assert.equal(started.namespaceFrom, 'wsdl');
+			assert.equal(started.namespaceNote, undefined);
+		});
+
+		it('given, the WSDL is not asked for', async () => {
+			const asked: string[] = [];
+			const upstream = await rawUpstream((socket) => {
+				asked.push('request');
+				socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
+			});
+			try {
+				const started = await sandbox.proxy.start({ upstream: upstream.url, port: 0, namespace: 'urn:given' });
+				assert.equal(started.namespace, 'urn:given');
+				assert.equal(started.namespaceFrom, 'option');
+				assert.equal(started.namespaceNote, undefined);
+				assert.deepEqual(asked, []);
+			} finally {
+				await upstream.close();
+			}
+		});
+
+		const guesses: [string, (socket: Socket) => void, RegExp][] = [
+			[
+				'answers 404',
+				(socket) => socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n'),
+				/it answered HTTP 404/,
+			],
+			[
+				'answers a page that is no WSDL',
+				(socket) =>
+					socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 13\r\n\r\n<html></html>'),
+				/it has no targetNamespace/,
+			],
+			['resets the connection', (socket) => socket.resetAndDestroy(), /ECONNRESET|socket hang up/],
+		];
+		for (const [what, answer, why] of guesses) {
+			it(`is guessed from the base URL, and the guess said with why, when the WSDL ${what}`, async () => {
+				const upstream = await rawUpstream(answer);
+				try {
+					const started = await sandbox.proxy.start({ upstream: upstream.url, port: 0 });
+					assert.equal(started.namespace, `${upstream.url}/`);
+					assert.equal(started.namespaceFrom, 'base-url');
+					const note = started.namespaceNote ?? '';
+					assert.match(
+						note,
+						new RegExp(`WSDL \\(${upstream.url}/SOAP/Posting\\.asmx\\?WSDL\\) could not be read`),
+					);
+					assert.match(note, why);
+					assert.match(note, /--proxy-namespace/);
+				} finally {
+					await upstream.close();
+				}
+			});
+		}
+	});
+
 	describe('certificates and the outbound proxy', () => {
 		it('verifies the certificate: without the CA a 502 of kind tls, journaled; with `ca` the call goes through', async () => {
 			const started = await sandbox.proxy.start({

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { formatEvent, parseCliArgs } from '../../../src/emulator/cli';
+import { eventLogLine } from '../../../src/emulator/logFormat';
+import type { ProxyInfo } from '../../../src/emulator/proxy/proxy';
 
 describe('emulator CLI: background options and event log', () => {
 	it('parses size, clock, delivery, flaky feeds and live mode', () => {
@@ -77,5 +79,41 @@ describe('emulator CLI: background options and event log', () => {
 			}),
 			'application 9 advert=2 feed=101',
 		);
+	});
+
+	it('logs the proxy on and off, and a namespace it guessed as a warning with the note', () => {
+		const info: ProxyInfo = {
+			url: 'http://127.0.0.1:24818',
+			postingUrl: 'http://127.0.0.1:24818/SOAP/Posting.asmx',
+			adminUrl: 'http://127.0.0.1:24818/SOAP/Administration.asmx',
+			upstream: 'https://api.example.com',
+			namespace: 'https://api.example.com/ns/',
+			namespaceFrom: 'wsdl',
+			paths: { posting: '/SOAP/Posting.asmx', administration: '/SOAP/Administration.asmx' },
+			timeoutMs: 60_000,
+			startedAt: '2026-12-07T16:00:00.000Z',
+		};
+		assert.deepEqual(eventLogLine({ kind: 'proxy', info }), {
+			level: 'info',
+			text: 'proxy on: http://127.0.0.1:24818 forwards to https://api.example.com (namespace https://api.example.com/ns/, from its WSDL)',
+		});
+		const guessed = {
+			...info,
+			namespace: 'https://api.example.com/',
+			namespaceFrom: 'base-url' as const,
+			namespaceNote: 'the WSDL could not be read',
+		};
+		assert.deepEqual(eventLogLine({ kind: 'proxy', info: guessed }), {
+			level: 'warn',
+			text: "proxy on: http://127.0.0.1:24818 forwards to https://api.example.com (namespace https://api.example.com/, base URL + '/')\n  note: the WSDL could not be read",
+		});
+		assert.equal(
+			formatEvent({ kind: 'proxy', info: { ...info, namespaceFrom: 'option' } }),
+			'proxy on: http://127.0.0.1:24818 forwards to https://api.example.com (namespace https://api.example.com/ns/, as given)',
+		);
+		assert.deepEqual(eventLogLine({ kind: 'proxy', info: undefined }), {
+			level: 'info',
+			text: 'proxy off: requests to the live service no longer go through the sandbox',
+		});
 	});
 });
