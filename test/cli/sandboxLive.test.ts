@@ -233,7 +233,7 @@ describe('multiposting-sandbox against the live service (dist/sandbox.js)', func
 				);
 				assert.match(
 					cli.stderr(),
-					/note: the upstream's WSDL \(.+\?WSDL\) could not be read: connect ECONNREFUSED 127\.0\.0\.1:\d+\. Requests are judged against the namespace/,
+					/note: the upstream's WSDL \(.+\?WSDL\) could not be read: http:\/\/127\.0\.0\.1:\d+ could not be reached: connect ECONNREFUSED 127\.0\.0\.1:\d+\. Requests are judged against the namespace/,
 				);
 			} finally {
 				assert.equal(await cli.stop(), 0);

@@ -159,16 +159,14 @@ function namespaceFromWsdl(upstream: Upstream, postingPath: string): Promise<{ n
 	return new Promise((resolve) => {
 		const request = upstream.request('GET', `${postingPath}?WSDL`, { accept: 'text/xml' });
 		let why: string | undefined;
-		const timer = setTimeout(
-			() => {
-				why ??= `no answer within ${Math.round(Math.min(upstream.timeoutMs, 10_000) / 1000)} s`;
-				request.destroy();
-			},
-			Math.min(upstream.timeoutMs, 10_000),
-		);
+		const waitMs = Math.min(upstream.timeoutMs, 10_000);
+		const timer = setTimeout(() => {
+			why ??= `no answer within ${Math.round(waitMs / 1000)} s`;
+			request.destroy();
+		}, waitMs);
 		const failed = (error: Error): void => {
 			clearTimeout(timer);
-			resolve({ why: why ?? describeUpstreamError(error) });
+			resolve({ why: why ?? classifyUpstreamError(error, upstream.label).message });
 		};
 		request.once('error', failed);
 		request.once('response', (answer) => {
@@ -190,12 +188,6 @@ function namespaceFromWsdl(upstream: Upstream, postingPath: string): Promise<{ n
 		});
 		request.end();
 	});
-}
-
-/** A network error's short reason: its code (ECONNREFUSED, CERT_HAS_EXPIRED…) and message. */
-function describeUpstreamError(error: Error): string {
-	const code = (error as NodeJS.ErrnoException).code;
-	return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
 }
 
 function safeDecode(value: string): string {
