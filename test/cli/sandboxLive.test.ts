@@ -100,6 +100,11 @@ async function waitFor(done: () => boolean, what: string): Promise<void> {
 	}
 }
 
+/** `text` as a regular expression that matches it literally. */
+function literal(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
 /** Runs dist/sandbox.js to its end. */
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((resolve) => {
@@ -121,6 +126,22 @@ describe('multiposting-sandbox against the live service (dist/sandbox.js)', func
 	let recordingText: string;
 	let recording: Recording;
 
+	/** Arguments of a sandbox on its own folder `data` with the proxy to `upstream` (trusting the test CA), both on free ports. */
+	const proxying = (data: string, upstream = front.baseUrl): string[] => [
+		'--port',
+		'0',
+		'--data',
+		join(folder, data),
+		'--size',
+		'small',
+		'--proxy-to',
+		upstream,
+		'--proxy-port',
+		'0',
+		'--proxy-ca',
+		certificates.caFile,
+	];
+
 	before(async function () {
 		certificates = makeCertificates();
 		live = await startSandbox({
@@ -135,27 +156,9 @@ describe('multiposting-sandbox against the live service (dist/sandbox.js)', func
 		recordFile = join(folder, 'live.mprec.json');
 
 		// The account's own key is the other tree's: the sandbox CLI knows it only from MP_API_KEY.
-		const cli = await startCli(
-			[
-				'--port',
-				'0',
-				'--data',
-				join(folder, 'proxying'),
-				'--size',
-				'small',
-				'--proxy-to',
-				front.baseUrl,
-				'--proxy-port',
-				'0',
-				'--proxy-ca',
-				certificates.caFile,
-				'--proxy-timeout',
-				'30000',
-				'--record',
-				recordFile,
-			],
-			{ MP_API_KEY: OTHER_TREE_API_KEY },
-		);
+		const cli = await startCli([...proxying('proxying'), '--proxy-timeout', '30000', '--record', recordFile], {
+			MP_API_KEY: OTHER_TREE_API_KEY,
+		});
 		let answers: Answer[];
 		let direct: Answer[];
 		try {
@@ -209,22 +212,11 @@ describe('multiposting-sandbox against the live service (dist/sandbox.js)', func
 			const closed = await rawUpstream(() => undefined);
 			const upstream = closed.url;
 			await closed.close();
-			const cli = await startCli([
-				'--port',
-				'0',
-				'--data',
-				join(folder, 'guessed'),
-				'--size',
-				'small',
-				'--proxy-to',
-				upstream,
-				'--proxy-port',
-				'0',
-			]);
+			const cli = await startCli(proxying('guessed', upstream));
 			try {
 				assert.equal(cli.ready.upstreamNamespace, `${upstream}/`);
 				await waitFor(() => cli.stderr().includes('note:'), 'the note in the log');
-				const escaped = upstream.replace(/[.:/]/g, (c) => `\\${c}`);
+				const escaped = literal(upstream);
 				assert.match(
 					cli.stderr(),
 					new RegExp(
@@ -239,27 +231,12 @@ describe('multiposting-sandbox against the live service (dist/sandbox.js)', func
 				assert.equal(await cli.stop(), 0);
 			}
 			// Read from the WSDL: said so, without a note.
-			const read = await startCli([
-				'--port',
-				'0',
-				'--data',
-				join(folder, 'read'),
-				'--size',
-				'small',
-				'--proxy-to',
-				front.baseUrl,
-				'--proxy-port',
-				'0',
-				'--proxy-ca',
-				certificates.caFile,
-			]);
+			const read = await startCli(proxying('read'));
 			try {
 				await waitFor(() => read.stderr().includes('proxy on:'), 'the proxy line in the log');
 				assert.match(
 					read.stderr(),
-					new RegExp(
-						`proxy on: .+ \\(namespace ${LIVE_NAMESPACE.replace(/[.:/]/g, (c) => `\\${c}`)}, from its WSDL\\)`,
-					),
+					new RegExp(`proxy on: .+ \\(namespace ${literal(LIVE_NAMESPACE)}, from its WSDL\\)`),
 				);
 				assert.doesNotMatch(read.stderr(), /note:/);
 			} finally {
@@ -269,18 +246,7 @@ describe('multiposting-sandbox against the live service (dist/sandbox.js)', func
 
 		it('takes --proxy-namespace and --proxy-posting-path instead of reading the WSDL', async () => {
 			const cli = await startCli([
-				'--port',
-				'0',
-				'--data',
-				join(folder, 'named'),
-				'--size',
-				'small',
-				'--proxy-to',
-				front.baseUrl,
-				'--proxy-port',
-				'0',
-				'--proxy-ca',
-				certificates.caFile,
+				...proxying('named'),
 				'--proxy-namespace',
 				'https://named.example.com/',
 				'--proxy-posting-path',
@@ -299,18 +265,7 @@ describe('multiposting-sandbox against the live service (dist/sandbox.js)', func
 	describe('--break', () => {
 		it('holds the requests to the upstream that match until decided at /__admin/held', async () => {
 			const cli = await startCli([
-				'--port',
-				'0',
-				'--data',
-				join(folder, 'break'),
-				'--size',
-				'small',
-				'--proxy-to',
-				front.baseUrl,
-				'--proxy-port',
-				'0',
-				'--proxy-ca',
-				certificates.caFile,
+				...proxying('break'),
 				'--break',
 				'GetCurrency',
 				'--break',
